@@ -1,0 +1,239 @@
+"""The ``bull`` command line. ``main(argv) -> int`` is testable without a subprocess.
+
+Game-specific work lives in ``solver.<game>_play`` (functions ``cli_eval``,
+``cli_eval_text``, ``cli_compare``, ``cli_compare_text``); this module only parses
+arguments, reads input, prints text or JSON Lines, and turns every
+:class:`~solver.errors.BullError` into one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from types import ModuleType
+from typing import Any, NoReturn
+
+from .errors import BullError
+
+__all__ = ["main"]
+
+GAMES = ("niuniu", "taungau", "pokdeng")
+MAX_LINE = 10_000
+
+
+class _ArgError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _ArgError(message)
+
+
+def _play(game: str) -> ModuleType:
+    return importlib.import_module(f"solver.{game}_play")
+
+
+def _emit(records: Sequence[dict[str, Any]], as_json: bool, text: Callable[[dict[str, Any]], str],
+          out: Any) -> None:
+    for rec in records:
+        if as_json:
+            out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        else:
+            out.write(text(rec) + "\n")
+
+
+def _read_lines(source: str) -> Iterator[tuple[int, str]]:
+    """Non-blank lines of a file (``-`` = stdin), with 1-based line numbers."""
+    if source == "-":
+        stream = sys.stdin.buffer
+        data = stream.read()
+    else:
+        try:
+            with open(source, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise BullError(f"cannot read input file {source}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise BullError(f"input {source} line {line}: not UTF-8 text") from None
+    for n, line in enumerate(text.splitlines(), 1):
+        if len(line) > MAX_LINE:
+            raise BullError(f"input {source} line {n}: line too long ({len(line)} characters)")
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            yield n, stripped
+
+
+def _hands(args: argparse.Namespace) -> list[str]:
+    hands = list(args.hands or [])
+    if args.input:
+        for n, line in _read_lines(args.input):
+            hands.append(line)
+            del n
+    if not hands:
+        raise BullError("no hand given (pass hands as arguments or --input FILE)")
+    for h in hands:
+        if len(h) > MAX_LINE:
+            raise BullError(f"hand too long ({len(h)} characters)")
+    return hands
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    keys = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
+    return {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
+
+
+def _cmd_build(args: argparse.Namespace, out: Any) -> int:
+    from .build import build
+
+    def log(s: str) -> None:
+        if not args.json:
+            out.write(s + "\n")
+            out.flush()
+
+    summary = build(args.game or None, args.tables, log=log)
+    if args.json:
+        out.write(json.dumps(summary) + "\n")
+    return 0
+
+
+def _cmd_eval(args: argparse.Namespace, out: Any) -> int:
+    play = _play(args.game)
+    records = play.cli_eval(_hands(args), args.rules, _options(args), args.tables)
+    _emit(records, args.json, play.cli_eval_text, out)
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace, out: Any) -> int:
+    play = _play(args.game)
+    rec = play.cli_compare(args.player, args.other, args.rules, _options(args), args.tables)
+    _emit([rec], args.json, play.cli_compare_text, out)
+    return 0
+
+
+def _cmd_advise(args: argparse.Namespace, out: Any) -> int:
+    play = _play(args.game)
+    if not hasattr(play, "cli_advise"):
+        raise BullError(f"`bull advise` is for pokdeng only, not {args.game}")
+    rec = play.cli_advise(args.hand, args.rules, _options(args), args.tables)
+    _emit([rec], args.json, play.cli_advise_text, out)
+    return 0
+
+
+def _cmd_strategy(args: argparse.Namespace, out: Any) -> int:
+    play = _play(args.game)
+    if not hasattr(play, "cli_strategy"):
+        raise BullError(f"`bull strategy` is for pokdeng only, not {args.game}")
+    rec = play.cli_strategy(args.rules, _options(args), args.tables, png=args.png)
+    _emit([rec], args.json, play.cli_strategy_text, out)
+    return 0
+
+
+def _module_command(module: str, func: str) -> Callable[[argparse.Namespace, Any], int]:
+    def run(args: argparse.Namespace, out: Any) -> int:
+        result: int = getattr(importlib.import_module(module), func)(args, out)
+        return result
+    return run
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="bull", description="Exhaustive solver for Niu Niu, Tau Ngau and Pok Deng.")
+    from . import __version__
+    p.add_argument("--version", action="version", version=f"bull {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    def common(sp: argparse.ArgumentParser, rules: bool = True) -> None:
+        if rules:
+            sp.add_argument("--rules", metavar="NAME|FILE",
+                            help="preset name or rule file (default: the game's default preset)")
+        sp.add_argument("--tables", metavar="DIR", help="tables directory (default: $BULL_TABLES, "
+                        "then the repository's tables/, then the user cache)")
+        sp.add_argument("--json", action="store_true", help="machine-readable JSON output")
+
+    def game_options(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--bet", help="bet kind (niuniu: equal, double, standard)")
+        sp.add_argument("--commission", type=float, metavar="C",
+                        help="house commission on player winnings, a fraction (default: preset)")
+        sp.add_argument("--banker-reveals", choices=("first", "last"),
+                        help="taungau macau: does the banker show first or last")
+        sp.add_argument("--dealer-draws-at-most", type=int, metavar="K",
+                        help="pokdeng: the dealer draws at a total of K or less (default 4)")
+
+    b = sub.add_parser("build", help="build every table and print a summary")
+    b.add_argument("--game", action="append", choices=GAMES, help="build only this game "
+                   "(repeatable)")
+    common(b, rules=False)
+    b.set_defaults(run=_cmd_build)
+
+    e = sub.add_parser("eval", help="evaluate hands")
+    e.add_argument("game", choices=GAMES)
+    e.add_argument("hands", nargs="*", metavar="HAND")
+    e.add_argument("--input", metavar="FILE", help="one hand per line ('-' = stdin)")
+    common(e)
+    game_options(e)
+    e.set_defaults(run=_cmd_eval)
+
+    c = sub.add_parser("compare", help="settle a player's hand against the banker/dealer")
+    c.add_argument("game", choices=GAMES)
+    c.add_argument("player", metavar="PLAYER")
+    c.add_argument("other", metavar="BANKER")
+    common(c)
+    game_options(c)
+    c.set_defaults(run=_cmd_compare)
+
+    a = sub.add_parser("advise", help="pokdeng: stand or draw, with both exact EVs")
+    a.add_argument("game", choices=GAMES)
+    a.add_argument("hand", metavar="HAND")
+    common(a)
+    game_options(a)
+    a.set_defaults(run=_cmd_advise)
+
+    s = sub.add_parser("strategy", help="pokdeng: the whole drawing strategy as a chart")
+    s.add_argument("game", choices=GAMES)
+    s.add_argument("--png", metavar="FILE", help="also draw the chart as a PNG")
+    common(s)
+    game_options(s)
+    s.set_defaults(run=_cmd_strategy)
+
+    k = sub.add_parser("check-tables", help="recompute digests and verify every table")
+    common(k, rules=False)
+    k.set_defaults(run=_module_command("solver.integrity", "cli_check_tables"))
+    return p
+
+
+def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 1 disagreement found, 2 bad input)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = _parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except _ArgError as exc:
+        err.write(f"bull: error: {exc}\n")
+        return 2
+    except SystemExit as exc:  # --help / --version
+        return int(exc.code or 0)
+    try:
+        code: int = args.run(args, out)
+        return code
+    except BullError as exc:
+        msg = " ".join(str(exc).split("\n"))
+        err.write(f"bull: error: {msg}\n")
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        err.write("bull: interrupted\n")
+        return 130
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
