@@ -130,7 +130,7 @@ def tile_id(high: int, low: int, copy: int = 0) -> Tile:
     return TYPE_FIRST_ID[t] + copy
 
 
-def _check_id(tile: int) -> int:
+def _check_id(tile: object) -> int:
     if isinstance(tile, bool) or not isinstance(tile, int | np.integer) or not 0 <= tile < 32:
         raise ParseError(f"not a tile id: {tile!r} (expected 0..31)")
     return int(tile)
