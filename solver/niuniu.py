@@ -1,0 +1,350 @@
+"""Niu Niu (5 cards): rules, vectorised evaluation of every hand, and the table build.
+
+A hand is five card ids (:mod:`solver.cards`). The **canonical bull** is the first
+valid triple of positions, in lexicographic order, of the canonically sorted hand.
+
+>>> rules = load_rules("classic")
+>>> from solver.cards import parse_hand
+>>> ev = evaluate_arrays(np.array([parse_hand("7S 3H 10D 8C 6S")]), rules)
+>>> int(ev["points"][0]), Category(int(ev["category"][0])).label
+(4, 'niu_4')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import SUIT_NAMES
+from .errors import RulesError
+from .rules import Reader, load_rule_data
+
+__all__ = [
+    "BETS",
+    "SPECIALS",
+    "TRIPLES",
+    "Category",
+    "NiuNiuRules",
+    "build_tables",
+    "evaluate_arrays",
+    "load_rules",
+    "strength_arrays",
+]
+
+
+class Category(IntEnum):
+    """Hand categories. Values follow points then specials; a preset ranks specials
+    by its own order (see :attr:`NiuNiuRules.category_rank`)."""
+
+    NO_BULL = 0
+    NIU_1 = 1
+    NIU_2 = 2
+    NIU_3 = 3
+    NIU_4 = 4
+    NIU_5 = 5
+    NIU_6 = 6
+    NIU_7 = 7
+    NIU_8 = 8
+    NIU_9 = 9
+    NIU_NIU = 10
+    FIVE_FACES = 11
+    FOUR_FACES = 12
+    FOUR_OF_A_KIND = 13
+    STRAIGHT_FLUSH = 14
+    FIVE_SMALL_BULL = 15
+
+    @property
+    def label(self) -> str:
+        """The snake_case name used in output: ``niu_7``, ``five_faces``..."""
+        return self.name.lower()
+
+    @classmethod
+    def from_label(cls, label: str) -> Category:
+        try:
+            return cls[label.upper()]
+        except KeyError:
+            raise RulesError(f"unknown Niu Niu category {label!r}") from None
+
+
+SPECIALS: tuple[str, ...] = ("five_faces", "four_faces", "four_of_a_kind", "straight_flush",
+                             "five_small_bull")
+TIE_BREAKS: tuple[str, ...] = ("highest_card", "rank_by_rank", "none")
+BETS: tuple[str, ...] = ("equal", "double", "standard")
+TRIPLES: tuple[tuple[int, int, int], ...] = tuple(combinations(range(5), 3))
+"""The ten bull triples of positions, in the lexicographic order that picks the canonical bull."""
+N_CATEGORIES = len(Category)
+
+
+@dataclass(frozen=True)
+class NiuNiuRules:
+    """One Niu Niu rule set (a preset or a user's file)."""
+
+    name: str
+    specials: tuple[str, ...]
+    tie_break: str
+    suit_order: tuple[int, ...]
+    quads_first: bool
+    bets: tuple[str, ...]
+    default_bet: str
+    commission: float
+    five_small_bull_total: str
+    five_small_bull_max_rank: str
+    four_faces_fifth: str
+    multipliers: tuple[tuple[str, tuple[int, ...]], ...]
+    description: str = ""
+
+    @classmethod
+    def from_data(cls, name: str, data: Mapping[str, Any]) -> NiuNiuRules:
+        r = Reader(data, name)
+        specials = tuple(r.string_list("specials", SPECIALS))
+        tie_break = r.string("tie_break", TIE_BREAKS)
+        suits = r.string_list("suit_order", SUIT_NAMES)
+        if len(suits) != 4:
+            raise r.fail("suit_order", "must list all four suits S H D C, high to low")
+        quads_first = r.boolean("quads_first", default=False)
+        bets = tuple(r.string_list("bets", BETS))
+        if not bets:
+            raise r.fail("bets", "must list at least one bet")
+        default_bet = r.string("default_bet", bets)
+        commission = r.number("commission", minimum=0, maximum=1)
+        sd = r.table("special_definitions", default={})
+        fsb_total = sd.string("five_small_bull_total", ("at_most_10", "below_10"),
+                              default="at_most_10")
+        fsb_rank = sd.string("five_small_bull_max_rank", ("4", "any"), default="4")
+        ff_fifth = sd.string("four_faces_fifth", ("ten", "any"), default="ten")
+        sd.done()
+        mt = r.table("multipliers")
+        multipliers = []
+        for bet in bets:
+            if not mt.has(bet):
+                raise mt.fail(bet, "is missing: every listed bet needs a multiplier table")
+            bt = mt.table(bet)
+            default = bt.integer("default", minimum=0, default=1)
+            row = [default] * N_CATEGORIES
+            for key in bt.keys():
+                if key == "default":
+                    continue
+                try:
+                    cat = Category[key.upper()]
+                except KeyError:
+                    raise bt.fail(key, "is not a Niu Niu category") from None
+                row[cat] = bt.integer(key, minimum=0)
+            bt.done(ignore=())
+            multipliers.append((bet, tuple(row)))
+        mt.done(ignore=())
+        description = str(data.get("description", ""))
+        r.done()
+        return cls(name=name, specials=specials, tie_break=tie_break,
+                   suit_order=tuple(SUIT_NAMES.index(s) for s in suits), quads_first=quads_first,
+                   bets=bets, default_bet=default_bet, commission=float(commission),
+                   five_small_bull_total=fsb_total, five_small_bull_max_rank=fsb_rank,
+                   four_faces_fifth=ff_fifth, multipliers=tuple(multipliers),
+                   description=description)
+
+    def to_data(self) -> dict[str, Any]:
+        """The rule set as a plain dict (round-trips through :meth:`from_data`)."""
+        mult: dict[str, dict[str, int]] = {}
+        for bet, row in self.multipliers:
+            base = max(set(row), key=row.count)
+            entry = {"default": base}
+            entry.update({Category(i).label: v for i, v in enumerate(row) if v != base})
+            mult[bet] = entry
+        return {
+            "game": "niuniu",
+            "name": self.name,
+            "description": self.description,
+            "specials": list(self.specials),
+            "tie_break": self.tie_break,
+            "suit_order": [SUIT_NAMES[s] for s in self.suit_order],
+            "quads_first": self.quads_first,
+            "bets": list(self.bets),
+            "default_bet": self.default_bet,
+            "commission": self.commission,
+            "special_definitions": {
+                "five_small_bull_total": self.five_small_bull_total,
+                "five_small_bull_max_rank": self.five_small_bull_max_rank,
+                "four_faces_fifth": self.four_faces_fifth,
+            },
+            "multipliers": mult,
+        }
+
+    def bet(self, bet: str | None) -> str:
+        """Validate a bet name (``None`` → the default bet)."""
+        if bet is None:
+            return self.default_bet
+        if bet not in self.bets:
+            raise RulesError(f"rule set {self.name} has no bet {bet!r} "
+                             f"(bets: {', '.join(self.bets)})")
+        return bet
+
+    def multiplier_row(self, bet: str | None = None) -> tuple[int, ...]:
+        """Multiplier of the winning hand, per :class:`Category`, for ``bet``."""
+        return dict(self.multipliers)[self.bet(bet)]
+
+    @property
+    def category_rank(self) -> tuple[int, ...]:
+        """Rank (0 = lowest) of each :class:`Category` under this rule set; categories
+        the rule set does not count rank -1."""
+        rank = [-1] * N_CATEGORIES
+        for c in range(Category.NIU_NIU + 1):
+            rank[c] = c
+        for i, s in enumerate(self.specials):
+            rank[Category[s.upper()]] = Category.NIU_NIU + 1 + i
+        return tuple(rank)
+
+    @property
+    def suit_strength(self) -> tuple[int, ...]:
+        """Per suit id 0..3, its strength 0..3 (3 = highest) in :attr:`suit_order`."""
+        out = [0] * 4
+        for pos, s in enumerate(self.suit_order):
+            out[s] = 3 - pos
+        return tuple(out)
+
+
+def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> NiuNiuRules:
+    """A preset by name (default ``classic``), a rule file path, or a dict."""
+    if isinstance(spec, NiuNiuRules):
+        return spec
+    name, data = load_rule_data("niuniu", spec, default="classic")
+    return NiuNiuRules.from_data(name, data)
+
+
+# ---------------------------------------------------------------- vectorised evaluation
+
+def _base_arrays(cards: npt.NDArray[np.integer]) -> dict[str, npt.NDArray[Any]]:
+    """Rule-independent facts of sorted hands (shape (n, 5))."""
+    c = np.asarray(cards, dtype=np.uint8)
+    rank = c >> 2
+    suit = c & 3
+    value = np.minimum(rank + 1, 10).astype(np.int16)
+    total = value.sum(axis=1)
+    ok = np.stack([(value[:, a] + value[:, b] + value[:, d]) % 10 == 0 for a, b, d in TRIPLES],
+                  axis=1)
+    has_bull = ok.any(axis=1)
+    first = np.argmax(ok, axis=1)
+    masks = np.array([(1 << a) | (1 << b) | (1 << d) for a, b, d in TRIPLES], dtype=np.uint8)
+    bull_mask = np.where(has_bull, masks[first], 0).astype(np.uint8)
+    points = np.where(has_bull, (total - 1) % 10 + 1, 0).astype(np.uint8)
+    faces = (rank >= 10).sum(axis=1)
+    return {"rank": rank, "suit": suit, "value": value, "total": total, "has_bull": has_bull,
+            "n_bulls": ok.sum(axis=1).astype(np.uint8), "bull_mask": bull_mask,
+            "points": points, "faces": faces, "tens": (rank == 9).sum(axis=1)}
+
+
+def special_flags(base: Mapping[str, npt.NDArray[Any]], rules: NiuNiuRules | None = None
+                  ) -> dict[str, npt.NDArray[np.bool_]]:
+    """Which specials each hand qualifies for, under ``rules``' definitions
+    (``None``: the standard definitions of RULES §3)."""
+    rank, suit = base["rank"], base["suit"]
+    fsb_total = rules.five_small_bull_total if rules else "at_most_10"
+    fsb_rank = rules.five_small_bull_max_rank if rules else "4"
+    ff_fifth = rules.four_faces_fifth if rules else "ten"
+    faces, total = base["faces"], base["total"]
+    small = total <= 10 if fsb_total == "at_most_10" else total < 10
+    if fsb_rank == "4":
+        small = small & (rank.max(axis=1) <= 3)
+    four_faces = (faces == 4) & (base["tens"] == 1) if ff_fifth == "ten" else faces == 4
+    return {
+        "five_faces": faces == 5,
+        "four_faces": four_faces,
+        # ranks of sorted cards are sorted: four equal ranks sit at 0..3 or 1..4
+        "four_of_a_kind": (rank[:, 0] == rank[:, 3]) | (rank[:, 1] == rank[:, 4]),
+        "straight_flush": (suit == suit[:, :1]).all(axis=1) & (rank[:, 4] - rank[:, 0] == 4),
+        "five_small_bull": small,
+    }
+
+
+def categories(base: Mapping[str, npt.NDArray[Any]], flags: Mapping[str, npt.NDArray[np.bool_]],
+               rules: NiuNiuRules) -> npt.NDArray[np.uint8]:
+    """Each hand's category: the highest-ranked special the rules count, else its points."""
+    cat = base["points"].astype(np.uint8).copy()
+    for special in rules.specials:  # listed low to high: later ones override
+        cat[flags[special]] = Category[special.upper()]
+    return cat
+
+
+def strength_arrays(cards: npt.NDArray[np.integer], category: npt.NDArray[np.integer],
+                    rules: NiuNiuRules) -> npt.NDArray[np.int64]:
+    """One integer per hand: comparing two hands under ``rules`` (tie-break included) is
+    comparing their strengths."""
+    c = np.asarray(cards, dtype=np.int64)
+    rank = c >> 2
+    suit_strength = np.array(rules.suit_strength, dtype=np.int64)[c & 3]
+    card_key = rank * 4 + suit_strength
+    cat_rank = np.array(rules.category_rank, dtype=np.int64)[np.asarray(category)]
+    if rules.tie_break == "highest_card":
+        key = card_key.max(axis=1)
+    elif rules.tie_break == "rank_by_rank":
+        order = rank[:, ::-1].copy()  # ranks high to low (cards are sorted)
+        if rules.quads_first:
+            low_quad = (np.asarray(category) == Category.FOUR_OF_A_KIND) & (rank[:, 0] == rank[:, 3])
+            order[low_quad] = np.stack([rank[low_quad, 0]] * 4 + [rank[low_quad, 4]], axis=1)
+        key = np.zeros(len(c), dtype=np.int64)
+        for i in range(5):
+            key = key * 16 + order[:, i]
+        key = key * 4 + (card_key.max(axis=1) & 3)
+    else:
+        key = np.zeros(len(c), dtype=np.int64)
+    return (cat_rank << 24) | key
+
+
+def evaluate_arrays(cards: npt.NDArray[np.integer], rules: NiuNiuRules
+                    ) -> dict[str, npt.NDArray[Any]]:
+    """Evaluate sorted hands (n, 5) under ``rules``: points, bull, category, strength."""
+    base = _base_arrays(cards)
+    flags = special_flags(base, rules)
+    cat = categories(base, flags, rules)
+    return {"has_bull": base["has_bull"], "points": base["points"],
+            "bull_mask": base["bull_mask"], "n_bulls": base["n_bulls"], "category": cat,
+            "strength": strength_arrays(cards, cat, rules), **flags}
+
+
+# ---------------------------------------------------------------- the table
+
+PRESETS: tuple[str, ...] = ("classic", "casino")
+
+
+def build_tables() -> dict[str, Any]:
+    """Every 5-card hand in colex order with per-preset categories and strengths."""
+    from .indexing import all_subsets
+    from .tables import make_table
+
+    cards = all_subsets(52, 5)
+    base = _base_arrays(cards)
+    flags = special_flags(base)
+    bull_cards = np.full((len(cards), 3), 255, dtype=np.uint8)
+    has = base["has_bull"]
+    for a, b, d in TRIPLES:
+        m = has & (base["bull_mask"] == ((1 << a) | (1 << b) | (1 << d)))
+        bull_cards[m] = cards[m][:, [a, b, d]]
+    cols: dict[str, npt.NDArray[Any]] = {f"c{i}": cards[:, i] for i in range(5)}
+    cols.update({
+        "has_bull": has,
+        "points": base["points"],
+        "bull_mask": base["bull_mask"],
+        "bull0": bull_cards[:, 0], "bull1": bull_cards[:, 1], "bull2": bull_cards[:, 2],
+        "n_bulls": base["n_bulls"],
+    })
+    cols.update({k: flags[k] for k in SPECIALS})
+    rule_data = {}
+    for preset in PRESETS:
+        rules = load_rules(preset)
+        cat = categories(base, special_flags(base, rules), rules)
+        cols[f"{preset}_category"] = cat
+        cols[f"{preset}_strength"] = strength_arrays(cards, cat, rules)
+        rule_data[preset] = rules.to_data()
+    notes = {
+        "encoding": "card id = rank*4 + suit; rank 0..12 = A,2..10,J,Q,K; suit 0..3 = S,H,D,C",
+        "order": "row i is the hand whose sorted card ids have colex rank i",
+        "bull": "canonical bull = first valid triple of positions (lexicographic) of the "
+                "sorted hand; bull_mask bit i = position i; bull0..2 = its cards, 255 = none",
+        "category": {c.label: int(c) for c in Category},
+    }
+    return {"niuniu": make_table("niuniu", cols, rule_data, notes)}

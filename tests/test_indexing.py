@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import pytest
+
+from solver.indexing import (
+    all_subsets,
+    colex_rank,
+    colex_rank_array,
+    colex_unrank,
+    colex_unrank_array,
+    sort_columns,
+)
+
+
+def colex_key(s: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(reversed(s))
+
+
+@pytest.mark.parametrize(("n", "k"), [(10, 1), (12, 2), (13, 3), (15, 4), (20, 5), (32, 3)])
+def test_ranks_match_colex_order_of_itertools(n: int, k: int) -> None:
+    subsets = sorted(combinations(range(n), k), key=colex_key)
+    assert [colex_rank(s) for s in subsets] == list(range(comb(n, k)))
+    assert [colex_unrank(i, k) for i in range(len(subsets))] == subsets
+    arr = np.array(subsets, dtype=np.uint8)
+    assert colex_rank_array(arr).tolist() == list(range(len(subsets)))
+    assert colex_unrank_array(np.arange(len(subsets)), k).tolist() == [list(s) for s in subsets]
+    assert all_subsets(n, k).tolist() == [list(s) for s in subsets]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "k"), [(52, 5), (32, 5), (52, 3), (52, 2)])
+def test_full_decks_exhaustively(n: int, k: int) -> None:
+    lex = np.fromiter((c for s in combinations(range(n), k) for c in s), dtype=np.uint8)
+    lex = lex.reshape(-1, k)
+    ranks = colex_rank_array(lex)
+    assert len(ranks) == comb(n, k)
+    # a bijection onto 0..C(n,k)-1 ...
+    assert np.array_equal(np.sort(ranks), np.arange(comb(n, k)))
+    # ... that agrees with the all_subsets enumeration and its inverse
+    table = all_subsets(n, k)
+    assert np.array_equal(table[ranks], lex)
+    assert np.array_equal(colex_unrank_array(ranks, k), lex)
+
+
+def test_rank_of_unsorted_rows_and_sort_network() -> None:
+    rng = np.random.default_rng(1)
+    for k in (2, 3, 4, 5, 6):
+        rows = np.array([rng.choice(52, size=k, replace=False) for _ in range(2000)])
+        cols = sort_columns([rows[:, i] for i in range(k)])
+        assert np.array_equal(np.stack(cols, axis=1), np.sort(rows, axis=1))
+        assert colex_rank_array(rows).tolist() == [colex_rank(sorted(r)) for r in rows.tolist()]
