@@ -202,6 +202,45 @@ def _parser() -> _Parser:
     game_options(s)
     s.set_defaults(run=_cmd_strategy)
 
+    o = sub.add_parser("odds", help="exact count and probability of every category/score/type")
+    o.add_argument("game", choices=GAMES)
+    common(o)
+    o.set_defaults(run=_module_command("solver.analysis", "cli_odds"))
+
+    g = sub.add_parser("edge", help="the player's exact expected value against the banker")
+    g.add_argument("game", choices=GAMES)
+    common(g)
+    game_options(g)
+    g.set_defaults(run=_module_command("solver.analysis", "cli_edge"))
+
+    r = sub.add_parser("report", help="write a research report with every exact figure")
+    r.add_argument("--out", metavar="DIR", default="report", help="output directory")
+    common(r, rules=False)
+    r.set_defaults(run=_module_command("solver.report", "cli_report"))
+
+    v = sub.add_parser("verify", help="check another implementation's claims against ours")
+    v.add_argument("game", choices=GAMES)
+    v.add_argument("file", metavar="FILE", help="claims: .csv, .jsonl/.ndjson or .parquet")
+    v.add_argument("--format", choices=("csv", "jsonl", "parquet"),
+                   help="file format (default: from the extension)")
+    v.add_argument("--out", metavar="FILE", help="write the disagreeing rows here")
+    v.add_argument("--column", action="append", default=[], metavar="FIELD=NAME",
+                   help="read FIELD from the column NAME (repeatable), e.g. hand=cards")
+    v.add_argument("--batch-size", type=int, default=262_144, metavar="N",
+                   help="rows per streamed batch")
+    common(v)
+    game_options(v)
+    v.set_defaults(run=_module_command("solver.verify", "cli_verify"))
+
+    t = sub.add_parser("vectors", help="write conformance test vectors (JSON Lines)")
+    t.add_argument("game", choices=GAMES)
+    t.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
+    t.add_argument("--seed", type=int, default=20261129, help="seed of the random sample")
+    t.add_argument("--sample", type=int, default=200, metavar="N",
+                   help="size of the seeded random sample")
+    common(t)
+    t.set_defaults(run=_module_command("solver.vectors", "cli_vectors"))
+
     k = sub.add_parser("check-tables", help="recompute digests and verify every table")
     common(k, rules=False)
     k.set_defaults(run=_module_command("solver.integrity", "cli_check_tables"))
