@@ -1,0 +1,109 @@
+"""Tau Ngau test helpers: an independent pure-Python reference and a tables directory.
+
+The reference follows RULES.md §4 literally and shares no code with ``solver``: it
+lists the tile set from the rules' own text, tries every bull (triple of positions,
+lexicographic) under every 3/6 assignment of every [4:2]/[2:1] (3 before 6), and keeps
+every valid (bull, values, score). It is slow but obviously right; hands are cached by
+their multiset of types.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations, product
+from pathlib import Path
+from typing import Any
+
+# RULES §4, verbatim lists
+CIVIL = ["[6:6]", "[1:1]", "[4:4]", "[3:1]", "[5:5]", "[3:3]", "[2:2]", "[6:5]", "[6:4]",
+         "[6:1]", "[5:1]"]
+MILITARY = ["[6:3]", "[5:4]", "[6:2]", "[5:3]", "[5:2]", "[4:3]", "[4:2]", "[4:1]", "[3:2]",
+            "[2:1]"]
+WILD = {(4, 2), (2, 1)}
+
+
+def _pips(name: str) -> tuple[int, int]:
+    a, b = name.strip("[]").split(":")
+    return int(a), int(b)
+
+
+# RULES §8: tiles print by (high, low) ascending; the brief's id encoding gives each
+# civil type two consecutive ids, each military type one, in that order.
+TYPES: list[tuple[int, int]] = sorted(_pips(n) for n in CIVIL + MILITARY)
+COPIES = {t: (2 if f"[{t[0]}:{t[1]}]" in CIVIL else 1) for t in TYPES}
+TILE_TYPE: list[tuple[int, int]] = [t for t in TYPES for _ in range(COPIES[t])]
+NAMES: list[str] = [f"[{h}:{lo}]" for h, lo in TILE_TYPE]
+assert len(TYPES) == 21 and len(TILE_TYPE) == 32
+
+
+def options(tile: tuple[int, int]) -> list[int]:
+    """Values a tile may take: its pips, or 3 then 6 for [4:2]/[2:1]."""
+    return [3, 6] if tile in WILD else [tile[0] + tile[1]]
+
+
+@cache
+def plays(types: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...],
+                                                             tuple[int, ...], int], ...]:
+    """Every valid (bull positions, values of all five tiles, last digit), in canonical
+    order: triples lexicographic, then values lexicographic with 3 before 6."""
+    out = []
+    for triple in combinations(range(5), 3):
+        for values in product(*(options(t) for t in types)):
+            if sum(values[i] for i in triple) % 10 == 0:
+                out.append((triple, values, sum(values) % 10))
+    return tuple(out)
+
+
+def macau_score(digit: int) -> int:
+    return 10 if digit == 0 else digit
+
+
+@cache
+def evaluate(types: tuple[tuple[int, int], ...], preset: str) -> dict[str, Any]:
+    """The best play of a sorted hand of types under ``macau`` or ``pagat``."""
+    valid = plays(types)
+    reach = sorted({d for _, _, d in valid})
+    if not valid:
+        return {"has_bull": False, "reachable": reach, "score": None, "bull": None,
+                "values": None}
+    key = macau_score if preset == "macau" else (lambda d: d)
+    best = max(key(d) for _, _, d in valid)
+    triple, values, _ = next(v for v in valid if key(v[2]) == best)
+    wild = {t: v for t, v in zip(types, values, strict=True) if t in WILD}
+    return {"has_bull": True, "reachable": reach, "score": best, "bull": triple,
+            "values": wild}
+
+
+def hand_types(ids: tuple[int, ...] | list[int]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted(TILE_TYPE[i] for i in ids))
+
+
+def macau_points(ids: tuple[int, ...] | list[int]) -> int:
+    """Banker's (or player's) score under macau; 0 for no bull."""
+    r = evaluate(hand_types(ids), "macau")
+    return 0 if r["score"] is None else int(r["score"])
+
+
+def banker_counts(player: tuple[int, ...] | list[int]) -> list[int]:
+    """Direct enumeration: the banker's macau score over every hand of the other 27."""
+    rest = [t for t in range(32) if t not in set(player)]
+    counts = [0] * 11
+    for banker in combinations(rest, 5):
+        counts[macau_points(banker)] += 1
+    return counts
+
+
+# ---------------------------------------------------------------- tables
+
+_BUILT: dict[str, Path] = {}
+
+
+def tables_dir(factory: Any) -> Path:
+    """Build the taungau table once per session into a pytest temporary directory."""
+    if "dir" not in _BUILT:
+        from solver.build import build
+
+        out = factory.mktemp("taungau_tables")
+        build(["taungau"], tables=out)
+        _BUILT["dir"] = out
+    return _BUILT["dir"]
