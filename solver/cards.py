@@ -46,6 +46,7 @@ CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANK_NAMES for s in SUIT_NAME
 _RANKS = {name: i for i, name in enumerate(RANK_NAMES)} | {"T": 9, "1": 0}
 _SUITS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
           "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_INT_ONLY = {int}
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
@@ -104,7 +105,13 @@ def parse_hand(text: str | Iterable[str] | Iterable[int], size: int | Sequence[i
         cards = parse_cards(text)
         shown = text.strip()
     else:
-        items = list(text)
+        items = text if type(text) in (tuple, list) else list(text)
+        if set(map(type, items)) == _INT_ONLY:  # fast path: card ids
+            result = tuple(sorted(items))
+            if (result[0] >= 0 and result[-1] < 52 and len(set(result)) == len(result)
+                    and (size is None or len(result) == size
+                         or (not isinstance(size, int) and len(result) in size))):
+                return result
         cards = []
         for item in items:
             if isinstance(item, str):

@@ -40,6 +40,7 @@ BINOM: npt.NDArray[np.int64] = np.array(
 
 _BINOM_T = [[comb(n, k) for n in range(MAX_N + 1)] for k in range(MAX_K + 1)]
 _BINOM_COLS = [np.ascontiguousarray(BINOM[:, k]) for k in range(MAX_K + 1)]
+_BINOM_COLS32 = [c.astype(np.int32) for c in _BINOM_COLS]  # C(64, 6) < 2**31
 
 
 def colex_rank(subset: Sequence[int]) -> int:
@@ -87,8 +88,9 @@ def sort_columns(columns: Sequence[npt.NDArray[np.integer]]) -> list[npt.NDArray
     return cols
 
 
-def colex_rank_array(hands: npt.ArrayLike, *, presorted: bool = False) -> npt.NDArray[np.int64]:
-    """Colex ranks of many subsets: ``hands`` has shape (n, k); rows need not be sorted.
+def colex_rank_array(hands: npt.ArrayLike, *, presorted: bool = False) -> npt.NDArray[np.int32]:
+    """Colex ranks (int32: every rank for n ≤ 64, k ≤ 6 fits) of many subsets: ``hands``
+    has shape (n, k); rows need not be sorted.
 
     >>> colex_rank_array(np.array([[4, 3, 2, 1, 0], [51, 50, 49, 48, 47]])).tolist()
     [0, 2598959]
@@ -100,9 +102,9 @@ def colex_rank_array(hands: npt.ArrayLike, *, presorted: bool = False) -> npt.ND
     cols = [arr[:, i] for i in range(k)]
     if not presorted:
         cols = sort_columns(cols)
-    rank = _BINOM_COLS[1][cols[0]]
+    rank = _BINOM_COLS32[1][cols[0]]
     for i in range(1, k):
-        rank = rank + _BINOM_COLS[i + 1][cols[i]]
+        rank += _BINOM_COLS32[i + 1][cols[i]]
     return rank
 
 

@@ -271,8 +271,8 @@ def categories(base: Mapping[str, npt.NDArray[Any]], flags: Mapping[str, npt.NDA
 
 
 def strength_arrays(cards: npt.NDArray[np.integer], category: npt.NDArray[np.integer],
-                    rules: NiuNiuRules) -> npt.NDArray[np.int64]:
-    """One integer per hand: comparing two hands under ``rules`` (tie-break included) is
+                    rules: NiuNiuRules) -> npt.NDArray[np.int32]:
+    """One integer (int32) per hand: comparing two hands under ``rules`` (tie-break included) is
     comparing their strengths."""
     c = np.asarray(cards, dtype=np.int64)
     rank = c >> 2
@@ -292,7 +292,7 @@ def strength_arrays(cards: npt.NDArray[np.integer], category: npt.NDArray[np.int
         key = key * 4 + (card_key.max(axis=1) & 3)
     else:
         key = np.zeros(len(c), dtype=np.int64)
-    return (cat_rank << 24) | key
+    return ((cat_rank << 24) | key).astype(np.int32)
 
 
 def evaluate_arrays(cards: npt.NDArray[np.integer], rules: NiuNiuRules

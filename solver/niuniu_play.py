@@ -13,6 +13,8 @@ rule file is answered by the same vectorised evaluator the build uses.
 from __future__ import annotations
 
 import os
+from math import comb
+from operator import itemgetter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +50,9 @@ HandLike = str | Iterable[str] | Iterable[int]
 RulesLike = str | os.PathLike[str] | Mapping[str, Any] | NiuNiuRules | None
 _COLUMNS = ("has_bull", "points", "bull_mask", "n_bulls")
 _MASK_POS = {m: tuple(i for i in range(5) if m >> i & 1) for m in range(32)}
+_CATEGORIES = tuple(Category)
+_MASK_GET = {m: itemgetter(*pos) if len(pos) > 1 else None for m, pos in _MASK_POS.items()}
+_C1, _C2, _C3, _C4, _C5 = ([comb(n, k) for n in range(52)] for k in range(1, 6))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +150,10 @@ class _Source:
         self.tables = tables
         self.preset = rules.name in PRESETS and rules == load_rules(rules.name)
         self._table: LoadedTable | None = None
-        self._lists: dict[str, list[Any]] | None = None
+        self._packed: tuple[list[int], list[int], list[Any]] | None = None
+        self._mult: dict[str | None, tuple[int, ...]] = {}
+        self.mult_default = rules.multiplier_row(None)
+        self.name = rules.name
 
     def table(self) -> LoadedTable:
         if self._table is None:
@@ -160,7 +168,7 @@ class _Source:
     def names(self) -> list[str]:
         return [*_COLUMNS, f"{self.rules.name}_category", f"{self.rules.name}_strength"]
 
-    def lookup(self, ranks: npt.NDArray[np.int64], few: bool = False
+    def lookup(self, ranks: npt.NDArray[np.integer], few: bool = False
                ) -> dict[str, npt.NDArray[Any]]:
         """Columns at colex ``ranks`` (a few rows: read only their row groups)."""
         t = self.table()
@@ -173,24 +181,58 @@ class _Source:
             "strength": cols[f"{self.rules.name}_strength"],
         }
 
-    def lists(self) -> dict[str, list[Any]]:
-        """Whole columns as Python lists: the fastest path for one hand at a time."""
-        if self._lists is None:
+    def multipliers(self, bet: str | None) -> tuple[int, ...]:
+        row = self._mult.get(bet)
+        if row is None:
+            row = self._mult[bet] = self.rules.multiplier_row(bet)
+        return row
+
+    def packed(self) -> tuple[list[int], list[int], list[tuple[int, Any, int,
+                                                           Category]]]:
+        """The fastest path for one hand at a time: per row an index into a small list
+        of distinct (points, bull positions, n_bulls, category), and the strengths, as
+        Python lists."""
+        if self._packed is None:
             t = self.table()
-            self._lists = {n.replace(f"{self.rules.name}_", ""): t.column(n).tolist()
-                           for n in self.names()}
-        return self._lists
+            name = self.rules.name
+            fields = np.stack([t.column("points"), t.column("bull_mask"), t.column("n_bulls"),
+                               t.column(f"{name}_category")], axis=1).astype(np.int64)
+            key = ((fields[:, 0] * 32 + fields[:, 1]) * 16 + fields[:, 2]) * 16 + fields[:, 3]
+            uniq, inverse = np.unique(key, return_inverse=True)
+            decode = []
+            for k in uniq.tolist():
+                k, cat = divmod(k, 16)
+                k, nb = divmod(k, 16)
+                pts, mask = divmod(k, 32)
+                decode.append((pts, _MASK_GET[mask], nb, _CATEGORIES[cat]))
+            self._packed = (inverse.tolist(), t.column(f"{name}_strength").tolist(), decode)
+        return self._packed
 
 
 _SOURCES: dict[tuple[NiuNiuRules, str | None], _Source] = {}
 
 
+_BY_SPEC: dict[tuple[Any, Any], _Source] = {}
+
+
 def _source(rules: RulesLike, tables: str | os.PathLike[str] | None) -> _Source:
+    """The answer source for a rule set, cached by the caller's spelling of it (a preset
+    name or file is read once per process)."""
+    try:
+        fast_key = (rules, tables)
+        hit = _BY_SPEC.get(fast_key)
+        if hit is not None:
+            return hit
+    except TypeError:  # an unhashable spec (a dict)
+        fast_key = None
     r = load_rules(rules) if not isinstance(rules, NiuNiuRules) else rules
     key = (r, None if tables is None else os.fspath(tables))
     src = _SOURCES.get(key)
     if src is None:
         src = _SOURCES[key] = _Source(r, tables)
+    if fast_key is not None and (rules is None or isinstance(rules, NiuNiuRules)
+                                 or rules in PRESETS):
+        _BY_SPEC[fast_key] = src  # files are re-read: they may change
     return src
 
 
@@ -222,18 +264,27 @@ def evaluate(hand: HandLike, rules: RulesLike = None, *, bet: str | None = None,
     ``multiplier`` is what the hand collects when it wins under ``bet``
     (default: the rule set's default bet).
     """
-    cards = parse_hand(hand, size=5)
     src = _source(rules, tables)
+    cards: tuple[int, ...] | None = None
+    if type(hand) is tuple or type(hand) is list:  # fast path: five card ids
+        try:
+            a, b, c, d, e = srt = sorted(hand)
+            if (type(a) is type(b) is type(c) is type(d) is type(e) is int
+                    and 0 <= a < b < c < d < e < 52):
+                cards = tuple(srt)
+        except (TypeError, ValueError):
+            pass
+    if cards is None:
+        cards = parse_hand(hand, size=5)
+        a, b, c, d, e = cards
     if not src.preset:
         return _evaluate_many([cards], src, bet, few=True)[0]
-    cols = src.lists()
-    i = colex_rank(cards)
-    mask = cols["bull_mask"][i]
-    cat = Category(cols["category"][i])
-    return NiuNiuHand(cards, cols["points"][i],
-                      tuple(cards[p] for p in _MASK_POS[mask]) if mask else None,
-                      cols["n_bulls"][i], cat, cols["strength"][i],
-                      src.rules.multiplier_row(bet)[cat], src.rules.name)
+    packed, strengths, decode = src.packed()
+    i = _C1[a] + _C2[b] + _C3[c] + _C4[d] + _C5[e]
+    points, get_bull, n_bulls, cat = decode[packed[i]]
+    mult = src.mult_default if bet is None else src.multipliers(bet)
+    return NiuNiuHand(cards, points, get_bull(cards) if get_bull else None,
+                      n_bulls, cat, strengths[i], mult[cat], src.name)
 
 
 def _tie_reason(p: NiuNiuHand, b: NiuNiuHand, rules: NiuNiuRules) -> str:
@@ -318,7 +369,7 @@ def _check_commission(c: float) -> float:
 
 # ---------------------------------------------------------------- batch
 
-def _sorted_ranks(cards: npt.ArrayLike) -> npt.NDArray[np.int64]:
+def _sorted_ranks(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     arr = np.asarray(cards)
     if arr.ndim != 2 or arr.shape[1] != 5:
         raise BullError(f"expected an array of shape (n, 5) of card ids, got {arr.shape}")
