@@ -1,0 +1,201 @@
+"""Independent Pok Deng reference for the tests, written from RULES.md §5 only.
+
+Nothing here imports the code under test: cards are read from their names, hands are
+classified with plain Python, and showdowns are settled by a separate function. The
+strategy reference enumerates every dealer hand and both draw cards directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+SUITS = ["S", "H", "D", "C"]
+# card id = rank index * 4 + suit index (the layout the solver documents for its tables)
+NAME = [r + s for r in RANKS for s in SUITS]
+VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+         "10": 0, "J": 0, "Q": 0, "K": 0}
+TYPE_ORDER = ["normal", "sam_lueang", "straight", "straight_flush", "tong", "pok"]
+
+
+def ids(text: str) -> tuple[int, ...]:
+    """'9S 9D' -> card ids, read with this module's own table of names."""
+    return tuple(NAME.index(t) for t in text.split())
+
+
+def rank_of(card: int) -> str:
+    return NAME[card][:-1]
+
+
+def suit_of(card: int) -> str:
+    return NAME[card][-1]
+
+
+def ref_class(cards: Sequence[int], straights: bool = False, ace: str = "both"
+              ) -> tuple[str, int, int]:
+    """(type, points, deng) straight from the rules text."""
+    ranks = [rank_of(c) for c in cards]
+    suits = [suit_of(c) for c in cards]
+    points = sum(VALUE[r] for r in ranks) % 10
+    if len(cards) == 2:
+        deng = 2 if (suits[0] == suits[1] or ranks[0] == ranks[1]) else 1
+        return ("pok" if points in (8, 9) else "normal", points, deng)
+    one_suit = len(set(suits)) == 1
+    if len(set(ranks)) == 1:
+        return ("tong", points, 5)
+    if straights:
+        positions = sorted(RANKS.index(r) for r in ranks)   # A=0 .. K=12
+        runs = []
+        for low in range(11):                               # A23 .. JQK
+            if low == 0 and ace == "high":
+                continue
+            runs.append([low, low + 1, low + 2])
+        if ace in ("high", "both"):
+            runs.append([0, 11, 12])                        # Q-K-A; K-A-2 never
+        if positions in runs:
+            return ("straight_flush", points, 5) if one_suit else ("straight", points, 3)
+    if all(r in ("J", "Q", "K") for r in ranks):
+        return ("sam_lueang", points, 3)
+    return ("normal", points, 3 if one_suit else 1)
+
+
+def ref_settle(player: tuple[str, int, int], dealer: tuple[str, int, int],
+               tong_vs_sam_lueang: int = 2) -> int:
+    """The player's net: type, then points; the winner is paid its own deng; a tie on
+    both pays the deng difference; Tong against Sam Lueang pays a fixed amount."""
+    if player[0] == "tong" and dealer[0] == "sam_lueang":
+        return tong_vs_sam_lueang
+    if player[0] == "sam_lueang" and dealer[0] == "tong":
+        return -tong_vs_sam_lueang
+    kp = (TYPE_ORDER.index(player[0]), player[1])
+    kd = (TYPE_ORDER.index(dealer[0]), dealer[1])
+    if kp > kd:
+        return player[2]
+    if kp < kd:
+        return -dealer[2]
+    return player[2] - dealer[2]
+
+
+CONFIG_ARGS = {"standard": (False, "both"), "straights": (True, "both"),
+               "straights_low": (True, "low"), "straights_high": (True, "high")}
+
+
+class Reference:
+    """Lookup tables of :func:`ref_class` for one configuration, for fast direct loops."""
+
+    def __init__(self, straights: bool, ace: str, tong_vs_sam_lueang: int = 2) -> None:
+        self.pays = tong_vs_sam_lueang
+        self.two = {h: ref_class(h, straights, ace) for h in combinations(range(52), 2)}
+        self.three = {h: ref_class(h, straights, ace) for h in combinations(range(52), 3)}
+        classes = sorted(set(self.two.values()) | set(self.three.values()))
+        self.classes = classes
+        self.code = {c: i for i, c in enumerate(classes)}
+        n = len(classes)
+        self.settle = np.array([[ref_settle(a, b, tong_vs_sam_lueang) for b in classes]
+                                for a in classes], dtype=np.int64)
+        # dense lookups: code of a sorted hand by its cards
+        self.code2 = np.full((52, 52), -1, dtype=np.int64)
+        for (a, b), c in self.two.items():
+            self.code2[a, b] = self.code2[b, a] = self.code[c]
+        self.code3 = np.full((52, 52, 52), -1, dtype=np.int64)
+        for (a, b, e), c in self.three.items():
+            k = self.code[c]
+            for p in ((a, b, e), (a, e, b), (b, a, e), (b, e, a), (e, a, b), (e, b, a)):
+                self.code3[p] = k
+        del n
+
+    def hand(self, cards: Iterable[int]) -> tuple[str, int, int]:
+        t = tuple(sorted(cards))
+        return self.two[t] if len(t) == 2 else self.three[t]
+
+
+def direct_loops(ref: Reference, start: Sequence[int], k: int, pok_first: bool = True
+                 ) -> tuple[int, int]:
+    """Pure-Python enumeration: (stand numerator, draw numerator) over 1225*48*47.
+
+    For every dealer two-card hand D of the 50 unseen cards, every player draw x of the
+    48 left and every dealer draw c of the 47 left: settle the final hands. A dealer
+    standing on D (Pok, or a total above k) ignores c; with ``pok_first`` a dealer Pok
+    settles against the player's two cards before the player draws.
+    """
+    memo: dict[tuple[tuple[str, int, int], tuple[str, int, int]], int] = {}
+
+    def settle(p: tuple[str, int, int], d: tuple[str, int, int]) -> int:
+        v = memo.get((p, d))
+        if v is None:
+            v = memo[(p, d)] = ref_settle(p, d, ref.pays)
+        return v
+
+    unseen = [c for c in range(52) if c not in start]
+    p2 = ref.hand(start)
+    player_pok = p2[0] == "pok"
+    stand = draw = 0
+    for d in combinations(unseen, 2):
+        dc = ref.hand(d)
+        dealer_draws = dc[0] != "pok" and dc[1] <= k
+        rest = [c for c in unseen if c not in d]
+        finals = {c: (ref.hand((*d, c)) if dealer_draws else dc) for c in rest}
+        settles_early = dc[0] == "pok" and pok_first
+        for x in rest:
+            px = p2 if player_pok else ref.hand((*start, x))
+            for c in rest:
+                if c == x:
+                    continue
+                final = finals[c]
+                stand += settle(p2, final)
+                draw += settle(p2, dc) if settles_early else settle(px, final)
+    return stand, draw
+
+
+def direct_numpy(ref: Reference, start: Sequence[int], k: int, pok_first: bool = True
+                 ) -> tuple[int, int]:
+    """The same enumeration of every ordered (D, x, c), vectorised with numpy lookups of
+    the reference classifier (no shortcut: all 2,763,600 deals are settled)."""
+    unseen = np.array([c for c in range(52) if c not in start])
+    d0, d1, xx, cc = (unseen[p] for p in _deal_positions())
+    assert len(d0) == 1225 * 48 * 47
+    a, b = start
+    p2 = ref.code2[a, b]
+    player_pok = ref.classes[p2][0] == "pok"
+    dcode = ref.code2[d0, d1]
+    is_pok = np.array([cl[0] == "pok" for cl in ref.classes])[dcode]
+    dpts = np.array([cl[1] for cl in ref.classes])[dcode]
+    dealer_draws = ~is_pok & (dpts <= k)
+    final = np.where(dealer_draws, ref.code3[d0, d1, cc], dcode)
+    pfinal = np.full(len(xx), p2) if player_pok else ref.code3[a, b, xx]
+    stand = ref.settle[p2, final].sum()
+    if pok_first:
+        pfinal = np.where(is_pok, p2, pfinal)
+    draw = ref.settle[pfinal, final].sum()
+    return int(stand), int(draw)
+
+
+@lru_cache(maxsize=1)
+def _deal_positions() -> tuple[np.ndarray, ...]:
+    """Positions (among the 50 unseen cards) of D0 < D1, x and c for every ordered deal."""
+    i, j = np.triu_indices(50, 1)                       # the 1,225 dealer hands
+    x, c = np.nonzero(~np.eye(50, dtype=bool))          # 2,450 ordered (x, c)
+    keep = ((x[None] != i[:, None]) & (x[None] != j[:, None])
+            & (c[None] != i[:, None]) & (c[None] != j[:, None]))
+    di, xc = np.nonzero(keep)
+    return i[di], j[di], x[xc], c[xc]
+
+
+_BUILT: dict[str, Path] = {}
+
+
+def built_tables(factory: pytest.TempPathFactory) -> Path:
+    """The Pok Deng tables, built once per session into a temporary directory."""
+    if "dir" not in _BUILT:
+        from solver.build import build
+
+        out = factory.mktemp("pokdeng_tables")
+        build(["pokdeng"], tables=out)
+        _BUILT["dir"] = out
+    return _BUILT["dir"]
