@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from .errors import RulesError
 from .indexing import all_subsets, colex_rank_array
 from .rules import Reader, load_rule_data
 from .tables import make_table
@@ -420,7 +421,7 @@ def settle(player_strength: int, banker_strength: int, rules: TauNgauRules,
     ((-4, 4), (1, -1), (0, 0))
     """
     if player_declines and not rules.decline_allowed:
-        raise ValueError(f"rule set {rules.name} does not allow declining a bull")
+        raise RulesError(f"rule set {rules.name} does not allow declining a bull")
     p = 0 if player_declines else player_strength
     if rules.settlement == "difference":
         if p == 0:
