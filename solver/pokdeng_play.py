@@ -502,18 +502,23 @@ def chart_png(chart: Chart, path: str | os.PathLike[str]) -> None:
     grid = np.array([[codes[a] for a in row] for row in chart.action])
     fig = Figure(figsize=(9.5, 10.5), dpi=110)
     FigureCanvasAgg(fig)
-    ax = fig.add_axes((0.07, 0.12, 0.9, 0.78))
+    ax = fig.add_axes((0.07, 0.12, 0.9, 0.77))
     cmap = ListedColormap(["#f4c542", "#4f9de0", "#9ccf7a"])
     ax.imshow(grid, cmap=cmap, vmin=0, vmax=2)
+    from matplotlib.patches import Rectangle
+
     for i in range(13):
         for j in range(13):
             a = chart.action[i][j]
             if a == "pok":
-                label = f"Pok\n{chart.points[i][j]}"
+                label = f"Pok {chart.points[i][j]}"
             else:
-                label = f"{a[0].upper()}\n{float(chart.margin(i, j)):.2f}"
+                m = float(chart.margin(i, j))
+                label = f"{a[0].upper()}\n{m:.2f}" if m >= 0.005 else f"{a[0].upper()}\n{m:.3f}"
             ax.text(j, i, label, ha="center", va="center", fontsize=8.5, linespacing=1.1,
                     fontweight="bold" if a != "pok" else "normal")
+        ax.add_patch(Rectangle((i - 0.47, i - 0.47), 0.94, 0.94, fill=False,
+                               edgecolor="#333333", linewidth=2.0, zorder=3))
     ticks = list(range(13))
     ax.set_xticks(ticks, [RANK_NAMES[t] for t in ticks])
     ax.set_yticks(ticks, [RANK_NAMES[t] for t in ticks])
@@ -522,11 +527,11 @@ def chart_png(chart: Chart, path: str | os.PathLike[str]) -> None:
     ax.set_yticks([t - 0.5 for t in range(1, 13)], minor=True)
     ax.grid(which="minor", color="white", linewidth=1.5)
     ax.tick_params(which="minor", length=0)
-    ax.plot([-0.5, 12.5], [-0.5, 12.5], color="#444444", linewidth=0.8)
+    ax.tick_params(which="major", length=0, labelsize=11)
     fig.suptitle(f"Pok Deng drawing strategy — rules {chart.rules}, dealer draws on "
-                 f"{chart.dealer_draws_at_most} or less", fontsize=13, y=0.975)
-    fig.text(0.5, 0.935, "upper right: suited · lower left: offsuit · diagonal: pairs",
-             ha="center", fontsize=10)
+                 f"{chart.dealer_draws_at_most} or less", fontsize=13, y=0.985)
+    fig.text(0.5, 0.947, "your two cards: row and column · upper right: suited · "
+             "lower left: offsuit · outlined diagonal: pairs", ha="center", fontsize=10)
     fig.text(0.07, 0.075, "S stand (yellow) · D draw (blue) · Pok: no choice (green). "
              "Number: EV margin of the right action, in stakes.", fontsize=9.5)
     fig.text(0.07, 0.05, f"Overall player EV per stake: optimal {float(chart.ev_optimal):+.4f}; "
