@@ -1,0 +1,191 @@
+"""Table sets: provenance, digests, atomic replacement, killed builds, tampering."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from solver import tables as tb
+from solver.cli import main
+from solver.errors import TableError
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def small_table(name: str, values: list[int]):  # type: ignore[no-untyped-def]
+    return tb.make_table(name, {"x": np.array(values, dtype=np.int32)}, {"demo": {"a": 1}})
+
+
+def test_digest_is_logical_not_bytes(tmp_path: Path) -> None:
+    t = small_table("demo", list(range(100_000)))
+    pq.write_table(t, tmp_path / "a.parquet", compression="zstd", row_group_size=1000)
+    pq.write_table(t, tmp_path / "b.parquet", compression="none", row_group_size=77_777)
+    assert (tmp_path / "a.parquet").read_bytes() != (tmp_path / "b.parquet").read_bytes()
+    a = pq.read_table(tmp_path / "a.parquet")
+    b = pq.read_table(tmp_path / "b.parquet")
+    assert tb.content_digest(a) == tb.content_digest(b)
+    assert tb.content_digest(small_table("demo", [1, 2, 3])) != \
+        tb.content_digest(small_table("demo", [1, 2, 4]))
+
+
+def test_set_swap_and_carry_over(tmp_path: Path) -> None:
+    tb.write_set({"one": small_table("one", [1]), "two": small_table("two", [2])}, tmp_path)
+    first = tb.resolve_set(tmp_path)
+    assert tb.open_table("one", tmp_path).column("x").tolist() == [1]
+    tb.write_set({"two": small_table("two", [22])}, tmp_path)
+    second = tb.resolve_set(tmp_path)
+    assert second != first and not first.exists()
+    assert tb.open_table("one", tmp_path).column("x").tolist() == [1]  # carried over
+    assert tb.open_table("two", tmp_path).column("x").tolist() == [22]
+    manifest = json.loads((tmp_path / "MANIFEST.json").read_text())
+    assert set(manifest["tables"]) == {"one", "two"}
+    # the stable names go through `current`
+    assert (tmp_path / "two.parquet").resolve() == second / "two.parquet"
+    # rebuilding identical content keeps the same set untouched
+    tb.write_set({"two": small_table("two", [22])}, tmp_path)
+    assert tb.resolve_set(tmp_path) == second
+
+
+def test_a_failure_mid_write_leaves_the_old_set(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    tb.write_set({"one": small_table("one", [1]), "two": small_table("two", [2])}, tmp_path)
+    before = tb.resolve_set(tmp_path)
+    calls = {"n": 0}
+    real = tb._write_parquet
+
+    def dying(table, path):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 2:  # after the first new file, before the second
+            raise KeyboardInterrupt
+        real(table, path)
+
+    monkeypatch.setattr(tb, "_write_parquet", dying)
+    with pytest.raises(KeyboardInterrupt):
+        tb.write_set({"one": small_table("one", [10]), "two": small_table("two", [20])},
+                     tmp_path)
+    assert tb.resolve_set(tmp_path) == before
+    assert [p.name for p in (tmp_path / "sets").iterdir()] == [before.name]
+    tb._LOADED.clear()
+    assert tb.open_table("one", tmp_path).column("x").tolist() == [1]
+    assert tb.open_table("two", tmp_path).column("x").tolist() == [2]
+
+
+@pytest.mark.slow
+def test_killed_builds_leave_the_previous_tables_intact(tmp_path: Path) -> None:
+    """SIGKILL a real `bull build` at several moments; the old set must stay whole."""
+    out = tmp_path / "tables"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, "-m", "solver", "build", "--game", "niuniu", "--tables", str(out)]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    full = time.perf_counter() - t0
+    before = tb.resolve_set(out)
+    digest = json.loads((out / "MANIFEST.json").read_text())["tables"]["niuniu"]["digest"]
+    # an old set that differs from what the build writes, so a swap would show
+    pf = pq.read_table(out / "niuniu.parquet")
+    for frac in (0.15, 0.5, 0.8, 0.9, 0.97):
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(full * frac)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        now = tb.resolve_set(out)
+        # either untouched, or (killed after the swap) the identical new set
+        manifest = json.loads((out / "MANIFEST.json").read_text())
+        assert manifest["tables"]["niuniu"]["digest"] == digest
+        assert now == before
+        code = main(["check-tables", "--tables", str(out)], out=io.StringIO(),
+                    err=io.StringIO())
+        assert code == 0
+    assert pf.num_rows == 2_598_960
+
+
+def _copy_tables(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst, symlinks=True)
+    return dst
+
+
+def test_tampered_truncated_and_stale_tables_fail_cleanly(niuniu_tables: Path,
+                                                          tmp_path: Path) -> None:
+    d = _copy_tables(niuniu_tables, tmp_path / "t")
+    set_dir = tb.resolve_set(d)
+    path = set_dir / "niuniu.parquet"
+    # tamper: rewrite one value, keep the old metadata
+    table = pq.read_table(path)
+    pts = table.column("points").to_numpy().copy()
+    pts[12345] = (pts[12345] + 1) % 11
+    idx = table.column_names.index("points")
+    import pyarrow as pa
+
+    tampered = table.set_column(idx, "points", pa.array(pts))
+    os.chmod(path, 0o644)
+    pq.write_table(tampered, path)
+    err = io.StringIO()
+    code = main(["check-tables", "--tables", str(d)], out=io.StringIO(), err=err)
+    assert code == 2 and "niuniu" in err.getvalue() and "digest" in err.getvalue()
+    # truncated file
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    tb._LOADED.clear()
+    err = io.StringIO()
+    code = main(["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", str(d)], out=io.StringIO(),
+                err=err)
+    assert code == 2 and "corrupt" in err.getvalue() and err.getvalue().count("\n") == 1
+    # stale schema version
+    meta = dict(table.schema.metadata)
+    meta[b"bull.schema_version"] = b"0"
+    pq.write_table(table.replace_schema_metadata(meta), path)
+    tb._LOADED.clear()
+    with pytest.raises(TableError, match="schema version 0"):
+        tb.open_table("niuniu", d)
+    # missing table
+    path.unlink()
+    tb._LOADED.clear()
+    err = io.StringIO()
+    code = main(["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", str(d)], out=io.StringIO(),
+                err=err)
+    assert code == 2 and "missing" in err.getvalue() and "bull build" in err.getvalue()
+
+
+def test_empty_tables_dir_says_how_to_build(tmp_path: Path) -> None:
+    err = io.StringIO()
+    code = main(["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", str(tmp_path)],
+                out=io.StringIO(), err=err)
+    assert code == 2 and "bull build" in err.getvalue()
+
+
+def test_metadata_carries_provenance(niuniu_tables: Path) -> None:
+    t = tb.open_table("niuniu", niuniu_tables)
+    assert t.meta["schema_version"] == tb.SCHEMA_VERSION
+    assert t.meta["rows"] == 2_598_960
+    assert set(t.rules) >= {"classic", "casino"}
+    assert t.rules["classic"]["specials"] == ["five_faces"]
+    assert len(t.meta["digest"]) == 64 and "solver_version" in t.meta
+
+
+@pytest.mark.slow
+def test_a_fresh_build_reproduces_the_committed_tables(tmp_path: Path) -> None:
+    manifest_path = REPO / "tables" / "MANIFEST.json"
+    if not manifest_path.exists():
+        pytest.skip("no committed tables in this checkout")
+    committed = json.loads(manifest_path.read_text())["tables"]
+    from solver.build import BUILDERS, build
+
+    games = [g for g in BUILDERS if any(name.startswith(g) for name in committed)]
+    summary = build(games, tables=tmp_path)
+    fresh = {name: entry["digest"] for name, entry in summary["tables"].items()}
+    assert fresh == {name: entry["digest"] for name, entry in committed.items()}
+    code = main(["check-tables", "--tables", str(REPO / "tables")], out=io.StringIO(),
+                err=io.StringIO())
+    assert code == 0
