@@ -39,9 +39,9 @@ from .pokdeng import (
     PokDengRules,
     classify,
     load_rules,
-    settle,
     settle_classes,
 )
+from .pokdeng import settle as _settle_arrays
 from .pokdeng_strategy import (
     CONFIGS,
     DRAW_DEN,
@@ -62,7 +62,9 @@ __all__ = [
     "HandEval",
     "Showdown",
     "advise",
-    "advise_many",
+    "advise_batch",
+    "chart_png",
+    "chart_text",
     "cli_advise",
     "cli_advise_text",
     "cli_compare",
@@ -73,9 +75,10 @@ __all__ = [
     "cli_strategy_text",
     "compare",
     "evaluate",
-    "evaluate_many",
+    "evaluate_batch",
     "overall",
-    "settle_many",
+    "settle",
+    "settle_batch",
     "strategy_chart",
 ]
 
@@ -183,12 +186,12 @@ def _check_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int64]:
     return srt
 
 
-def evaluate_many(cards: npt.ArrayLike, rules: RulesSpec = None,
+def evaluate_batch(cards: npt.ArrayLike, rules: RulesSpec = None,
                   tables: str | os.PathLike[str] | None = None
                   ) -> dict[str, npt.NDArray[np.int8]]:
     """Type, points, deng and strength of a batch: ``cards`` is (n, 2) or (n, 3) card ids.
 
-    >>> out = evaluate_many([[32, 34], [0, 4]], rules={"name": "demo"})
+    >>> out = evaluate_batch([[32, 34], [0, 4]], rules={"name": "demo"})
     >>> out["type"].tolist(), out["deng"].tolist()
     ([5, 0], [2, 2])
     """
@@ -211,7 +214,7 @@ def evaluate(hand: str | Sequence[str] | Sequence[int], rules: RulesSpec = None,
     """Evaluate one hand of 2 or 3 cards."""
     cards = _as_cards(hand)
     rs = _resolve(rules)
-    out = evaluate_many(np.array([cards]), rs.rules if rs.config is None else rs.config,
+    out = evaluate_batch(np.array([cards]), rs.rules if rs.config is None else rs.config,
                         tables)
     return HandEval(hand=tuple(CARD_NAMES[c] for c in cards), type=HandType(int(out["type"][0])),
                     points=int(out["points"][0]), deng=int(out["deng"][0]),
@@ -253,11 +256,22 @@ def compare(player: str | Sequence[str] | Sequence[int], dealer: str | Sequence[
     return Showdown(player=p, dealer=d, winner=s.winner, net=s.net, reason=s.reason)
 
 
-def settle_many(player: npt.ArrayLike, dealer: npt.ArrayLike, rules: RulesSpec = None,
+def settle(player: str | Sequence[str] | Sequence[int], dealer: str | Sequence[str] |
+           Sequence[int], rules: RulesSpec = None,
+           tables: str | os.PathLike[str] | None = None) -> int:
+    """The player's net in stakes (see :func:`compare` for the winner and the reason).
+
+    >>> settle("3S 3H 3D", "JS QH KD", rules={"name": "demo"})
+    2
+    """
+    return compare(player, dealer, rules, tables).net
+
+
+def settle_batch(player: npt.ArrayLike, dealer: npt.ArrayLike, rules: RulesSpec = None,
                 tables: str | os.PathLike[str] | None = None) -> npt.NDArray[np.int64]:
     """The player's net for each row of two batches of hands (each (n, 2) or (n, 3)).
 
-    >>> settle_many([[32, 34]], [[0, 12, 13]], rules={"name": "demo"}).tolist()
+    >>> settle_batch([[32, 34]], [[0, 12, 13]], rules={"name": "demo"}).tolist()
     [2]
     """
     p_arr = np.asarray(player)
@@ -272,10 +286,10 @@ def settle_many(player: npt.ArrayLike, dealer: npt.ArrayLike, rules: RulesSpec =
         raise ParseError(f"row {int(clash[0])}: a card is in both hands (one deck)")
     rs = _resolve(rules)
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
-    p = evaluate_many(p_srt, spec, tables)
-    d = evaluate_many(d_srt, spec, tables)
-    return settle(p["type"], p["points"], p["deng"], d["type"], d["points"], d["deng"],
-                  rs.rules)
+    p = evaluate_batch(p_srt, spec, tables)
+    d = evaluate_batch(d_srt, spec, tables)
+    return _settle_arrays(p["type"], p["points"], p["deng"], d["type"], d["points"],
+                          d["deng"], rs.rules)
 
 
 # ---------------------------------------------------------------- advise
@@ -306,7 +320,7 @@ class Advice:
                 f", {other} {float(ev[other]):.4f} (margin {float(self.margin):.4f}); {tail}")
 
 
-def advise_many(cards: npt.ArrayLike, dealer_draws_at_most: int | None = None,
+def advise_batch(cards: npt.ArrayLike, dealer_draws_at_most: int | None = None,
                 rules: RulesSpec = None, tables: str | os.PathLike[str] | None = None
                 ) -> dict[str, npt.NDArray[Any]]:
     """Action code (:class:`~solver.pokdeng_strategy.Action`) and exact EV numerators
@@ -349,7 +363,7 @@ def advise(hand: str | Sequence[str] | Sequence[int], dealer_draws_at_most: int 
     rs = _resolve(rules)
     k = _policy(rs, dealer_draws_at_most)
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
-    out = advise_many(np.array([cards]), k, spec, tables)
+    out = advise_batch(np.array([cards]), k, spec, tables)
     ev = evaluate(cards, spec, tables)
     stand = Fraction(int(out["ev_stand_num"][0]), DRAW_DEN)
     draw = Fraction(int(out["ev_draw_num"][0]), DRAW_DEN)
@@ -441,8 +455,8 @@ def strategy_chart(rules: RulesSpec = None, dealer_draws_at_most: int | None = N
     k = _policy(rs, dealer_draws_at_most)
     reps = np.array([Chart.cell_cards(i, j) for i in range(13) for j in range(13)])
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
-    adv = advise_many(reps, k, spec, tables)
-    ev = evaluate_many(reps, spec, tables)
+    adv = advise_batch(reps, k, spec, tables)
+    ev = evaluate_batch(reps, spec, tables)
     tot = overall(spec, k, tables)
 
     def grid(values: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:

@@ -320,6 +320,17 @@ def hands_table() -> pa.Table:
         columns[f"deng_{cfg}"] = d
         columns[f"strength_{cfg}"] = (10 * t.astype(np.int16) + p).astype(np.int8)
     extra = {
+        "columns": {
+            "size": "uint8: 2 or 3 cards",
+            "rank": "int32: colex rank of the sorted card ids among hands of this size",
+            "card0, card1, card2": "uint8 card ids, rank*4+suit (rank 0=A..12=K, suit "
+                                   f"0..3=S,H,D,C), ascending; card2 = {NO_CARD} for two cards",
+            "hand": "string: canonical spelling, e.g. '9S 9D'",
+            "points": "int8: last digit of the card values (A=1, 2..9, 10/J/Q/K=0)",
+            "type_<config>": "int8: hand type code (type_codes), ordered low to high",
+            "deng_<config>": "int8: payout multiplier",
+            "strength_<config>": "int8: 10 * type + points",
+        },
         "configs": list(CONFIGS),
         "row_order": "rows 0..1325: two-card hands by colex rank; rows 1326..23425: "
                      "three-card hands, row = 1326 + colex rank",
@@ -385,6 +396,18 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
     solve_seconds = time.perf_counter() - t0
     columns = {k: np.concatenate(v) for k, v in cols.items()}
     extra = {
+        "columns": {
+            "rules": "string: rule configuration (configs; full content in bull.rules)",
+            "dealer_draws_at_most": "int8: the dealer draws on a two-card total <= this",
+            "rank": "int16: colex rank of the two-card start",
+            "card0, card1": "uint8 card ids (rank*4+suit), ascending",
+            "hand": "string: canonical spelling of the start",
+            "type, points, deng": "int8: the start's type code (type_codes), points, deng",
+            "action": "string: stand, draw or pok",
+            "ev_stand, ev_draw, margin": "float64: player's EV per stake; margin = "
+                                         "|ev_draw - ev_stand|",
+            "*_num, *_den": "int64: the same values as exact fractions in lowest terms",
+        },
         "configs": list(CONFIGS),
         "policies": list(POLICIES),
         "row_order": "row = (config index * 3 + policy index) * 1326 + colex rank of the "

@@ -236,19 +236,19 @@ def test_batch_api_matches_single_and_reference(tables: str) -> None:
         straights = rules == "straights"
         for size in (2, 3):
             cards = deals[:, :size]
-            out = play.evaluate_many(cards, rules, tables)
-            direct = play.evaluate_many(cards, play.load_rules(rules))
+            out = play.evaluate_batch(cards, rules, tables)
+            direct = play.evaluate_batch(cards, play.load_rules(rules))
             for key in ("type", "points", "deng", "strength"):
                 assert (out[key] == direct[key]).all()
             want = [ref_class(h, straights, "both") for h in cards[:200].tolist()]
             got = [(HandType(int(t)).label, int(p), int(d)) for t, p, d in
                    zip(out["type"][:200], out["points"][:200], out["deng"][:200], strict=True)]
             assert got == want
-        net = play.settle_many(deals[:, :3], deals[:, 3:5], rules, tables)
+        net = play.settle_batch(deals[:, :3], deals[:, 3:5], rules, tables)
         want_net = [ref_settle(ref_class(p, straights, "both"), ref_class(d, straights, "both"))
                     for p, d in zip(deals[:, :3].tolist(), deals[:, 3:5].tolist(), strict=True)]
         assert net.tolist() == want_net
-    adv = play.advise_many(deals[:50, :2], 4, "standard", tables)
+    adv = play.advise_batch(deals[:50, :2], 4, "standard", tables)
     for row in range(0, 50, 10):
         one = play.advise(deals[row, :2].tolist(), 4, "standard", tables)
         assert Fraction(int(adv["ev_draw_num"][row]), int(adv["den"][row])) == one.ev_draw
@@ -256,12 +256,12 @@ def test_batch_api_matches_single_and_reference(tables: str) -> None:
 
 def test_batch_api_rejects_bad_rows(tables: str) -> None:
     with pytest.raises(ParseError, match="row 1: duplicate"):
-        play.evaluate_many([[0, 1], [5, 5]], tables=tables)
+        play.evaluate_batch([[0, 1], [5, 5]], tables=tables)
     with pytest.raises(ParseError, match="row 0: card id out of range"):
-        play.evaluate_many([[0, 52]], tables=tables)
+        play.evaluate_batch([[0, 52]], tables=tables)
     with pytest.raises(ParseError, match="row 0: a card is in both hands"):
-        play.settle_many([[0, 1]], [[1, 2]], tables=tables)
+        play.settle_batch([[0, 1]], [[1, 2]], tables=tables)
     with pytest.raises(ParseError, match="two-card starts"):
-        play.advise_many([[0, 1, 2]], tables=tables)
+        play.advise_batch([[0, 1, 2]], tables=tables)
     with pytest.raises(RulesError, match="not in the tables"):
         play.advise("7H 5D", 7, "standard", tables)
