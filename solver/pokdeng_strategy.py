@@ -145,11 +145,12 @@ def _geometry() -> _Geometry:
     c = unseen.reshape(-1)
     cards_dc = np.stack([d0, d1, c], axis=1)
     pairs_dc = np.stack([pair_of_dc, colex_rank_array(np.stack([d0, c], 1)),
-                         colex_rank_array(np.stack([d1, c], 1))], axis=1)
-    triple_dc = colex_rank_array(cards_dc)
+                         colex_rank_array(np.stack([d1, c], 1))], axis=1).astype(np.int64)
+    triple_dc = colex_rank_array(cards_dc).astype(np.int64)
     pairs3 = np.stack([colex_rank_array(three[:, [0, 1]], presorted=True),
                        colex_rank_array(three[:, [0, 2]], presorted=True),
-                       colex_rank_array(three[:, [1, 2]], presorted=True)], axis=1)
+                       colex_rank_array(three[:, [1, 2]], presorted=True)],
+                      axis=1).astype(np.int64)
     draw_triple = triple_dc.reshape(N_TWO, 50)                     # P + {x}: same shape
     return _Geometry(pair_of_dc, cards_dc, pairs_dc, triple_dc, pairs3, draw_triple)
 
