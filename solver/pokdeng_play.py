@@ -431,21 +431,44 @@ class Chart:
         return abs(self.ev_draw[i][j] - self.ev_stand[i][j])
 
     def summary(self) -> list[str]:
-        """One line per two-card total: the usual action and its exceptions."""
+        """One line per two-card total: what most of its starts do, and the exceptions.
+
+        Exceptions are named by ranks: ``4-10/J/Q/Ks`` is 4 with a 10, J, Q or K of its
+        suit; a start without ``s``/``o`` means suited and offsuit alike.
+        """
         lines = []
         for pts in range(8):
             cells = [(i, j) for i in range(13) for j in range(13)
                      if self.points[i][j] == pts and self.action[i][j] != "pok"]
             draws = [c for c in cells if self.action[c[0]][c[1]] == "draw"]
             stands = [c for c in cells if self.action[c[0]][c[1]] == "stand"]
-            main, other = ("draw", stands) if len(draws) >= len(stands) else ("stand", draws)
+
+            def starts(group: list[tuple[int, int]]) -> int:
+                return sum(6 if i == j else 4 if i < j else 12 for i, j in group)
+
+            if starts(draws) >= starts(stands):
+                main, alt, other = "draw", "stand", stands
+            else:
+                main, alt, other = "stand", "draw", draws
             line = f"total {pts}: {main}"
             if other:
-                alt = "stand" if main == "draw" else "draw"
-                names = ", ".join(self.cell_name(i, j) for i, j in other)
-                line += f"; {alt} with {names}"
+                line += f"; {alt} with {_group_names(other)}"
             lines.append(line)
         return lines
+
+
+def _group_names(cells: Sequence[tuple[int, int]]) -> str:
+    """Compact names for chart cells: ``A-4, 4-10/J/Q/Ks, 7-7``."""
+    kinds: dict[tuple[int, int], set[str]] = {}
+    for i, j in cells:
+        lo, hi = min(i, j), max(i, j)
+        kinds.setdefault((lo, hi), set()).add("" if i == j else "s" if i < j else "o")
+    groups: dict[tuple[int, str], list[int]] = {}
+    for (lo, hi), ks in sorted(kinds.items()):
+        suffix = "" if ks in ({"s", "o"}, {""}) else next(iter(ks))
+        groups.setdefault((lo, suffix), []).append(hi)
+    return ", ".join(f"{RANK_NAMES[lo]}-{'/'.join(RANK_NAMES[h] for h in his)}{suffix}"
+                     for (lo, suffix), his in groups.items())
 
 
 def strategy_chart(rules: RulesSpec = None, dealer_draws_at_most: int | None = None,
