@@ -339,13 +339,15 @@ def advise_batch(cards: npt.ArrayLike, dealer_draws_at_most: int | None = None,
         _check_policy_in_table(rs, k)
         table = _table("pokdeng_strategy", tables, rs.config)
         rows = strategy_row(rs.config, k, 0) + ranks
-        labels = table.column("action")[rows]
         stand = (table.column("ev_stand_num")[rows]
                  * (DRAW_DEN // table.column("ev_stand_den")[rows]))
         draw = table.column("ev_draw_num")[rows] * (DRAW_DEN // table.column("ev_draw_den")[rows])
-        action = np.array([Action[str(a).upper()] for a in labels], dtype=np.int8)
+        action = table.column("action")[rows].astype(np.int8)
         check = table.column("rank")[rows]
-        if (check != ranks).any():
+        cfg = table.column("config")[rows]
+        pol = table.column("dealer_draws_at_most")[rows]
+        if ((check != ranks).any() or (cfg != CONFIGS.index(rs.config)).any()
+                or (pol != k).any()):
             raise TableError("table pokdeng_strategy rows are out of order; rebuild with "
                              "`bull build --game pokdeng`")
     return {"action": action, "ev_stand_num": stand, "ev_draw_num": draw,
@@ -458,7 +460,11 @@ class Chart:
 
 
 def _group_names(cells: Sequence[tuple[int, int]]) -> str:
-    """Compact names for chart cells: ``A-4, 4-10/J/Q/Ks, 7-7``."""
+    """Compact names for chart cells (row, column), suited above the diagonal.
+
+    >>> _group_names([(3, 9), (3, 10), (3, 11), (3, 12), (0, 3), (3, 0), (1, 1)])
+    'A-4, 2-2, 4-10/J/Q/Ks'
+    """
     kinds: dict[tuple[int, int], set[str]] = {}
     for i, j in cells:
         lo, hi = min(i, j), max(i, j)

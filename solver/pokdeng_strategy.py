@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from .cards import CARD_NAMES, Card
+from .cards import Card
 from .indexing import colex_rank, colex_rank_array
 from .pokdeng import (
     N_THREE,
@@ -299,13 +299,10 @@ def hands_table() -> pa.Table:
     cards = np.full((n, 3), NO_CARD, dtype=np.uint8)
     cards[:N_TWO, :2] = two
     cards[N_TWO:] = three
-    hand = np.array([" ".join(CARD_NAMES[c] for c in row if c != NO_CARD)
-                     for row in cards.tolist()], dtype=object)
     columns: dict[str, Any] = {
         "size": np.r_[np.full(N_TWO, 2), np.full(N_THREE, 3)].astype(np.uint8),
         "rank": np.r_[np.arange(N_TWO), np.arange(N_THREE)].astype(np.int32),
         "card0": cards[:, 0], "card1": cards[:, 1], "card2": cards[:, 2],
-        "hand": hand,
     }
     rules = {}
     for cfg in CONFIGS:
@@ -326,7 +323,6 @@ def hands_table() -> pa.Table:
             "rank": "int32: colex rank of the sorted card ids among hands of this size",
             "card0, card1, card2": "uint8 card ids, rank*4+suit (rank 0=A..12=K, suit "
                                    f"0..3=S,H,D,C), ascending; card2 = {NO_CARD} for two cards",
-            "hand": "string: canonical spelling, e.g. '9S 9D'",
             "points": "int8: last digit of the card values (A=1, 2..9, 10/J/Q/K=0)",
             "type_<config>": "int8: hand type code (type_codes), ordered low to high",
             "deng_<config>": "int8: payout multiplier",
@@ -359,11 +355,9 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
     :func:`strategy_row`). Returns the table and timings."""
     two = all_hands(2)
     cols: dict[str, list[Any]] = {k: [] for k in (
-        "rules", "dealer_draws_at_most", "rank", "card0", "card1", "hand", "type", "points",
+        "config", "dealer_draws_at_most", "rank", "card0", "card1", "type", "points",
         "deng", "action", "ev_stand", "ev_draw", "margin", "ev_stand_num", "ev_stand_den",
         "ev_draw_num", "ev_draw_den", "margin_num", "margin_den")}
-    hand = np.array([f"{CARD_NAMES[a]} {CARD_NAMES[b]}" for a, b in two.tolist()], dtype=object)
-    labels = np.array([a.label for a in Action], dtype=object)
     overall: dict[str, dict[str, Any]] = {}
     rules = {}
     t0 = time.perf_counter()
@@ -377,16 +371,15 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
             stand_f = _reduce(sol.ev_stand_num)
             draw_f = _reduce(sol.ev_draw_num)
             margin_f = _reduce(sol.margin_num)
-            cols["rules"].append(np.full(N_TWO, cfg, dtype=object))
+            cols["config"].append(np.full(N_TWO, CONFIGS.index(cfg), dtype=np.int8))
             cols["dealer_draws_at_most"].append(np.full(N_TWO, k, dtype=np.int8))
             cols["rank"].append(np.arange(N_TWO, dtype=np.int16))
             cols["card0"].append(two[:, 0])
             cols["card1"].append(two[:, 1])
-            cols["hand"].append(hand)
             cols["type"].append(sol.type)
             cols["points"].append(sol.points)
             cols["deng"].append(sol.deng)
-            cols["action"].append(labels[sol.action])
+            cols["action"].append(sol.action)
             cols["ev_stand"].append(sol.ev_stand_num / DRAW_DEN)
             cols["ev_draw"].append(sol.ev_draw_num / DRAW_DEN)
             cols["margin"].append(sol.margin_num / DRAW_DEN)
@@ -398,13 +391,12 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
     columns = {k: np.concatenate(v) for k, v in cols.items()}
     extra = {
         "columns": {
-            "rules": "string: rule configuration (configs; full content in bull.rules)",
+            "config": "int8: index into configs (full rule content in bull.rules)",
             "dealer_draws_at_most": "int8: the dealer draws on a two-card total <= this",
             "rank": "int16: colex rank of the two-card start",
             "card0, card1": "uint8 card ids (rank*4+suit), ascending",
-            "hand": "string: canonical spelling of the start",
             "type, points, deng": "int8: the start's type code (type_codes), points, deng",
-            "action": "string: stand, draw or pok",
+            "action": "int8: action code (action_codes)",
             "ev_stand, ev_draw, margin": "float64: player's EV per stake; margin = "
                                          "|ev_draw - ev_stand|",
             "*_num, *_den": "int64: the same values as exact fractions in lowest terms",
@@ -422,11 +414,12 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
                             "dealer's deng either way); the table uses the rule set's value",
         "action": "stand, draw, or pok (a Pok start has no choice; both EVs equal); on an "
                   "exact tie the action is stand",
+        "strings": "none: every column is numeric (codes listed here)",
         "fractions": "ev_*_num / ev_*_den are the exact EVs in lowest terms; margin = "
                      "|ev_draw - ev_stand|",
         "type_codes": {str(int(t)): t.label for t in HandType},
+        "action_codes": {str(int(a)): a.label for a in Action},
         "overall_ev": overall,
-        "solve_seconds": round(solve_seconds, 3),
     }
     if log:
         log(f"pokdeng strategy: {len(CONFIGS) * len(POLICIES)} solves in {solve_seconds:.2f} s")
