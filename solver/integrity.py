@@ -97,10 +97,14 @@ def check_tables(tables: str | os.PathLike[str] | None = None) -> list[TableChec
 
 def cli_check_tables(args: argparse.Namespace, out: Any) -> int:
     results = check_tables(args.tables)
+    directory = find_tables_dir(args.tables)
+    set_dir = resolve_set(directory)
     if args.json:
-        out.write(json.dumps({"tables": [r.__dict__ for r in results],
+        out.write(json.dumps({"directory": str(directory), "set": set_dir.name,
+                              "tables": [r.__dict__ for r in results],
                               "ok": all(r.ok for r in results)}) + "\n")
     else:
+        out.write(f"tables in {directory} (set {set_dir.name})\n")
         for r in results:
             out.write(str(r) + "\n")
     bad = [r for r in results if not r.ok]

@@ -73,6 +73,15 @@ def content_digest(table: pa.Table) -> str:
         if column.null_count:
             raise TableError(f"column {name!r} has nulls; tables use sentinels instead")
         for chunk in column.chunks:
+            if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
+                for value in chunk.to_pylist():  # length-prefixed UTF-8, value by value
+                    data = value.encode("utf-8")
+                    h.update(len(data).to_bytes(4, "little") + data)
+                continue
+            if not (pa.types.is_integer(chunk.type) or pa.types.is_floating(chunk.type)
+                    or pa.types.is_boolean(chunk.type)):
+                raise TableError(f"column {name!r} has type {chunk.type}, which tables do "
+                                 "not use")
             arr = chunk.to_numpy(zero_copy_only=False)
             if arr.dtype == np.bool_:
                 arr = arr.astype(np.uint8)
@@ -162,7 +171,27 @@ def find_tables_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
             return d
         if env and d == Path(env):
             raise TableError(f"${ENV_VAR}={env} holds no tables; build them with `bull build`")
-    raise TableError(f"no tables found (looked in {', '.join(tried)}); build them with `bull build`")
+    if os.environ.get("BULL_NO_AUTOBUILD"):
+        raise TableError(f"no tables found (looked in {', '.join(tried)}); "
+                         "build them with `bull build`")
+    return _autobuild(tried)
+
+
+def _autobuild(tried: list[str]) -> Path:
+    """No tables anywhere (e.g. a fresh non-editable install): build them once where
+    ``bull build`` would, saying so on stderr."""
+    from .build import build
+
+    target = default_build_dir()
+    sys.stderr.write(f"bull: no tables found (looked in {', '.join(tried)}); building them "
+                     f"once into {target} ...\n")
+    try:
+        build(tables=target)
+    except OSError as exc:
+        raise TableError(f"no tables found and cannot build them in {target} "
+                         f"({exc.strerror}); run `bull build --tables DIR`") from None
+    sys.stderr.write(f"bull: tables built in {target}\n")
+    return target
 
 
 def resolve_set(directory: Path) -> Path:

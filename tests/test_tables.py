@@ -189,3 +189,36 @@ def test_a_fresh_build_reproduces_the_committed_tables(tmp_path: Path) -> None:
     code = main(["check-tables", "--tables", str(REPO / "tables")], out=io.StringIO(),
                 err=io.StringIO())
     assert code == 0
+
+
+@pytest.mark.slow
+def test_an_install_without_tables_builds_them_once_in_the_user_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A non-editable install has no repository tables/: the first lookup builds the
+    tables into the user cache and says where; later lookups find them there."""
+    monkeypatch.setattr(tb, "_REPO_TABLES", tmp_path / "site-packages" / "tables")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("BULL_TABLES", raising=False)
+    monkeypatch.delenv("BULL_NO_AUTOBUILD", raising=False)
+    tb._LOADED.clear()
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    t = tb.open_table("niuniu")
+    cache = tmp_path / "cache" / "bull-solver" / "tables"
+    assert t.path.is_relative_to(cache.resolve()) or str(cache) in str(t.path)
+    assert str(cache) in err.getvalue()
+    assert tb.find_tables_dir() == cache
+    out = io.StringIO()
+    cerr = io.StringIO()
+    assert main(["check-tables"], out=out, err=cerr) == 0, cerr.getvalue()
+    assert str(cache) in out.getvalue()
+
+
+def test_digest_of_string_columns_is_by_value() -> None:
+    import pyarrow as pa
+
+    a = pa.table({"s": pa.array(["AS 2H", "", "KC"])})
+    b = pa.table({"s": pa.chunked_array([["AS 2H"], ["", "KC"]])})
+    c = pa.table({"s": pa.array(["AS 2", "H", "KC"])})
+    assert tb.content_digest(a) == tb.content_digest(b)
+    assert tb.content_digest(a) != tb.content_digest(c)
