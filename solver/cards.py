@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from .errors import ParseError
 
@@ -77,11 +77,13 @@ def parse_card(text: str) -> Card:
     token = text.strip().upper()
     if len(token) >= 2 and token[:-1] in _RANKS and token[-1] in _SUITS and token[:-1] != "1":
         return make_card(_RANKS[token[:-1]], _SUITS[token[-1]])
-    raise ParseError(f"unknown card {text.strip()!r} (expected rank A 2-10 T J Q K and suit S H D C)")
+    raise ParseError(f"unknown card {text.strip()!r} "
+                     "(expected rank A 2-10 T J Q K and suit S H D C)")
 
 
 def parse_cards(text: str) -> list[Card]:
-    """Read cards separated by spaces or commas, in the order given (no count or duplicate check)."""
+    """Read cards separated by spaces or commas, in the order given (no count or
+    duplicate check)."""
     tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
     return [parse_card(t) for t in tokens]
 
@@ -105,9 +107,9 @@ def parse_hand(text: str | Iterable[str] | Iterable[int], size: int | Sequence[i
         cards = parse_cards(text)
         shown = text.strip()
     else:
-        items = text if type(text) in (tuple, list) else list(text)
+        items: Sequence[Any] = text if type(text) in (tuple, list) else list(text)  # type: ignore[assignment]
         if set(map(type, items)) == _INT_ONLY:  # fast path: card ids
-            result = tuple(sorted(items))
+            result: tuple[int, ...] = tuple(sorted(items))
             if (result[0] >= 0 and result[-1] < 52 and len(set(result)) == len(result)
                     and (size is None or len(result) == size
                          or (not isinstance(size, int) and len(result) in size))):

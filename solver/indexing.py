@@ -102,7 +102,7 @@ def colex_rank_array(hands: npt.ArrayLike, *, presorted: bool = False) -> npt.ND
     cols = [arr[:, i] for i in range(k)]
     if not presorted:
         cols = sort_columns(cols)
-    rank = _BINOM_COLS32[1][cols[0]]
+    rank: npt.NDArray[np.int32] = _BINOM_COLS32[1][cols[0]]
     for i in range(1, k):
         rank += _BINOM_COLS32[i + 1][cols[i]]
     return rank

@@ -128,7 +128,7 @@ class NiuNiuRules:
             bt = mt.table(bet)
             default = bt.integer("default", minimum=0, default=1)
             row = [default] * N_CATEGORIES
-            for key in bt.keys():
+            for key in bt:
                 if key == "default":
                     continue
                 try:
@@ -284,7 +284,8 @@ def strength_arrays(cards: npt.NDArray[np.integer], category: npt.NDArray[np.int
     elif rules.tie_break == "rank_by_rank":
         order = rank[:, ::-1].copy()  # ranks high to low (cards are sorted)
         if rules.quads_first:
-            low_quad = (np.asarray(category) == Category.FOUR_OF_A_KIND) & (rank[:, 0] == rank[:, 3])
+            quads = np.asarray(category) == Category.FOUR_OF_A_KIND
+            low_quad = quads & (rank[:, 0] == rank[:, 3])
             order[low_quad] = np.stack([rank[low_quad, 0]] * 4 + [rank[low_quad, 4]], axis=1)
         key = np.zeros(len(c), dtype=np.int64)
         for i in range(5):
@@ -292,7 +293,8 @@ def strength_arrays(cards: npt.NDArray[np.integer], category: npt.NDArray[np.int
         key = key * 4 + (card_key.max(axis=1) & 3)
     else:
         key = np.zeros(len(c), dtype=np.int64)
-    return ((cat_rank << 24) | key).astype(np.int32)
+    strength: npt.NDArray[np.int32] = ((cat_rank << 24) | key).astype(np.int32)
+    return strength
 
 
 def evaluate_arrays(cards: npt.NDArray[np.integer], rules: NiuNiuRules

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -203,6 +203,9 @@ class Reader:
 
     def keys(self) -> list[str]:
         return list(self.data)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self.data))
 
     def done(self, ignore: Iterable[str] = ("game", "name", "description")) -> None:
         """Reject fields nobody asked for (typos must not pass silently)."""

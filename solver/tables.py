@@ -305,7 +305,7 @@ def write_set(tables: Mapping[str, pa.Table], directory: str | os.PathLike[str],
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     # stable names pointing through `current`
-    for name in list(entries) + ["MANIFEST"]:
+    for name in [*entries, "MANIFEST"]:
         fname = "MANIFEST.json" if name == "MANIFEST" else f"{name}.parquet"
         link = root / fname
         if not link.is_symlink():

@@ -151,7 +151,7 @@ def test_bad_input_files(niuniu_tables: Path, tmp_path: Path) -> None:
 
 
 def test_help_and_version() -> None:
-    code, out, _ = run("--version")
+    code, _, _ = run("--version")
     assert code == 0
     code, _, _ = run("--help")
     assert code == 0

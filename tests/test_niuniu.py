@@ -6,6 +6,7 @@ from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
+import niuniu_reference as ref
 import numpy as np
 import pytest
 
@@ -16,9 +17,7 @@ from solver.indexing import colex_rank_array
 from solver.niuniu import Category, load_rules
 from solver.tables import open_table
 
-import niuniu_reference as ref
-
-RANKS = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = "SHDC"
 
 
@@ -54,7 +53,7 @@ def test_every_hand_against_the_reference(table) -> None:  # type: ignore[no-unt
         info = memo.get(ranks)
         if info is None:
             info = memo[ranks] = ref.bull_info(list(ranks))
-        has, pts, n = info
+        has = info[0]
         if (bool(cols["has_bull"][i]), int(cols["points"][i]), int(cols["n_bulls"][i])) != info:
             bad += 1
         if has:
