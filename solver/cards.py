@@ -97,7 +97,7 @@ def parse_hand(text: str | Iterable[str] | Iterable[int], size: int | Sequence[i
     numbers). Duplicates are rejected, naming the card.
 
     >>> parse_hand("7d 3c", size=2)
-    (10, 27)
+    (11, 26)
     >>> parse_hand("AS AS")
     Traceback (most recent call last):
     ...
