@@ -204,9 +204,9 @@ def evaluate_batch(cards: npt.ArrayLike, rules: RulesSpec = None,
     table = _table("pokdeng", tables, rs.config)
     rows = colex_rank_array(srt, presorted=True) + (N_TWO if srt.shape[1] == 3 else 0)
     cfg = rs.config
-    return {"type": table.column(f"type_{cfg}")[rows], "points": table.column("points")[rows],
-            "deng": table.column(f"deng_{cfg}")[rows],
-            "strength": table.column(f"strength_{cfg}")[rows]}
+    return {"type": table.column(f"{cfg}_type")[rows], "points": table.column("points")[rows],
+            "deng": table.column(f"{cfg}_deng")[rows],
+            "strength": table.column(f"{cfg}_strength")[rows]}
 
 
 def evaluate(hand: str | Sequence[str] | Sequence[int], rules: RulesSpec = None,

@@ -314,9 +314,9 @@ def hands_table() -> pa.Table:
         d = np.r_[cls[2][2], cls[3][2]]
         if "points" not in columns:
             columns["points"] = p
-        columns[f"type_{cfg}"] = t
-        columns[f"deng_{cfg}"] = d
-        columns[f"strength_{cfg}"] = (10 * t.astype(np.int16) + p).astype(np.int8)
+        columns[f"{cfg}_type"] = t
+        columns[f"{cfg}_deng"] = d
+        columns[f"{cfg}_strength"] = (10 * t.astype(np.int16) + p).astype(np.int8)
     extra = {
         "columns": {
             "size": "uint8: 2 or 3 cards",
@@ -324,9 +324,9 @@ def hands_table() -> pa.Table:
             "card0, card1, card2": "uint8 card ids, rank*4+suit (rank 0=A..12=K, suit "
                                    f"0..3=S,H,D,C), ascending; card2 = {NO_CARD} for two cards",
             "points": "int8: last digit of the card values (A=1, 2..9, 10/J/Q/K=0)",
-            "type_<config>": "int8: hand type code (type_codes), ordered low to high",
-            "deng_<config>": "int8: payout multiplier",
-            "strength_<config>": "int8: 10 * type + points",
+            "<config>_type": "int8: hand type code (type_codes), ordered low to high",
+            "<config>_deng": "int8: payout multiplier",
+            "<config>_strength": "int8: 10 * type + points",
         },
         "configs": list(CONFIGS),
         "row_order": "rows 0..1325: two-card hands by colex rank; rows 1326..23425: "

@@ -202,10 +202,10 @@ def test_build_tables(tables: Path) -> None:
     assert [hands.column(f"card{i}")[1326] for i in range(3)] == [0, 1, 2]
     row = 1326 + _rank("AS 2S 3S")
     assert [hands.column(f"card{i}")[row] for i in range(3)] == [0, 4, 8]
-    assert HandType(int(hands.column("type_straights")[row])) == HandType.STRAIGHT_FLUSH
-    assert HandType(int(hands.column("type_straights_high")[row])) == HandType.NORMAL
-    assert HandType(int(hands.column("type_standard")[row])) == HandType.NORMAL
-    assert hands.column("deng_standard")[row] == 3 and hands.column("points")[row] == 6
+    assert HandType(int(hands.column("straights_type")[row])) == HandType.STRAIGHT_FLUSH
+    assert HandType(int(hands.column("straights_high_type")[row])) == HandType.NORMAL
+    assert HandType(int(hands.column("standard_type")[row])) == HandType.NORMAL
+    assert hands.column("standard_deng")[row] == 3 and hands.column("points")[row] == 6
 
 
 def test_strategy_build_time() -> None:
