@@ -191,11 +191,7 @@ _BUILT: dict[str, Path] = {}
 
 
 def built_tables(factory: pytest.TempPathFactory) -> Path:
-    """The Pok Deng tables, built once per session into a temporary directory."""
-    if "dir" not in _BUILT:
-        from solver.build import build
+    """The Pok Deng tables: the committed ones, else built once into a temporary directory."""
+    from _tables import tables_for
 
-        out = factory.mktemp("pokdeng_tables")
-        build(["pokdeng"], tables=out)
-        _BUILT["dir"] = out
-    return _BUILT["dir"]
+    return tables_for("pokdeng", factory)

@@ -99,11 +99,7 @@ _BUILT: dict[str, Path] = {}
 
 
 def tables_dir(factory: Any) -> Path:
-    """Build the taungau table once per session into a pytest temporary directory."""
-    if "dir" not in _BUILT:
-        from solver.build import build
+    """The taungau table: the committed one, else built once into a temporary directory."""
+    from _tables import tables_for
 
-        out = factory.mktemp("taungau_tables")
-        build(["taungau"], tables=out)
-        _BUILT["dir"] = out
-    return _BUILT["dir"]
+    return tables_for("taungau", factory)

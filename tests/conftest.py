@@ -2,29 +2,23 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-REPO_TABLES = REPO / "tables"
-
-
-def _committed_games() -> set[str]:
-    manifest = REPO_TABLES / "MANIFEST.json"
-    if not manifest.exists():
-        return set()
-    return set(json.loads(manifest.read_text())["tables"])
+from _tables import tables_for
 
 
 @pytest.fixture(scope="session")
 def niuniu_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tables directory holding the Niu Niu table: the repository's committed one."""
-    if "niuniu" in _committed_games():
-        return REPO_TABLES
-    from solver.build import build
+    return tables_for("niuniu", tmp_path_factory)
 
-    out = tmp_path_factory.mktemp("niuniu_tables")
-    build(["niuniu"], tables=out)
-    return out
+
+@pytest.fixture(scope="session")
+def taungau_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tables_for("taungau", tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def pokdeng_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tables_for("pokdeng", tmp_path_factory)
