@@ -1,0 +1,198 @@
+"""Every kind of bad input, for every game, through the CLI and the API: a one-line
+error naming the problem, exit code 2, no traceback and no partial output."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import niuniu, pokdeng, taungau
+from solver.cli import main
+from solver.errors import BullError, RulesError
+
+GAMES = {"niuniu": niuniu, "taungau": taungau, "pokdeng": pokdeng}
+GOOD = {"niuniu": "KS 9H 8C 3D 7S", "taungau": "[6:5][4:1][3:3][5:5][2:2]",
+        "pokdeng": "9S 9D"}
+
+
+@pytest.fixture(scope="module")
+def tables(niuniu_tables: Path, taungau_tables: Path, pokdeng_tables: Path) -> dict[str, str]:
+    return {"niuniu": str(niuniu_tables), "taungau": str(taungau_tables),
+            "pokdeng": str(pokdeng_tables)}
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def assert_clean_error(code: int, out: str, err: str, needle: str) -> None:
+    assert code == 2, (out, err)
+    assert out == "", "no partial output on error"
+    assert err.startswith("bull: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    assert needle.lower() in err.lower(), err
+
+
+CASES: list[tuple[str, list[str], str]] = [
+    ("niuniu", ["KS 9H 8C 3D 1S"], "unknown card '1S'"),
+    ("niuniu", ["KS 9H 8C 3D 9h"], "duplicate card 9H"),
+    ("niuniu", ["KS 9H 8C"], "expected 5"),
+    ("niuniu", [GOOD["niuniu"], "KS 9H 8C 3D"], "expected 5"),
+    ("taungau", ["[6:5][4:1][3:3][5:5][7:2]"], "[7:2]"),
+    ("taungau", ["[6:6][6:6][6:6][4:3][4:2]"], "too many copies of [6:6]"),
+    ("taungau", ["[4:2][2:4][6:6][1:1][3:3]"], "[4:2]"),
+    ("taungau", ["[6:5][4:1][3:3][5:5]"], "5"),
+    ("pokdeng", ["9S 9D 9C 9H"], "4 cards"),
+    ("pokdeng", ["9S"], "1 card"),
+    ("pokdeng", ["9S 9S"], "duplicate card 9S"),
+    ("pokdeng", ["9S XX"], "unknown card 'XX'"),
+]
+
+
+@pytest.mark.parametrize(("game", "hands", "needle"), CASES)
+def test_bad_hands(tables: dict[str, str], game: str, hands: list[str], needle: str) -> None:
+    assert_clean_error(*run(["eval", game, *hands, "--tables", tables[game]]), needle)
+    assert_clean_error(*run(["eval", game, *hands, "--json", "--tables", tables[game]]),
+                       needle)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_unknown_preset_and_empty_input(tables: dict[str, str], game: str,
+                                        tmp_path: Path) -> None:
+    assert_clean_error(*run(["eval", game, GOOD[game], "--rules", "nosuch", "--tables",
+                             tables[game]]), "unknown rule set 'nosuch'")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert_clean_error(*run(["eval", game, "--input", str(empty), "--tables", tables[game]]),
+                       "no hand given")
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(GOOD[game].encode() + b"\n\x80\x81\n")
+    assert_clean_error(*run(["eval", game, "--input", str(binary), "--tables",
+                             tables[game]]), "line 2: not UTF-8")
+    huge = tmp_path / "huge.txt"
+    huge.write_text("x" * 1_000_000 + "\n")
+    assert_clean_error(*run(["eval", game, "--input", str(huge), "--tables", tables[game]]),
+                        "too long")
+    assert_clean_error(*run(["eval", game, "y" * 20_000, "--tables", tables[game]]),
+                       "too long")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_compare_with_shared_items(tables: dict[str, str], game: str) -> None:
+    other = {"niuniu": "KS 2H 3C 4D 5S", "taungau": "[6:5][6:5][6:5][1:1][2:1]",
+             "pokdeng": "9S 2C"}[game]
+    code, out, err = run(["compare", game, GOOD[game], other, "--tables", tables[game]])
+    assert_clean_error(code, out, err, "")
+    assert any(w in err for w in ("both", "copies", "shared", "share"))
+
+
+def test_unknown_game_and_command() -> None:
+    assert_clean_error(*run(["eval", "poker", "AS"]), "invalid choice: 'poker'")
+    assert_clean_error(*run(["solve", "niuniu"]), "invalid choice: 'solve'")
+    assert_clean_error(*run([]), "required")
+
+
+def _rule_file(tmp_path: Path, name: str, content: str | bytes) -> str:
+    f = tmp_path / name
+    if isinstance(content, bytes):
+        f.write_bytes(content)
+    else:
+        f.write_text(content)
+    return str(f)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_malformed_and_contradictory_rule_files(tables: dict[str, str], game: str,
+                                                tmp_path: Path) -> None:
+    preset = GAMES[game].load_rules(None).to_data()  # type: ignore[attr-defined]
+    cases: list[tuple[str, str | bytes, str]] = [
+        ("syntax.toml", "x = [1,", "not valid TOML"),
+        ("syntax.json", '{"x": ', "not valid JSON"),
+        ("array.json", "[1, 2]", "top level"),
+        ("binary.toml", b"\xff\xfe\x00", "not UTF-8"),
+        ("other.json", json.dumps({**preset, "game": "mahjong"}), "mahjong"),
+        ("typo.json", json.dumps({**preset, "comission": 0.05}), "comission"),
+        ("missing.toml", "/nonexistent/rules.toml", "cannot read"),
+    ]
+    for key, value in preset.items():
+        if key in ("game", "name", "description"):
+            continue
+        # a field of the wrong type: never a traceback, never silently accepted
+        wrong: Any = {"x": 1} if not isinstance(value, dict) else "text"
+        cases.append((f"wrongtype_{key}.json", json.dumps({**preset, key: wrong}), key))
+    for name, content, needle in cases:
+        path = content if name == "missing.toml" else _rule_file(tmp_path, name, content)
+        assert isinstance(path, str)
+        code, out, err = run(["eval", game, GOOD[game], "--rules", path, "--tables",
+                              tables[game]])
+        assert_clean_error(code, out, err, needle)
+
+
+def test_contradictory_niuniu_rules(tmp_path: Path) -> None:
+    base = niuniu.load_rules("classic").to_data()
+    contradictions = [
+        {**base, "default_bet": "standard"},                       # default not among bets
+        {**base, "specials": ["five_faces", "five_faces"]},        # listed twice
+        {**base, "suit_order": ["S", "H", "D"]},                   # a suit missing
+        {**base, "bets": ["equal"]},                               # a multiplier table unused
+        {**base, "commission": 1.5},
+    ]
+    for data in contradictions:
+        with pytest.raises(RulesError):
+            niuniu.load_rules(data)
+
+
+# ---------------------------------------------------------------- fuzzing
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 100) | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=4),
+    max_leaves=8,
+)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_rule_loader_fuzz(game: str, data: st.DataObject) -> None:
+    """Mutate a preset's fields at random: the loader accepts or raises RulesError."""
+    module = GAMES[game]
+    preset = module.load_rules(None).to_data()  # type: ignore[attr-defined]
+    keys = sorted(preset)
+    mutated = dict(preset)
+    for _ in range(data.draw(st.integers(1, 3))):
+        key = data.draw(st.sampled_from([*keys, "extra_field"]))
+        mutated[key] = data.draw(JSONISH)
+    try:
+        rules = module.load_rules(mutated)  # type: ignore[attr-defined]
+    except RulesError as exc:
+        assert "\n" not in str(exc)
+    else:
+        # whatever loads round-trips
+        again = module.load_rules(rules.to_data())  # type: ignore[attr-defined]
+        assert again.to_data() == rules.to_data()
+
+
+@given(st.binary(max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_rule_file_bytes_fuzz(raw: bytes) -> None:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".toml") as f:
+        f.write(raw)
+        f.flush()
+        for module in GAMES.values():
+            try:
+                module.load_rules(f.name)  # type: ignore[attr-defined]
+            except BullError as exc:
+                assert "\n" not in str(exc)
