@@ -1,0 +1,409 @@
+"""Rule-variant diagnosis: which rule another implementation gets wrong.
+
+The verifier (:mod:`solver.verify`) re-checks every disagreeing claim against a
+**catalogue of variants** of the rule set in use and ranks the variants by how many
+disagreements each explains ("all 416 disagreements are explained by:
+five_small_bull uses total < 10").
+
+Variants are data where the game module can evaluate them: a rule dict derived from
+the preset (``rules``), fed to the game's own vectorised evaluator. The few that are
+*mistakes* rather than rule options (a bull search that skips the first card, a
+tie-break suit taken from the order the cards were written in, a Tau Ngau player who
+sets a [2:1]/[4:2] aside in the bull when it would score more in the remaining two,
+Pok Deng deng compared before points) are small explicit evaluators here, named by
+``mistake``. Settlement variants (another bet, commission) are ``options``.
+
+A variant *explains* a disagreeing row when every claim the row states equals that
+variant's answer. To break ties it is also checked against a sample of agreeing rows
+(every row whose hand is special-ish, plus the first rows read): a variant that
+would contradict claims which agree with the real rules ranks lower.
+
+>>> from solver.niuniu import load_rules
+>>> keys = [v.key for v in niuniu_catalogue(load_rules("casino"), "hand")]
+>>> "five_small_bull_total=below_10" in keys, "mistake=bull_skips_first" in keys
+(True, True)
+>>> t = Tally(niuniu_catalogue(load_rules("casino"), "hand")[:2])
+>>> t.add(np.array([[True, False], [True, True]]))
+>>> [(e.key, e.explains) for e in t.ranked()]
+[('specials_without=five_faces', 2), ('specials_without=four_of_a_kind', 1)]
+>>> t.headline()
+'all 2 disagreements are explained by: five_faces not counted as a special'
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, permutations
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "DIAGNOSE_LIMIT",
+    "Explanation",
+    "Tally",
+    "Variant",
+    "niuniu_catalogue",
+    "niuniu_hand_answers",
+    "niuniu_showdown_answers",
+    "niuniu_showdown_strengths",
+]
+
+DIAGNOSE_LIMIT = 2_000_000
+"""Disagreeing rows re-checked against the catalogue (later ones are counted only)."""
+
+SUIT_LETTERS = ("S", "H", "D", "C")
+WINNERS = ("player", "banker", "push")
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    """One alternative reading of the rules.
+
+    ``rules``: the full rule dict (a data variant), ``mistake``: the name of an explicit
+    evaluator, ``options``: settlement options such as ``bet`` or ``commission``;
+    ``modes``: the row kinds (``hand``, ``showdown``) it can explain.
+    """
+
+    key: str
+    description: str
+    rules: Mapping[str, Any] | None = None
+    mistake: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    modes: tuple[str, ...] = ("hand", "showdown")
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """How many disagreements a variant explains, and how many agreeing rows it would
+    contradict."""
+
+    key: str
+    description: str
+    explains: int
+    contradicts: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variant": self.description, "key": self.key, "explains": self.explains,
+                "contradicts": self.contradicts}
+
+
+class Tally:
+    """Accumulates, over batches, which variants explain which disagreeing rows.
+
+    Rows are kept as bit patterns over the catalogue (one counter entry per distinct
+    pattern), so memory does not grow with the number of rows.
+    """
+
+    def __init__(self, variants: Sequence[Variant]) -> None:
+        self.variants = list(variants)
+        self.patterns: Counter[bytes] = Counter()
+        self.total = 0
+        self.contradicts = np.zeros(len(self.variants), dtype=np.int64)
+        self.sampled = 0
+
+    def add(self, explains: npt.NDArray[np.bool_]) -> None:
+        """``explains[i, v]``: variant v explains disagreeing row i."""
+        m = np.asarray(explains, dtype=bool).reshape(-1, len(self.variants))
+        self.total += len(m)
+        if not len(m):
+            return
+        packed = np.packbits(m, axis=1)
+        uniq, counts = np.unique(packed, axis=0, return_counts=True)
+        for row, c in zip(uniq, counts.tolist(), strict=True):
+            self.patterns[row.tobytes()] += c
+
+    def add_contradicts(self, contradicts: npt.NDArray[np.bool_]) -> None:
+        """``contradicts[i, v]``: variant v disagrees with agreeing row i."""
+        m = np.asarray(contradicts, dtype=bool).reshape(-1, len(self.variants))
+        self.sampled += len(m)
+        self.contradicts += m.sum(axis=0)
+
+    def _bits(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+        if not self.patterns:
+            return np.zeros((0, len(self.variants)), dtype=bool), np.zeros(0, dtype=np.int64)
+        keys = list(self.patterns)
+        packed = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(len(keys), -1)
+        bits = np.unpackbits(packed, axis=1)[:, : len(self.variants)].astype(bool)
+        return bits, np.array([self.patterns[k] for k in keys], dtype=np.int64)
+
+    def _order(self, explains: npt.NDArray[np.int64]) -> list[int]:
+        return sorted(range(len(self.variants)),
+                      key=lambda v: (-int(explains[v]), int(self.contradicts[v]), v))
+
+    def ranked(self) -> list[Explanation]:
+        """Variants explaining at least one disagreement, best first: most explained,
+        then fewest contradicted agreeing rows, then catalogue order."""
+        bits, counts = self._bits()
+        explains = (bits * counts[:, None]).sum(axis=0) if len(bits) else np.zeros(
+            len(self.variants), dtype=np.int64)
+        return [Explanation(self.variants[v].key, self.variants[v].description,
+                            int(explains[v]), int(self.contradicts[v]))
+                for v in self._order(explains) if explains[v] > 0]
+
+    def cover(self, limit: int = 5) -> list[Explanation]:
+        """A greedy cover: the variant explaining most, then the one explaining most of
+        what is left, ... (``explains`` counts only the newly explained rows)."""
+        bits, counts = self._bits()
+        left = np.ones(len(bits), dtype=bool)
+        out: list[Explanation] = []
+        while len(out) < limit and left.any():
+            gain = (bits[left] * counts[left, None]).sum(axis=0)
+            if gain.max(initial=0) <= 0:
+                break
+            v = self._order(gain)[0]
+            out.append(Explanation(self.variants[v].key, self.variants[v].description,
+                                   int(gain[v]), int(self.contradicts[v])))
+            left &= ~bits[:, v]
+        return out
+
+    def headline(self) -> str:
+        """One sentence naming the variant(s) that explain the disagreements."""
+        if self.total == 0:
+            return "no disagreements"
+        cover = self.cover()
+        if not cover:
+            return (f"none of the {self.total} disagreements is explained by a known "
+                    "rule variant")
+        explained = sum(e.explains for e in cover)
+        if len(cover) == 1 and explained == self.total:
+            noun = "disagreement is" if self.total == 1 else "disagreements are"
+            return f"all {self.total} {noun} explained by: {cover[0].description}"
+        parts = "; ".join(f"{e.description} ({e.explains})" for e in cover)
+        if explained == self.total:
+            return f"all {self.total} disagreements are explained by {len(cover)} variants " \
+                   f"together: {parts}"
+        return (f"{explained} of {self.total} disagreements are explained by: {parts}; "
+                f"{self.total - explained} unexplained")
+
+
+# ================================================================ Niu Niu
+
+_SPECIAL_ORDER = ("four_faces", "five_faces", "four_of_a_kind", "straight_flush",
+                  "five_small_bull")
+"""Where a special the rule set does not count is inserted (low to high)."""
+
+
+def _with(data: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
+    out = copy.deepcopy(dict(data))
+    for k, v in changes.items():
+        if k == "special_definitions":
+            out["special_definitions"] = {**out.get("special_definitions", {}), **v}
+        else:
+            out[k] = v
+    return out
+
+
+def _insert_special(specials: Sequence[str], s: str) -> list[str]:
+    out = list(specials)
+    rank = _SPECIAL_ORDER.index(s)
+    pos = sum(1 for x in out if _SPECIAL_ORDER.index(x) < rank)
+    out.insert(pos, s)
+    return out
+
+
+def niuniu_catalogue(rules: Any, mode: str) -> list[Variant]:
+    """The Niu Niu variants of ``rules`` (a :class:`~solver.niuniu.NiuNiuRules`) that can
+    explain rows of ``mode`` (``hand`` or ``showdown``)."""
+    base = rules.to_data()
+    sd = base["special_definitions"]
+    specials = list(rules.specials)
+    out: list[Variant] = []
+
+    def add(key: str, desc: str, data: Mapping[str, Any] | None = None,
+            mistake: str | None = None, modes: tuple[str, ...] = ("hand", "showdown"),
+            **options: Any) -> None:
+        if mode == "all" or mode in modes:
+            out.append(Variant(key, desc, data, mistake, options, modes))
+
+    for s in specials:
+        add(f"specials_without={s}", f"{s} not counted as a special",
+            _with(base, specials=[x for x in specials if x != s]))
+    for s in _SPECIAL_ORDER:
+        if s in specials:
+            continue
+        add(f"specials_with={s}", f"{s} counted as a special",
+            _with(base, specials=_insert_special(specials, s)))
+    # special definitions (applied with the special counted, if the preset lacks it)
+    fsb = specials if "five_small_bull" in specials else _insert_special(specials,
+                                                                         "five_small_bull")
+    note = "" if "five_small_bull" in specials else " (five_small_bull counted)"
+    if sd["five_small_bull_total"] == "at_most_10":
+        add("five_small_bull_total=below_10", "five_small_bull uses total < 10" + note,
+            _with(base, specials=fsb, special_definitions={"five_small_bull_total": "below_10"}))
+    else:
+        add("five_small_bull_total=at_most_10", "five_small_bull uses total <= 10" + note,
+            _with(base, specials=fsb,
+                  special_definitions={"five_small_bull_total": "at_most_10"}))
+    if sd["five_small_bull_max_rank"] == "4":
+        add("five_small_bull_max_rank=any",
+            "five_small_bull without the 'every card A..4' test" + note,
+            _with(base, specials=fsb, special_definitions={"five_small_bull_max_rank": "any"}))
+        add("five_small_bull=below_10,any_rank",
+            "five_small_bull uses total < 10 and no 'every card A..4' test" + note,
+            _with(base, specials=fsb, special_definitions={
+                "five_small_bull_max_rank": "any", "five_small_bull_total": "below_10"}))
+    ff = specials if "four_faces" in specials else _insert_special(specials, "four_faces")
+    note = "" if "four_faces" in specials else " (four_faces counted)"
+    if sd["four_faces_fifth"] == "ten":
+        add("four_faces_fifth=any", "four_faces without checking for exactly one 10" + note,
+            _with(base, specials=ff, special_definitions={"four_faces_fifth": "any"}))
+    else:
+        add("four_faces_fifth=ten", "four_faces requires exactly one 10" + note,
+            _with(base, specials=ff, special_definitions={"four_faces_fifth": "ten"}))
+    for i, j in combinations(range(len(specials)), 2):
+        order = list(specials)
+        order[i], order[j] = order[j], order[i]
+        add(f"special_order={'<'.join(order)}",
+            f"specials ranked {specials[i]} above {specials[j]}", _with(base, specials=order))
+    if len(specials) > 2:
+        add("special_order=reversed", "specials ranked in reverse order",
+            _with(base, specials=specials[::-1]))
+    add("mistake=bull_skips_first", "bull search skips the first card (as written)",
+        mistake="bull_skips_first")
+    add("mistake=niu_niu_as_zero", "Niu Niu reported as points 0 (a 0 not counted as 10)",
+        mistake="niu_niu_as_zero", modes=("hand",))
+    # showdowns: tie-breaks, suits, settlement
+    show = ("showdown",)
+    tb = rules.tie_break
+    for other, desc in (("highest_card", "tie-break by the highest card (rank, then suit)"),
+                        ("rank_by_rank", "tie-break rank by rank from the highest card down"),
+                        ("none", "no tie-break (equal categories push)")):
+        if other != tb:
+            add(f"tie_break={other}", desc, _with(base, tie_break=other), modes=show)
+    if tb != "none":
+        suits = base["suit_order"]
+        for perm in permutations(SUIT_LETTERS):
+            if list(perm) != suits:
+                add(f"suit_order={''.join(perm)}", "suit order " + " > ".join(perm),
+                    _with(base, suit_order=list(perm)), modes=show)
+        add("mistake=suit_from_input_order",
+            "tie-break suit taken from the first-written card of the highest rank "
+            "(depends on input order)", mistake="suit_from_input_order", modes=show)
+    if tb == "rank_by_rank":
+        add(f"quads_first={not rules.quads_first}".lower(),
+            "four of a kind compared by the quad rank first" if not rules.quads_first
+            else "four of a kind compared rank by rank (not by the quad rank first)",
+            _with(base, quads_first=not rules.quads_first), modes=show)
+    for c in (0.0, 0.03, 0.05, 0.1):
+        if abs(c - rules.commission) > 1e-12:
+            add(f"commission={c:g}", f"commission {c * 100:g}% of the player's winnings",
+                mistake=None, modes=show, commission=c)
+    for bet in rules.bets:
+        add(f"bet={bet}", f"settled as the {bet} bet", modes=show, bet=bet)
+    add("mistake=loser_multiplier", "the loser pays its own hand's multiplier (not the "
+        "winner's)", mistake="loser_multiplier", modes=show)
+    add("mistake=commission_on_stake", "commission taken on the stake, not on the "
+        "winnings", mistake="commission_on_stake", modes=show)
+    return out
+
+
+def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
+    if variant is None or variant.rules is None:
+        return base
+    cache = _RULES_CACHE.get(id(variant))
+    if cache is None or cache[0] is not variant:
+        from .niuniu import NiuNiuRules
+        cache = (variant, NiuNiuRules.from_data(base.name, variant.rules))
+        _RULES_CACHE[id(variant)] = cache
+    return cache[1]
+
+
+_RULES_CACHE: dict[int, tuple[Variant, Any]] = {}
+
+
+def niuniu_hand_answers(cards: npt.NDArray[np.integer], base: Any,
+                        variant: Variant | None = None) -> dict[str, npt.NDArray[Any]]:
+    """Answers for hands written as ``cards`` (n, 5) in input order, under ``base``
+    rules or a variant of them: ``has_bull``, ``points``, ``category``, ``strength`` and
+    ``forbidden`` (a card a valid bull may not use, 255 = none).
+
+    >>> from solver.niuniu import load_rules
+    >>> from solver.cards import parse_cards
+    >>> h = np.array([parse_cards("AS 2C 7D 4H 8S")], dtype=np.uint8)
+    >>> a = niuniu_hand_answers(h, load_rules("classic"))
+    >>> bool(a["has_bull"][0]), int(a["points"][0])
+    (True, 2)
+    >>> v = Variant("x", "x", mistake="bull_skips_first")
+    >>> bool(niuniu_hand_answers(h, load_rules("classic"), v)["has_bull"][0])
+    False
+    """
+    from .niuniu import Category, evaluate_arrays
+    rules = _niuniu_rules(variant, base)
+    c = np.asarray(cards, dtype=np.uint8)
+    srt = np.sort(c, axis=1)
+    ev = evaluate_arrays(srt, rules)
+    has = ev["has_bull"].copy()
+    points = ev["points"].astype(np.int64)
+    cat = ev["category"].astype(np.int64)
+    forbidden = np.full(len(c), 255, dtype=np.uint8)
+    mistake = variant.mistake if variant is not None else None
+    if mistake == "bull_skips_first":
+        value = np.minimum((c >> 2) + 1, 10).astype(np.int64)
+        has = np.zeros(len(c), dtype=bool)
+        for a, b, d in ((1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)):
+            has |= (value[:, a] + value[:, b] + value[:, d]) % 10 == 0
+        total = value.sum(axis=1)
+        points = np.where(has, (total - 1) % 10 + 1, 0)
+        plain = cat <= Category.NIU_NIU
+        cat = np.where(plain, points, cat)
+        forbidden = c[:, 0].copy()
+    elif mistake == "niu_niu_as_zero":
+        points = np.where(points == 10, 0, points)
+    from .niuniu import strength_arrays
+    strength = strength_arrays(srt, cat.astype(np.uint8), rules)
+    return {"has_bull": has, "points": points, "category": cat, "strength": strength,
+            "forbidden": forbidden}
+
+
+def niuniu_showdown_strengths(cards: npt.NDArray[np.integer], rules: Any,
+                              variant: Variant | None) -> tuple[npt.NDArray[np.int64],
+                                                                npt.NDArray[np.int64]]:
+    """``(category, strength)`` of hands written as ``cards`` under a variant."""
+    a = niuniu_hand_answers(cards, rules, variant)
+    cat, strength = a["category"], a["strength"]
+    if variant is not None and variant.mistake == "suit_from_input_order":
+        r = _niuniu_rules(variant, rules)
+        c = np.asarray(cards, dtype=np.int64)
+        rank = c >> 2
+        top = rank.max(axis=1)
+        first = np.argmax(rank == top[:, None], axis=1)
+        suit = c[np.arange(len(c)), first] & 3
+        ss = np.array(r.suit_strength, dtype=np.int64)[suit]
+        if r.tie_break in ("highest_card", "rank_by_rank"):
+            strength = (strength & ~np.int64(3)) | ss
+    return cat, strength
+
+
+def niuniu_showdown_answers(player: npt.NDArray[np.integer], banker: npt.NDArray[np.integer],
+                            bet: npt.NDArray[np.int64], commission: npt.NDArray[np.float64],
+                            base: Any, variant: Variant | None = None
+                            ) -> dict[str, npt.NDArray[Any]]:
+    """``winner`` (0 player, 1 banker, 2 push) and ``net`` (the player's, in stakes) of
+    showdowns, under ``base`` or a variant. ``bet`` indexes ``base.bets`` per row."""
+    rules = _niuniu_rules(variant, base)
+    pc_, ps = niuniu_showdown_strengths(player, rules, variant)
+    bc, bs = niuniu_showdown_strengths(banker, rules, variant)
+    winner = np.where(ps > bs, 0, np.where(ps < bs, 1, 2))
+    opts = variant.options if variant is not None else {}
+    rows = np.array([rules.multiplier_row(b) for b in rules.bets], dtype=np.float64)
+    bet_idx = np.asarray(bet, dtype=np.int64)
+    if "bet" in opts:
+        bet_idx = np.full(len(bet_idx), list(rules.bets).index(opts["bet"]))
+    comm = np.asarray(commission, dtype=np.float64)
+    if "commission" in opts:
+        comm = np.full(len(comm), float(opts["commission"]))
+    pm = rows[bet_idx, pc_]
+    bm = rows[bet_idx, bc]
+    mistake = variant.mistake if variant is not None else None
+    if mistake == "loser_multiplier":
+        pm, bm = bm, pm
+    win = pm - comm if mistake == "commission_on_stake" else pm * (1 - comm)
+    net = np.where(winner == 0, win, np.where(winner == 1, -bm, 0.0))
+    return {"winner": winner, "net": np.round(net, 9), "player_category": pc_,
+            "banker_category": bc, "player_strength": ps, "banker_strength": bs}
+

@@ -1,0 +1,1588 @@
+"""``bull verify``: check another implementation's claims, streamed and vectorised.
+
+A claims file (CSV, JSON Lines or Parquet) holds **hand rows** — a ``hand`` plus any of
+``has_bull``, ``points``, ``category`` (or ``type``), ``deng``, ``bull`` (and, for Tau
+Ngau, ``values``) — and/or **showdown rows** — ``player`` and ``banker`` (or
+``dealer``) plus any of ``winner`` and ``net`` (optionally ``bet`` and ``commission``
+per row). The file is read in batches; every batch is parsed and checked with numpy
+and Arrow compute, so memory stays bounded whatever the file size.
+
+Every well-formed row is **checked**; a field that is empty is **not stated** (never a
+disagreement); a row that cannot be read (an unknown card, a bad number) is
+**malformed**, reported with its line number (CSV, JSON Lines) or row number (Parquet),
+and the run goes on. Disagreeing rows get the correct answer and a short reason, and the
+disagreements are handed to :mod:`solver.diagnose`, which names the rule variants that
+explain them.
+
+Exit codes: 0 everything agrees, 1 a disagreement or a malformed row, 2 bad input
+(raised as :class:`~solver.errors.BullError`).
+
+>>> _norm_label(" Niu Niu ")
+'niu_niu'
+>>> sorted(FIELDS)[:4]
+['banker', 'bet', 'bull', 'category']
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from .errors import BullError
+
+__all__ = [
+    "FIELDS",
+    "FieldStats",
+    "Malformed",
+    "VerifyReport",
+    "cli_verify",
+    "verify_file",
+]
+
+# ---------------------------------------------------------------- fields and columns
+
+FIELDS: dict[str, tuple[str, ...]] = {
+    "hand": ("hand", "cards", "tiles"),
+    "has_bull": ("has_bull",),
+    "points": ("points", "score"),
+    "category": ("category", "type"),
+    "deng": ("deng",),
+    "bull": ("bull",),
+    "values": ("values",),
+    "player": ("player",),
+    "banker": ("banker", "dealer"),
+    "winner": ("winner",),
+    "net": ("net",),
+    "bet": ("bet",),
+    "commission": ("commission",),
+}
+"""Logical field → the column names looked for by default (case-insensitive)."""
+
+CLAIM_FIELDS: dict[str, tuple[str, ...]] = {
+    "hand": ("has_bull", "points", "category", "deng", "bull"),
+    "showdown": ("winner", "net"),
+}
+MAX_LISTED = 100
+"""Malformed rows and examples kept in the summary (all are counted)."""
+
+_BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False,
+               "t": True, "f": False, "y": True, "n": False}
+NONE_WORDS = ("none", "null", "no_bull", "-", "[]", "n/a", "na")
+"""Spellings of an explicit "nothing" (no bull, no score); an empty field is not a claim."""
+
+
+def _norm_label(text: str) -> str:
+    return re.sub(r"[\s\-]+", "_", text.strip().lower())
+
+
+def parse_column_options(items: Sequence[str]) -> dict[str, str]:
+    """``["hand=cards", ...]`` → ``{"hand": "cards"}``; unknown fields are errors.
+
+    >>> parse_column_options(["hand=Cards", "points = pts"])
+    {'hand': 'Cards', 'points': 'pts'}
+    """
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise BullError(f"--column {item!r}: expected FIELD=NAME, e.g. hand=cards")
+        key, name = (s.strip() for s in item.split("=", 1))
+        if key not in FIELDS:
+            raise BullError(f"--column {item!r}: unknown field {key!r} "
+                            f"(fields: {', '.join(FIELDS)})")
+        if not name:
+            raise BullError(f"--column {item!r}: empty column name")
+        out[key] = name
+    return out
+
+
+def map_columns(names: Sequence[str], explicit: Mapping[str, str]) -> dict[str, str]:
+    """Logical field → file column, from ``explicit`` (must exist) or the defaults.
+
+    >>> map_columns(["Hand", "Points", "x"], {})
+    {'hand': 'Hand', 'points': 'Points'}
+    """
+    lower = {n.lower(): n for n in names}
+    out: dict[str, str] = {}
+    for key, default_names in FIELDS.items():
+        if key in explicit:
+            want = explicit[key]
+            if want in names:
+                out[key] = want
+            elif want.lower() in lower:
+                out[key] = lower[want.lower()]
+            else:
+                raise BullError(f"column {want!r} (for {key}) is not in the file "
+                                f"(columns: {', '.join(names) or 'none'})")
+            continue
+        for cand in default_names:
+            if cand in lower:
+                out[key] = lower[cand]
+                break
+    return out
+
+
+# ---------------------------------------------------------------- reading
+
+@dataclass
+class Chunk:
+    """One batch of rows: logical field → Arrow array, and each row's line number."""
+
+    columns: dict[str, pa.Array]
+    lines: npt.NDArray[np.int64]
+    bad: list[tuple[int, str]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+
+def detect_format(path: str, fmt: str | None) -> str:
+    """``csv``, ``jsonl`` or ``parquet`` from ``--format`` or the file extension.
+
+    >>> detect_format("a.NDJSON", None), detect_format("x.dat", "csv")
+    ('jsonl', 'csv')
+    """
+    if fmt:
+        return fmt
+    ext = Path(path).suffix.lower()
+    if ext in (".csv", ".txt"):
+        return "csv"
+    if ext in (".jsonl", ".ndjson", ".json"):
+        return "jsonl"
+    if ext in (".parquet", ".pq"):
+        return "parquet"
+    raise BullError(f"cannot tell the format of {path} from its extension; "
+                    "pass --format csv|jsonl|parquet")
+
+
+def _open_check(path: str) -> None:
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise BullError(f"cannot read claims file {path}: {exc.strerror}") from None
+
+
+def read_chunks(path: str, fmt: str, explicit: Mapping[str, str], batch_size: int
+                ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+    """Open a claims file: ``(field → column, line label, iterator of chunks)``.
+
+    Bad input that makes the whole file unreadable raises :class:`BullError`.
+    """
+    _open_check(path)
+    if batch_size < 1:
+        raise BullError(f"--batch-size must be positive, got {batch_size}")
+    if fmt == "parquet":
+        return _read_parquet(path, explicit, batch_size)
+    if fmt == "csv":
+        return _read_csv(path, explicit, batch_size)
+    if fmt == "jsonl":
+        return _read_jsonl(path, explicit, batch_size)
+    raise BullError(f"unknown format {fmt!r} (expected csv, jsonl or parquet)")
+
+
+def _read_parquet(path: str, explicit: Mapping[str, str], batch_size: int
+                  ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+    try:
+        pf = pq.ParquetFile(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise BullError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
+    mapping = map_columns(pf.schema_arrow.names, explicit)
+
+    def gen() -> Iterator[Chunk]:
+        start = 1
+        wanted = sorted(set(mapping.values()))
+        try:
+            for batch in pf.iter_batches(batch_size=batch_size, columns=wanted):
+                n = batch.num_rows
+                cols = {k: batch.column(batch.schema.get_field_index(v))
+                        for k, v in mapping.items()}
+                yield Chunk(cols, np.arange(start, start + n, dtype=np.int64))
+                start += n
+        except (OSError, pa.ArrowException) as exc:
+            raise BullError(f"{path}: unreadable Parquet data after row {start - 1}: "
+                            f"{str(exc).splitlines()[0]}") from None
+
+    return mapping, "row", gen()
+
+
+def _read_csv(path: str, explicit: Mapping[str, str], batch_size: int
+              ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+    with open(path, "rb") as f:
+        first = f.readline()
+    try:
+        header_text = first.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BullError(f"{path} line 1: not UTF-8 text") from None
+    header = next(csv.reader([header_text]), [])
+    header = [h.strip() for h in header]
+    if not header or not any(header):
+        raise BullError(f"{path}: no header line (expected column names such as hand,points)")
+    mapping = map_columns(header, explicit)
+    skipped: list[int] = []
+    bad: list[tuple[int, str]] = []
+
+    def handler(row: Any) -> str:
+        number = int(row.number) if row.number is not None else -1
+        skipped.append(number)
+        if (row.text or "").strip():
+            bad.append((number, f"has {row.actual_columns} fields, the header has "
+                                f"{row.expected_columns}"))
+        return "skip"
+
+    names = header
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise BullError(f"{path}: the header names column {dup!r} twice")
+    read_opts = pacsv.ReadOptions(use_threads=False, block_size=max(1 << 20, batch_size * 64),
+                                  column_names=names, skip_rows=1)
+    parse_opts = pacsv.ParseOptions(invalid_row_handler=handler, ignore_empty_lines=False)
+    conv = pacsv.ConvertOptions(column_types={n: pa.string() for n in names},
+                                include_columns=sorted(set(mapping.values())),
+                                strings_can_be_null=False, quoted_strings_can_be_null=False)
+    try:
+        reader = pacsv.open_csv(path, read_options=read_opts, parse_options=parse_opts,
+                                convert_options=conv)
+    except (OSError, pa.ArrowException) as exc:
+        raise BullError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from None
+
+    def gen() -> Iterator[Chunk]:
+        done = 0
+        try:
+            for batch in reader:
+                for start in range(0, batch.num_rows, batch_size):
+                    part = batch.slice(start, batch_size)
+                    n = part.num_rows
+                    k = np.arange(done, done + n, dtype=np.int64)
+                    s = np.array(sorted(skipped), dtype=np.int64)
+                    shifted = s - np.arange(len(s)) - 2
+                    lines = k + 2 + np.searchsorted(shifted, k, side="right")
+                    cols = {key: part.column(part.schema.get_field_index(v))
+                            for key, v in mapping.items()}
+                    chunk = Chunk(cols, lines, list(bad))
+                    bad.clear()
+                    done += n
+                    yield chunk
+        except (OSError, pa.ArrowException) as exc:
+            msg = str(exc).splitlines()[0]
+            raise BullError(f"{path}: unreadable CSV after line {done + 1}: {msg}") from None
+        if bad:
+            yield Chunk({k: pa.array([], pa.string()) for k in mapping},
+                        np.zeros(0, dtype=np.int64), list(bad))
+
+    return mapping, "line", gen()
+
+
+def _py_column(values: list[Any]) -> pa.Array:
+    try:
+        return pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        pass
+
+    def text(v: Any) -> str | None:
+        if v is None:
+            return None
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, list):
+            return " ".join(str(x) for x in v)
+        if isinstance(v, dict):
+            return json.dumps(v, sort_keys=True)
+        return str(v)
+
+    return pa.array([text(v) for v in values], type=pa.string())
+
+
+def _read_jsonl(path: str, explicit: Mapping[str, str], batch_size: int
+                ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+    f = open(path, "rb")  # noqa: SIM115 - closed by the generator
+    keys: list[str] = []
+    pending: list[tuple[int, dict[str, Any]]] = []
+    pending_bad: list[tuple[int, str]] = []
+    lineno = 0
+
+    def load(raw: bytes) -> None:
+        nonlocal lineno
+        lineno += 1
+        stripped = raw.strip()
+        if not stripped:
+            return
+        try:
+            obj = json.loads(stripped)
+        except (ValueError, UnicodeDecodeError) as exc:
+            pending_bad.append((lineno, f"not valid JSON ({str(exc).split(':')[0]})"))
+            return
+        if not isinstance(obj, dict):
+            pending_bad.append((lineno, "not a JSON object"))
+            return
+        for k in obj:
+            if k not in seen_keys:
+                seen_keys.add(k)
+                keys.append(k)
+        pending.append((lineno, obj))
+
+    seen_keys: set[str] = set()
+    # the first batch decides the columns
+    for raw in f:
+        load(raw)
+        if len(pending) >= batch_size:
+            break
+    if not pending and not pending_bad:
+        f.close()
+        raise BullError(f"{path}: no rows (an empty JSON Lines file)")
+    if not pending:
+        f.close()
+        first = pending_bad[0]
+        raise BullError(f"{path}: nothing readable as JSON Lines (line {first[0]}: {first[1]})")
+    mapping = map_columns(keys, explicit)
+
+    def flush() -> Chunk:
+        lines = np.array([ln for ln, _ in pending], dtype=np.int64)
+        cols = {k: _py_column([obj.get(col) for _, obj in pending]) for k, col in mapping.items()}
+        chunk = Chunk(cols, lines, list(pending_bad))
+        pending.clear()
+        pending_bad.clear()
+        return chunk
+
+    def gen() -> Iterator[Chunk]:
+        try:
+            yield flush()
+            for raw in f:
+                load(raw)
+                if len(pending) >= batch_size:
+                    yield flush()
+            if pending or pending_bad:
+                yield flush()
+        finally:
+            f.close()
+
+    return mapping, "line", gen()
+
+
+# ---------------------------------------------------------------- value parsing
+
+@dataclass
+class Parsed:
+    """A claim column parsed: ``value`` where ``stated``; ``bad`` rows are malformed."""
+
+    value: npt.NDArray[Any]
+    stated: npt.NDArray[np.bool_]
+    bad: npt.NDArray[np.bool_]
+    messages: dict[int, str] = field(default_factory=dict)
+
+
+def _is_text(t: pa.DataType) -> bool:
+    return bool(pa.types.is_string(t) or pa.types.is_large_string(t))
+
+
+def _clean_text(arr: pa.Array) -> tuple[pa.Array, npt.NDArray[np.bool_]]:
+    """Trimmed, lower-cased text and the rows that state something (non-empty)."""
+    if not _is_text(arr.type):
+        arr = pc.cast(arr, pa.string())
+    t = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
+    stated = pc.fill_null(pc.greater(pc.utf8_length(t), 0), False)
+    return t, np.asarray(stated.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _lookup(text: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any
+            ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+    keys = list(table)
+    idx = pc.index_in(text, value_set=pa.array(keys, pa.string()))
+    found = np.asarray(pc.is_valid(idx).to_numpy(zero_copy_only=False), dtype=bool)
+    vals = np.array([table[k] for k in keys] + [fill], dtype=dtype)
+    pos = np.asarray(pc.fill_null(idx, len(keys)).to_numpy(zero_copy_only=False), dtype=np.int64)
+    return vals[pos], found
+
+
+def _text_lookup(arr: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any,
+                 label: bool = False
+                 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """``(value, found, stated)``: exact matches first; only the other rows are trimmed,
+    lower-cased (and, for labels, spaces and dashes turned into ``_``)."""
+    if not _is_text(arr.type):
+        arr = pc.cast(arr, pa.string())
+    vals, found = _lookup(arr, table, dtype, fill)
+    stated = found.copy()
+    rest = np.flatnonzero(~found & ~_nulls(arr))
+    if len(rest):
+        sub = pc.utf8_lower(pc.utf8_trim_whitespace(pc.take(arr, pa.array(rest))))
+        if label:
+            sub = pc.replace_substring_regex(sub, r"[\s\-]+", "_")
+        st = np.asarray(pc.fill_null(pc.greater(pc.utf8_length(sub), 0), False).to_numpy(
+            zero_copy_only=False), dtype=bool)
+        v2, f2 = _lookup(sub, table, dtype, fill)
+        vals[rest], found[rest], stated[rest] = v2, f2, st
+    return vals, found, stated
+
+
+def _nulls(arr: pa.Array) -> npt.NDArray[np.bool_]:
+    if arr.null_count == 0:
+        return np.zeros(len(arr), dtype=bool)
+    return np.asarray(arr.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def parse_bool(arr: pa.Array, name: str) -> Parsed:
+    """``true/false/yes/no/1/0`` (any case), or a boolean column."""
+    n = len(arr)
+    if pa.types.is_boolean(arr.type):
+        stated = ~_nulls(arr)
+        val = np.asarray(pc.fill_null(arr, False).to_numpy(zero_copy_only=False), dtype=bool)
+        return Parsed(val, stated, np.zeros(n, dtype=bool))
+    if pa.types.is_integer(arr.type):
+        stated = ~_nulls(arr)
+        v = np.asarray(pc.fill_null(arr, 0).to_numpy(zero_copy_only=False))
+        bad = stated & (v != 0) & (v != 1)
+        return Parsed(v == 1, stated & ~bad, bad, _messages(arr, bad, name, "true or false"))
+    val, found, stated = _text_lookup(arr, _BOOL_WORDS, bool, False)
+    bad = stated & ~found
+    return Parsed(val, stated & found, bad, _messages(arr, bad, name, "true or false"))
+
+
+def parse_int(arr: pa.Array, name: str, none_value: int | None = None) -> Parsed:
+    """Integers (``none_value`` stands for the words of :data:`NONE_WORDS`, if given)."""
+    n = len(arr)
+    if pa.types.is_integer(arr.type):
+        stated = ~_nulls(arr)
+        v = np.asarray(pc.fill_null(arr, 0).to_numpy(zero_copy_only=False)).astype(np.int64)
+        return Parsed(v, stated, np.zeros(n, dtype=bool))
+    if pa.types.is_floating(arr.type):
+        stated = ~_nulls(arr)
+        f = np.asarray(pc.fill_null(arr, 0).to_numpy(zero_copy_only=False), dtype=np.float64)
+        bad = stated & ((f != np.round(f)) | ~np.isfinite(f))
+        v = np.where(bad, 0, f).astype(np.int64)
+        return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "an integer"))
+    if pa.types.is_boolean(arr.type):
+        stated = ~_nulls(arr)
+        return Parsed(np.zeros(n, np.int64), np.zeros(n, bool), stated,
+                      _messages(arr, stated, name, "an integer"))
+    text, stated = _clean_text(arr)
+    digits = pc.match_substring_regex(text, r"^[+-]?\d{1,9}(\.0*)?$")
+    ok = np.asarray(pc.fill_null(digits, False).to_numpy(zero_copy_only=False), dtype=bool)
+    v = np.zeros(n, dtype=np.int64)
+    if ok.any():
+        sel = pa.array(np.flatnonzero(ok))
+        nums = pc.cast(pc.cast(pc.take(text, sel), pa.float64()), pa.int64())
+        v[ok] = np.asarray(nums.to_numpy(zero_copy_only=False), dtype=np.int64)
+    none = np.zeros(n, dtype=bool)
+    if none_value is not None:
+        _, none = _lookup(text, dict.fromkeys(NONE_WORDS, 0), np.int64, 0)
+        v[none] = none_value
+    bad = stated & ~ok & ~none
+    return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "an integer"))
+
+
+def parse_float(arr: pa.Array, name: str) -> Parsed:
+    """Numbers (net stakes, commissions)."""
+    n = len(arr)
+    if pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type):
+        stated = ~_nulls(arr)
+        v = np.asarray(pc.fill_null(pc.cast(arr, pa.float64()), 0.0).to_numpy(
+            zero_copy_only=False), dtype=np.float64)
+        bad = stated & ~np.isfinite(v)
+        return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "a number"))
+    text, stated = _clean_text(arr)
+    ok_arr = pc.match_substring_regex(text, r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+    ok = np.asarray(pc.fill_null(ok_arr, False).to_numpy(zero_copy_only=False), dtype=bool)
+    v = np.zeros(n, dtype=np.float64)
+    if ok.any():
+        sel = pa.array(np.flatnonzero(ok))
+        v[ok] = np.asarray(pc.cast(pc.take(text, sel), pa.float64()).to_numpy(
+            zero_copy_only=False), dtype=np.float64)
+    bad = stated & ~ok
+    return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "a number"))
+
+
+def parse_label(arr: pa.Array, name: str, labels: Mapping[str, int]) -> Parsed:
+    """A label from ``labels`` (normalised: lower case, spaces and dashes as ``_``)."""
+    val, found, stated = _text_lookup(arr, labels, np.int64, -1, label=True)
+    bad = stated & ~found
+    want = "one of " + ", ".join(sorted({k for k, v in labels.items()
+                                         if _canonical_label(labels, v) == k}))
+    return Parsed(val, stated & found, bad, _messages(arr, bad, name, want))
+
+
+def _canonical_label(labels: Mapping[str, int], value: int) -> str:
+    return next(k for k, v in labels.items() if v == value)
+
+
+def _messages(arr: pa.Array, bad: npt.NDArray[np.bool_], name: str, want: str
+              ) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for i in np.flatnonzero(bad)[:MAX_LISTED].tolist():
+        out[i] = f"{name} {_show(arr[i].as_py())}: expected {want}"
+    return out
+
+
+def _show(v: Any) -> str:
+    s = json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else repr(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+# ---------------------------------------------------------------- hands
+
+PAD = 255
+"""Filler after the last item of a short hand (Pok Deng two-card hands)."""
+
+_CARD_RANKS = {"A": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6, "8": 7, "9": 8,
+               "10": 9, "T": 9, "J": 10, "Q": 11, "K": 12}
+_CARD_SUITS = {"S": 0, "H": 1, "D": 2, "C": 3}
+_CARD_TOKENS: dict[str, int] = {
+    rr + ss: rv * 4 + sv
+    for r, rv in _CARD_RANKS.items() for s, sv in _CARD_SUITS.items()
+    for rr in sorted({r, r.lower()}) for ss in (s, s.lower())
+}
+_CARD_KEYS = pa.array(list(_CARD_TOKENS), pa.string())
+_CARD_IDS = np.array(list(_CARD_TOKENS.values()), dtype=np.uint8)
+
+
+def _fast_cards(text: pa.Array, sizes: tuple[int, ...]
+                ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """Vectorised read of hands written as white-space separated card names in the
+    common spellings; rows it cannot read (``ok`` false) go to the slow parser."""
+    sp = pc.ascii_split_whitespace(text)
+    lens = np.asarray(pc.fill_null(pc.list_value_length(sp), 0).to_numpy(
+        zero_copy_only=False), dtype=np.int64)
+    idx = pc.index_in(sp.flatten(), value_set=_CARD_KEYS)
+    return _gather_tokens(lens, idx, _CARD_IDS, sizes)
+
+
+def _gather_tokens(lens: npt.NDArray[np.int64], idx: pa.Array, table: npt.NDArray[np.uint8],
+                   sizes: tuple[int, ...]
+                   ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    m = len(lens)
+    width = max(sizes)
+    pos = np.asarray(pc.fill_null(idx, 0).to_numpy(zero_copy_only=False), dtype=np.int64)
+    vals = table[pos]
+    ids = np.full((m, width), PAD, dtype=np.uint8)
+    size = np.zeros(m, dtype=np.int8)
+    if idx.null_count == 0 and len(sizes) == 1 and np.all(lens == sizes[0]):
+        ids[:, :] = vals.reshape(m, width)
+        size[:] = width
+        return ids, size, np.ones(m, dtype=bool)
+    ok = np.isin(lens, sizes)
+    if idx.null_count:
+        unknown = ~np.asarray(pc.is_valid(idx).to_numpy(zero_copy_only=False), dtype=bool)
+        row_of = np.repeat(np.arange(m), lens)
+        ok &= np.bincount(row_of[unknown], minlength=m) == 0
+    starts = np.cumsum(lens) - lens
+    for k in sizes:
+        rows = np.flatnonzero(ok & (lens == k))
+        if len(rows):
+            ids[rows, :k] = vals[starts[rows][:, None] + np.arange(k)]
+            size[rows] = k
+    return ids, size, ok
+
+
+def _slow_cards(value: Any, sizes: tuple[int, ...]) -> list[int]:
+    from .cards import parse_card, parse_cards, parse_hand
+    if isinstance(value, str):
+        parse_hand(value, size=sizes)  # names the bad card, the duplicate or the count
+        return parse_cards(value)
+    if isinstance(value, list):
+        parse_hand(value, size=sizes)
+        return [v if isinstance(v, int) else parse_card(v) for v in value]
+    raise BullError(f"not a hand: {_show(value)}")
+
+
+@dataclass
+class Hands:
+    """Parsed hands: ``ids`` in the order written (:data:`PAD` after a short hand),
+    ``size`` per row; ``stated`` rows are non-empty, ``bad`` ones malformed (with a
+    message), ``none`` ones an explicit "nothing" (e.g. no bull)."""
+
+    ids: npt.NDArray[np.uint8]
+    size: npt.NDArray[np.int8]
+    stated: npt.NDArray[np.bool_]
+    bad: npt.NDArray[np.bool_]
+    none: npt.NDArray[np.bool_]
+    messages: dict[int, str]
+
+
+def parse_items(arr: pa.Array, sizes: tuple[int, ...], kind: str,
+                fast: Callable[[pa.Array, tuple[int, ...]], tuple[
+                    npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]],
+                slow: Callable[[Any, tuple[int, ...]], list[int]],
+                item: str = "card", allow_none: bool = False) -> Hands:
+    """Parse a column of hands of ``sizes`` items (cards or tiles).
+
+    ``fast`` reads the common spellings of a text column at once (its ``ok`` rows);
+    the other rows go to ``slow``, one at a time, whose :class:`BullError` message makes
+    the row malformed.
+    """
+    n = len(arr)
+    width = max(sizes)
+    text = _joined_text(arr)
+    trimmed = None
+    if text is not None:
+        ids, size, done = fast(text, sizes)
+        stated = done.copy()
+        rest = np.flatnonzero(~done)
+        if len(rest):
+            trimmed = pc.utf8_trim_whitespace(pc.take(text, pa.array(rest)))
+            stated[rest] = np.asarray(pc.fill_null(pc.greater(pc.utf8_length(trimmed), 0),
+                                                   False).to_numpy(zero_copy_only=False),
+                                      dtype=bool)
+    else:
+        ids = np.full((n, width), PAD, dtype=np.uint8)
+        size = np.zeros(n, dtype=np.int8)
+        done = np.zeros(n, dtype=bool)
+        lens = np.asarray(pc.fill_null(pc.list_value_length(arr), 0).to_numpy(
+            zero_copy_only=False), dtype=np.int64)
+        stated = ~_nulls(arr) & (lens > 0)
+    slow_rows = stated & ~done
+    none = np.zeros(n, dtype=bool)
+    if allow_none and trimmed is not None and slow_rows.any():
+        _, nw = _lookup(pc.utf8_lower(trimmed), dict.fromkeys(NONE_WORDS, 0), np.int64, 0)
+        none[np.flatnonzero(~done)] = nw
+        none &= slow_rows
+        slow_rows &= ~none
+    bad = np.zeros(n, dtype=bool)
+    messages: dict[int, str] = {}
+    for i in np.flatnonzero(slow_rows).tolist():
+        try:
+            items = slow(arr[i].as_py(), sizes)
+        except BullError as exc:
+            bad[i] = True
+            if len(messages) < MAX_LISTED:
+                messages[i] = f"{kind}: {exc}"
+            continue
+        ids[i, :len(items)] = items
+        size[i] = len(items)
+    if done.any():  # repeated items within a fast-read row
+        srt = np.sort(ids[done], axis=1)
+        dup = np.zeros(len(srt), dtype=bool)
+        for j in range(width - 1):
+            dup |= (srt[:, j] == srt[:, j + 1]) & (srt[:, j] != PAD)
+        if dup.any():
+            for i in np.flatnonzero(done)[dup].tolist():
+                bad[i] = True
+                if len(messages) < MAX_LISTED:
+                    messages[i] = f"{kind}: {_dup_message(ids[i], item)}"
+    return Hands(ids, size, stated, bad, none, messages)
+
+
+def _dup_message(row: npt.NDArray[np.uint8], item: str) -> str:
+    from .cards import CARD_NAMES
+    vals = [c for c in row.tolist() if c != PAD]
+    d = next(c for c in vals if vals.count(c) > 1)
+    return f"duplicate {item} {CARD_NAMES[d] if item == 'card' else d}"
+
+
+def _joined_text(arr: pa.Array) -> pa.Array | None:
+    """A string column for text or list-of-text columns (``None`` for lists of ids)."""
+    t = arr.type
+    if _is_text(t):
+        return arr
+    if pa.types.is_dictionary(t):
+        return _joined_text(pc.cast(arr, t.value_type))
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        if _is_text(t.value_type):
+            joined = pc.binary_join(arr, " ")
+            return joined if _is_text(joined.type) else pc.cast(joined, pa.string())
+        if pa.types.is_integer(t.value_type) or pa.types.is_null(t.value_type):
+            return None
+    if pa.types.is_null(t):
+        return pa.array([None] * len(arr), pa.string())
+    raise BullError(f"a hand column has type {t}; expected text or a list of names")
+
+
+def parse_card_hands(arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand",
+                     allow_none: bool = False) -> Hands:
+    """Card hands in any accepted spelling (RULES §2), as ids in the order written.
+
+    >>> h = parse_card_hands(pa.array(["AS 10H 3C 7D KS", "AS AS 2C 3D 4H", None]), (5,))
+    >>> h.ids[0].tolist(), h.bad.tolist(), h.stated.tolist()
+    ([0, 37, 11, 26, 48], [False, True, False], [True, True, False])
+    >>> h.messages[1]
+    'hand: duplicate card AS'
+    """
+    return parse_items(arr, sizes, kind, _fast_cards, _slow_cards, "card", allow_none)
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass(frozen=True)
+class FieldStats:
+    """Per claimed field: how many rows agree, disagree, or do not state it."""
+
+    agree: int = 0
+    disagree: int = 0
+    not_stated: int = 0
+    kinds: tuple[tuple[str, int], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"agree": self.agree, "disagree": self.disagree,
+                               "not_stated": self.not_stated}
+        if self.kinds:
+            out["kinds"] = dict(self.kinds)
+        return out
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A row that could not be read: its line (or Parquet row) number and why."""
+
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """The summary of one ``bull verify`` run."""
+
+    game: str
+    rules: str
+    file: str
+    line_label: str
+    rows: int
+    checked: int
+    agree: int
+    disagree: int
+    malformed: int
+    malformed_rows: tuple[Malformed, ...]
+    fields: tuple[tuple[str, FieldStats], ...]
+    diagnosis: tuple[Any, ...]
+    cover: tuple[Any, ...]
+    headline: str
+    examples: tuple[dict[str, Any], ...]
+    diagnosed: int
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.disagree == 0 and self.malformed == 0 else 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "rules": self.rules, "file": self.file,
+            "rows": self.rows, "checked": self.checked, "agree": self.agree,
+            "disagree": self.disagree, "malformed": self.malformed,
+            "malformed_rows": [{self.line_label: m.line, "message": m.message}
+                               for m in self.malformed_rows],
+            "by_field": {k: v.disagree for k, v in self.fields},
+            "fields": {k: v.to_json() for k, v in self.fields},
+            "diagnosis": [d.to_json() for d in self.diagnosis],
+            "cover": [d.to_json() for d in self.cover],
+            "headline": self.headline,
+            "diagnosed": self.diagnosed,
+            "examples": list(self.examples),
+            "exit": self.exit_code,
+        }
+
+    def text(self) -> str:
+        lab = self.line_label
+        lines = [f"verify {self.game} {self.file} (rules {self.rules})",
+                 f"rows read {self.rows}, checked {self.checked}, agree {self.agree}, "
+                 f"disagree {self.disagree}, malformed {self.malformed}"]
+        if self.fields:
+            lines.append(f"  {'field':<10} {'agree':>10} {'disagree':>10} {'not stated':>11}")
+            for k, v in self.fields:
+                extra = ""
+                if v.kinds:
+                    extra = "  (" + ", ".join(f"{n} {c}" for n, c in v.kinds) + ")"
+                lines.append(f"  {k:<10} {v.agree:>10} {v.disagree:>10} {v.not_stated:>11}"
+                             + extra)
+        if self.malformed:
+            lines.append(f"malformed rows ({self.malformed}):")
+            for m in self.malformed_rows[:20]:
+                lines.append(f"  {lab} {m.line}: {m.message}")
+            if self.malformed > 20:
+                lines.append(f"  ... {self.malformed - 20} more")
+        if self.examples:
+            lines.append(f"disagreements (first {min(len(self.examples), 20)}):")
+            for ex in self.examples[:20]:
+                lines.append(f"  {lab} {ex['line']}: {ex['reason']}")
+        if self.disagree:
+            lines.append("diagnosis: " + self.headline)
+            for d in self.diagnosis[:10]:
+                lines.append(f"  {d.explains:>8} of {self.diagnosed}  {d.description}"
+                             + (f"  (would contradict {d.contradicts} agreeing rows)"
+                                if d.contradicts else ""))
+        lines.append("result: " + ("all claims agree" if self.exit_code == 0 else
+                                   "disagreements found" if self.disagree else
+                                   "malformed rows found"))
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- checking, game-neutral
+
+@dataclass
+class Checked:
+    """One batch of rows of one kind (``hand`` or ``showdown``), checked.
+
+    ``rows``: positions in the chunk of the well-formed rows; per field, ``stated`` and
+    ``agree`` masks over those rows (and optional ``kinds`` of disagreement). The game
+    object behind it answers the questions the run asks about variants and reasons.
+    """
+
+    mode: str
+    rows: npt.NDArray[np.int64]
+    bad_rows: npt.NDArray[np.int64]
+    messages: dict[int, str]
+    stated: dict[str, npt.NDArray[np.bool_]]
+    agree: dict[str, npt.NDArray[np.bool_]]
+    kinds: dict[str, dict[str, npt.NDArray[np.bool_]]]
+    variant_agree: Callable[[Any, npt.NDArray[np.int64]], npt.NDArray[np.bool_]]
+    record: Callable[[int], dict[str, Any]]
+    interesting: npt.NDArray[np.bool_]
+
+    @property
+    def disagree(self) -> npt.NDArray[np.bool_]:
+        out = np.zeros(len(self.rows), dtype=bool)
+        for f, st in self.stated.items():
+            out |= st & ~self.agree[f]
+        return out
+
+
+def _merge_bad(n: int, parts: Sequence[tuple[npt.NDArray[np.bool_], Mapping[int, str]]]
+               ) -> tuple[npt.NDArray[np.bool_], dict[int, str]]:
+    bad = np.zeros(n, dtype=bool)
+    messages: dict[int, str] = {}
+    for mask, msgs in parts:
+        bad |= mask
+        for i, m in msgs.items():
+            messages.setdefault(i, m)
+    for i in np.flatnonzero(bad)[:MAX_LISTED].tolist():
+        messages.setdefault(i, "malformed")
+    return bad, messages
+
+
+def _blank(columns: Mapping[str, pa.Array], n: int) -> npt.NDArray[np.bool_]:
+    """Rows where every mapped column is empty (e.g. a blank CSV line): ignored."""
+    empty = np.ones(n, dtype=bool)
+    for arr in columns.values():
+        if _is_text(arr.type):
+            st = np.asarray(pc.fill_null(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(
+                arr)), 0), False).to_numpy(zero_copy_only=False), dtype=bool)
+        else:
+            st = ~_nulls(arr)
+        empty &= ~st
+    return empty
+
+
+def _take(columns: Mapping[str, pa.Array], rows: npt.NDArray[np.int64]) -> dict[str, pa.Array]:
+    idx = pa.array(rows, pa.int64())
+    return {k: (v if len(rows) == len(v) and np.array_equal(rows, np.arange(len(v)))
+                else pc.take(v, idx)) for k, v in columns.items()}
+
+
+def _value_names(cards: Sequence[int]) -> list[str]:
+    from .cards import RANK_NAMES
+    return [RANK_NAMES[c >> 2] for c in cards]
+
+
+def _nn_value(c: int) -> int:
+    return min((c >> 2) + 1, 10)
+
+
+# ---------------------------------------------------------------- Niu Niu
+
+def _nn_labels() -> dict[str, int]:
+    from .niuniu import Category
+    labels = {c.label: int(c) for c in Category}
+    labels |= {"niu_0": 0, "no_niu": 0, "nobull": 0, "none": 0, "niu_10": 10, "niuniu": 10,
+               "bull_bull": 10}
+    labels |= {f"niu{k}": k for k in range(1, 10)} | {f"bull_{k}": k for k in range(1, 10)}
+    return labels
+
+
+def _nn_special_why_not(special: str, cards: Sequence[int], rules: Any) -> str:
+    ranks = [c >> 2 for c in cards]
+    values = [_nn_value(c) for c in cards]
+    faces = sum(r >= 10 for r in ranks)
+    total = sum(values)
+    if special not in rules.specials:
+        return f"{special} does not count under {rules.name}"
+    if special == "five_faces":
+        return f"only {faces} of the cards are J/Q/K"
+    if special == "four_faces":
+        if faces != 4:
+            return f"{faces} of the cards are J/Q/K, not 4"
+        fifth = next(c for c in cards if c >> 2 < 10)
+        return f"the fifth card is {_value_names([fifth])[0]}, not a 10"
+    if special == "four_of_a_kind":
+        return "no four cards of one rank"
+    if special == "straight_flush":
+        return "not five consecutive ranks in one suit"
+    if special == "five_small_bull":
+        big = [n for n, r in zip(_value_names(cards), ranks, strict=True) if r > 3]
+        if big and rules.five_small_bull_max_rank == "4":
+            return f"{big[0]} is above 4"
+        limit = "<= 10" if rules.five_small_bull_total == "at_most_10" else "< 10"
+        return f"the total {total} is not {limit}"
+    return f"not {special}"
+
+
+def _nn_why(cat: int, cards: Sequence[int], bull_mask: int, rules: Any) -> str:
+    from .niuniu import Category
+    names = _value_names(cards)
+    label = Category(cat).label
+    ranks = [c >> 2 for c in cards]
+    if cat == Category.FIVE_FACES:
+        return "five_faces: all five cards J/Q/K"
+    if cat == Category.FOUR_FACES:
+        return "four_faces: four J/Q/K and one 10"
+    if cat == Category.FOUR_OF_A_KIND:
+        quad = max(set(ranks), key=ranks.count)
+        return f"four_of_a_kind: four {names[ranks.index(quad)]}s"
+    if cat == Category.STRAIGHT_FLUSH:
+        return f"straight_flush: {names[ranks.index(min(ranks))]} to " \
+               f"{names[ranks.index(max(ranks))]} in one suit"
+    if cat == Category.FIVE_SMALL_BULL:
+        return f"five_small_bull: every card A..4, total {sum(_nn_value(c) for c in cards)}"
+    if cat == Category.NO_BULL:
+        return f"no_bull: no three of {' '.join(sorted(names, key=_rank_key))} sum to a " \
+               "multiple of 10"
+    return f"{label}: {_nn_bull_text(cards, bull_mask)}"
+
+
+def _rank_key(name: str) -> int:
+    from .cards import RANK_NAMES
+    return RANK_NAMES.index(name)
+
+
+def _nn_bull_text(cards: Sequence[int], bull_mask: int) -> str:
+    """``'A+2+7 = 10 is the bull, 4+9 = 13 → points 3'`` for sorted ``cards``."""
+    names = _value_names(cards)
+    bull = [i for i in range(5) if bull_mask >> i & 1]
+    rest = [i for i in range(5) if not bull_mask >> i & 1]
+    bsum = sum(_nn_value(cards[i]) for i in bull)
+    rsum = sum(_nn_value(cards[i]) for i in rest)
+    pts = (rsum - 1) % 10 + 1
+    return (f"{'+'.join(names[i] for i in bull)} = {bsum} is a bull, "
+            f"{'+'.join(names[i] for i in rest)} = {rsum}, points {pts}")
+
+
+class NiuNiuChecker:
+    """Checks Niu Niu claims: table lookups for presets, the evaluator for rule files."""
+
+    game = "niuniu"
+    fields: ClassVar[dict[str, tuple[str, ...]]] = {
+        "hand": ("has_bull", "points", "category", "bull"), "showdown": ("winner", "net")}
+
+    def __init__(self, rules: Any, options: Mapping[str, Any], tables: str | None) -> None:
+        from .diagnose import niuniu_catalogue
+        from .niuniu import PRESETS, load_rules
+        self.rules = load_rules(rules)
+        self.options = dict(options)
+        self.bet = self.rules.bet(self.options.get("bet"))
+        comm = self.options.get("commission")
+        if comm is not None and not 0 <= comm < 1:
+            raise BullError(f"commission {comm!r} must be a fraction in [0, 1), e.g. 0.05")
+        self.commission = self.rules.commission if comm is None else float(comm)
+        self.tables = tables
+        self.preset = self.rules.name in PRESETS and self.rules == load_rules(self.rules.name)
+        self._cols: dict[str, npt.NDArray[Any]] | None = None
+        self.labels = _nn_labels()
+        self.variants = niuniu_catalogue(self.rules, "all")
+
+    def prepare(self) -> None:
+        """Load what the worker threads share (the table columns) before they start."""
+        if self.preset:
+            self._table()
+
+    # -- answers
+    def _table(self) -> dict[str, npt.NDArray[Any]]:
+        if self._cols is None:
+            from .tables import open_table
+            t = open_table("niuniu", self.tables)
+            if t.rules.get(self.rules.name) != self.rules.to_data():
+                from .errors import TableError
+                raise TableError(f"table niuniu was built with other {self.rules.name!r} rules "
+                                 "than this solver's; rebuild with `bull build`")
+            name = self.rules.name
+            self._cols = {"has_bull": t.column("has_bull"), "points": t.column("points"),
+                          "bull_mask": t.column("bull_mask"),
+                          "category": t.column(f"{name}_category"),
+                          "strength": t.column(f"{name}_strength")}
+        return self._cols
+
+    def answers(self, cards: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
+        """Our answers for hands (n, 5) in input order; ``sorted`` cards too."""
+        from .indexing import colex_rank_array, sort_columns
+        srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
+        if self.preset:
+            cols = self._table()
+            ranks = colex_rank_array(srt, presorted=True)
+            out = {k: v[ranks] for k, v in cols.items()}
+        else:
+            from .niuniu import evaluate_arrays
+            ev = evaluate_arrays(srt, self.rules)
+            out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "category", "strength")}
+        out["sorted"] = srt
+        return out
+
+    # -- hand rows
+    def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from .diagnose import niuniu_hand_answers
+        n = len(cols["hand"])
+        hands = parse_card_hands(cols["hand"], (5,))
+        parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
+            (hands.bad, hands.messages)]
+        claims: dict[str, Any] = {}
+        if "has_bull" in cols:
+            claims["has_bull"] = parse_bool(cols["has_bull"], "has_bull")
+        if "points" in cols:
+            claims["points"] = parse_int(cols["points"], "points", none_value=0)
+        if "category" in cols:
+            claims["category"] = parse_label(cols["category"], "category", self.labels)
+        for p in claims.values():
+            parts.append((p.bad, p.messages))
+        bull = None
+        if "bull" in cols:
+            bull = parse_card_hands(cols["bull"], (3,), "bull", allow_none=True)
+            parts.append((bull.bad, bull.messages))
+        bad, messages = _merge_bad(n, parts)
+        rows = np.flatnonzero(~bad)
+        cards = hands.ids[rows]
+        ans = self.answers(cards)
+        stated = {f: p.stated[rows] for f, p in claims.items()}
+        cv = {f: p.value[rows] for f, p in claims.items()}
+        bull_ids = bull_valid = None
+        if bull is not None:
+            stated["bull"] = bull.stated[rows]
+            bull_ids = bull.ids[rows]
+            bull_none = bull.none[rows]
+            in_hand = (bull_ids[:, :, None] == cards[:, None, :]).any(axis=2).all(axis=1)
+            vals = np.minimum((bull_ids.astype(np.int64) >> 2) + 1, 10).sum(axis=1)
+            bull_valid = in_hand & (vals % 10 == 0) & ~bull_none
+
+        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+                  ) -> dict[str, npt.NDArray[np.bool_]]:
+            out: dict[str, npt.NDArray[np.bool_]] = {}
+            if "has_bull" in cv:
+                out["has_bull"] = cv["has_bull"][sel] == a["has_bull"]
+            if "points" in cv:
+                out["points"] = cv["points"][sel] == a["points"]
+            if "category" in cv:
+                out["category"] = cv["category"][sel] == a["category"]
+            if bull_ids is not None and bull_valid is not None:
+                forb = a.get("forbidden")
+                ok = bull_valid[sel].copy()
+                if forb is not None:
+                    ok &= ~(bull_ids[sel] == np.asarray(forb)[:, None]).any(axis=1)
+                out["bull"] = np.where(bull_none[sel], ~np.asarray(a["has_bull"], bool), ok)
+            return out
+
+        base_agree = agree(ans)
+
+        def variant_agree(variant: Any, sel: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+            va = niuniu_hand_answers(cards[sel], self.rules, variant)
+            res = agree(va, sel)
+            ok = np.ones(len(sel), dtype=bool)
+            for f, m in res.items():
+                ok &= ~stated[f][sel] | m
+            return ok
+
+        srt = ans["sorted"]
+        rank = srt >> 2
+        total = np.minimum(rank + 1, 10).sum(axis=1)
+        faces = (rank >= 10).sum(axis=1)
+        interesting = ((total <= 10) | (faces >= 4) | (rank[:, 0] == rank[:, 3])
+                       | (rank[:, 1] == rank[:, 4]) | (ans["category"] > 10)
+                       | ((srt & 3) == (srt[:, :1] & 3)).all(axis=1))
+
+        def record(i: int) -> dict[str, Any]:
+            return self._hand_record(i, cards, ans, cv, stated, base_agree, bull_ids)
+
+        return Checked("hand", rows, np.flatnonzero(bad), messages, stated, base_agree, {},
+                       variant_agree, record, interesting)
+
+    def _hand_record(self, i: int, cards: npt.NDArray[np.uint8],
+                     ans: Mapping[str, npt.NDArray[Any]], cv: Mapping[str, Any],
+                     stated: Mapping[str, npt.NDArray[np.bool_]],
+                     agree: Mapping[str, npt.NDArray[np.bool_]],
+                     bull_ids: npt.NDArray[np.uint8] | None) -> dict[str, Any]:
+        from .cards import hand_names
+        from .niuniu import Category
+        srt = [int(c) for c in ans["sorted"][i]]
+        mask = int(ans["bull_mask"][i])
+        has = bool(ans["has_bull"][i])
+        pts = int(ans["points"][i])
+        cat = int(ans["category"][i])
+        correct = {"has_bull": has, "points": pts, "category": Category(cat).label,
+                   "bull": hand_names([srt[p] for p in range(5) if mask >> p & 1]) if has
+                   else None}
+        claimed: dict[str, Any] = {}
+        reasons: list[str] = []
+        fields = [f for f in stated if stated[f][i] and not agree[f][i]]
+        bull_text = _nn_bull_text(srt, mask) if has else ""
+        names = " ".join(_value_names(srt))
+        for f in stated:
+            if not stated[f][i]:
+                continue
+            if f == "bull" and bull_ids is not None:
+                b = [int(c) for c in bull_ids[i] if c != PAD]
+                claimed[f] = hand_names(b) if b else None
+            else:
+                v = cv[f][i]
+                claimed[f] = (bool(v) if f == "has_bull" else Category(int(v)).label
+                              if f == "category" and 0 <= v < len(Category) else int(v))
+        said: list[str] = []
+        for f in fields:
+            if f == "has_bull":
+                said.append("no_bull" if not claimed[f] else "a bull")
+            elif f == "points":
+                said.append(f"points {claimed[f]}")
+            elif f == "category":
+                c = int(cv["category"][i])
+                text = f"category {claimed[f]}"
+                if c >= Category.FIVE_FACES and c != cat:
+                    special = Category(c).label
+                    if special in self.rules.specials and self._qualifies(special, srt):
+                        text += (f" ({Category(cat).label} ranks above it under "
+                                 f"{self.rules.name})")
+                    else:
+                        text += f" ({_nn_special_why_not(special, srt, self.rules)})"
+                said.append(text)
+            elif f == "bull":
+                cb = claimed.get("bull")
+                if cb is None:
+                    said.append("bull none")
+                    continue
+                b = [int(c) for c in bull_ids[i] if c != PAD] if bull_ids is not None else []
+                missing = [c for c in b if c not in srt]
+                if missing:
+                    said.append(f"bull {' '.join(cb)} ({hand_names(missing)[0]} is not in "
+                                "the hand)")
+                else:
+                    s = sum(_nn_value(c) for c in b)
+                    said.append(f"bull {' '.join(cb)} ({'+'.join(_value_names(b))} = {s} is "
+                                "not a multiple of 10)")
+        ours: list[str] = []
+        if any(f in fields for f in ("has_bull", "points", "bull")) or (
+                "category" in fields and cat <= Category.NIU_NIU):
+            ours.append(bull_text if has else
+                        f"no three of {names} sum to a multiple of 10, points 0")
+        if "category" in fields and (cat > Category.NIU_NIU or
+                                     int(cv["category"][i]) > Category.NIU_NIU):
+            ours.append("it is " + _nn_why(cat, srt, mask, self.rules))
+        elif "category" in fields:
+            ours.append(f"category {Category(cat).label}")
+        reasons = [f"claimed {', '.join(said)}; {'; '.join(ours)}"]
+        return {"hand": hand_names(srt), "fields": fields, "claimed": claimed,
+                "correct": correct, "reason": "; ".join(dict.fromkeys(reasons))}
+
+    def _qualifies(self, special: str, srt: Sequence[int]) -> bool:
+        from .niuniu import evaluate_arrays
+        ev = evaluate_arrays(np.array([srt], dtype=np.uint8), self.rules)
+        return bool(ev[special][0])
+
+    # -- showdown rows
+    def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from .diagnose import niuniu_showdown_answers
+        n = len(cols["player"])
+        player = parse_card_hands(cols["player"], (5,), "player")
+        banker = parse_card_hands(cols["banker"], (5,), "banker")
+        parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
+            (player.bad | ~player.stated, player.messages),
+            (banker.bad | ~banker.stated, banker.messages)]
+        claims: dict[str, Parsed] = {}
+        if "winner" in cols:
+            claims["winner"] = parse_label(cols["winner"], "winner", _WINNER_LABELS)
+        if "net" in cols:
+            claims["net"] = parse_float(cols["net"], "net")
+        for p in claims.values():
+            parts.append((p.bad, p.messages))
+        bet = np.full(n, self.rules.bets.index(self.bet), dtype=np.int64)
+        comm = np.full(n, self.commission, dtype=np.float64)
+        if "bet" in cols:
+            pb = parse_label(cols["bet"], "bet", {b: i for i, b in enumerate(self.rules.bets)})
+            parts.append((pb.bad, pb.messages))
+            bet = np.where(pb.stated, pb.value, bet)
+        if "commission" in cols:
+            pcm = parse_float(cols["commission"], "commission")
+            out_of_range = pcm.stated & ((pcm.value < 0) | (pcm.value >= 1))
+            parts.append((pcm.bad | out_of_range, {
+                i: f"commission {pcm.value[i]:g}: expected a fraction in [0, 1)"
+                for i in np.flatnonzero(out_of_range)[:MAX_LISTED].tolist()} | pcm.messages))
+            comm = np.where(pcm.stated & ~out_of_range, pcm.value, comm)
+        overlap = (player.ids[:, :, None] == banker.ids[:, None, :]).any(axis=(1, 2))
+        overlap &= player.stated & banker.stated & ~player.bad & ~banker.bad
+        ov_msgs = {}
+        for i in np.flatnonzero(overlap)[:MAX_LISTED].tolist():
+            from .cards import CARD_NAMES
+            shared = sorted(set(player.ids[i].tolist()) & set(banker.ids[i].tolist()))
+            ov_msgs[i] = f"card {CARD_NAMES[shared[0]]} is in both hands (one deck)"
+        parts.append((overlap, ov_msgs))
+        bad, messages = _merge_bad(n, parts)
+        for i in np.flatnonzero(bad & ~player.stated)[:MAX_LISTED].tolist():
+            messages[i] = "player: empty"
+        for i in np.flatnonzero(bad & player.stated & ~banker.stated)[:MAX_LISTED].tolist():
+            messages[i] = "banker: empty"
+        rows = np.flatnonzero(~bad)
+        pl, bk = player.ids[rows], banker.ids[rows]
+        bet, comm = bet[rows], comm[rows]
+        ans = niuniu_showdown_answers(pl, bk, bet, comm, self.rules)
+        stated = {f: p.stated[rows] for f, p in claims.items()}
+        cv = {f: p.value[rows] for f, p in claims.items()}
+
+        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+                  ) -> dict[str, npt.NDArray[np.bool_]]:
+            out: dict[str, npt.NDArray[np.bool_]] = {}
+            if "winner" in cv:
+                out["winner"] = cv["winner"][sel] == a["winner"]
+            if "net" in cv:
+                out["net"] = np.abs(cv["net"][sel] - a["net"]) <= 1e-6
+            return out
+
+        base_agree = agree(ans)
+
+        def variant_agree(variant: Any, sel: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+            va = niuniu_showdown_answers(pl[sel], bk[sel], bet[sel], comm[sel], self.rules,
+                                         variant)
+            ok = np.ones(len(sel), dtype=bool)
+            for f, m in agree(va, sel).items():
+                ok &= ~stated[f][sel] | m
+            return ok
+
+        interesting = ans["player_category"] == ans["banker_category"]
+        interesting |= (ans["player_category"] > 10) | (ans["banker_category"] > 10)
+
+        def record(i: int) -> dict[str, Any]:
+            return self._showdown_record(i, pl, bk, bet, comm, ans, cv, stated, base_agree)
+
+        return Checked("showdown", rows, np.flatnonzero(bad), messages, stated, base_agree,
+                       {}, variant_agree, record, interesting)
+
+    def _showdown_record(self, i: int, pl: npt.NDArray[np.uint8], bk: npt.NDArray[np.uint8],
+                         bet: npt.NDArray[np.int64], comm: npt.NDArray[np.float64],
+                         ans: Mapping[str, npt.NDArray[Any]], cv: Mapping[str, Any],
+                         stated: Mapping[str, npt.NDArray[np.bool_]],
+                         agree: Mapping[str, npt.NDArray[np.bool_]]) -> dict[str, Any]:
+        from .cards import card_name, hand_names
+        from .niuniu import Category
+        w = int(ans["winner"][i])
+        net = float(ans["net"][i])
+        pcat, bcat = Category(int(ans["player_category"][i])), Category(
+            int(ans["banker_category"][i]))
+        bet_name = self.rules.bets[int(bet[i])]
+        correct = {"winner": WINNERS[w], "net": net, "player_category": pcat.label,
+                   "banker_category": bcat.label}
+        claimed: dict[str, Any] = {}
+        for f in stated:
+            if stated[f][i]:
+                claimed[f] = WINNERS[int(cv[f][i])] if f == "winner" else float(cv[f][i])
+        fields = [f for f in stated if stated[f][i] and not agree[f][i]]
+        if pcat != bcat:
+            hi, lo = (("player", pcat), ("banker", bcat)) if w == 0 else (
+                ("banker", bcat), ("player", pcat))
+            why = f"{hi[0]}'s {hi[1].label} beats {lo[0]}'s {lo[1].label}"
+        elif w == 2:
+            why = f"both {pcat.label}, equal on the tie-break ({self.rules.tie_break}): push"
+        else:
+            r = self.rules
+            ss = r.suit_strength
+
+            def top(h: npt.NDArray[np.uint8]) -> int:
+                return int(max(h.tolist(), key=lambda c: (c >> 2, ss[c & 3])))
+
+            tp, tb = top(pl[i]), top(bk[i])
+            if r.tie_break == "highest_card" or (tp >> 2) == (tb >> 2):
+                why = (f"both {pcat.label}; highest card {card_name(tp if w == 0 else tb)} "
+                       f"beats {card_name(tb if w == 0 else tp)} (suits "
+                       f"{' > '.join(SUIT_NAMES_[s] for s in r.suit_order)})")
+            else:
+                why = f"both {pcat.label}; {WINNERS[w]} wins rank by rank"
+        reasons = []
+        for f in fields:
+            if f == "winner":
+                reasons.append(f"claimed {claimed[f]}; {WINNERS[w]} wins: {why}"
+                               if w != 2 else f"claimed {claimed[f]}; {why}")
+            else:
+                m = self.rules.multiplier_row(bet_name)
+                if w == 0:
+                    how = (f"player wins ({why}) and collects {m[pcat]} x stake on the "
+                           f"{bet_name} bet less {comm[i] * 100:g}% commission")
+                elif w == 1:
+                    how = f"banker wins ({why}); the player pays {m[bcat]} ({bet_name} bet)"
+                else:
+                    how = why
+                reasons.append(f"claimed net {claimed[f]:g}; {how}: net {net:g}")
+        return {"player": hand_names(pl[i].tolist()), "banker": hand_names(bk[i].tolist()),
+                "fields": fields, "claimed": claimed, "correct": correct,
+                "reason": "; ".join(dict.fromkeys(reasons))}
+
+
+SUIT_NAMES_ = ("S", "H", "D", "C")
+WINNERS = ("player", "banker", "push")
+_WINNER_LABELS = {"player": 0, "banker": 1, "dealer": 1, "push": 2, "tie": 2}
+
+
+# ---------------------------------------------------------------- the run
+
+SAMPLE_FIRST = 5_000
+"""Agreeing rows, from the start of the file, re-checked against every variant."""
+SAMPLE_INTERESTING = 200_000
+"""Agreeing special-ish rows (rare hands, equal categories) re-checked likewise."""
+
+
+def _prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Iterator[Chunk]:
+    """Read (decode, decompress) the next chunks in a background thread while the
+    current one is checked: Arrow releases the GIL while it decodes."""
+    import queue
+    import threading
+
+    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            for c in chunks:
+                while not stop.is_set():
+                    try:
+                        q.put(("chunk", c), timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            q.put(("end", None))
+        except BaseException as exc:  # handed to the consumer
+            q.put(("error", exc))
+
+    t = threading.Thread(target=work, name="bull-verify-reader", daemon=True)
+    t.start()
+    try:
+        while True:
+            kind, item = q.get()
+            if kind == "end":
+                return
+            if kind == "error":
+                raise item
+            yield item
+    finally:
+        stop.set()
+        t.join(timeout=5)
+
+
+def _pipeline(items: Iterator[Chunk], work: Callable[[Chunk], Any], workers: int = 2
+              ) -> Iterator[Any]:
+    """``work(item)`` for each item on ``workers`` threads, yielded in order, with a
+    bounded number in flight (numpy and Arrow release the GIL in their loops)."""
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bull-verify") as pool:
+        pending: deque[Any] = deque()
+        for item in items:
+            pending.append(pool.submit(work, item))
+            if len(pending) > workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+def make_checker(game: str, rules: str | None, options: Mapping[str, Any],
+                 tables: str | None) -> Any:
+    """The checker of ``game``."""
+    if game == "niuniu":
+        return NiuNiuChecker(rules, options, tables)
+    raise BullError(f"`bull verify` does not support {game!r} yet")
+
+
+class _Writer:
+    """Writes disagreeing rows as JSON Lines, or CSV for a ``.csv`` name."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.csv = Path(path).suffix.lower() == ".csv"
+        try:
+            self.f = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        except OSError as exc:
+            raise BullError(f"cannot write {path}: {exc.strerror}") from None
+        self.w = None
+        if self.csv:
+            self.w = csv.writer(self.f)
+            self.w.writerow(["line", "kind", "hand", "player", "banker", "fields", "claimed",
+                             "correct", "reason", "explained_by"])
+
+    def write(self, rec: Mapping[str, Any]) -> None:
+        if self.w is None:
+            self.f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            return
+        self.w.writerow([rec.get("line"), rec.get("kind"), " ".join(rec.get("hand") or []),
+                         " ".join(rec.get("player") or []), " ".join(rec.get("banker") or []),
+                         " ".join(rec.get("fields", [])),
+                         json.dumps(rec.get("claimed"), ensure_ascii=False),
+                         json.dumps(rec.get("correct"), ensure_ascii=False), rec.get("reason"),
+                         "; ".join(rec.get("explained_by", []))])
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | None = None,
+                columns: Mapping[str, str] | None = None, batch_size: int = 262_144,
+                options: Mapping[str, Any] | None = None, tables: str | None = None,
+                out: str | None = None) -> VerifyReport:
+    """Verify a claims file; see the module docstring. ``out`` writes the disagreeing
+    rows (JSON Lines, or CSV for a ``.csv`` name)."""
+    from .diagnose import DIAGNOSE_LIMIT, Tally
+    checker = make_checker(game, rules, options or {}, tables)
+    fmt = detect_format(path, fmt)
+    mapping, label, chunks = read_chunks(path, fmt, columns or {}, batch_size)
+    modes = []
+    if "hand" in mapping:
+        modes.append("hand")
+    if "player" in mapping and "banker" in mapping:
+        modes.append("showdown")
+    if not modes:
+        raise BullError(f"{path}: missing required columns: need 'hand', or 'player' and "
+                        "'banker'/'dealer' (rename with --column FIELD=NAME)")
+    fields = [f for m in modes for f in checker.fields[m] if f in mapping]
+    if not fields:
+        want = ", ".join(f for m in modes for f in checker.fields[m])
+        raise BullError(f"{path}: no claim columns to check (expected any of: {want})")
+    checker.prepare()
+    variants = checker.variants
+    tally = Tally(variants)
+    mode_index = {m: np.array([i for i, v in enumerate(variants) if m in v.modes],
+                              dtype=np.int64) for m in ("hand", "showdown")}
+    stats = {f: [0, 0, 0] for f in fields}
+    kinds: dict[str, Counter[str]] = {f: Counter() for f in fields}
+    rows_read = checked = disagree = malformed = 0
+    malformed_rows: list[Malformed] = []
+    examples: list[dict[str, Any]] = []
+    writer = _Writer(out) if out else None
+    first_left = SAMPLE_FIRST
+    interesting_left = SAMPLE_INTERESTING
+    try:
+        def split(chunk: Chunk) -> tuple[Chunk, int, list[tuple[str, npt.NDArray[np.int64],
+                                                                Checked]]]:
+            n = len(chunk)
+            if not n:
+                return chunk, 0, []
+            keep = (np.flatnonzero(~_blank(chunk.columns, n)) if fmt == "csv"
+                    else np.arange(n))
+            if "hand" in modes and "showdown" in modes:
+                hand_st = _stated_rows(chunk.columns["hand"])
+                groups = [("hand", keep[hand_st[keep]]), ("showdown", keep[~hand_st[keep]])]
+            else:
+                groups = [(modes[0], keep)]
+            done = []
+            for mode, sel in groups:
+                if not len(sel):
+                    continue
+                need = ("hand",) if mode == "hand" else ("player", "banker")
+                cols = _take({k: v for k, v in chunk.columns.items()
+                              if k in need or k in checker.fields[mode]
+                              or k in ("bet", "commission", "values")}, sel)
+                res = (checker.check_hands(cols) if mode == "hand"
+                       else checker.check_showdowns(cols))
+                done.append((mode, sel, res))
+            return chunk, len(keep), done
+
+        for chunk, kept, groups in _pipeline(_prefetch(chunks), split):
+            for line, msg in chunk.bad:
+                malformed += 1
+                rows_read += 1
+                if len(malformed_rows) < MAX_LISTED:
+                    malformed_rows.append(Malformed(line, msg))
+            rows_read += kept
+            for mode, sel, res in groups:
+                lines = chunk.lines[sel]
+                for i in res.bad_rows.tolist():
+                    malformed += 1
+                    if len(malformed_rows) < MAX_LISTED:
+                        malformed_rows.append(Malformed(int(lines[i]), res.messages.get(
+                            i, "malformed")))
+                checked += len(res.rows)
+                dis = res.disagree
+                disagree += int(dis.sum())
+                for f in res.stated:
+                    st, ag = res.stated[f], res.agree[f]
+                    stats[f][0] += int((st & ag).sum())
+                    stats[f][1] += int((st & ~ag).sum())
+                    stats[f][2] += int((~st).sum())
+                    for k, m in res.kinds.get(f, {}).items():
+                        kinds[f][k] += int(m.sum())
+                for f in fields:
+                    if f not in res.stated:
+                        stats[f][2] += len(res.rows)
+                idx = mode_index[mode]
+                dis_rows = np.flatnonzero(dis)
+                explains = None
+                if len(dis_rows) and tally.total < DIAGNOSE_LIMIT:
+                    dis_rows_d = dis_rows[: DIAGNOSE_LIMIT - tally.total]
+                    explains = np.zeros((len(dis_rows_d), len(variants)), dtype=bool)
+                    for v in idx.tolist():
+                        explains[:, v] = res.variant_agree(variants[v], dis_rows_d)
+                    tally.add(explains)
+                agree_rows = np.flatnonzero(~dis)
+                sample = agree_rows[:first_left]
+                first_left -= len(sample)
+                extra = agree_rows[len(sample):]
+                extra = extra[res.interesting[extra]][:interesting_left]
+                interesting_left -= len(extra)
+                sample = np.concatenate([sample, extra])
+                if len(sample):
+                    contra = np.zeros((len(sample), len(variants)), dtype=bool)
+                    for v in idx.tolist():
+                        contra[:, v] = ~res.variant_agree(variants[v], sample)
+                    tally.add_contradicts(contra)
+                if writer is not None or len(examples) < MAX_LISTED:
+                    limit = len(dis_rows) if writer is not None else MAX_LISTED - len(examples)
+                    for j, i in enumerate(dis_rows[:limit].tolist()):
+                        rec = {"line": int(lines[res.rows[i]]), "kind": mode, **res.record(i)}
+                        if explains is not None and j < len(explains):
+                            rec["explained_by"] = [variants[v].description
+                                                   for v in np.flatnonzero(explains[j])[:5]]
+                        if writer is not None:
+                            writer.write(rec)
+                        if len(examples) < MAX_LISTED:
+                            examples.append(rec)
+    finally:
+        if writer is not None:
+            writer.close()
+    if rows_read == 0:
+        raise BullError(f"{path}: no rows to check")
+    if checked == 0:
+        first = malformed_rows[0] if malformed_rows else None
+        where = f" (first: {label} {first.line}: {first.message})" if first else ""
+        raise BullError(f"{path}: nothing readable: all {malformed} rows are malformed{where}")
+    ranked = tally.ranked()
+    return VerifyReport(
+        game=game, rules=checker.rules.name, file=path, line_label=label, rows=rows_read,
+        checked=checked, agree=checked - disagree, disagree=disagree, malformed=malformed,
+        malformed_rows=tuple(malformed_rows),
+        fields=tuple((f, FieldStats(stats[f][0], stats[f][1], stats[f][2],
+                                    tuple(sorted(kinds[f].items())))) for f in fields),
+        diagnosis=tuple(ranked), cover=tuple(tally.cover()), headline=tally.headline(),
+        examples=tuple(examples), diagnosed=tally.total)
+
+
+def _stated_rows(arr: pa.Array) -> npt.NDArray[np.bool_]:
+    text = _joined_text(arr)
+    if text is None:
+        return ~_nulls(arr)
+    return np.asarray(pc.fill_null(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(text)),
+                                              0), False).to_numpy(zero_copy_only=False),
+                      dtype=bool)
+
+
+def cli_verify(args: Any, out: Any) -> int:
+    """The ``bull verify`` subcommand: print the summary, return the exit code."""
+    options = {k: getattr(args, k) for k in ("bet", "commission", "banker_reveals",
+                                             "dealer_draws_at_most")
+               if getattr(args, k, None) is not None}
+    report = verify_file(args.game, args.file, rules=args.rules, fmt=args.format,
+                         columns=parse_column_options(args.column or []),
+                         batch_size=args.batch_size, options=options, tables=args.tables,
+                         out=args.out)
+    if args.json:
+        out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+    else:
+        out.write(report.text() + "\n")
+    return report.exit_code
