@@ -97,7 +97,16 @@ def _cmd_build(args: argparse.Namespace, out: Any) -> int:
             out.write(s + "\n")
             out.flush()
 
-    summary = build(args.game or None, args.tables, log=log)
+    def progress(s: str) -> None:
+        if sys.stderr.isatty():  # progress on a terminal only; quiet when piped
+            sys.stderr.write(f"\r\033[K{s}")
+            sys.stderr.flush()
+
+    try:
+        summary = build(args.game or None, args.tables, log=log, progress=progress)
+    finally:
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\033[K")
     if args.json:
         out.write(json.dumps(summary) + "\n")
     return 0
