@@ -13,10 +13,10 @@ rule file is answered by the same vectorised evaluator the build uses.
 from __future__ import annotations
 
 import os
-from math import comb
-from operator import itemgetter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from math import comb
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -24,10 +24,9 @@ import numpy.typing as npt
 
 from .cards import RANK_NAMES, SUIT_NAMES, Card, card_name, format_hand, hand_names, parse_hand
 from .errors import BullError, TableError
-from .indexing import colex_rank, colex_rank_array, sort_columns
+from .indexing import colex_rank_array, sort_columns
 from .niuniu import (
     PRESETS,
-    TRIPLES,
     Category,
     NiuNiuRules,
     evaluate_arrays,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-RANKS = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = "SHDC"
 
 
