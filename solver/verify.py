@@ -1151,7 +1151,8 @@ class NiuNiuChecker:
                 if cb is None:
                     said.append("bull none")
                     continue
-                b = [int(c) for c in bull_ids[i] if c != PAD] if bull_ids is not None else []
+                b = sorted(int(c) for c in bull_ids[i] if c != PAD) if bull_ids is not None \
+                    else []
                 missing = [c for c in b if c not in srt]
                 if missing:
                     said.append(f"bull {' '.join(cb)} ({hand_names(missing)[0]} is not in "
