@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from solver import niuniu_play as nn
+from solver.cards import CARD_NAMES
 from solver.niuniu import build_tables
 
 
@@ -67,13 +68,12 @@ def main() -> int:
             [np.argsort(rng.random((1_000_000, 52)), axis=1)[:, :5].astype(np.uint8)
              for _ in range(n_batch // 1_000_000)])
     nn.evaluate_batch(batch[:10], tables=args.tables)  # load the table once
-    from solver.indexing import colex_rank_array, sort_columns
+    from solver.indexing import batch_lookup
     from solver.tables import open_table
     strength = open_table("niuniu", args.tables).column("classic_strength")
 
-    def lookup() -> None:
-        cols = sort_columns([batch[:, i] for i in range(5)])
-        strength[colex_rank_array(np.stack(cols, axis=1), presorted=True)]
+    def lookup() -> None:  # validate + sort the five ids + colex rank + gather the strength
+        batch_lookup(batch, [strength])
 
     t_lookup = best_of(lookup)
     t_api_batch = best_of(lambda: nn.evaluate_batch(batch, tables=args.tables))
@@ -82,10 +82,8 @@ def main() -> int:
         :n_single]
     nn.evaluate(singles[0], tables=args.tables)
     t_single = best_of(lambda: [nn.evaluate(h, tables=args.tables) for h in singles], 2)
-    t_single_str = best_of(lambda: [nn.evaluate(h, tables=args.tables)
-                                    for h in [" ".join(f"{c}" for c in s) for s in singles[:0]]],
-                           1)
-    del t_single_str
+    names = [" ".join(CARD_NAMES[c] for c in h) for h in singles]
+    t_single_str = best_of(lambda: [nn.evaluate(h, tables=args.tables) for h in names], 2)
     # one-shot CLI process
     cmd = [sys.executable, "-m", "solver", "eval", "niuniu", "KS 9H 8C 3D 7S"]
     if args.tables:
@@ -103,6 +101,7 @@ def main() -> int:
         "evaluate_batch_hands_per_s": round(n_batch / t_api_batch),
         "single_api_calls_per_s": round(n_single / t_single),
         "single_api_vs_baseline": round(n_single / t_single / base_rate, 2),
+        "single_api_from_text_calls_per_s": round(n_single / t_single_str),
         "one_shot_cli_s": round(t_cli, 3),
         "bare_python_startup_s": round(t_python, 3),
         "targets": {"build_s": 10, "batch_lookup_hands_per_s": 50e6,

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from .cards import RANK_NAMES, SUIT_NAMES, Card, card_name, format_hand, hand_names, parse_hand
 from .errors import BullError, TableError
-from .indexing import colex_rank_array, sort_columns
+from .indexing import batch_lookup, colex_rank_array, sort_columns
 from .niuniu import (
     PRESETS,
     Category,
@@ -389,18 +389,21 @@ def evaluate_batch(cards: npt.ArrayLike, rules: RulesLike = None, *,
     ``bull_mask`` (positions in the *sorted* hand) and ``rank`` (the table row).
     """
     src = _source(rules, tables)
-    ranks = _sorted_ranks(cards)
     if src.preset:
         t = src.table()
-        out = {k: t.column(n)[ranks] for k, n in (
-            ("has_bull", "has_bull"), ("points", "points"), ("bull_mask", "bull_mask"),
-            ("n_bulls", "n_bulls"), ("category", f"{src.rules.name}_category"),
-            ("strength", f"{src.rules.name}_strength"))}
-    else:
-        srt = np.sort(np.asarray(cards, dtype=np.uint8), axis=1)
-        ev = evaluate_arrays(srt, src.rules)
-        out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "n_bulls", "category",
-                                  "strength")}
+        names = (("has_bull", "has_bull"), ("points", "points"), ("bull_mask", "bull_mask"),
+                 ("n_bulls", "n_bulls"), ("category", f"{src.rules.name}_category"),
+                 ("strength", f"{src.rules.name}_strength"))
+        try:
+            *got, rank = batch_lookup(cards, [t.column(n) for _, n in names], with_rank=True)
+        except ValueError as exc:
+            raise BullError(f"bad hands array: {exc}") from None
+        return {**{k: v for (k, _), v in zip(names, got, strict=True)}, "rank": rank}
+    ranks = _sorted_ranks(cards)
+    srt = np.sort(np.asarray(cards, dtype=np.uint8), axis=1)
+    ev = evaluate_arrays(srt, src.rules)
+    out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "n_bulls", "category",
+                              "strength")}
     out["rank"] = ranks
     return out
 
