@@ -326,3 +326,16 @@ def test_category_counts_per_preset(table) -> None:  # type: ignore[no-untyped-d
     # no five-faces hand is four of a kind? K K K K Q is both: four of a kind ranks higher
     assert casino[Category.FOUR_OF_A_KIND] == 624 - 16
     assert casino[Category.FIVE_FACES] == 792 - 24
+
+
+def test_batch_rejects_bad_rows(niuniu_tables: Path) -> None:
+    good = np.array([[0, 1, 2, 3, 4], [51, 50, 49, 48, 47]])
+    assert nn.evaluate_batch(good, tables=niuniu_tables)["rank"].tolist() == [0, 2_598_959]
+    with pytest.raises(BullError, match="row 1 repeats a card"):
+        nn.evaluate_batch(np.array([[0, 1, 2, 3, 4], [5, 6, 5, 8, 9]]), tables=niuniu_tables)
+    with pytest.raises(BullError, match="row 0 holds a card id outside"):
+        nn.evaluate_batch(np.array([[0, 1, 2, 3, 52]]), tables=niuniu_tables)
+    with pytest.raises(BullError, match="outside"):
+        nn.evaluate_batch(np.array([[-1, 1, 2, 3, 4]]), tables=niuniu_tables)
+    with pytest.raises(BullError, match="shape"):
+        nn.evaluate_batch(np.array([[0, 1, 2, 3]]), tables=niuniu_tables)
