@@ -206,9 +206,17 @@ def _insert_special(specials: Sequence[str], s: str) -> list[str]:
     return out
 
 
-def niuniu_catalogue(rules: Any, mode: str) -> list[Variant]:
+_CO_OCCUR = frozenset({frozenset(p) for p in (("five_faces", "four_of_a_kind"),
+                                                ("four_faces", "four_of_a_kind"),
+                                                ("four_of_a_kind", "five_small_bull"))})
+"""Pairs of specials one hand can hold at once (JJJJQ, JJJJ10, AAAA2): only their
+relative order can matter."""
+
+
+def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Variant]:
     """The Niu Niu variants of ``rules`` (a :class:`~solver.niuniu.NiuNiuRules`) that can
-    explain rows of ``mode`` (``hand`` or ``showdown``)."""
+    explain rows of ``mode`` (``hand``, ``showdown`` or ``all``); ``bet`` is the bet in
+    use (no "settled as" variant for it)."""
     base = rules.to_data()
     sd = base["special_definitions"]
     specials = list(rules.specials)
@@ -256,6 +264,8 @@ def niuniu_catalogue(rules: Any, mode: str) -> list[Variant]:
         add("four_faces_fifth=ten", "four_faces requires exactly one 10" + note,
             _with(base, specials=ff, special_definitions={"four_faces_fifth": "ten"}))
     for i, j in combinations(range(len(specials)), 2):
+        if frozenset((specials[i], specials[j])) not in _CO_OCCUR:
+            continue
         order = list(specials)
         order[i], order[j] = order[j], order[i]
         add(f"special_order={'<'.join(order)}",
@@ -293,8 +303,9 @@ def niuniu_catalogue(rules: Any, mode: str) -> list[Variant]:
         if abs(c - rules.commission) > 1e-12:
             add(f"commission={c:g}", f"commission {c * 100:g}% of the player's winnings",
                 mistake=None, modes=show, commission=c)
-    for bet in rules.bets:
-        add(f"bet={bet}", f"settled as the {bet} bet", modes=show, bet=bet)
+    for other in rules.bets:
+        if other != (bet or rules.default_bet):
+            add(f"bet={other}", f"settled as the {other} bet", modes=show, bet=other)
     add("mistake=loser_multiplier", "the loser pays its own hand's multiplier (not the "
         "winner's)", mistake="loser_multiplier", modes=show)
     add("mistake=commission_on_stake", "commission taken on the stake, not on the "

@@ -985,7 +985,7 @@ class NiuNiuChecker:
         self.preset = self.rules.name in PRESETS and self.rules == load_rules(self.rules.name)
         self._cols: dict[str, npt.NDArray[Any]] | None = None
         self.labels = _nn_labels()
-        self.variants = niuniu_catalogue(self.rules, "all")
+        self.variants = niuniu_catalogue(self.rules, "all", bet=self.bet)
 
     def prepare(self) -> None:
         """Load what the worker threads share (the table columns) before they start."""

@@ -1,0 +1,369 @@
+"""``bull vectors``: conformance test vectors with expected answers, as JSON Lines.
+
+A compact, stable set of hands and showdowns for another implementation to test
+itself without our code: every category, every special-hand boundary, every tie-break
+situation, every 3/6 subtlety — and, for each rule variant and mistake the verifier
+knows (:mod:`solver.diagnose`), at least one vector on which that variant gives a
+different answer, so a conforming run proves none of them is present. A seeded random
+sample follows. The hand-picked part does not depend on ``--seed``.
+
+Each line is one object: ``id``, ``kind`` (``hand`` or ``showdown``), ``tags`` (why it
+is there) and the fields ``bull verify`` checks (hand rows: ``hand``, ``has_bull``,
+``points``, ``category``...; showdown rows: ``player``, ``banker``/``dealer``,
+``winner``, ``net``, with the ``bet`` and ``commission`` used). Hands are written in a
+deliberate order (some mistakes depend on it); answers do not depend on the order.
+
+``bull verify GAME VECTORS.jsonl --rules SAME`` passes with exit code 0.
+
+>>> recs, cov = niuniu_vectors("classic", seed=1, sample=4)
+>>> recs[0]["kind"], sorted(recs[0])[:4]
+('hand', ['bull', 'category', 'has_bull', 'hand'])
+>>> cov["uncaught_variants"]
+[]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["build_vectors", "cli_vectors", "niuniu_vectors"]
+
+POOL = 20_000
+"""Random hands (and deals) searched, with a fixed seed, for situations and catches."""
+_POOL_SEED = 20_260_601
+
+
+def _names(cards: Sequence[int]) -> list[str]:
+    from .cards import CARD_NAMES
+    return [CARD_NAMES[int(c)] for c in cards]
+
+
+def _parse(text: str) -> list[int]:
+    from .cards import parse_cards
+    return parse_cards(text)
+
+
+def _deal(rng: np.random.Generator, n: int, k: int) -> npt.NDArray[np.uint8]:
+    """``n`` rows of ``k`` distinct cards, in random order."""
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)
+
+
+# ================================================================ Niu Niu
+
+# hand-picked hands: (cards as written, tags)
+_NN_HANDS: tuple[tuple[str, str], ...] = (
+    ("7S 3H 10D 8C 6S", "worked_example niu_4_total_34"),
+    ("JS QH KD 5C 5S", "worked_example niu_niu"),
+    ("AS 2C 4D 7H 9S", "worked_example bull_a_2_7"),
+    ("4C 7C 8D JD KH", "worked_example no_bull"),
+    ("KS 9H 8C 3D 7S", "worked_example"),
+    ("AS 2C 7D 4H 8S", "only_bull_uses_first_card"),
+    ("8S AS 2C 7D 4H", "first_card_not_in_bull"),
+    ("10S JH QD KC 5S", "several_bulls niu_5"),
+    ("5S 5H 10D JC QS", "several_bulls niu_niu"),
+    ("JS QH KD JC KS", "five_faces"),
+    ("JS QH KD JC 10S", "four_faces_with_ten"),
+    ("JS QH KD JC 9S", "four_faces_without_ten fifth_9"),
+    ("JS QH KD JC AS", "four_faces_without_ten fifth_A"),
+    ("JS JH JD JC 10S", "four_of_a_kind four_faces_with_ten"),
+    ("JS JH JD JC QS", "four_of_a_kind five_faces"),
+    ("7S 7H 7D 7C 3S", "four_of_a_kind niu_niu"),
+    ("AS AH AD AC 2S", "four_of_a_kind five_small_bull total_6"),
+    ("2S 2H 2D 2C AS", "four_of_a_kind five_small_bull total_9"),
+    ("AS 2S 3S 4S 5S", "straight_flush ace_low"),
+    ("9H 10H JH QH KH", "straight_flush king_high"),
+    ("JS QS KS AS 2S", "no_wraparound_straight"),
+    ("4D 5D 6D 7D 8D", "straight_flush"),
+    ("4D 5D 6H 7D 8D", "straight_not_flush"),
+    ("AS AH 2D 2C 3S", "five_small_bull total_9"),
+    ("AS AH 2D 3C 3S", "five_small_bull total_10 boundary"),
+    ("AS 2H 2D 3C 3S", "five_small_bull_fails total_11 boundary"),
+    ("AS AH AD 2C 5S", "five_small_bull_fails card_5 total_10"),
+    ("AS AH AD AC 5S", "five_small_bull_fails card_5 total_9"),
+    ("AS AH 2D 2C 4S", "five_small_bull total_10 boundary card_4"),
+    ("4S 4H AD AC 3S", "five_small_bull_fails total_13"),
+    ("AS 2S 3S 4S 6S", "flush_not_straight"),
+)
+
+_NN_SHOWDOWNS: tuple[tuple[str, str, str], ...] = (
+    ("KS 9H 8C 3D 7S", "KH 9S 8D 3C 7H", "worked_example tie_suit_S_vs_H"),
+    ("JS QS KS 5H 5D", "4C 7C 8D JD KH", "worked_example niu_niu_vs_no_bull"),
+    ("AS AH AD AC KS", "2S 2H 2D 2C 3S", "quads_rank_vs_highest_card"),
+    ("KD KS 9D 8D 3D", "KH KC 9H 8H 3H", "pair_at_top_written_low_suit_first"),
+    ("KS KD 9D 8D 3D", "KC KH 9H 8H 3H", "pair_at_top_written_high_suit_first"),
+)
+
+
+def _suit_pairs() -> list[tuple[str, str, str]]:
+    """Equal ranks and categories (K 9 8 7 3, Niu 7); the two kings' suits decide."""
+    suits = "SHDC"
+    out = []
+    for a in range(4):
+        for b in range(a + 1, 4):
+            x, y = (s for s in suits if s not in (suits[a], suits[b]))
+            out.append((f"K{suits[a]} 9{x} 8{x} 7{x} 3{x}", f"K{suits[b]} 9{y} 8{y} 7{y} 3{y}",
+                        f"tie_all_ranks_equal_suit_{suits[a]}_vs_{suits[b]}"))
+            out.append((f"K{suits[b]} 9{x} 8{x} 7{x} 3{x}", f"K{suits[a]} 9{y} 8{y} 7{y} 3{y}",
+                        f"tie_all_ranks_equal_suit_{suits[b]}_vs_{suits[a]}"))
+    return out
+
+
+def _nn_situations(rules: Any, p_cat: npt.NDArray[Any], b_cat: npt.NDArray[Any],
+                   pl: npt.NDArray[np.uint8], bk: npt.NDArray[np.uint8]
+                   ) -> dict[str, npt.NDArray[np.bool_]]:
+    """Showdown situations worth a vector each (masks over the pool)."""
+    pr = np.sort(pl >> 2, axis=1)[:, ::-1]
+    br = np.sort(bk >> 2, axis=1)[:, ::-1]
+    same = p_cat == b_cat
+    top_p = pl.max(axis=1)
+    top_b = bk.max(axis=1)
+    out = {
+        "categories_differ": ~same,
+        "tie_top_rank_differs": same & (pr[:, 0] != br[:, 0]),
+        "tie_top_rank_equal_second_differs": same & (pr[:, 0] == br[:, 0])
+        & (pr[:, 1] != br[:, 1]),
+        "tie_all_ranks_equal": same & (pr == br).all(axis=1),
+        "tie_no_bull_vs_no_bull": same & (p_cat == 0),
+        "tie_niu_niu_vs_niu_niu": same & (p_cat == 10),
+    }
+    s_p = top_p & 3
+    s_b = top_b & 3
+    suits = "SHDC"
+    for a in range(4):
+        for b in range(a + 1, 4):
+            out[f"tie_top_suit_{suits[a]}_vs_{suits[b]}"] = (
+                same & ((top_p >> 2) == (top_b >> 2)) & (
+                    ((s_p == a) & (s_b == b)) | ((s_p == b) & (s_b == a))))
+    return out
+
+
+def niuniu_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
+                   ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Niu Niu vectors under ``rules`` and their coverage summary."""
+    from .diagnose import niuniu_catalogue, niuniu_hand_answers, niuniu_showdown_answers
+    from .niuniu import Category, evaluate_arrays, load_rules
+    r = load_rules(rules)
+    bet_names = list(r.bets)
+    records: list[dict[str, Any]] = []
+
+    def hand_records(cards: npt.NDArray[np.uint8], tags: list[list[str]]) -> None:
+        srt = np.sort(cards, axis=1)
+        ev = evaluate_arrays(srt, r)
+        for i in range(len(cards)):
+            mask = int(ev["bull_mask"][i])
+            bull = [int(srt[i, p]) for p in range(5) if mask >> p & 1]
+            records.append({
+                "kind": "hand", "hand": _names(cards[i]),
+                "has_bull": bool(ev["has_bull"][i]), "points": int(ev["points"][i]),
+                "category": Category(int(ev["category"][i])).label,
+                "bull": _names(bull) if bull else None, "n_bulls": int(ev["n_bulls"][i]),
+                "tags": tags[i]})
+
+    def showdown_records(pl: npt.NDArray[np.uint8], bk: npt.NDArray[np.uint8],
+                         bet: npt.NDArray[np.int64], tags: list[list[str]]) -> None:
+        comm = np.full(len(pl), r.commission)
+        a = niuniu_showdown_answers(pl, bk, bet, comm, r)
+        for i in range(len(pl)):
+            records.append({
+                "kind": "showdown", "player": _names(pl[i]), "banker": _names(bk[i]),
+                "bet": bet_names[int(bet[i])], "commission": r.commission,
+                "winner": ("player", "banker", "push")[int(a["winner"][i])],
+                "net": float(a["net"][i]),
+                "player_category": Category(int(a["player_category"][i])).label,
+                "banker_category": Category(int(a["banker_category"][i])).label,
+                "tags": tags[i]})
+
+    # -- hands: hand-picked, then one of every category from the pool
+    picked = np.array([_parse(h) for h, _ in _NN_HANDS], dtype=np.uint8)
+    tags = [t.split() for _, t in _NN_HANDS]
+    rng = np.random.default_rng(_POOL_SEED)
+    pool = _deal(rng, POOL, 5)
+    base_pool = niuniu_hand_answers(pool, r)
+    base_picked = niuniu_hand_answers(picked, r)
+    have = {int(c) for c in base_picked["category"]}
+    extra_rows, extra_tags = [], []
+    for c in Category:
+        if int(c) in have:
+            continue
+        hit = np.flatnonzero(base_pool["category"] == c)
+        if len(hit):
+            extra_rows.append(int(hit[0]))
+            extra_tags.append([f"category_{c.label}"])
+            have.add(int(c))
+    # -- a vector that catches each hand variant
+    variants = niuniu_catalogue(r, "all", bet=r.default_bet)
+    catches: dict[str, str] = {}
+
+    def differs(a: dict[str, Any], b: dict[str, Any], i: Any) -> Any:
+        return ((a["has_bull"][i] != b["has_bull"][i]) | (a["points"][i] != b["points"][i])
+                | (a["category"][i] != b["category"][i]))
+
+    for v in variants:
+        if "hand" not in v.modes:
+            continue
+        va = niuniu_hand_answers(picked, r, v)
+        hit = np.flatnonzero(differs(va, base_picked, slice(None)))
+        if len(hit):
+            tags[int(hit[0])].append(f"catches:{v.key}")
+            catches[v.key] = "hand"
+            continue
+        va = niuniu_hand_answers(pool, r, v)
+        hit = np.flatnonzero(differs(va, base_pool, slice(None)))
+        if len(hit):
+            j = int(hit[0])
+            if j in extra_rows:
+                extra_tags[extra_rows.index(j)].append(f"catches:{v.key}")
+            else:
+                extra_rows.append(j)
+                extra_tags.append([f"catches:{v.key}"])
+            catches[v.key] = "hand"
+    hand_records(picked, tags)
+    if extra_rows:
+        hand_records(pool[extra_rows], extra_tags)
+    for rec in records:
+        rec["tags"] = [f"category_{rec['category']}", *rec["tags"]] if not any(
+            t.startswith("category_") for t in rec["tags"]) else rec["tags"]
+    # -- showdowns: hand-picked, situations, every bet, catches
+    shows = list(_NN_SHOWDOWNS) + _suit_pairs()
+    sp = np.array([_parse(p) for p, _, _ in shows], dtype=np.uint8)
+    sb = np.array([_parse(b) for _, b, _ in shows], dtype=np.uint8)
+    s_tags = [t.split() for _, _, t in shows]
+    s_bet = np.full(len(sp), bet_names.index(r.default_bet), dtype=np.int64)
+    ten = _deal(rng, POOL, 10)
+    pp, pb = ten[:, :5], ten[:, 5:]
+    d_bet = rng.integers(0, len(bet_names), POOL)
+    comm = np.full(POOL, r.commission)
+    base_deals = niuniu_showdown_answers(pp, pb, d_bet, comm, r)
+    rows: list[int] = []
+    row_tags: list[list[str]] = []
+    for name, mask in _nn_situations(r, base_deals["player_category"],
+                                     base_deals["banker_category"], pp, pb).items():
+        hit = np.flatnonzero(mask)
+        if len(hit):
+            rows.append(int(hit[0]))
+            row_tags.append([name])
+    for w, label in ((0, "player_wins"), (1, "banker_wins")):
+        for cat in sorted(set(base_deals["player_category" if w == 0 else
+                                         "banker_category"].tolist())):
+            hit = np.flatnonzero((base_deals["winner"] == w) & (base_deals[
+                "player_category" if w == 0 else "banker_category"] == cat))
+            if len(hit):
+                rows.append(int(hit[0]))
+                row_tags.append([f"{label}_with_{Category(int(cat)).label}"])
+    base_sp = niuniu_showdown_answers(sp, sb, s_bet, np.full(len(sp), r.commission), r)
+    for v in variants:
+        if "showdown" not in v.modes or v.key in catches:
+            continue
+        va = niuniu_showdown_answers(sp, sb, s_bet, np.full(len(sp), r.commission), r, v)
+        hit = np.flatnonzero((va["winner"] != base_sp["winner"]) |
+                             (np.abs(va["net"] - base_sp["net"]) > 1e-9))
+        if len(hit):
+            s_tags[int(hit[0])].append(f"catches:{v.key}")
+            catches[v.key] = "showdown"
+            continue
+        va = niuniu_showdown_answers(pp, pb, d_bet, comm, r, v)
+        hit = np.flatnonzero((va["winner"] != base_deals["winner"]) |
+                             (np.abs(va["net"] - base_deals["net"]) > 1e-9))
+        if len(hit):
+            j = int(hit[0])
+            if j in rows:
+                row_tags[rows.index(j)].append(f"catches:{v.key}")
+            else:
+                rows.append(j)
+                row_tags.append([f"catches:{v.key}"])
+            catches[v.key] = "showdown"
+    showdown_records(sp, sb, s_bet, s_tags)
+    showdown_records(pp[rows], pb[rows], d_bet[rows], row_tags)
+    # every bet, with a winning hand of each multiplier the bet pays
+    for b, bet in enumerate(bet_names):
+        if bet == r.default_bet:
+            continue
+        sel = [int(np.flatnonzero(base_deals["winner"] == w)[0]) for w in (0, 1)]
+        showdown_records(pp[sel], pb[sel], np.full(len(sel), b, dtype=np.int64),
+                         [[f"bet_{bet}", "player_wins"], [f"bet_{bet}", "banker_wins"]])
+    # -- the seeded random sample
+    srng = np.random.default_rng(seed)
+    hand_records(_deal(srng, sample, 5), [["random"] for _ in range(sample)])
+    ten = _deal(srng, sample, 10)
+    showdown_records(ten[:, :5], ten[:, 5:], srng.integers(0, len(bet_names), sample),
+                     [["random"] for _ in range(sample)])
+    for i, rec in enumerate(records):
+        rec["id"] = f"niuniu-{i + 1:04d}"
+    uncaught = [v.key for v in variants if v.key not in catches]
+    return records, _coverage(records, "niuniu", r.name, seed, sample, catches, uncaught)
+
+
+def _coverage(records: list[dict[str, Any]], game: str, rules: str, seed: int, sample: int,
+              catches: dict[str, str], uncaught: list[str]) -> dict[str, Any]:
+    tags: Counter[str] = Counter(t for rec in records for t in rec["tags"])
+    kinds = Counter(rec["kind"] for rec in records)
+    return {"game": game, "rules": rules, "vectors": len(records), "hands": kinds["hand"],
+            "showdowns": kinds["showdown"], "seed": seed, "sample": sample,
+            "tags": dict(sorted(tags.items())), "variants_caught": sorted(catches),
+            "uncaught_variants": uncaught}
+
+
+# ================================================================ CLI
+
+def build_vectors(game: str, rules: str | None = None, seed: int = 20261129,
+                  sample: int = 200, tables: str | None = None
+                  ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The vectors of ``game`` and their coverage summary."""
+    del tables
+    from .errors import BullError
+    if sample < 0:
+        raise BullError(f"--sample must be at least 0, got {sample}")
+    if game == "niuniu":
+        return niuniu_vectors(rules, seed, sample)
+    raise BullError(f"`bull vectors` does not support {game!r} yet")
+
+
+def _order(rec: dict[str, Any]) -> dict[str, Any]:
+    first = ("id", "kind")
+    return {k: rec[k] for k in first} | {k: v for k, v in rec.items() if k not in first}
+
+
+def cli_vectors(args: Any, out: Any) -> int:
+    """``bull vectors``: JSON Lines to ``--out`` (or stdout), coverage to stdout (or to
+    stderr when the vectors go to stdout, keeping it pure JSON Lines)."""
+    from .errors import BullError
+    records, cov = build_vectors(args.game, args.rules, args.seed, args.sample, args.tables)
+    lines = "".join(json.dumps(_order(r), ensure_ascii=False, separators=(",", ":")) + "\n"
+                    for r in records)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(lines)
+        except OSError as exc:
+            raise BullError(f"cannot write {args.out}: {exc.strerror}") from None
+        report = out
+    else:
+        out.write(lines)
+        report = sys.stderr
+    if args.json:
+        report.write(json.dumps(cov) + "\n")
+    else:
+        report.write(_coverage_text(cov) + "\n")
+    return 0
+
+
+def _coverage_text(cov: dict[str, Any]) -> str:
+    tags = cov["tags"]
+    cats = sorted(t for t in tags if t.startswith("category_"))
+    situations = sorted(t for t in tags if t.startswith(("tie_", "categories_differ")))
+    text = (f"{cov['vectors']} {cov['game']} vectors under {cov['rules']} "
+            f"({cov['hands']} hands, {cov['showdowns']} showdowns; random sample "
+            f"{cov['sample']} with seed {cov['seed']}); categories: "
+            f"{', '.join(c[len('category_'):] for c in cats)}; "
+            f"tie situations: {len(situations)}; "
+            f"variants caught: {len(cov['variants_caught'])}")
+    if cov["uncaught_variants"]:
+        text += f"; not caught: {', '.join(cov['uncaught_variants'])}"
+    return text
