@@ -17,7 +17,7 @@ deliberate order (some mistakes depend on it); answers do not depend on the orde
 
 >>> recs, cov = niuniu_vectors("classic", seed=1, sample=4)
 >>> recs[0]["kind"], sorted(recs[0])[:4]
-('hand', ['bull', 'category', 'has_bull', 'hand'])
+('hand', ['bull', 'category', 'hand', 'has_bull'])
 >>> cov["uncaught_variants"]
 []
 """
