@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import BullError, TableError
-from .indexing import all_subsets, colex_rank_array
+from .indexing import BINOM, all_subsets
 
 __all__ = [
     "DisjointCounts",
@@ -124,7 +124,7 @@ class DisjointCounts:
 
 
 def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, deck: int,
-                    weight: npt.ArrayLike | None = None, chunk: int = 1 << 22
+                    weight: npt.ArrayLike | None = None, chunk: int = 1 << 18
                     ) -> DisjointCounts:
     """Inclusion-exclusion counts of weaker/equal/stronger disjoint hands for every hand.
 
@@ -132,7 +132,7 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
     colex rank i, as :func:`solver.indexing.all_subsets` gives); ``strength`` orders them
     (ties allowed). ``weight``: integer weights, shape (n,) or (n, m) for m weightings at
     once, summed over the stronger disjoint hands (``weight_above`` has the same shape;
-    no weight: ``weight_above`` is ``above``). Exact integers throughout; about 10 s for
+    no weight: ``weight_above`` is ``above``). Exact integers throughout; 5-10 s for
     the 52-card 5-card hands. ``chunk`` bounds the temporary memory.
     """
     hands = np.asarray(hands)
@@ -148,10 +148,25 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
         w2 = w2[:, None]
     if w2.ndim != 2 or w2.shape[0] != n:
         raise ValueError("weight needs one value (or one row) per hand")
-    m = w2.shape[1]
+    # a constant weight column is a multiple of the counts; equal columns are done once
+    const = [int(w2[0, j]) if n and (w2[:, j] == w2[0, j]).all() else None
+             for j in range(w2.shape[1])]
+    distinct: list[int] = []
+    which: list[int] = []
+    for j in range(w2.shape[1]):
+        if const[j] is not None:
+            which.append(-1)
+            continue
+        same = next((d for d, col in enumerate(distinct)
+                     if np.array_equal(w2[:, col], w2[:, j])), None)
+        if same is None:
+            distinct.append(j)
+            same = len(distinct) - 1
+        which.append(same)
+    m = len(distinct)
     order = np.argsort(s, kind="stable")
     s_sorted = s[order]
-    w_sorted = [np.ascontiguousarray(w2[order, j]) for j in range(m)]
+    w_sorted = [np.ascontiguousarray(w2[order, j]) for j in distinct]
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(s_sorted[1:], s_sorted[:-1], out=new[1:])
@@ -168,55 +183,74 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
         cw = np.concatenate(([0], np.cumsum(w_sorted[j])))
         wle.append(cw[le])
         wtot.append(np.full(n, cw[-1], dtype=np.int64))
-    hs = hands[order]
+    cols = [np.ascontiguousarray(hands[order, j]).astype(np.intp) for j in range(h)]
     bits = max(int(n).bit_length(), 1)
-    mask = (1 << bits) - 1
-    pos_all = np.arange(n, dtype=np.int64)
+    most = max(comb(h, k) for k in range(1, h)) * n if h > 1 else 0
+    # buffers reused for every k, touched once in order (random first touches are slow)
+    key_buf = np.zeros(most, dtype=np.int64)
+    pack_buf = np.zeros(most, dtype=np.int64)
+    w_buf = [np.zeros(most, dtype=np.int64) for _ in range(m)]
     for k in range(1, h):
         sign = -1 if k % 2 else 1
         g = comb(deck - k, h - k)                        # hands containing a given k-subset
         combos = list(combinations(range(h), k))
-        keys = np.empty(n * len(combos), dtype=np.int64)
+        cbits = max(len(combos) - 1, 1).bit_length()
+        size = n * len(combos)
+        keys = key_buf[:size]
+        tail = (np.arange(n, dtype=np.int64) << cbits)
+        ranks = []
         for i, c in enumerate(combos):
-            r = colex_rank_array(hs[:, list(c)], presorted=True).astype(np.int64)
-            np.bitwise_or(np.left_shift(r, bits), pos_all, out=keys[i * n:(i + 1) * n])
+            r = BINOM[:, 1][cols[c[0]]]
+            for e in range(1, k):
+                r = r + BINOM[:, e + 1][cols[c[e]]]
+            ranks.append(r)
+            out = keys[i * n:(i + 1) * n]
+            np.left_shift(r, bits + cbits, out=out)
+            out |= tail
+            out |= i
         keys.sort()                                      # by subset, then strength order
+        # per incidence (combo i, hand at position p), at slot i * n + p: the count of
+        # weaker hands containing the subset << 32 | the count of equal ones
+        packed = pack_buf[:size]
+        out_w = [b[:size] for b in w_buf]
+        wsub = [np.empty(comb(deck, k), dtype=np.int64) for _ in range(m)]
         step = max(g, (chunk // g) * g)                  # blocks hold whole subsets
-        acc = np.zeros((2 + 2 * m, n))
         for a in range(0, len(keys), step):
             blk = keys[a:a + step]
-            subset = blk >> bits
-            pos = blk & mask
-            gstart = subset * g - a                      # where this subset's hands begin
+            nb = len(blk)
+            pos = (blk >> cbits) & ((1 << bits) - 1)
+            slot = (blk & ((1 << cbits) - 1)) * n + pos
+            first = np.arange(0, nb, g)                  # where each subset's hands begin
+            gstart = np.repeat(first, g)
             if ties:
                 rid = run_id[pos]
-                brk = np.empty(len(blk), dtype=bool)
+                brk = np.empty(nb, dtype=bool)
                 brk[0] = True
-                brk[1:] = (subset[1:] != subset[:-1]) | (rid[1:] != rid[:-1])
+                np.not_equal(rid[1:], rid[:-1], out=brk[1:])
+                brk[first] = True
                 rs = np.flatnonzero(brk)
                 seg = np.cumsum(brk) - 1
                 run_start = rs[seg]
-                run_end = np.append(rs[1:], len(blk))[seg]
+                run_end = np.append(rs[1:], nb)[seg]
                 del rid, brk, rs, seg
             else:
-                run_start = np.arange(len(blk), dtype=np.int64)
+                run_start = np.arange(nb, dtype=np.int64)
                 run_end = run_start + 1
-            acc[0] += np.bincount(pos, weights=run_start - gstart, minlength=n)
-            acc[1] += np.bincount(pos, weights=run_end - gstart, minlength=n)
+            packed[slot] = ((run_start - gstart) << 32) | (run_end - run_start)
             for j in range(m):
                 cwb = np.concatenate(([0], np.cumsum(w_sorted[j][pos])))
-                acc[2 + 2 * j] += np.bincount(pos, weights=cwb[run_end] - cwb[gstart],
-                                              minlength=n)
-                acc[3 + 2 * j] += np.bincount(pos, weights=cwb[gstart + g] - cwb[gstart],
-                                              minlength=n)
-            del blk, subset, pos, gstart, run_start, run_end
-        del keys
-        exact = np.rint(acc).astype(np.int64)            # float64 sums of integers < 2^53
-        lt += sign * exact[0]
-        le += sign * exact[1]
-        for j in range(m):
-            wle[j] += sign * exact[2 + 2 * j]
-            wtot[j] += sign * exact[3 + 2 * j]
+                out_w[j][slot] = cwb[run_end] - cwb[gstart]
+                wsub[j][a // g:(a + nb) // g] = cwb[first + g] - cwb[first]
+            del blk, pos, slot, gstart, run_start, run_end
+        for i in range(len(combos)):
+            part = packed[i * n:(i + 1) * n]
+            below_k = part >> 32
+            lt += sign * below_k
+            le += sign * (below_k + (part & 0xFFFFFFFF))
+            for j in range(m):
+                wle[j] += sign * out_w[j][i * n:(i + 1) * n]
+                wtot[j] += sign * wsub[j][ranks[i]]
+    del key_buf, pack_buf, w_buf
     # k = h: the hand itself is the only hand containing it, and it ties with itself
     sign = -1 if h % 2 else 1
     le += sign
@@ -228,8 +262,10 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
     inv[order] = np.arange(n)
     below = lt[inv]
     above = total - le[inv]
-    if m:
-        wa = np.stack([(wtot[j] - wle[j])[inv] for j in range(m)], axis=1)
+    if w2.shape[1]:
+        wa = np.stack([above * const[j] if which[j] < 0
+                       else (wtot[which[j]] - wle[which[j]])[inv]
+                       for j in range(w2.shape[1])], axis=1)
         weight_above = wa[:, 0] if flat else wa
     else:
         weight_above = above
@@ -307,7 +343,8 @@ def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatch
                          strength=strength, below=c.below, equal=c.equal, above=c.above,
                          mult_above=np.asarray(c.weight_above), banker_hands=c.total,
                          seconds=time.perf_counter() - t0)
-    _MATCHUPS.clear()            # keep one rule set's arrays (about 150 MB) at a time
+    while len(_MATCHUPS) >= 2:   # keep two rule sets' arrays (about 130 MB each)
+        del _MATCHUPS[next(iter(_MATCHUPS))]
     _MATCHUPS[key] = out
     return out
 
@@ -427,7 +464,7 @@ class TauNgauEdge:
     showdown's outcome when always declaring. ``decline_last``: how many hands decline
     when the banker reveals last; ``decline_from``: per player score, the lowest banker
     score at which declining is right when the banker reveals first (``None``: never);
-    ``ev_by_score``: the player's EV of declaring, per best score (``"none"``: no bull).
+    ``ev_by_score``: the player's EV of declaring, per best score (and ``"no_bull"``).
     """
 
     rules: str
@@ -495,12 +532,11 @@ def taungau_edge(rules: Any = None, banker_reveals: str | None = None,
         raise BullError(f"banker_reveals {reveals!r}: expected first or last")
     strength, table = _taungau_strength(r, tables)
     pairs = HAND_COUNT * BANKER_HANDS
-    levels = r.max_score + 1                          # strengths 0 (no bull) .. best
     hands_s = np.bincount(strength, minlength=11)
 
     def score_label(s: int) -> str:
         sc = r.score_of_strength(s)
-        return "none" if sc is None else str(sc)
+        return "no_bull" if sc is None else str(sc)
 
     labels = {s: score_label(s) for s in range(11) if hands_s[s]}
     if r.settlement == "even_money":
@@ -515,7 +551,8 @@ def taungau_edge(rules: Any = None, banker_reveals: str | None = None,
             ev_always_declare=ev, ev_optimal=ev, ev_optimal_first=ev, ev_optimal_last=ev,
             p_win=Fraction(win, pairs), p_push=Fraction(push, pairs),
             p_loss=Fraction(loss, pairs), decline_last=0,
-            decline_from={s: None for s in range(1, levels)}, ev_by_score=ev_by,
+            decline_from={r.score_of_strength(s): None for s in range(1, 11)},
+            ev_by_score=ev_by,
             hands_by_score={labels[s]: int(hands_s[s]) for s in labels})
     # difference settlement: the player's net is payoff(p) - payoff(b), or -pays
     if table is not None and f"{r.name}_banker_0" in table.column_names:
@@ -533,12 +570,13 @@ def taungau_edge(rules: Any = None, banker_reveals: str | None = None,
                          -pays * BANKER_HANDS)
         last = np.maximum(declare, -pays * BANKER_HANDS)
         n_decline = int((has & (declare < -pays * BANKER_HANDS)).sum())
-        decline_from = {s: (payoff[s] + pays + 1 if payoff[s] + pays + 1 <= r.max_score
-                            else None) for s in range(1, levels)}
+        decline_from = {int(payoff[s]): (int(payoff[s]) + pays + 1
+                                         if payoff[s] + pays + 1 <= r.max_score else None)
+                        for s in range(1, 11)}
     else:
         first = last = declare
         n_decline = 0
-        decline_from = {s: None for s in range(1, levels)}
+        decline_from = {int(payoff[s]): None for s in range(1, 11)}
     win = int((dist * (gain > 0) * has[:, None]).sum())
     push = int((dist * (gain == 0) * has[:, None]).sum())
     per = _group_sums(strength, declare, 11)
@@ -696,7 +734,7 @@ def _taungau_odds(rules: Any, tables: TablesLike) -> OddsResult:
     strength, _ = _taungau_strength(r, tables)
     counts = np.bincount(strength, minlength=11)
     rows = [("no_bull", int(counts[0]))]
-    for s in range(1, r.max_score + 1):
+    for s in range(1, 11):                            # bull strengths, worst to best
         rows.append((str(r.score_of_strength(s)), int(counts[s])))
     return OddsResult(game="taungau", rules=r.name, sections={"best_score": tuple(rows)},
                       totals={"best_score": len(strength)})
@@ -714,8 +752,8 @@ def _pokdeng_odds(rules: Any, tables: TablesLike) -> OddsResult:
             raise TableError(f"table pokdeng was built with other {r.name!r} rules than "
                              "this solver's; rebuild with `bull build`")
         size = t.column("size")
-        typ, pts, dg = (t.column(f"type_{r.name}"), t.column("points"),
-                        t.column(f"deng_{r.name}"))
+        typ, pts, dg = (t.column(f"{r.name}_type"), t.column("points"),
+                        t.column(f"{r.name}_deng"))
         cls = {n: (typ[size == n], pts[size == n], dg[size == n]) for n in (2, 3)}
     else:
         cls = classify_all(r)
