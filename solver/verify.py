@@ -2019,7 +2019,8 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
         checked=checked, agree=checked - disagree, disagree=disagree, malformed=malformed,
         malformed_rows=tuple(malformed_rows),
         fields=tuple((f, FieldStats(stats[f][0], stats[f][1], stats[f][2],
-                                    tuple(sorted(kinds[f].items())))) for f in fields),
+                                    tuple(sorted((k, c) for k, c in kinds[f].items() if c))))
+                for f in fields),
         diagnosis=tuple(ranked), cover=tuple(tally.cover()), headline=tally.headline(),
         examples=tuple(examples), diagnosed=tally.total)
 
