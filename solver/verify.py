@@ -1779,6 +1779,174 @@ def taungau_answers_one(tiles: npt.NDArray[np.uint8], rules: Any) -> str:
     return "has no bull" if not a["has_bull"][0] else f"scores {int(a['points'][0])}"
 
 
+# ---------------------------------------------------------------- Pok Deng
+
+def _pd_labels() -> dict[str, int]:
+    from .pokdeng import HandType
+    labels = {t.label: int(t) for t in HandType}
+    labels |= {"riang": int(HandType.STRAIGHT), "straightflush": int(HandType.STRAIGHT_FLUSH),
+               "samlueang": int(HandType.SAM_LUEANG), "sam_leung": int(HandType.SAM_LUEANG),
+               "three_of_a_kind": int(HandType.TONG), "pok_8": int(HandType.POK),
+               "pok_9": int(HandType.POK), "pok8": int(HandType.POK), "pok9": int(HandType.POK)}
+    return labels
+
+
+_PD_WINNERS = ("player", "dealer", "push")
+
+
+class PokDengChecker:
+    """Checks Pok Deng claims: points, type, deng of 2- and 3-card hands; settlements."""
+
+    game = "pokdeng"
+    fields: ClassVar[dict[str, tuple[str, ...]]] = {
+        "hand": ("points", "category", "deng"), "showdown": ("winner", "net")}
+
+    def __init__(self, rules: Any, options: Mapping[str, Any], tables: str | None) -> None:
+        from .diagnose import pokdeng_catalogue
+        from .pokdeng import load_rules
+        for key in ("bet", "commission", "banker_reveals"):
+            if options.get(key) is not None:
+                raise BullError(f"--{key.replace('_', '-')} does not apply to pokdeng")
+        self.rules = load_rules(rules)
+        self.tables = tables
+        self.labels = _pd_labels()
+        self.variants = pokdeng_catalogue(self.rules, "all")
+
+    def prepare(self) -> None:
+        """Nothing to preload: hands are classified directly."""
+
+    def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from .diagnose import pokdeng_hand_answers
+        n = len(cols["hand"])
+        hands = parse_card_hands(cols["hand"], (2, 3))
+        parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
+            (hands.bad, hands.messages)]
+        claims: dict[str, Parsed] = {}
+        if "points" in cols:
+            claims["points"] = parse_int(cols["points"], "points")
+        if "category" in cols:
+            claims["category"] = parse_label(cols["category"], "type", self.labels)
+        if "deng" in cols:
+            claims["deng"] = parse_int(cols["deng"], "deng")
+        for p in claims.values():
+            parts.append((p.bad, p.messages))
+        bad, messages = _merge_bad(n, parts)
+        rows = np.flatnonzero(~bad)
+        cards, size = hands.ids[rows], hands.size[rows]
+        ans = pokdeng_hand_answers(cards, size, self.rules)
+        stated = {f: p.stated[rows] for f, p in claims.items()}
+        cv = {f: p.value[rows] for f, p in claims.items()}
+        key = {"points": "points", "category": "type", "deng": "deng"}
+
+        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+                  ) -> dict[str, npt.NDArray[np.bool_]]:
+            return {f: cv[f][sel] == a[key[f]] for f in cv}
+
+        base_agree = agree(ans)
+
+        def variant_agree(variant: Any, sel: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+            va = pokdeng_hand_answers(cards[sel], size[sel], self.rules, variant)
+            ok = np.ones(len(sel), dtype=bool)
+            for f, mm in agree(va, sel).items():
+                ok &= ~stated[f][sel] | mm
+            return ok
+
+        interesting = (size == 3) | (ans["deng"] > 1) | (ans["type"] > 0)
+
+        def record(i: int) -> dict[str, Any]:
+            from .cards import hand_names
+            from .pokdeng import HandClass, HandType
+            hc = HandClass(HandType(int(ans["type"][i])), int(ans["points"][i]),
+                           int(ans["deng"][i]))
+            claimed: dict[str, Any] = {}
+            for f in stated:
+                if stated[f][i]:
+                    v = int(cv[f][i])
+                    claimed[f] = HandType(v).label if f == "category" else v
+            fields = [f for f in stated if stated[f][i] and not base_agree[f][i]]
+            said = ", ".join(f"{'type' if f == 'category' else f} {claimed[f]}" for f in fields)
+            names = [c for c in cards[i].tolist() if c != PAD]
+            return {"hand": hand_names(names), "fields": fields, "claimed": claimed,
+                    "correct": {"points": hc.points, "category": hc.type.label,
+                                "deng": hc.deng},
+                    "reason": f"claimed {said}; {' '.join(hand_names(names))} is {hc} "
+                              f"under {self.rules.name}"}
+
+        return Checked("hand", rows, np.flatnonzero(bad), messages, stated, base_agree, {},
+                       variant_agree, record, interesting)
+
+    def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from .diagnose import pokdeng_showdown_answers
+        n = len(cols["player"])
+        player = parse_card_hands(cols["player"], (2, 3), "player")
+        dealer = parse_card_hands(cols["banker"], (2, 3), "dealer")
+        parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
+            (player.bad | ~player.stated, player.messages),
+            (dealer.bad | ~dealer.stated, dealer.messages)]
+        claims: dict[str, Parsed] = {}
+        if "winner" in cols:
+            claims["winner"] = parse_label(cols["winner"], "winner", _WINNER_LABELS)
+        if "net" in cols:
+            claims["net"] = parse_float(cols["net"], "net")
+        for p in claims.values():
+            parts.append((p.bad, p.messages))
+        pi, di = player.ids.astype(np.int64), dealer.ids.astype(np.int64)
+        overlap = ((pi[:, :, None] == di[:, None, :]) & (pi[:, :, None] != PAD)).any(axis=(1, 2))
+        overlap &= ~player.bad & ~dealer.bad & player.stated & dealer.stated
+        from .cards import CARD_NAMES
+        ov = {i: f"card {CARD_NAMES[sorted(set(pi[i].tolist()) & set(di[i].tolist()))[0]]} "
+                 "is in both hands (one deck)"
+              for i in np.flatnonzero(overlap)[:MAX_LISTED].tolist()}
+        parts.append((overlap, ov))
+        bad, messages = _merge_bad(n, parts)
+        rows = np.flatnonzero(~bad)
+        pl, ps = player.ids[rows], player.size[rows]
+        dl, ds = dealer.ids[rows], dealer.size[rows]
+        ans = pokdeng_showdown_answers(pl, ps, dl, ds, self.rules)
+        stated = {f: p.stated[rows] for f, p in claims.items()}
+        cv = {f: p.value[rows] for f, p in claims.items()}
+
+        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+                  ) -> dict[str, npt.NDArray[np.bool_]]:
+            out: dict[str, npt.NDArray[np.bool_]] = {}
+            if "winner" in cv:
+                out["winner"] = cv["winner"][sel] == a["winner"]
+            if "net" in cv:
+                out["net"] = np.abs(cv["net"][sel] - a["net"]) <= 1e-6
+            return out
+
+        base_agree = agree(ans)
+
+        def variant_agree(variant: Any, sel: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+            va = pokdeng_showdown_answers(pl[sel], ps[sel], dl[sel], ds[sel], self.rules,
+                                          variant)
+            ok = np.ones(len(sel), dtype=bool)
+            for f, mm in agree(va, sel).items():
+                ok &= ~stated[f][sel] | mm
+            return ok
+
+        interesting = (ans["player_type"] == ans["dealer_type"]) | (ans["player_type"] > 0) \
+            | (ans["dealer_type"] > 0)
+
+        def record(i: int) -> dict[str, Any]:
+            from .cards import hand_names
+            from .pokdeng import classify_hand, settle_classes
+            p = [c for c in pl[i].tolist() if c != PAD]
+            d = [c for c in dl[i].tolist() if c != PAD]
+            st = settle_classes(classify_hand(p, self.rules), classify_hand(d, self.rules),
+                                self.rules)
+            claimed = {f: (_PD_WINNERS[int(cv[f][i])] if f == "winner" else float(cv[f][i]))
+                       for f in stated if stated[f][i]}
+            fields = [f for f in stated if stated[f][i] and not base_agree[f][i]]
+            said = ", ".join(f"{f} {claimed[f]}" for f in fields)
+            return {"player": hand_names(p), "dealer": hand_names(d), "fields": fields,
+                    "claimed": claimed, "correct": {"winner": st.winner, "net": st.net},
+                    "reason": f"claimed {said}; {st.reason}; player net {st.net:+d}"}
+
+        return Checked("showdown", rows, np.flatnonzero(bad), messages, stated, base_agree,
+                       {}, variant_agree, record, interesting)
+
+
 # ---------------------------------------------------------------- the run
 
 SAMPLE_FIRST = 5_000
@@ -1850,6 +2018,8 @@ def make_checker(game: str, rules: str | None, options: Mapping[str, Any],
         return NiuNiuChecker(rules, options, tables)
     if game == "taungau":
         return TauNgauChecker(rules, options, tables)
+    if game == "pokdeng":
+        return PokDengChecker(rules, options, tables)
     raise BullError(f"`bull verify` does not support {game!r} yet")
 
 
