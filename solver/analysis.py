@@ -357,7 +357,8 @@ class EdgeResult:
     showdown; ``winner_category[label]``: the probability that the showdown is won (by
     either side) with a hand of that category; ``player_win_category``: the same, the
     player's wins only (the banker's are equal, the two hands being exchangeable);
-    ``ev_by_category[label]``: the player's EV holding a hand of that category.
+    ``ev_by_category[label]``: the player's EV holding a hand of that category;
+    ``seconds``: the computing time of the figure (the matchup counts, even if cached).
     """
 
     rules: str
@@ -447,7 +448,7 @@ def niuniu_edge(rules: Any = None, bet: str | None = None,
         winner_category={lb: 2 * v for lb, v in player_k.items()},
         player_win_category=player_k, ev_by_category=ev_by,
         hands_by_category={lb: int(hands_k[Category[lb.upper()]]) for lb in labels},
-        seconds=time.perf_counter() - t0)
+        seconds=mu.seconds + time.perf_counter() - t0)
 
 
 # ---------------------------------------------------------------- Tau Ngau
