@@ -1,0 +1,98 @@
+"""``bull report``: every game and preset, the rule sets, the plots, the cross-checks."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from solver import analysis as an
+from solver.cli import main
+from solver.report import headline, headline_text
+from solver.tables import read_manifest
+
+REPO_TABLES = Path(__file__).resolve().parent.parent / "tables"
+ALL = {"niuniu", "taungau", "pokdeng", "pokdeng_strategy"}
+
+
+@pytest.fixture(scope="module")
+def all_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory with every game's tables: the committed ones, else a fresh build."""
+    if REPO_TABLES.is_dir() and set((read_manifest(REPO_TABLES) or {}).get("tables", {})) >= ALL:
+        return REPO_TABLES
+    from solver.build import build
+
+    out = tmp_path_factory.mktemp("report_tables")
+    build(None, tables=out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def report(all_tables: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("report")
+    buf, err = io.StringIO(), io.StringIO()
+    code = main(["report", "--out", str(out), "--tables", str(all_tables), "--json"],
+                out=buf, err=err)
+    assert code == 0, err.getvalue()
+    return out, json.loads(buf.getvalue())
+
+
+@pytest.mark.slow
+def test_report_has_every_game_preset_and_rule_set(report: tuple[Path, dict]) -> None:
+    out, rec = report
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert rec["report"] == str(out / "report.md")
+    for heading in ("## Niu Niu", "### Preset `classic`", "### Preset `casino`", "## Tau Ngau",
+                    "### Preset `macau`", "### Preset `pagat`", "## Pok Deng",
+                    "### Preset `standard`", "### Preset `straights`"):
+        assert heading in text
+    for name in ("classic", "casino", "macau", "pagat", "standard", "straights"):
+        assert f"Rule set <code>{name}</code>" in text
+    assert "`-1/40`" in text                               # classic equal, 5 % (RULES §3)
+    assert "| 872,128 |" in text and "| 55,510 |" in text  # RULES §6 counts
+    assert "**NO**" not in text                            # every exact figure in its interval
+    assert rec["seconds"] < 180
+
+
+@pytest.mark.slow
+def test_report_figures_match_the_api(report: tuple[Path, dict], all_tables: Path) -> None:
+    out, _ = report
+    text = (out / "report.md").read_text(encoding="utf-8")
+    double = an.niuniu_edge("classic", "double", None, all_tables)
+    macau = an.taungau_edge("macau", "first", all_tables)
+    pok = an.pokdeng_edge("straights", 4)
+    for f in (double.ev, macau.ev_optimal_first, macau.ev_always_declare, pok.ev_optimal):
+        assert f"`{an.fraction_text(f)}`" in text
+
+
+@pytest.mark.slow
+def test_report_plots_are_real_images(report: tuple[Path, dict]) -> None:
+    from matplotlib.image import imread
+
+    out, rec = report
+    names = {Path(p).name for p in rec["images"]}
+    assert {"niuniu_categories.png", "niuniu_ev_by_class.png", "macau_decline.png",
+            "pokdeng_strategy_standard.png", "pokdeng_policy.png"} <= names
+    text = (out / "report.md").read_text(encoding="utf-8")
+    for name in names:
+        img = imread(out / name)
+        assert img.shape[0] > 300 and img.shape[1] > 300
+        assert f"]({name})" in text                        # linked from the report
+
+
+@pytest.mark.slow
+def test_headline_block(all_tables: Path) -> None:
+    text = headline_text(headline(all_tables))
+    assert "`-1/40`" in text and "Niu Niu `casino`" in text and "Pok Deng `straights`" in text
+    assert text.count("\n| ") == 1 + 11                  # the rule line and 11 figures
+
+
+def test_report_bad_output_directory(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    err = io.StringIO()
+    code = main(["report", "--out", str(blocker / "sub"), "--tables", str(tmp_path)],
+                out=io.StringIO(), err=err)
+    assert code == 2 and err.getvalue().startswith("bull: error:")
