@@ -462,8 +462,10 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None
         add(f"banker_reveals={flip}", f"the banker reveals {flip} (the decline decision "
             f"made {'knowing' if flip == 'first' else 'without knowing'} his hand)",
             modes=show, banker_reveals=flip)
-        add("decline_allowed=false", "a player never declines his bull",
-            {**base, "decline_allowed": False}, modes=show)
+        if (banker_reveals or rules.banker_reveals) == "first":
+            # banker last: declining is never right under macau, so this changes nothing
+            add("decline_allowed=false", "a player never declines his bull",
+                {**base, "decline_allowed": False}, modes=show)
     return out
 
 

@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["build_vectors", "cli_vectors", "niuniu_vectors"]
+__all__ = ["build_vectors", "cli_vectors", "niuniu_vectors", "pokdeng_vectors",
+           "taungau_vectors"]
 
 POOL = 20_000
 """Random hands (and deals) searched, with a fixed seed, for situations and catches."""
@@ -310,19 +311,321 @@ def _coverage(records: list[dict[str, Any]], game: str, rules: str, seed: int, s
             "uncaught_variants": uncaught}
 
 
+# ================================================================ Tau Ngau
+
+_TN_HANDS: tuple[tuple[str, str], ...] = (
+    ("[6:6][6:5][4:3][4:2][2:2]", "worked_example wild_4_2_as_6_in_rest zero_as_ten_or_7"),
+    ("[6:5][4:1][6:4][6:4][5:5]", "worked_example score_6"),
+    ("[5:4][1:1][6:4][6:4][5:5]", "worked_example score_1"),
+    ("[6:6][4:4][3:1][1:1][5:5]", "worked_example"),
+    ("[1:1][1:1][2:1][2:2][2:2]", "wild_2_1_choice_changes_score"),
+    ("[1:1][2:1][2:2][2:2][3:1]", "wild_in_rest_scores_more"),
+    ("[4:2][2:1][6:6][5:5][3:3]", "both_wild_tiles"),
+    ("[4:2][2:1][6:1][5:1][1:1]", "both_wild_tiles"),
+    ("[6:6][6:6][5:5][5:5][4:4]", "civil_pairs"),
+    ("[6:3][5:4][6:2][5:3][4:3]", "military_only"),
+)
+
+
+def _tn_record(rules: Any, tiles: Sequence[int], written: Sequence[int] | None,
+               tags: list[str]) -> dict[str, Any]:
+    from .taungau import WILD_TILES, analyse, best_plays
+    from .tiles import TILE_NAMES, hand_names
+    h = np.array([sorted(tiles)], dtype=np.uint8)
+    a = analyse(h)
+    play = best_plays(a, rules)
+    has = bool(a.has_bull[0])
+    mask = int(play.bull_mask[0])
+    tl = [int(t) for t in h[0]]
+    points = int(play.points[0])
+    return {
+        "kind": "hand",
+        "hand": [TILE_NAMES[t] for t in (written if written is not None else tl)],
+        "has_bull": has,
+        "points": None if points == 255 else points,
+        "bull": hand_names([tl[p] for p in range(5) if mask >> p & 1]) if has else None,
+        "values": {TILE_NAMES[w]: 6 if int(play.values[0]) >> b & 1 else 3
+                   for b, w in enumerate(WILD_TILES) if w in tl} if has else None,
+        "reachable": sorted(rules.score(d) for d in range(10)
+                            if int(a.reachable[0]) >> d & 1),
+        "tags": tags}
+
+
+def taungau_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200,
+                    banker_reveals: str | None = None, tables: str | None = None
+                    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Tau Ngau vectors under ``rules`` and their coverage summary."""
+    from .diagnose import taungau_catalogue, taungau_hand_answers, taungau_showdown_answers
+    from .indexing import all_subsets
+    from .taungau import load_rules
+    from .taungau_play import evaluate_batch, settle_batch
+    from .tiles import TILE_NAMES, canonical_hand, parse_tiles
+    r = load_rules(rules)
+    reveals = banker_reveals or r.banker_reveals
+    records: list[dict[str, Any]] = []
+    catches: dict[str, str] = {}
+    variants = taungau_catalogue(r, "all", reveals)
+    # -- hands: hand-picked, every best score, a catch for every hand variant
+    picked = [parse_tiles(h) for h, _ in _TN_HANDS]
+    tags = [t.split() for _, t in _TN_HANDS]
+    every = all_subsets(32, 5)
+    base_all = taungau_hand_answers(every, r)
+    chosen: dict[int, list[str]] = {}
+    for score in sorted(set(base_all["points"].tolist())):
+        j = int(np.flatnonzero(base_all["points"] == score)[0])
+        chosen.setdefault(j, []).append("no_bull" if score == -1 or not base_all[
+            "has_bull"][j] else f"best_{score}")
+    picked_arr = np.array([sorted(canonical_hand(p)) for p in picked], dtype=np.uint8)
+    base_picked = taungau_hand_answers(picked_arr, r)
+    for v in variants:
+        if "hand" not in v.modes:
+            continue
+        va = taungau_hand_answers(picked_arr, r, v)
+        hit = np.flatnonzero((va["points"] != base_picked["points"])
+                             | (va["has_bull"] != base_picked["has_bull"]))
+        if len(hit):
+            tags[int(hit[0])].append(f"catches:{v.key}")
+            catches[v.key] = "hand"
+            continue
+        va = taungau_hand_answers(every, r, v)
+        hit = np.flatnonzero((va["points"] != base_all["points"])
+                             | (va["has_bull"] != base_all["has_bull"]))
+        if len(hit):
+            chosen.setdefault(int(hit[0]), []).append(f"catches:{v.key}")
+            catches[v.key] = "hand"
+    for p, t in zip(picked, tags, strict=True):
+        records.append(_tn_record(r, canonical_hand(p), p, t))
+    for j, t in chosen.items():
+        records.append(_tn_record(r, every[j].tolist(), None, t))
+    # -- showdowns
+    rng = np.random.default_rng(_POOL_SEED)
+    pool = np.argsort(rng.random((POOL, 32)), axis=1)[:, :10].astype(np.uint8)
+    pl, bk = np.sort(pool[:, :5], axis=1), np.sort(pool[:, 5:], axis=1)
+    res = settle_batch(pl, bk, r, banker_reveals=reveals, tables=tables)
+    ps = evaluate_batch(pl, r, tables=tables)["strength"]
+    bs = evaluate_batch(bk, r, tables=tables)["strength"]
+    rows: dict[int, list[str]] = {}
+
+    def pick(mask: npt.NDArray[np.bool_], tag: str) -> None:
+        hit = np.flatnonzero(mask)
+        if len(hit):
+            rows.setdefault(int(hit[0]), []).append(tag)
+
+    pick((ps == 0) & (bs == 0), "both_no_bull")
+    pick((ps == 0) & (bs > 0), "player_no_bull")
+    pick((ps > 0) & (bs == 0), "banker_no_bull")
+    pick((ps > 0) & (ps == bs), "equal_scores")
+    pick(ps > bs, "player_higher")
+    pick((bs > ps) & (ps > 0), "banker_higher")
+    pick(res["declines"], "player_declines")
+    pick((ps > 0) & (bs - ps > 4) & ~res["declines"], "player_keeps_a_losing_bull")
+    pick((ps == r.max_score) | (bs == r.max_score), "max_score_in_play")
+
+    def decision(rr: Any, tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        spec = rr.to_data() if rr != r else r
+        if isinstance(spec, dict):
+            spec = {**spec, "name": f"{spec['name']}-variant"}
+        out = evaluate_batch(tiles, spec, tables=tables)
+        return np.asarray(out.get("decision_last", np.zeros(len(tiles), np.uint8)))
+
+    base_net = np.asarray(res["net"], dtype=np.float64)
+    for v in variants:
+        if "showdown" not in v.modes or v.key in catches:
+            continue
+        sel = np.arange(POOL)
+        va = taungau_showdown_answers(pl[sel], bk[sel], r, reveals, decision, v)
+        hit = np.flatnonzero(np.abs(va["net"] - base_net[sel]) > 1e-9)
+        if len(hit):
+            rows.setdefault(int(hit[0]), []).append(f"catches:{v.key}")
+            catches[v.key] = "showdown"
+    srng = np.random.default_rng(seed)
+    hands = np.argsort(srng.random((sample, 32)), axis=1)[:, :5]
+    for h in hands:
+        records.append(_tn_record(r, h.tolist(), h.tolist(), ["random"]))
+    deals = np.argsort(srng.random((sample, 32)), axis=1)[:, :10].astype(np.uint8)
+    idx = list(rows)
+    spl = np.concatenate([pl[idx], np.sort(deals[:, :5], axis=1)]) if idx else np.sort(
+        deals[:, :5], axis=1)
+    sbk = np.concatenate([bk[idx], np.sort(deals[:, 5:], axis=1)]) if idx else np.sort(
+        deals[:, 5:], axis=1)
+    stags = [rows[i] for i in idx] + [["random"] for _ in range(sample)]
+    res2 = settle_batch(spl, sbk, r, banker_reveals=reveals, tables=tables)
+    for i in range(len(spl)):
+        net = int(res2["net"][i])
+        records.append({"kind": "showdown", "player": [TILE_NAMES[t] for t in spl[i]],
+                        "banker": [TILE_NAMES[t] for t in sbk[i]],
+                        "banker_reveals": reveals, "declines": bool(res2["declines"][i]),
+                        "winner": "player" if net > 0 else "banker" if net < 0 else "push",
+                        "net": net, "tags": stags[i]})
+    for i, rec in enumerate(records):
+        rec["id"] = f"taungau-{i + 1:04d}"
+        if not any(t.startswith(("best_", "no_bull")) for t in rec["tags"]) and rec[
+                "kind"] == "hand":
+            rec["tags"] = [("no_bull" if not rec["has_bull"] else f"best_{rec['points']}"),
+                           *rec["tags"]]
+    uncaught = [v.key for v in variants if v.key not in catches]
+    return records, _coverage(records, "taungau", r.name, seed, sample, catches, uncaught)
+
+
+# ================================================================ Pok Deng
+
+_PD_HANDS: tuple[tuple[str, str], ...] = (
+    ("9S 9D", "worked_example pok_8 pair"), ("5S 4C", "worked_example pok_9"),
+    ("AC 4C 4D", "worked_example three_card_9_is_normal"),
+    ("6C 4C 5C", "worked_example run suited"),
+    ("KH 2S AC", "worked_example"), ("KH 2S 3C", "worked_example"), ("2S 3S", "suited"),
+    ("4S 4D", "pair"), ("8H QH", "pok_8 suited"), ("9C 10C", "pok_9 suited"),
+    ("3S 3H 3D", "tong tong_points_9"), ("KS KH KD", "tong tong_points_0"),
+    ("JS QH KD", "sam_lueang run_j_q_k"), ("JS JH QD", "sam_lueang"),
+    ("QS KS AS", "run_q_k_a suited"), ("AH 2D 3C", "run_a_2_3"), ("KS AD 2C", "not_a_run_k_a_2"),
+    ("4D 5H 6S", "run"), ("9D 10D JD", "run suited"), ("2C 7C 9C", "three_suited"),
+    ("AS 7H", "pok_8"), ("KS 8D", "pok_8 ten_values_0"),
+)
+_PD_SHOWDOWNS: tuple[tuple[str, str, str], ...] = (
+    ("9S 9D", "AC 4C 4D", "worked_example"), ("5S 4C", "9S 9D", "worked_example"),
+    ("6C 4C 5C", "KH 2S AC", "worked_example"), ("6C 4C 5C", "KH 2S 3C", "worked_example"),
+    ("6C 4C 5C", "2S 3S", "worked_example"), ("3S 3H 3D", "JS QH KD", "tong_vs_sam_lueang"),
+    ("QC JD KS", "7S 7H 7D", "sam_lueang_vs_tong"),
+    ("2S 2H 2D", "JC JD QH", "tong_vs_sam_lueang"),
+    ("QS QD KC", "8S 8H 8D", "sam_lueang_vs_tong"), ("3S 3H 3D", "KS KH KD", "tong_points"),
+    ("JS JH JD", "QS QH QD", "tong_push"), ("4D 5H 6S", "7C 7H 7D", "run_vs_tong"),
+    ("9D 10D JD", "JS QH KD", "run_vs_sam_lueang"), ("2S 3S", "4C 5H 6D", "points_and_deng"),
+    ("4S 4D", "2C 6H", "deng_difference"), ("AS 7H", "8C 10C", "pok_8_push_on_deng"),
+)
+
+
+def pokdeng_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
+                    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Pok Deng vectors under ``rules`` and their coverage summary."""
+    from .diagnose import pokdeng_catalogue, pokdeng_hand_answers, pokdeng_showdown_answers
+    from .pokdeng import HandType, all_hands, load_rules
+    r = load_rules(rules)
+    records: list[dict[str, Any]] = []
+    catches: dict[str, str] = {}
+    variants = pokdeng_catalogue(r, "all")
+
+    def pad(rows: list[list[int]]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+        arr = np.full((len(rows), 3), 255, dtype=np.uint8)
+        for i, row in enumerate(rows):
+            arr[i, :len(row)] = row
+        return arr, np.array([len(row) for row in rows], dtype=np.int64)
+
+    def hand_recs(cards: npt.NDArray[np.uint8], size: npt.NDArray[np.int64],
+                  tags: list[list[str]]) -> None:
+        a = pokdeng_hand_answers(cards, size, r)
+        for i in range(len(cards)):
+            t = HandType(int(a["type"][i]))
+            records.append({"kind": "hand", "hand": _names(cards[i, :size[i]]),
+                            "points": int(a["points"][i]), "type": t.label,
+                            "deng": int(a["deng"][i]), "tags": [f"type_{t.label}", *tags[i]]})
+
+    picked, psize = pad([_parse(h) for h, _ in _PD_HANDS])
+    tags = [t.split() for _, t in _PD_HANDS]
+    every, esize = pad([list(h) for h in all_hands(2)] + [list(h) for h in all_hands(3)])
+    base_p = pokdeng_hand_answers(picked, psize, r)
+    base_e = pokdeng_hand_answers(every, esize, r)
+    extra: dict[int, list[str]] = {}
+    seen = {(int(t), int(d)) for t, d in zip(base_p["type"], base_p["deng"], strict=True)}
+    for j in range(len(every)):
+        key = (int(base_e["type"][j]), int(base_e["deng"][j]))
+        if key not in seen:
+            seen.add(key)
+            extra.setdefault(j, []).append(f"deng_{key[1]}")
+
+    def diff(a: dict[str, Any], b: dict[str, Any]) -> Any:
+        return (a["type"] != b["type"]) | (a["points"] != b["points"]) | (a["deng"] != b["deng"])
+
+    for v in variants:
+        if "hand" not in v.modes:
+            continue
+        hit = np.flatnonzero(diff(pokdeng_hand_answers(picked, psize, r, v), base_p))
+        if len(hit):
+            tags[int(hit[0])].append(f"catches:{v.key}")
+            catches[v.key] = "hand"
+            continue
+        hit = np.flatnonzero(diff(pokdeng_hand_answers(every, esize, r, v), base_e))
+        if len(hit):
+            extra.setdefault(int(hit[0]), []).append(f"catches:{v.key}")
+            catches[v.key] = "hand"
+    hand_recs(picked, psize, tags)
+    ex = list(extra)
+    if ex:
+        hand_recs(every[ex], esize[ex], [extra[j] for j in ex])
+    # -- showdowns
+    sp, sps = pad([_parse(p) for p, _, _ in _PD_SHOWDOWNS])
+    sd, sds = pad([_parse(d) for _, d, _ in _PD_SHOWDOWNS])
+    stags = [t.split() for _, _, t in _PD_SHOWDOWNS]
+    rng = np.random.default_rng(_POOL_SEED)
+    six = _deal(rng, POOL, 6)
+    kp = rng.integers(2, 4, POOL)
+    kd = rng.integers(2, 4, POOL)
+    pp = six[:, :3].copy()
+    pp[kp == 2, 2] = 255
+    dd = six[:, 3:].copy()
+    dd[kd == 2, 2] = 255
+    base_s = pokdeng_showdown_answers(sp, sps, sd, sds, r)
+    base_pool = pokdeng_showdown_answers(pp, kp, dd, kd, r)
+    rows: dict[int, list[str]] = {}
+    for v in variants:
+        if "showdown" not in v.modes or v.key in catches:
+            continue
+        va = pokdeng_showdown_answers(sp, sps, sd, sds, r, v)
+        hit = np.flatnonzero(va["net"] != base_s["net"])
+        if len(hit):
+            stags[int(hit[0])].append(f"catches:{v.key}")
+            catches[v.key] = "showdown"
+            continue
+        va = pokdeng_showdown_answers(pp, kp, dd, kd, r, v)
+        hit = np.flatnonzero(va["net"] != base_pool["net"])
+        if len(hit):
+            rows.setdefault(int(hit[0]), []).append(f"catches:{v.key}")
+            catches[v.key] = "showdown"
+    srng = np.random.default_rng(seed)
+    rh = _deal(srng, sample, 3)
+    rk = srng.integers(2, 4, sample)
+    rh[rk == 2, 2] = 255
+    hand_recs(rh, rk, [["random"] for _ in range(sample)])
+    r6 = _deal(srng, sample, 6)
+    rkp, rkd = srng.integers(2, 4, sample), srng.integers(2, 4, sample)
+    rp, rd = r6[:, :3].copy(), r6[:, 3:].copy()
+    rp[rkp == 2, 2] = 255
+    rd[rkd == 2, 2] = 255
+    idx = list(rows)
+    allp = np.concatenate([sp, pp[idx], rp])
+    alld = np.concatenate([sd, dd[idx], rd])
+    allps = np.concatenate([sps, kp[idx], rkp])
+    allds = np.concatenate([sds, kd[idx], rkd])
+    alltags = stags + [rows[i] for i in idx] + [["random"] for _ in range(sample)]
+    a = pokdeng_showdown_answers(allp, allps, alld, allds, r)
+    for i in range(len(allp)):
+        net = int(a["net"][i])
+        records.append({"kind": "showdown", "player": _names(allp[i, :allps[i]]),
+                        "dealer": _names(alld[i, :allds[i]]),
+                        "winner": ("player", "dealer", "push")[int(a["winner"][i])],
+                        "net": net, "tags": alltags[i]})
+    for i, rec in enumerate(records):
+        rec["id"] = f"pokdeng-{i + 1:04d}"
+    uncaught = [v.key for v in variants if v.key not in catches]
+    return records, _coverage(records, "pokdeng", r.name, seed, sample, catches, uncaught)
+
+
 # ================================================================ CLI
 
 def build_vectors(game: str, rules: str | None = None, seed: int = 20261129,
-                  sample: int = 200, tables: str | None = None
+                  sample: int = 200, tables: str | None = None,
+                  banker_reveals: str | None = None
                   ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The vectors of ``game`` and their coverage summary."""
-    del tables
     from .errors import BullError
     if sample < 0:
         raise BullError(f"--sample must be at least 0, got {sample}")
     if game == "niuniu":
         return niuniu_vectors(rules, seed, sample)
-    raise BullError(f"`bull vectors` does not support {game!r} yet")
+    if game == "taungau":
+        return taungau_vectors(rules, seed, sample, banker_reveals, tables)
+    if game == "pokdeng":
+        return pokdeng_vectors(rules, seed, sample)
+    raise BullError(f"`bull vectors` does not support {game!r}")
 
 
 def _order(rec: dict[str, Any]) -> dict[str, Any]:
@@ -334,7 +637,8 @@ def cli_vectors(args: Any, out: Any) -> int:
     """``bull vectors``: JSON Lines to ``--out`` (or stdout), coverage to stdout (or to
     stderr when the vectors go to stdout, keeping it pure JSON Lines)."""
     from .errors import BullError
-    records, cov = build_vectors(args.game, args.rules, args.seed, args.sample, args.tables)
+    records, cov = build_vectors(args.game, args.rules, args.seed, args.sample, args.tables,
+                                 getattr(args, "banker_reveals", None))
     lines = "".join(json.dumps(_order(r), ensure_ascii=False, separators=(",", ":")) + "\n"
                     for r in records)
     if args.out:
@@ -356,13 +660,14 @@ def cli_vectors(args: Any, out: Any) -> int:
 
 def _coverage_text(cov: dict[str, Any]) -> str:
     tags = cov["tags"]
-    cats = sorted(t for t in tags if t.startswith("category_"))
-    situations = sorted(t for t in tags if t.startswith(("tie_", "categories_differ")))
+    main = sorted((t for t in tags if t.startswith(("category_", "best_", "type_", "no_bull"))),
+                  key=lambda t: (len(t), t))
+    situations = sorted(t for t in tags if not t.startswith(
+        ("category_", "best_", "type_", "no_bull", "catches:", "random")))
     text = (f"{cov['vectors']} {cov['game']} vectors under {cov['rules']} "
             f"({cov['hands']} hands, {cov['showdowns']} showdowns; random sample "
-            f"{cov['sample']} with seed {cov['seed']}); categories: "
-            f"{', '.join(c[len('category_'):] for c in cats)}; "
-            f"tie situations: {len(situations)}; "
+            f"{cov['sample']} with seed {cov['seed']}); covers: {', '.join(main)}; "
+            f"{len(situations)} boundary and tie situations; "
             f"variants caught: {len(cov['variants_caught'])}")
     if cov["uncaught_variants"]:
         text += f"; not caught: {', '.join(cov['uncaught_variants'])}"

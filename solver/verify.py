@@ -286,10 +286,11 @@ def _read_csv(path: str, explicit: Mapping[str, str], batch_size: int
 
 
 def _py_column(values: list[Any]) -> pa.Array:
-    try:
-        return pa.array(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
-        pass
+    if not any(isinstance(v, dict) for v in values):
+        try:
+            return pa.array(values)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            pass
 
     def text(v: Any) -> str | None:
         if v is None:
@@ -1461,6 +1462,8 @@ def _values_of(raw: Any) -> tuple[int, int] | str:
         return "expected an object like {\"[4:2]\": 6} or [4:2]=6"
     mask = bits = 0
     for k, v in items:
+        if v is None:
+            continue
         try:
             tile = parse_tile(str(k))
         except BullError as exc:

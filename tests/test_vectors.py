@@ -129,4 +129,49 @@ def test_vectors_catch_a_planted_mistake(tmp_path: Path, niuniu_tables: Path) ->
 
 def test_text_summary_with_out(tmp_path: Path) -> None:
     code, out, _ = run("vectors", "niuniu", "--out", str(tmp_path / "v.jsonl"))
-    assert code == 0 and "niuniu vectors under classic" in out and "categories:" in out
+    assert code == 0 and "niuniu vectors under classic" in out and "covers:" in out
+
+
+@pytest.fixture(scope="module")
+def taungau_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from solver.build import build
+    out = tmp_path_factory.mktemp("taungau_tables")
+    build(["taungau"], tables=out)
+    return out
+
+
+@pytest.mark.parametrize("rules", ["macau", "pagat"])
+def test_taungau_round_trip(tmp_path: Path, taungau_tables: Path, rules: str) -> None:
+    path, recs, cov = vectors(tmp_path, "taungau", "--rules", rules, "--tables",
+                              str(taungau_tables))
+    assert cov["uncaught_variants"] == []
+    best = {t for t in cov["tags"] if t.startswith("best_")}
+    assert len(best) == 10 and "no_bull" in cov["tags"]
+    for t in ("wild_4_2_as_6_in_rest", "both_wild_tiles", "wild_in_rest_scores_more",
+              "player_no_bull", "equal_scores"):
+        assert t in cov["tags"], t
+    code, out, _ = run("verify", "taungau", str(path), "--rules", rules, "--tables",
+                       str(taungau_tables), "--json")
+    s = json.loads(out)
+    assert code == 0, s["examples"][:3]
+    assert s["checked"] == len(recs)
+    # the RULES §4 example: 0 = 10 under macau, 7 under pagat
+    ex = next(r for r in recs if "wild_4_2_as_6_in_rest" in r["tags"])
+    assert ex["points"] == (10 if rules == "macau" else 7)
+
+
+@pytest.mark.parametrize("rules", ["standard", "straights"])
+def test_pokdeng_round_trip(tmp_path: Path, rules: str) -> None:
+    path, recs, cov = vectors(tmp_path, "pokdeng", "--rules", rules)
+    assert cov["uncaught_variants"] == []
+    types = {r["type"] for r in recs if r["kind"] == "hand"}
+    assert {"pok", "tong", "sam_lueang", "normal"} <= types
+    assert ({"straight", "straight_flush"} <= types) == (rules == "straights")
+    code, out, _ = run("verify", "pokdeng", str(path), "--rules", rules, "--json")
+    s = json.loads(out)
+    assert code == 0 and s["checked"] == len(recs)
+    # RULES §5 worked examples, straights off
+    if rules == "standard":
+        nets = [r["net"] for r in recs if r["kind"] == "showdown"
+                and "worked_example" in r["tags"]]
+        assert nets == [2, 1, 3, 2, 1]
