@@ -564,7 +564,8 @@ def _gather_tokens(lens: npt.NDArray[np.int64], idx: pa.Array, table: npt.NDArra
                    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
     m = len(lens)
     width = max(sizes)
-    pos = np.asarray(pc.fill_null(idx, 0).to_numpy(zero_copy_only=False), dtype=np.int64)
+    filled = pc.fill_null(idx, 0) if idx.null_count else idx
+    pos = np.asarray(filled.to_numpy(zero_copy_only=False))
     vals = table[pos]
     ids = np.full((m, width), PAD, dtype=np.uint8)
     size = np.zeros(m, dtype=np.int8)
@@ -609,6 +610,18 @@ class Hands:
     bad: npt.NDArray[np.bool_]
     none: npt.NDArray[np.bool_]
     messages: dict[int, str]
+    sorted: npt.NDArray[np.uint8] | None = None
+
+
+class _LazyColumn:
+    """``column[index]`` gathered one element at a time, on demand."""
+
+    def __init__(self, column: npt.NDArray[Any], index: npt.NDArray[np.int64]) -> None:
+        self.column = column
+        self.index = index
+
+    def __getitem__(self, i: int) -> Any:
+        return self.column[self.index[i]]
 
 
 def parse_items(arr: pa.Array, sizes: tuple[int, ...], kind: str,
@@ -661,17 +674,20 @@ def parse_items(arr: pa.Array, sizes: tuple[int, ...], kind: str,
             continue
         ids[i, :len(items)] = items
         size[i] = len(items)
-    if done.any():  # repeated items within a fast-read row
-        srt = np.sort(ids[done], axis=1)
-        dup = np.zeros(len(srt), dtype=bool)
+    srt = None
+    if done.any():  # repeated items within a fast-read row (PAD sorts last)
+        from .indexing import sort_columns
+        cols = sort_columns([ids[:, j] for j in range(width)])
+        dup = np.zeros(n, dtype=bool)
         for j in range(width - 1):
-            dup |= (srt[:, j] == srt[:, j + 1]) & (srt[:, j] != PAD)
-        if dup.any():
-            for i in np.flatnonzero(done)[dup].tolist():
-                bad[i] = True
-                if len(messages) < MAX_LISTED:
-                    messages[i] = f"{kind}: {_dup_message(ids[i], item)}"
-    return Hands(ids, size, stated, bad, none, messages)
+            dup |= (cols[j] == cols[j + 1]) & (cols[j] != PAD)
+        dup &= done
+        for i in np.flatnonzero(dup).tolist():
+            bad[i] = True
+            if len(messages) < MAX_LISTED:
+                messages[i] = f"{kind}: {_dup_message(ids[i], item)}"
+        srt = np.stack(cols, axis=1)  # every row's final ids, sorted
+    return Hands(ids, size, stated, bad, none, messages, srt)
 
 
 def _dup_message(row: npt.NDArray[np.uint8], item: str) -> str:
@@ -1009,18 +1025,23 @@ class NiuNiuChecker:
                           "strength": t.column(f"{name}_strength")}
         return self._cols
 
-    def answers(self, cards: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
-        """Our answers for hands (n, 5) in input order; ``sorted`` cards too."""
+    def answers(self, cards: npt.NDArray[np.uint8],
+                srt: npt.NDArray[np.uint8] | None = None) -> dict[str, npt.NDArray[Any]]:
+        """Our ``has_bull``, ``points`` and ``category`` for hands (n, 5) in input order,
+        with the ``sorted`` cards and a ``row`` function for the rest of a row
+        (``bull_mask``, ``strength``)."""
         from .indexing import colex_rank_array, sort_columns
-        srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
+        if srt is None:
+            srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
         if self.preset:
             cols = self._table()
             ranks = colex_rank_array(srt, presorted=True)
-            out = {k: v[ranks] for k, v in cols.items()}
+            out = {k: cols[k][ranks] for k in ("has_bull", "points", "category")}
+            out["bull_mask"] = _LazyColumn(cols["bull_mask"], ranks)
         else:
             from .niuniu import evaluate_arrays
             ev = evaluate_arrays(srt, self.rules)
-            out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "category", "strength")}
+            out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "category")}
         out["sorted"] = srt
         return out
 
@@ -1047,7 +1068,7 @@ class NiuNiuChecker:
         bad, messages = _merge_bad(n, parts)
         rows = np.flatnonzero(~bad)
         cards = hands.ids[rows]
-        ans = self.answers(cards)
+        ans = self.answers(cards, None if hands.sorted is None else hands.sorted[rows])
         stated = {f: p.stated[rows] for f, p in claims.items()}
         cv = {f: p.value[rows] for f, p in claims.items()}
         bull_ids = bull_valid = None
@@ -1087,12 +1108,13 @@ class NiuNiuChecker:
             return ok
 
         srt = ans["sorted"]
-        rank = srt >> 2
-        total = np.minimum(rank + 1, 10).sum(axis=1)
-        faces = (rank >= 10).sum(axis=1)
-        interesting = ((total <= 10) | (faces >= 4) | (rank[:, 0] == rank[:, 3])
-                       | (rank[:, 1] == rank[:, 4]) | (ans["category"] > 10)
-                       | ((srt & 3) == (srt[:, :1] & 3)).all(axis=1))
+        # special-ish hands, where the special-hand variants can differ: every card
+        # small (a total <= 10 needs all ranks <= 6), four faces, four of a kind, a flush
+        r0, r1, r3, r4 = (srt[:, j] >> 2 for j in (0, 1, 3, 4))
+        s0 = srt[:, 0] & 3
+        flush = ((srt[:, 1] & 3) == s0) & ((srt[:, 2] & 3) == s0) & ((srt[:, 3] & 3) == s0) \
+            & ((srt[:, 4] & 3) == s0)
+        interesting = (r4 <= 5) | (r1 >= 10) | (r0 == r3) | (r1 == r4) | flush
 
         def record(i: int) -> dict[str, Any]:
             return self._hand_record(i, cards, ans, cv, stated, base_agree, bull_ids)
@@ -1954,7 +1976,7 @@ class PokDengChecker:
 
 SAMPLE_FIRST = 5_000
 """Agreeing rows, from the start of the file, re-checked against every variant."""
-SAMPLE_INTERESTING = 200_000
+SAMPLE_INTERESTING = 20_000
 """Agreeing special-ish rows (rare hands, equal categories) re-checked likewise."""
 
 
@@ -1995,23 +2017,6 @@ def _prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Iterator[Chunk]:
     finally:
         stop.set()
         t.join(timeout=5)
-
-
-def _pipeline(items: Iterator[Chunk], work: Callable[[Chunk], Any], workers: int = 2
-              ) -> Iterator[Any]:
-    """``work(item)`` for each item on ``workers`` threads, yielded in order, with a
-    bounded number in flight (numpy and Arrow release the GIL in their loops)."""
-    from collections import deque
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bull-verify") as pool:
-        pending: deque[Any] = deque()
-        for item in items:
-            pending.append(pool.submit(work, item))
-            if len(pending) > workers:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
 
 
 def make_checker(game: str, rules: str | None, options: Mapping[str, Any],
@@ -2118,7 +2123,7 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
                 done.append((mode, sel, res))
             return chunk, len(keep), done
 
-        for chunk, kept, groups in _pipeline(_prefetch(chunks), split):
+        for chunk, kept, groups in map(split, _prefetch(chunks)):
             for line, msg in chunk.bad:
                 malformed += 1
                 rows_read += 1
