@@ -306,17 +306,16 @@ def _niuniu_columns(rules: Any, tables: TablesLike
 class NiuNiuMatchups:
     """Per player hand (colex order): the disjoint banker hands it beats (``below``),
     ties (``equal``) and loses to (``above``); ``mult_above[:, j]``: the sum of the
-    stronger banker hands' multipliers for ``bets[j]``. ``category``/``strength`` are the
-    player hand's own."""
+    stronger banker hands' multipliers for ``bets[j]``; ``category``: the player hand's
+    own."""
 
     rules: str
     bets: tuple[str, ...]
     category: npt.NDArray[np.uint8]
-    strength: npt.NDArray[np.int64]
-    below: npt.NDArray[np.int64]
-    equal: npt.NDArray[np.int64]
-    above: npt.NDArray[np.int64]
-    mult_above: npt.NDArray[np.int64]
+    below: npt.NDArray[np.int32]
+    equal: npt.NDArray[np.int32]
+    above: npt.NDArray[np.int32]
+    mult_above: npt.NDArray[np.int32]
     banker_hands: int
     seconds: float
 
@@ -339,11 +338,13 @@ def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatch
     weights = np.stack([np.asarray(r.multiplier_row(b), dtype=np.int64)[category]
                         for b in r.bets], axis=1)
     c = disjoint_counts(hands, strength, 52, weights)
+    # every count is below 2^31 (at most 1,533,939 hands times a small multiplier)
     out = NiuNiuMatchups(rules=r.name, bets=tuple(r.bets), category=category,
-                         strength=strength, below=c.below, equal=c.equal, above=c.above,
-                         mult_above=np.asarray(c.weight_above), banker_hands=c.total,
-                         seconds=time.perf_counter() - t0)
-    while len(_MATCHUPS) >= 2:   # keep two rule sets' arrays (about 130 MB each)
+                         below=c.below.astype(np.int32), equal=c.equal.astype(np.int32),
+                         above=c.above.astype(np.int32),
+                         mult_above=np.asarray(c.weight_above).astype(np.int32),
+                         banker_hands=c.total, seconds=time.perf_counter() - t0)
+    while len(_MATCHUPS) >= 4:   # keep four rule sets' arrays (about 60 MB each)
         del _MATCHUPS[next(iter(_MATCHUPS))]
     _MATCHUPS[key] = out
     return out
@@ -435,8 +436,8 @@ def niuniu_edge(rules: Any = None, bet: str | None = None,
             ev_by[label] = ((1 - c) * int(mult[k]) * wins[k] - paid[k]) / (
                 int(hands_k[k]) * mu.banker_hands)
     win_total = sum(wins)
-    push_total = int(mu.equal.sum())
-    loss_total = int(mu.above.sum())
+    push_total = int(mu.equal.sum(dtype=np.int64))
+    loss_total = int(mu.above.sum(dtype=np.int64))
     if win_total + push_total + loss_total != pairs:
         raise AssertionError("matchup counts do not add up to every pair")
     player_k = {lb: Fraction(wins[Category[lb.upper()]], pairs) for lb in labels}
@@ -755,9 +756,10 @@ def _pokdeng_odds(rules: Any, tables: TablesLike) -> OddsResult:
         size = t.column("size")
         typ, pts, dg = (t.column(f"{r.name}_type"), t.column("points"),
                         t.column(f"{r.name}_deng"))
-        cls = {n: (typ[size == n], pts[size == n], dg[size == n]) for n in (2, 3)}
+        cls: dict[int, tuple[Any, ...]] = {n: (typ[size == n], pts[size == n], dg[size == n])
+                                           for n in (2, 3)}
     else:
-        cls = classify_all(r)
+        cls = dict(classify_all(r))
     sections: dict[str, tuple[tuple[str, int], ...]] = {}
     totals: dict[str, int] = {}
     for n in (2, 3):

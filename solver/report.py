@@ -111,12 +111,12 @@ def headline_text(h: Headline) -> str:
     lines.append(f"| Tau Ngau `pagat` (P(win) {_pct(p.p_win, 2)}, P(push) {_pct(p.p_push, 2)}, "
                  f"P(loss) {_pct(p.p_loss, 2)}) | {_ev(p.ev_optimal)} | "
                  f"`{fraction_text(p.ev_optimal)}` | {_pct(-p.ev_optimal, 3)} |")
-    for name, e in h.pokdeng.items():
+    for name, pe in h.pokdeng.items():
         lines.append(f"| Pok Deng `{name}`, optimal drawing (dealer draws on 4 or less) | "
-                     f"{_ev(e.ev_optimal)} | `{fraction_text(e.ev_optimal)}` | "
-                     f"{_pct(-e.ev_optimal, 3)} |")
-        lines.append(f"| Pok Deng `{name}`, draw on 4 or less | {_ev(e.ev_simple)} | "
-                     f"`{fraction_text(e.ev_simple)}` | {_pct(-e.ev_simple, 3)} |")
+                     f"{_ev(pe.ev_optimal)} | `{fraction_text(pe.ev_optimal)}` | "
+                     f"{_pct(-pe.ev_optimal, 3)} |")
+        lines.append(f"| Pok Deng `{name}`, draw on 4 or less | {_ev(pe.ev_simple)} | "
+                     f"`{fraction_text(pe.ev_simple)}` | {_pct(-pe.ev_simple, 3)} |")
     lines.append("")
     lines.append("Niu Niu averages over all 2,598,960 x 1,533,939 pairs of disjoint hands; "
                  "Tau Ngau over all 201,376 x 80,730 pairs of disjoint tile hands; Pok Deng "
@@ -384,41 +384,41 @@ def write_report(out: str | os.PathLike[str], tables: TablesLike = None,
     tn_odds = {p: odds("taungau", p, tables) for p in TAUNGAU_PRESETS}
     tn_edges: dict[str, TauNgauEdge] = {}
     for preset in TAUNGAU_PRESETS:
-        rules = tn_rules(preset)
-        e = taungau_edge(rules, None, tables)
-        tn_edges[preset] = e
-        md += [f"### Preset `{preset}`", "", rules.description, ""]
-        md += _rules_block(preset, rules.to_data())
+        trules = tn_rules(preset)
+        te = taungau_edge(trules, None, tables)
+        tn_edges[preset] = te
+        md += [f"### Preset `{preset}`", "", trules.description, ""]
+        md += _rules_block(preset, trules.to_data())
         md += ["#### Best score", ""]
         md += _table(["score", "hands", "probability", "exact"],
                      _odds_rows(tn_odds[preset], "best_score"))
-        md += ["", "#### Edge", "", f"Over all {e.pairs:,} ordered pairs of disjoint hands.",
+        md += ["", "#### Edge", "", f"Over all {te.pairs:,} ordered pairs of disjoint hands.",
                ""]
         md += _table(["play", "player's EV", "exact"], [
-            ["always declaring a bull", _ev(e.ev_always_declare),
-             f"`{fraction_text(e.ev_always_declare)}`"],
-            ["declining optimally, banker reveals first", _ev(e.ev_optimal_first),
-             f"`{fraction_text(e.ev_optimal_first)}`"],
-            ["declining optimally, banker reveals last", _ev(e.ev_optimal_last),
-             f"`{fraction_text(e.ev_optimal_last)}`"]])
-        md += ["", f"Always declaring: P(player wins) {_pct(e.p_win)}, P(push) "
-               f"{_pct(e.p_push)}, P(player loses) {_pct(e.p_loss)}.", ""]
-        if rules.has_decline:
-            md += [f"Banker reveals last: {e.decline_last:,} of 201,376 hands should "
+            ["always declaring a bull", _ev(te.ev_always_declare),
+             f"`{fraction_text(te.ev_always_declare)}`"],
+            ["declining optimally, banker reveals first", _ev(te.ev_optimal_first),
+             f"`{fraction_text(te.ev_optimal_first)}`"],
+            ["declining optimally, banker reveals last", _ev(te.ev_optimal_last),
+             f"`{fraction_text(te.ev_optimal_last)}`"]])
+        md += ["", f"Always declaring: P(player wins) {_pct(te.p_win)}, P(push) "
+               f"{_pct(te.p_push)}, P(player loses) {_pct(te.p_loss)}.", ""]
+        if trules.has_decline:
+            md += [f"Banker reveals last: {te.decline_last:,} of 201,376 hands should "
                    "decline. Banker reveals first: decline from these banker scores on:", ""]
             md += _table(["player's score", "decline when the banker scores at least"],
-                         [[p, "never" if b is None else b] for p, b in e.decline_from.items()])
+                         [[p, "never" if b is None else b] for p, b in te.decline_from.items()])
             md += [""]
         md += ["The player's EV of declaring, by his best score:", ""]
         md += _table(["best score", "hands", "EV"],
-                     [[s.replace("_", " "), f"{e.hands_by_score[s]:,}", _ev(v)]
-                      for s, v in e.ev_by_score.items()])
+                     [[s.replace("_", " "), f"{te.hands_by_score[s]:,}", _ev(v)]
+                      for s, v in te.ev_by_score.items()])
         md += [""]
-        check(f"Tau Ngau {preset}, always declaring", e.ev_always_declare,
-              sim.simulate_taungau(rules, "declare", rounds=simulate_rounds, seed=7))
-        if rules.has_decline:
-            check(f"Tau Ngau {preset}, declining, banker reveals first", e.ev_optimal_first,
-                  sim.simulate_taungau(rules, "first", rounds=simulate_rounds, seed=8))
+        check(f"Tau Ngau {preset}, always declaring", te.ev_always_declare,
+              sim.simulate_taungau(trules, "declare", rounds=simulate_rounds, seed=7))
+        if trules.has_decline:
+            check(f"Tau Ngau {preset}, declining, banker reveals first", te.ev_optimal_first,
+                  sim.simulate_taungau(trules, "first", rounds=simulate_rounds, seed=8))
     if plots:
         images.append(folder / "taungau_scores.png")
         _plot_taungau_scores(images[-1], tn_odds)
@@ -437,11 +437,11 @@ def write_report(out: str | os.PathLike[str], tables: TablesLike = None,
            "draw cards. A dealer Pok settles at once; heads-up that changes no EV.", ""]
     curves: dict[str, list[PokDengEdge]] = {}
     for preset in POKDENG_PRESETS:
-        rules = pd_rules(preset)
+        prules = pd_rules(preset)
         res = odds("pokdeng", preset, tables)
-        curves[preset] = [pokdeng_edge(rules, k) for k in POKDENG_POLICIES]
-        md += [f"### Preset `{preset}`", "", rules.description, ""]
-        md += _rules_block(preset, rules.to_data())
+        curves[preset] = [pokdeng_edge(prules, k) for k in POKDENG_POLICIES]
+        md += [f"### Preset `{preset}`", "", prules.description, ""]
+        md += _rules_block(preset, prules.to_data())
         for section in ("2_card_type_points", "2_card_deng", "3_card_type", "3_card_deng"):
             md += [f"#### {section.replace('_', ' ').capitalize()}", ""]
             md += _table(["kind", "hands", "probability", "exact"], _odds_rows(res, section))
@@ -454,17 +454,17 @@ def write_report(out: str | os.PathLike[str], tables: TablesLike = None,
                        f"`{fraction_text(e.ev_simple)}`", e.draws_optimal]
                       for e in curves[preset]])
         md += [""]
-        default = curves[preset][rules.dealer_draws_at_most]
+        default = curves[preset][prules.dealer_draws_at_most]
         check(f"Pok Deng {preset}, draw on 4 or less", default.ev_simple,
-              sim.simulate_pokdeng(rules, "simple", None, rounds=simulate_rounds, seed=4))
+              sim.simulate_pokdeng(prules, "simple", None, rounds=simulate_rounds, seed=4))
         check(f"Pok Deng {preset}, optimal drawing (the exact strategy as policy)",
               default.ev_optimal,
-              sim.simulate_pokdeng(rules, _optimal_policy(rules), None,
+              sim.simulate_pokdeng(prules, _optimal_policy(prules), None,
                                    rounds=simulate_rounds, seed=5))
         if plots:
             from .pokdeng_play import chart_png, strategy_chart
 
-            chart = strategy_chart(preset, rules.dealer_draws_at_most, tables)
+            chart = strategy_chart(preset, prules.dealer_draws_at_most, tables)
             images.append(folder / f"pokdeng_strategy_{preset}.png")
             chart_png(chart, images[-1])
             md += [f"![Pok Deng strategy, {preset}](pokdeng_strategy_{preset}.png)", ""]

@@ -344,6 +344,12 @@ def _pd_settle(p: tuple[Arr, Arr, Arr], d: tuple[Arr, Arr, Arr], rules: Any) -> 
     return np.where((pl == _SAM) & (dl == _TONG), -pays, net)
 
 
+def _pick(mask: Arr, yes: tuple[Arr, Arr, Arr], no: tuple[Arr, Arr, Arr]
+          ) -> tuple[Arr, Arr, Arr]:
+    return (np.where(mask, yes[0], no[0]), np.where(mask, yes[1], no[1]),
+            np.where(mask, yes[2], no[2]))
+
+
 def simulate_pokdeng(rules: Any = None, policy: str | Callable[[Arr], Arr] = "simple",
                      dealer_draws_at_most: int | None = None, rounds: int = 100_000,
                      players: int = 4, seed: int = 0, confidence: float = 0.999,
@@ -356,9 +362,11 @@ def simulate_pokdeng(rules: Any = None, policy: str | Callable[[Arr], Arr] = "si
     _check(rounds, players)
     r = _pd_rules(rules)
     k = r.dealer_draws_at_most if dealer_draws_at_most is None else dealer_draws_at_most
+    wants: Callable[[Arr], Arr]
     if policy == "simple":
-        def wants(cards: Arr) -> Arr:
+        def simple(cards: Arr) -> Arr:
             return np.asarray(pokdeng_classes(cards, r)[1] <= 4)
+        wants = simple
         name = "draw on 4 or less"
     elif callable(policy):
         wants = policy
@@ -375,7 +383,7 @@ def simulate_pokdeng(rules: Any = None, policy: str | Callable[[Arr], Arr] = "si
         dealer2 = deck[:, :2]
         d2 = pokdeng_classes(dealer2, r)
         dealer_pok = d2[0] == _POK
-        finals = []
+        finals: list[tuple[Arr, Arr, Arr]] = []
         for p in range(1, players + 1):
             hand2 = deck[:, 2 * p:2 * p + 2]
             c2 = pokdeng_classes(hand2, r)
@@ -384,11 +392,11 @@ def simulate_pokdeng(rules: Any = None, policy: str | Callable[[Arr], Arr] = "si
             third = deck[np.arange(n), nxt]
             nxt = nxt + draw
             c3 = pokdeng_classes(np.concatenate([hand2, third[:, None]], axis=1), r)
-            finals.append(tuple(np.where(draw, x3, x2) for x2, x3 in zip(c2, c3, strict=True)))
+            finals.append(_pick(draw, c3, c2))
         d_draw = ~dealer_pok & (d2[1] <= k)
         d_third = deck[np.arange(n), nxt]
         d3 = pokdeng_classes(np.concatenate([dealer2, d_third[:, None]], axis=1), r)
-        dfinal = tuple(np.where(d_draw, x3, x2) for x2, x3 in zip(d2, d3, strict=True))
+        dfinal = _pick(d_draw, d3, d2)
         net = np.zeros(n)
         for fin in finals:
             net += _pd_settle(fin, dfinal, r)
