@@ -53,7 +53,7 @@ __all__ = [
     "niuniu_showdown_strengths",
 ]
 
-DIAGNOSE_LIMIT = 2_000_000
+DIAGNOSE_LIMIT = 250_000
 """Disagreeing rows re-checked against the catalogue (later ones are counted only)."""
 
 SUIT_LETTERS = ("S", "H", "D", "C")

@@ -819,7 +819,11 @@ class VerifyReport:
         if self.examples:
             lines.append(f"disagreements (first {min(len(self.examples), 20)}):")
             for ex in self.examples[:20]:
-                lines.append(f"  {lab} {ex['line']}: {ex['reason']}")
+                sep = "" if self.game == "taungau" else " "
+                what = (sep.join(ex["hand"]) if "hand" in ex else
+                        f"{sep.join(ex.get('player', []))} vs "
+                        f"{sep.join(ex.get('banker', ex.get('dealer', [])))}")
+                lines.append(f"  {lab} {ex['line']}: {what}: {ex['reason']}")
         if self.disagree:
             lines.append("diagnosis: " + self.headline)
             for d in self.diagnosis[:10]:
@@ -1094,6 +1098,8 @@ class NiuNiuChecker:
                 ok = bull_valid[sel].copy()
                 if forb is not None:
                     ok &= ~(bull_ids[sel] == np.asarray(forb)[:, None]).any(axis=1)
+                if "points" in cv:  # a valid bull reaching the claimed score (RULES §8)
+                    ok &= ~stated["points"][sel] | (cv["points"][sel] == a["points"])
                 out["bull"] = np.where(bull_none[sel], ~np.asarray(a["has_bull"], bool), ok)
             return out
 
@@ -1636,6 +1642,25 @@ class TauNgauChecker:
         return Checked("hand", rows, np.flatnonzero(bad), messages, stated, base_agree, kinds,
                        variant_agree, record, interesting)
 
+    def _bull_why(self, bull: list[int], hand: list[int], points: int | None) -> str:
+        """Why a claimed Tau Ngau bull is wrong: a tile not in the hand, no multiple of 10
+        under any 3/6 choice, or a remainder that cannot score the claimed points."""
+        from .taungau import tile_value
+        from .tiles import TILE_NAMES, TYPE_OF_TILE
+        left = [TYPE_OF_TILE[t] for t in hand]
+        for t in bull:
+            if TYPE_OF_TILE[t] not in left:
+                return f"{TILE_NAMES[t]} is not in the hand"
+            left.remove(TYPE_OF_TILE[t])
+        sums = sorted({sum(tile_value(t, c) for t in bull) for c in range(4)})
+        if all(x % 10 for x in sums):
+            return f"it totals {' or '.join(map(str, sums))}, not a multiple of 10"
+        rest = [t for t in hand if TYPE_OF_TILE[t] in left]
+        rest_sums = sorted({sum(tile_value(t, c) for t in rest) % 10 for c in range(4)})
+        scores = sorted({self.rules.score(d) for d in rest_sums})
+        claimed = "" if points is None else f", not the claimed {self._show_points(points)}"
+        return f"a bull, but the other two score {' or '.join(map(str, scores))}{claimed}"
+
     def _show_points(self, p: int) -> str:
         return "no score (no bull)" if p == _TN_LABEL_NONE else str(p)
 
@@ -1689,8 +1714,10 @@ class TauNgauChecker:
                 kind = next((k for k, mk in kinds["points"].items() if mk[i]), None)
                 said.append(f"points {self._show_points(int(cv[f][i]))} ({kind})")
             elif f == "bull":
-                said.append(f"bull {''.join(claimed[f]) if claimed[f] else 'none'} (not a bull"
-                            " reaching the claimed score)" if claimed[f] else "bull none")
+                b = [int(t) for t in bull_ids[i] if t != PAD] if bull_ids is not None else []
+                pts = int(cv["points"][i]) if "points" in cv and stated["points"][i] else None
+                said.append(f"bull {''.join(claimed[f])} ({self._bull_why(b, tl, pts)})"
+                            if claimed[f] else "bull none")
             elif f == "values":
                 said.append("values (no bull reaches the claimed score with them)")
         rec = {"hand": hand_names(tl), "fields": fields, "claimed": claimed,
@@ -2199,7 +2226,10 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
         fields=tuple((f, FieldStats(stats[f][0], stats[f][1], stats[f][2],
                                     tuple(sorted((k, c) for k, c in kinds[f].items() if c))))
                 for f in fields),
-        diagnosis=tuple(ranked), cover=tuple(tally.cover()), headline=tally.headline(),
+        diagnosis=tuple(ranked), cover=tuple(tally.cover()),
+        headline=tally.headline() + (
+            f" (diagnosed on the first {tally.total:,} of {disagree:,} disagreements)"
+            if tally.total < disagree else ""),
         examples=tuple(examples), diagnosed=tally.total)
 
 
