@@ -455,6 +455,12 @@ def write_report(out: str | os.PathLike[str], tables: TablesLike = None,
                       for e in curves[preset]])
         md += [""]
         default = curves[preset][prules.dealer_draws_at_most]
+        md += [f"The player's EV by his two-card start, playing optimally (dealer draws on "
+               f"{prules.dealer_draws_at_most} or less):", ""]
+        md += _table(["start", "player's EV"],
+                     [[("Pok " + lb[4:]) if lb.startswith("pok_") else f"total {lb}", _ev(v)]
+                      for lb, v in default.ev_by_points.items()])
+        md += [""]
         check(f"Pok Deng {preset}, draw on 4 or less", default.ev_simple,
               sim.simulate_pokdeng(prules, "simple", None, rounds=simulate_rounds, seed=4))
         check(f"Pok Deng {preset}, optimal drawing (the exact strategy as policy)",

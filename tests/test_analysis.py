@@ -251,6 +251,12 @@ def test_taungau_macau_edge(other_tables: Path) -> None:
     assert res.p_push == Fraction(int(c.equal[has].sum()), res.pairs)
     # a no-bull player pays 4 whatever the banker holds
     assert res.ev_by_score["no_bull"] == -4
+    # the Tau Ngau module's own per-hand EV columns (a separate implementation) agree
+    t = open_table("taungau", other_tables)
+    for column, ev in (("macau_ev_declare_num", res.ev_always_declare),
+                       ("macau_ev_first_num", res.ev_optimal_first),
+                       ("macau_ev_last_num", res.ev_optimal_last)):
+        assert Fraction(int(t.column(column).astype(np.int64).sum()), res.pairs) == ev
 
 
 def test_taungau_rule_file_without_table(tmp_path: Path, other_tables: Path) -> None:
