@@ -185,6 +185,10 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
         wtot.append(np.full(n, cw[-1], dtype=np.int64))
     cols = [np.ascontiguousarray(hands[order, j]).astype(np.intp) for j in range(h)]
     bits = max(int(n).bit_length(), 1)
+    widest = max((comb(deck, k).bit_length() + bits + max(comb(h, k) - 1, 1).bit_length()
+                  for k in range(1, h)), default=0)
+    if widest > 63 or comb(deck - 1, h - 1) >= 1 << 31:
+        raise ValueError(f"C({deck}, {h}) hands are too many for 64-bit subset keys")
     most = max(comb(h, k) for k in range(1, h)) * n if h > 1 else 0
     # buffers reused for every k, touched once in order (random first touches are slow)
     key_buf = np.zeros(most, dtype=np.int64)
