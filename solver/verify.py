@@ -26,6 +26,7 @@ Exit codes: 0 everything agrees, 1 a disagreement or a malformed row, 2 bad inpu
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from collections import Counter
@@ -306,66 +307,91 @@ def _py_column(values: list[Any]) -> pa.Array:
     return pa.array([text(v) for v in values], type=pa.string())
 
 
-def _read_jsonl(path: str, explicit: Mapping[str, str], batch_size: int
-                ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
-    f = open(path, "rb")  # noqa: SIM115 - closed by the generator
-    keys: list[str] = []
-    pending: list[tuple[int, dict[str, Any]]] = []
-    pending_bad: list[tuple[int, str]] = []
-    lineno = 0
+_BLANK_LINE = re.compile(rb"\n[ \t\r]*\n")
 
-    def load(raw: bytes) -> None:
-        nonlocal lineno
-        lineno += 1
+
+def _jsonl_fast(lines: list[bytes]) -> pa.Table | None:
+    """A block of JSON Lines read by Arrow at once, or ``None`` when the block needs the
+    line-by-line reader (a blank or broken line, a value whose type changes)."""
+    import pyarrow.json as pajson
+    data = b"".join(lines)
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    if _BLANK_LINE.search(b"\n" + data):
+        return None
+    try:
+        t = pajson.read_json(io.BytesIO(data), read_options=pajson.ReadOptions(
+            use_threads=False, block_size=max(len(data) + 1, 1 << 20)))
+    except (pa.ArrowException, ValueError):
+        return None
+    return t if t.num_rows == len(lines) else None
+
+
+def _jsonl_slow(lines: list[bytes], start: int
+                ) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str]]]:
+    rows: list[tuple[int, dict[str, Any]]] = []
+    bad: list[tuple[int, str]] = []
+    for k, raw in enumerate(lines):
+        line = start + k
         stripped = raw.strip()
         if not stripped:
-            return
+            continue
         try:
             obj = json.loads(stripped)
         except (ValueError, UnicodeDecodeError) as exc:
-            pending_bad.append((lineno, f"not valid JSON ({str(exc).split(':')[0]})"))
-            return
+            bad.append((line, f"not valid JSON ({str(exc).split(':')[0]})"))
+            continue
         if not isinstance(obj, dict):
-            pending_bad.append((lineno, "not a JSON object"))
-            return
-        for k in obj:
-            if k not in seen_keys:
-                seen_keys.add(k)
-                keys.append(k)
-        pending.append((lineno, obj))
+            bad.append((line, "not a JSON object"))
+            continue
+        rows.append((line, obj))
+    return rows, bad
 
-    seen_keys: set[str] = set()
-    # the first batch decides the columns
-    for raw in f:
-        load(raw)
-        if len(pending) >= batch_size:
-            break
-    if not pending and not pending_bad:
-        f.close()
-        raise BullError(f"{path}: no rows (an empty JSON Lines file)")
-    if not pending:
-        f.close()
-        first = pending_bad[0]
-        raise BullError(f"{path}: nothing readable as JSON Lines (line {first[0]}: {first[1]})")
+
+def _read_jsonl(path: str, explicit: Mapping[str, str], batch_size: int
+                ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+    from itertools import islice
+    f = open(path, "rb")  # noqa: SIM115 - closed by the generator
+    first = list(islice(f, batch_size))
+    table = _jsonl_fast(first) if first else None
+    rows: list[tuple[int, dict[str, Any]]] = []
+    bad: list[tuple[int, str]] = []
+    if table is not None:
+        keys = list(table.column_names)
+    else:
+        rows, bad = _jsonl_slow(first, 1)
+        keys = list(dict.fromkeys(k for _, obj in rows for k in obj))
+        if not rows:
+            f.close()
+            if not bad:
+                raise BullError(f"{path}: no rows (an empty JSON Lines file)")
+            raise BullError(f"{path}: nothing readable as JSON Lines (line {bad[0][0]}: "
+                            f"{bad[0][1]})")
     mapping = map_columns(keys, explicit)
 
-    def flush() -> Chunk:
-        lines = np.array([ln for ln, _ in pending], dtype=np.int64)
-        cols = {k: _py_column([obj.get(col) for _, obj in pending]) for k, col in mapping.items()}
-        chunk = Chunk(cols, lines, list(pending_bad))
-        pending.clear()
-        pending_bad.clear()
-        return chunk
+    def chunk_of(lines: list[bytes], start: int, t: pa.Table | None,
+                 parsed: tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str]]] | None
+                 ) -> Chunk:
+        if t is not None:
+            n = t.num_rows
+            cols = {k: (t.column(c).combine_chunks() if c in t.column_names
+                        else pa.nulls(n, pa.string())) for k, c in mapping.items()}
+            return Chunk(cols, np.arange(start, start + n, dtype=np.int64))
+        got, errs = parsed if parsed is not None else _jsonl_slow(lines, start)
+        cols = {k: _py_column([obj.get(c) for _, obj in got]) for k, c in mapping.items()}
+        return Chunk(cols, np.array([ln for ln, _ in got], dtype=np.int64), errs)
 
     def gen() -> Iterator[Chunk]:
         try:
-            yield flush()
-            for raw in f:
-                load(raw)
-                if len(pending) >= batch_size:
-                    yield flush()
-            if pending or pending_bad:
-                yield flush()
+            start = 1
+            yield chunk_of(first, start, table, None if table is not None else (rows, bad))
+            start += len(first)
+            while True:
+                lines = list(islice(f, batch_size))
+                if not lines:
+                    return
+                yield chunk_of(lines, start, _jsonl_fast(lines), None)
+                start += len(lines)
         finally:
             f.close()
 

@@ -404,16 +404,22 @@ def test_malformed_rows_reported_with_line_numbers(tmp_path: Path, niuniu_tables
         assert "three" in lines[7] and "niu_33" in lines[8] and "fields" in lines[9]
 
 
-def test_malformed_jsonl_lines(tmp_path: Path, niuniu_tables: Path) -> None:
+@pytest.mark.parametrize("batch", ["262144", "2", "3"])
+def test_malformed_jsonl_lines(tmp_path: Path, niuniu_tables: Path, batch: str) -> None:
+    """Blocks read by Arrow at once and blocks read line by line number lines alike."""
     path = tmp_path / "m.jsonl"
     path.write_text('{"hand": "AS 2C 4D 7H 9S", "points": 3}\n'
                     '{"hand": "AS 2C 4D 7H 9S", "points": 3\n'
                     '\n'
                     '[1, 2]\n'
-                    '{"hand": "QS QH QD QC 10S", "points": 10}\n')
-    code, s = verify_json(path, niuniu_tables)
-    assert code == 1 and s["checked"] == 2 and s["malformed"] == 2
+                    '{"hand": "QS QH QD QC 10S", "points": 10}\n'
+                    '{"hand": ["QS", "QH", "QD", "QC", "10S"], "points": "10"}\n'
+                    '{"hand": "KS 9H 8C 3D 7S", "points": 7}\n'
+                    '{"hand": "KS 9H 8C 3D 7S", "points": 6}\n')
+    code, s = verify_json(path, niuniu_tables, "--batch-size", batch)
+    assert code == 1 and s["checked"] == 5 and s["malformed"] == 2 and s["disagree"] == 1
     assert [m["line"] for m in s["malformed_rows"]] == [2, 4]
+    assert [e["line"] for e in s["examples"]] == [8]
 
 
 @pytest.mark.parametrize(("content", "args", "needle"), [
