@@ -521,10 +521,10 @@ def taungau_candidates(tiles: npt.NDArray[np.integer], mistake: str | None = Non
         out = []
         digits = a.digit.astype(np.int64)
         cols = np.arange(h.shape[0])
-        for t, tri in enumerate(TRIPLES):
+        for t, triple in enumerate(TRIPLES):
             rest_bits = np.zeros(h.shape[0], dtype=np.int64)
             for p in range(5):
-                if p not in tri:
+                if p not in triple:
                     rest_bits |= bit[:, p]
             for c in range(4):
                 eff = c & ~rest_bits

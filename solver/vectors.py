@@ -41,7 +41,7 @@ POOL = 20_000
 _POOL_SEED = 20_260_601
 
 
-def _names(cards: Sequence[int]) -> list[str]:
+def _names(cards: Sequence[int] | npt.NDArray[Any]) -> list[str]:
     from .cards import CARD_NAMES
     return [CARD_NAMES[int(c)] for c in cards]
 

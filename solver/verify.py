@@ -642,7 +642,7 @@ class Hands:
 class _LazyColumn:
     """``column[index]`` gathered one element at a time, on demand."""
 
-    def __init__(self, column: npt.NDArray[Any], index: npt.NDArray[np.int64]) -> None:
+    def __init__(self, column: npt.NDArray[Any], index: npt.NDArray[np.integer]) -> None:
         self.column = column
         self.index = index
 
@@ -1066,7 +1066,8 @@ class NiuNiuChecker:
         if self.preset:
             cols = self._table()
             ranks = colex_rank_array(srt, presorted=True)
-            out = {k: cols[k][ranks] for k in ("has_bull", "points", "category")}
+            out: dict[str, Any] = {k: cols[k][ranks] for k in ("has_bull", "points",
+                                                                  "category")}
             out["bull_mask"] = _LazyColumn(cols["bull_mask"], ranks)
         else:
             from .niuniu import evaluate_arrays
@@ -1640,7 +1641,7 @@ class TauNgauChecker:
                 out["bull"] = np.where(b_none[sel], ~np.asarray(a["has_bull"], bool),
                                        b_valid[sel])
             if vals is not None:
-                out["values"] = (cons & exists & score_ok).any(axis=0)[sel]
+                out["values"] = np.asarray((cons & exists & score_ok).any(axis=0))[sel]
             return out
 
         base_agree = agree(ans)
