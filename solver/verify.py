@@ -892,6 +892,14 @@ class Checked:
         return out
 
 
+def _empty_messages(hands: Hands, kind: str) -> dict[int, str]:
+    """The parse messages, plus "empty" for rows that state no hand at all."""
+    out = dict(hands.messages)
+    for i in np.flatnonzero(~hands.stated)[:MAX_LISTED].tolist():
+        out[i] = f"{kind}: empty"
+    return out
+
+
 def _merge_bad(n: int, parts: Sequence[tuple[npt.NDArray[np.bool_], Mapping[int, str]]]
                ) -> tuple[npt.NDArray[np.bool_], dict[int, str]]:
     bad = np.zeros(n, dtype=bool)
@@ -1082,7 +1090,7 @@ class NiuNiuChecker:
         n = len(cols["hand"])
         hands = parse_card_hands(cols["hand"], (5,))
         parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
-            (hands.bad, hands.messages)]
+            (hands.bad | ~hands.stated, _empty_messages(hands, "hand"))]
         claims: dict[str, Any] = {}
         if "has_bull" in cols:
             claims["has_bull"] = parse_bool(cols["has_bull"], "has_bull")
@@ -1572,7 +1580,7 @@ class TauNgauChecker:
         n = len(cols["hand"])
         hands = parse_tile_hands(cols["hand"], (5,))
         parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
-            (hands.bad, hands.messages)]
+            (hands.bad | ~hands.stated, _empty_messages(hands, "hand"))]
         claims: dict[str, Parsed] = {}
         if "has_bull" in cols:
             claims["has_bull"] = parse_bool(cols["has_bull"], "has_bull")
@@ -1899,7 +1907,7 @@ class PokDengChecker:
         n = len(cols["hand"])
         hands = parse_card_hands(cols["hand"], (2, 3))
         parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
-            (hands.bad, hands.messages)]
+            (hands.bad | ~hands.stated, _empty_messages(hands, "hand"))]
         claims: dict[str, Parsed] = {}
         if "points" in cols:
             claims["points"] = parse_int(cols["points"], "points")

@@ -391,15 +391,17 @@ def test_malformed_rows_reported_with_line_numbers(tmp_path: Path, niuniu_tables
             "AS 2C 4D 7H 9S,three,niu_3\n"      # 7: bad number
             "AS 2C 4D 7H 9S,3,niu_33\n"         # 8: unknown category
             "AS 2C 4D 7H 9S,3\n"                # 9: too few fields
-            "KS 9H 8C 3D 7S,7,niu_7\n")
+            "KS 9H 8C 3D 7S,7,niu_7\n"
+            ",3,niu_3\n")                      # 11: no hand
     path = tmp_path / "m.csv"
     path.write_text(text)
     for batch in ("262144", "2"):
         code, s = verify_json(path, niuniu_tables, "--batch-size", batch)
         assert code == 1
-        assert s["malformed"] == 6 and s["checked"] == 2 and s["disagree"] == 0
+        assert s["malformed"] == 7 and s["checked"] == 2 and s["disagree"] == 0
         lines = {m["line"]: m["message"] for m in s["malformed_rows"]}
-        assert set(lines) == {3, 4, 5, 7, 8, 9}
+        assert set(lines) == {3, 4, 5, 7, 8, 9, 11}
+        assert lines[11] == "hand: empty"
         assert "ZZ" in lines[3] and "duplicate" in lines[4] and "4 cards" in lines[5]
         assert "three" in lines[7] and "niu_33" in lines[8] and "fields" in lines[9]
 
