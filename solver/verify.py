@@ -1360,21 +1360,17 @@ class NiuNiuChecker:
                        f"{' > '.join(SUIT_NAMES_[s] for s in r.suit_order)})")
             else:
                 why = f"both {pcat.label}; {WINNERS[w]} wins rank by rank"
-        reasons = []
-        for f in fields:
-            if f == "winner":
-                reasons.append(f"claimed {claimed[f]}; {WINNERS[w]} wins: {why}"
-                               if w != 2 else f"claimed {claimed[f]}; {why}")
-            else:
-                m = self.rules.multiplier_row(bet_name)
-                if w == 0:
-                    how = (f"player wins ({why}) and collects {m[pcat]} x stake on the "
-                           f"{bet_name} bet less {comm[i] * 100:g}% commission")
-                elif w == 1:
-                    how = f"banker wins ({why}); the player pays {m[bcat]} ({bet_name} bet)"
-                else:
-                    how = why
-                reasons.append(f"claimed net {claimed[f]:g}; {how}: net {net:g}")
+        said = ", ".join(claimed[f] if f == "winner" else f"net {claimed[f]:+g}"
+                         for f in fields)
+        m = self.rules.multiplier_row(bet_name)
+        if w == 0:
+            pay = (f"{m[pcat]} x stake ({bet_name} bet) less {comm[i] * 100:g}% commission")
+        elif w == 1:
+            pay = f"the player pays {m[bcat]} ({bet_name} bet)"
+        else:
+            pay = "nobody pays"
+        outcome = f"{WINNERS[w]} wins: {why}" if w != 2 else why
+        reasons = [f"claimed {said}; {outcome}; player net {net:+g}: {pay}"]
         return {"player": hand_names(pl[i].tolist()), "banker": hand_names(bk[i].tolist()),
                 "fields": fields, "claimed": claimed, "correct": correct,
                 "reason": "; ".join(dict.fromkeys(reasons))}
@@ -1845,7 +1841,9 @@ class TauNgauChecker:
             hb = taungau_answers_one(bk[i], self.rules)
             dec = " and declines his bull" if ans["declines"][i] else ""
             net = ans["net"][i]
-            reason = (f"claimed {', '.join(f'{f} {claimed[f]}' for f in fields)}; player "
+            said = ", ".join(f"net {claimed[f]:+g}" if f == "net" else str(claimed[f])
+                             for f in fields)
+            reason = (f"claimed {said}; player "
                       f"{hp}{dec}, banker {hb} ({self.rules.settlement}, banker reveals "
                       f"{self.reveals}): {WINNERS[w]}{' wins' if w != 2 else ''}, player "
                       f"net {net:+g}")
@@ -2025,7 +2023,8 @@ class PokDengChecker:
             claimed = {f: (_PD_WINNERS[int(cv[f][i])] if f == "winner" else float(cv[f][i]))
                        for f in stated if stated[f][i]}
             fields = [f for f in stated if stated[f][i] and not base_agree[f][i]]
-            said = ", ".join(f"{f} {claimed[f]}" for f in fields)
+            said = ", ".join(f"net {claimed[f]:+g}" if f == "net" else str(claimed[f])
+                             for f in fields)
             return {"player": hand_names(p), "dealer": hand_names(d), "fields": fields,
                     "claimed": claimed, "correct": {"winner": st.winner, "net": st.net},
                     "reason": f"claimed {said}; {st.reason}; player net {st.net:+d}"}
