@@ -1057,10 +1057,12 @@ class NiuNiuChecker:
                 raise TableError(f"table niuniu was built with other {self.rules.name!r} rules "
                                  "than this solver's; rebuild with `bull build`")
             name = self.rules.name
-            self._cols = {"has_bull": t.column("has_bull"), "points": t.column("points"),
-                          "bull_mask": t.column("bull_mask"),
-                          "category": t.column(f"{name}_category"),
-                          "strength": t.column(f"{name}_strength")}
+            has, pts, cat = (t.column("has_bull"), t.column("points"),
+                             t.column(f"{name}_category"))
+            # one gather per hand instead of three: bull | points << 1 | category << 5
+            packed = has.astype(np.uint16) | (pts.astype(np.uint16) << 1) | (
+                cat.astype(np.uint16) << 5)
+            self._cols = {"packed": packed, "bull_mask": t.column("bull_mask")}
         return self._cols
 
     def answers(self, cards: npt.NDArray[np.uint8],
@@ -1068,14 +1070,14 @@ class NiuNiuChecker:
         """Our ``has_bull``, ``points`` and ``category`` for hands (n, 5) in input order,
         with the ``sorted`` cards and a ``row`` function for the rest of a row
         (``bull_mask``, ``strength``)."""
-        from .indexing import colex_rank_array, sort_columns
+        from .indexing import batch_lookup, sort_columns
         if srt is None:
             srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
         if self.preset:
             cols = self._table()
-            ranks = colex_rank_array(srt, presorted=True)
-            out: dict[str, Any] = {k: cols[k][ranks] for k in ("has_bull", "points",
-                                                                  "category")}
+            packed, ranks = batch_lookup(srt, [cols["packed"]], check=False, with_rank=True)
+            out: dict[str, Any] = {"has_bull": (packed & 1).astype(bool),
+                                   "points": (packed >> 1) & 15, "category": packed >> 5}
             out["bull_mask"] = _LazyColumn(cols["bull_mask"], ranks)
         else:
             from .niuniu import evaluate_arrays
