@@ -681,6 +681,21 @@ def parse_items(arr: pa.Array, sizes: tuple[int, ...], kind: str,
         lens = np.asarray(pc.fill_null(pc.list_value_length(arr), 0).to_numpy(
             zero_copy_only=False), dtype=np.int64)
         stated = ~_nulls(arr) & (lens > 0)
+        if item == "card" and stated.any():  # ids in our encoding, read at once
+            flat = arr.flatten()
+            vals = np.asarray(pc.fill_null(flat, 255).to_numpy(zero_copy_only=False),
+                              dtype=np.int64)
+            bad_val = (vals < 0) | (vals > 51)
+            row_of = np.repeat(np.arange(n), np.where(_nulls(arr), 0, lens))
+            ok = stated & np.isin(lens, sizes) & (np.bincount(
+                row_of[bad_val], minlength=n) == 0)
+            starts = np.cumsum(np.where(_nulls(arr), 0, lens)) - np.where(_nulls(arr), 0, lens)
+            for k in sizes:
+                rows = np.flatnonzero(ok & (lens == k))
+                if len(rows):
+                    ids[rows, :k] = vals[starts[rows][:, None] + np.arange(k)].astype(np.uint8)
+                    size[rows] = k
+                    done[rows] = True
     slow_rows = stated & ~done
     none = np.zeros(n, dtype=bool)
     if allow_none and trimmed is not None and slow_rows.any():
@@ -811,7 +826,8 @@ class VerifyReport:
             "game": self.game, "rules": self.rules, "file": self.file,
             "rows": self.rows, "checked": self.checked, "agree": self.agree,
             "disagree": self.disagree, "malformed": self.malformed,
-            "malformed_rows": [{self.line_label: m.line, "message": m.message}
+            "numbering": self.line_label,
+            "malformed_rows": [{"line": m.line, "message": m.message}
                                for m in self.malformed_rows],
             "by_field": {k: v.disagree for k, v in self.fields},
             "fields": {k: v.to_json() for k, v in self.fields},
@@ -1756,7 +1772,7 @@ class TauNgauChecker:
         rec = {"hand": hand_names(tl), "fields": fields, "claimed": claimed,
                "correct": correct, "reason": f"claimed {', '.join(said)}; {how}"}
         if kind:
-            rec["kind_of_points"] = kind
+            rec["kind"] = kind
         return rec
 
     # -- showdowns
@@ -2107,16 +2123,17 @@ class _Writer:
         self.w = None
         if self.csv:
             self.w = csv.writer(self.f)
-            self.w.writerow(["line", "kind", "hand", "player", "banker", "fields", "claimed",
-                             "correct", "reason", "explained_by"])
+            self.w.writerow(["line", "row_type", "hand", "player", "banker", "fields",
+                             "kind", "claimed", "correct", "reason", "explained_by"])
 
     def write(self, rec: Mapping[str, Any]) -> None:
         if self.w is None:
             self.f.write(json.dumps(rec, ensure_ascii=False) + "\n")
             return
-        self.w.writerow([rec.get("line"), rec.get("kind"), " ".join(rec.get("hand") or []),
-                         " ".join(rec.get("player") or []), " ".join(rec.get("banker") or []),
-                         " ".join(rec.get("fields", [])),
+        self.w.writerow([rec.get("line"), rec.get("row_type"), " ".join(rec.get("hand") or []),
+                         " ".join(rec.get("player") or []),
+                         " ".join(rec.get("banker") or rec.get("dealer") or []),
+                         " ".join(rec.get("fields", [])), rec.get("kind", ""),
                          json.dumps(rec.get("claimed"), ensure_ascii=False),
                          json.dumps(rec.get("correct"), ensure_ascii=False), rec.get("reason"),
                          "; ".join(rec.get("explained_by", []))])
@@ -2237,7 +2254,8 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
                 if writer is not None or len(examples) < MAX_LISTED:
                     limit = len(dis_rows) if writer is not None else MAX_LISTED - len(examples)
                     for j, i in enumerate(dis_rows[:limit].tolist()):
-                        rec = {"line": int(lines[res.rows[i]]), "kind": mode, **res.record(i)}
+                        rec = {"line": int(lines[res.rows[i]]), "row_type": mode,
+                               **res.record(i)}
                         if explains is not None and j < len(explains):
                             rec["explained_by"] = [variants[v].description
                                                    for v in np.flatnonzero(explains[j])[:5]]

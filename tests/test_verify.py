@@ -207,9 +207,13 @@ def test_lists_and_odd_spellings(tmp_path: Path, niuniu_tables: Path) -> None:
                              "points": [3, 5]}), path)
     assert verify_json(path, niuniu_tables)[0] == 0
     path = tmp_path / "ids.parquet"
-    pq.write_table(pa.table({"hand": pa.array([[0, 5, 14, 27, 32]], pa.list_(pa.uint8())),
-                             "points": [3]}), path)
-    assert verify_json(path, niuniu_tables)[0] == 0
+    pq.write_table(pa.table({"hand": pa.array([[0, 5, 14, 27, 32], [0, 0, 1, 2, 3], None],
+                                              pa.list_(pa.uint8())),
+                             "points": [3, 3, 3]}), path)
+    code, s = verify_json(path, niuniu_tables)
+    assert code == 1 and s["checked"] == 1 and s["numbering"] == "row"
+    assert [(m["line"], m["message"]) for m in s["malformed_rows"]] == [
+        (2, "hand: duplicate card AS"), (3, "hand: empty")]
 
 
 # ---------------------------------------------------------------- planted mistakes
@@ -542,9 +546,14 @@ def test_taungau_clean_and_kinds(tmp_path: Path, taungau_tables: Path) -> None:
             rows.append({"hand": tile_text(h), "points": p})
             legal = p != 0 and p % 10 in d
             kinds["suboptimal" if legal else "illegal"] += 1
-    code, s = tn_verify(write_jsonl(tmp_path / "k.jsonl", rows), taungau_tables)
+    out = tmp_path / "bad.jsonl"
+    code, s = tn_verify(write_jsonl(tmp_path / "k.jsonl", rows), taungau_tables, "--out",
+                        str(out))
     assert code == 1 and s["disagree"] == len(rows)
     assert s["fields"]["points"]["kinds"] == kinds
+    written = [json.loads(x) for x in out.read_text().splitlines()]
+    assert {k: sum(r["kind"] == k for r in written) for k in kinds} == kinds
+    assert all(r["reason"].startswith("claimed points") for r in written)
 
 
 @pytest.mark.parametrize(("mistake", "expected"), [
