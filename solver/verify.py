@@ -1,21 +1,33 @@
 """``bull verify``: check another implementation's claims, streamed and vectorised.
 
-A claims file (CSV, JSON Lines or Parquet) holds **hand rows** — a ``hand`` plus any of
-``has_bull``, ``points``, ``category`` (or ``type``), ``deng``, ``bull`` (and, for Tau
-Ngau, ``values``) — and/or **showdown rows** — ``player`` and ``banker`` (or
-``dealer``) plus any of ``winner`` and ``net`` (optionally ``bet`` and ``commission``
-per row). The file is read in batches; every batch is parsed and checked with numpy
-and Arrow compute, so memory stays bounded whatever the file size.
+A claims file (CSV, JSON Lines or Parquet, by extension or ``--format``) holds **hand
+rows** — a ``hand`` plus any of ``has_bull``, ``points``, ``category`` (or ``type``),
+``deng`` (Pok Deng), ``bull`` (the three cards/tiles set aside, or ``none``) and
+``values`` (Tau Ngau: ``{"[4:2]": 6}`` or ``[4:2]=6``) — and/or **showdown rows** —
+``player`` and ``banker`` (or ``dealer``) plus any of ``winner`` and ``net``, and per row
+optionally the Niu Niu ``bet`` and ``commission``. Extra columns are ignored; names are
+matched case-insensitively and ``--column FIELD=NAME`` renames. A hand is text
+(``"AS 10H 3C 7D KS"``, ``"[6:5][4:1]..."``, any spelling of RULES §2) or a list (of
+names, or of card ids in our encoding).
 
-Every well-formed row is **checked**; a field that is empty is **not stated** (never a
-disagreement); a row that cannot be read (an unknown card, a bad number) is
-**malformed**, reported with its line number (CSV, JSON Lines) or row number (Parquet),
-and the run goes on. Disagreeing rows get the correct answer and a short reason, and the
-disagreements are handed to :mod:`solver.diagnose`, which names the rule variants that
+The file is read in batches (``pyarrow.csv.open_csv``, ``ParquetFile.iter_batches``,
+blocks of JSON Lines) by a reader thread; every batch is parsed and checked with Arrow
+compute and numpy (the common spellings without a Python loop, table lookups by colex
+rank), so memory stays bounded whatever the file size.
+
+Every well-formed row is **checked**; an empty field is **not stated** (never a
+disagreement); a row that cannot be read (an unknown card, a bad number, a wrong number
+of fields) is **malformed**: reported with its line number (CSV, JSON Lines) or row
+number (Parquet), counted, and the run goes on. Semantics (RULES §8): a Niu Niu or Tau
+Ngau bull claim is right when it is a valid bull reaching the claimed score; a Tau
+Ngau score the hand can reach but that is not its best is ``suboptimal``, one it cannot
+reach ``illegal``. Each disagreeing row gets the correct answer and a short reason, and
+the disagreements go to :mod:`solver.diagnose`, which names the rule variants that
 explain them.
 
 Exit codes: 0 everything agrees, 1 a disagreement or a malformed row, 2 bad input
-(raised as :class:`~solver.errors.BullError`).
+(raised as :class:`~solver.errors.BullError`: unreadable file, missing columns, nothing
+readable).
 
 >>> _norm_label(" Niu Niu ")
 'niu_niu'
@@ -48,8 +60,14 @@ __all__ = [
     "FIELDS",
     "FieldStats",
     "Malformed",
+    "NiuNiuChecker",
+    "PokDengChecker",
+    "TauNgauChecker",
     "VerifyReport",
     "cli_verify",
+    "make_checker",
+    "parse_card_hands",
+    "parse_tile_hands",
     "verify_file",
 ]
 
