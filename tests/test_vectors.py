@@ -175,3 +175,35 @@ def test_pokdeng_round_trip(tmp_path: Path, rules: str) -> None:
         nets = [r["net"] for r in recs if r["kind"] == "showdown"
                 and "worked_example" in r["tags"]]
         assert nets == [2, 1, 3, 2, 1]
+
+
+def pd_deng(cards: list[str], pok_pair: int) -> int:
+    """Independent Pok Deng deng, base rules (straights off), paired Pok as given."""
+    ranks = [c[:-1] for c in cards]
+    suits = {c[-1] for c in cards}
+    pts = sum(rank(c) if rank(c) < 10 else 0 for c in cards) % 10
+    if len(cards) == 2:
+        pair = ranks[0] == ranks[1]
+        if pts >= 8 and pair:
+            return pok_pair
+        return 2 if pair or len(suits) == 1 else 1
+    if len(set(ranks)) == 1:
+        return 5
+    if all(rank(c) > 10 for c in cards):
+        return 3
+    return 3 if len(suits) == 1 else 1
+
+
+def test_pokdeng_vectors_catch_paired_pok(tmp_path: Path) -> None:
+    _, recs, _ = vectors(tmp_path, "pokdeng")
+    answered = [{"hand": r["hand"], "deng": pd_deng(r["hand"], pok_pair=1)}
+                for r in recs if r["kind"] == "hand"]
+    assert all(a["deng"] == r["deng"] for a, r in zip(answered, (
+        r for r in recs if r["kind"] == "hand"), strict=True)
+        if len(a["hand"]) == 3 or a["hand"][0][:-1] != a["hand"][1][:-1])
+    path = tmp_path / "answers.jsonl"
+    path.write_text("".join(json.dumps(a) + "\n" for a in answered))
+    code, out, _ = run("verify", "pokdeng", str(path), "--json")
+    s = json.loads(out)
+    assert code == 1 and s["diagnosis"][0]["key"] == "deng.pok_pair=1"
+    assert s["diagnosis"][0]["explains"] == s["disagree"]
