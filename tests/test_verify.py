@@ -266,6 +266,21 @@ def test_four_faces_counted_when_the_preset_does_not(tmp_path: Path,
     assert s["diagnosis"][0]["explains"] == len(wrong)
 
 
+@pytest.mark.parametrize(("specials", "expected"), [
+    (["five_faces", "five_small_bull", "four_of_a_kind", "straight_flush"],
+     "special_order=five_faces<five_small_bull<straight_flush<four_of_a_kind"),
+    (["five_faces", "four_of_a_kind", "five_small_bull"], "specials_without=straight_flush"),
+])
+def test_planted_specials(tmp_path: Path, niuniu_tables: Path, specials: list[str],
+                          expected: str) -> None:
+    """Which specials count, and their order (AAAA2 is both quads and five small bull)."""
+    path, wrong = planted(tmp_path, "sp.csv", specials, truth=CASINO)
+    code, s = verify_json(path, niuniu_tables, "--rules", "casino")
+    assert code == 1 and s["disagree"] == len(wrong) > 0
+    assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
+    assert s["diagnosis"][0]["explains"] == len(wrong)
+
+
 def test_two_mistakes_are_covered_together(tmp_path: Path, niuniu_tables: Path) -> None:
     path, wrong = planted(tmp_path, "two.csv", CASINO, fsb_below_10=True, skip_first=True)
     code, s = verify_json(path, niuniu_tables, "--rules", "casino")
@@ -319,6 +334,13 @@ def highest(cards: list[str], suits: str) -> tuple[int, int]:
     return max((rank(c), 3 - suits.index(c[-1])) for c in cards)
 
 
+def first_written_top(cards: list[str], suits: str) -> tuple[int, int]:
+    """The mistake: the top rank, with the suit of the first card of that rank written."""
+    top = max(rank(c) for c in cards)
+    first = next(c for c in cards if rank(c) == top)
+    return top, 3 - suits.index(first[-1])
+
+
 def showdown(player: list[str], banker: list[str], suits: str = "SHCD",
              tie_break: str = "highest_card", commission: float = 0.05) -> dict[str, Any]:
     """classic: categories then the highest card; equal bet paying 1 less commission."""
@@ -326,7 +348,9 @@ def showdown(player: list[str], banker: list[str], suits: str = "SHCD",
     cp, cb = category(player, CLASSIC), category(banker, CLASSIC)
     kp, kb = order.index(cp), order.index(cb)
     if kp == kb:
-        if tie_break == "rank_by_rank":
+        if tie_break == "input_order":
+            kp, kb = first_written_top(player, suits), first_written_top(banker, suits)
+        elif tie_break == "rank_by_rank":
             rp = sorted((rank(c) for c in player), reverse=True)
             rb = sorted((rank(c) for c in banker), reverse=True)
             kp, kb = (rp, highest(player, suits)), (rb, highest(banker, suits))
@@ -347,7 +371,11 @@ def deals(n: int, seed: int) -> list[tuple[list[str], list[str]]]:
     # same top rank, suits decide; pairs of the top rank in one hand
     out += [(["KS", "9H", "8C", "3D", "7S"], ["KH", "9S", "8D", "3C", "7H"]),
             (["KC", "9H", "8C", "3D", "7S"], ["KD", "9S", "8D", "3C", "7H"]),
-            (["KD", "KH", "2C", "3D", "5S"], ["KS", "QS", "2D", "3C", "4H"])]
+            (["KD", "KH", "2C", "3D", "5S"], ["KS", "QS", "2D", "3C", "4H"]),
+            # a pair at the top, the lower suit written first: niu niu against niu niu
+            (["KD", "KS", "9D", "8D", "3D"], ["KH", "KC", "9H", "8H", "3H"]),
+            (["QC", "QH", "9C", "8C", "3C"], ["QD", "QS", "9S", "8S", "3S"]),
+            (["JD", "JH", "9D", "8D", "3D"], ["JC", "JS", "9H", "8H", "3H"])]
     return out
 
 
@@ -355,6 +383,7 @@ def deals(n: int, seed: int) -> list[tuple[list[str], list[str]]]:
     ({"suits": "SHDC"}, "suit_order=SHDC"),
     ({"tie_break": "rank_by_rank"}, "tie_break=rank_by_rank"),
     ({"commission": 0.03}, "commission=0.03"),
+    ({"tie_break": "input_order"}, "mistake=suit_from_input_order"),
 ])
 def test_planted_showdown_mistake(tmp_path: Path, niuniu_tables: Path, kwargs: dict[str, Any],
                                   expected: str) -> None:
@@ -485,11 +514,19 @@ def tn_digits(tiles: list[tuple[int, int]], mistake: str | None = None) -> set[i
     the mistakes: no choice (3 only), or a wild tile kept in the bull whenever it can be."""
     options = [((3,) if mistake == "fixed_3" else (3, 6)) if t in WILD else (t[0] + t[1],)
                for t in tiles]
+    if mistake == "first_bull":  # the first triple (sorted hand) that makes a bull
+        tiles = sorted(tiles)
+        first = next((tri for tri in combinations(range(5), 3) for vals in product(*options)
+                      if sum(vals[i] for i in tri) % 10 == 0), None)
+        return {sum(vals) % 10 for vals in product(*options)
+                if first and sum(vals[i] for i in first) % 10 == 0}
     plain, with_wild = set(), set()
     for vals in product(*options):
         for tri in combinations(range(5), 3):
             if sum(vals[i] for i in tri) % 10 == 0:
-                d = sum(vals) % 10
+                rest = [3 if mistake == "rest_3" and tiles[i] in WILD else vals[i]
+                        for i in range(5) if i not in tri]
+                d = (sum(vals[i] for i in tri) + sum(rest)) % 10
                 plain.add(d)
                 if any(tiles[i] in WILD for i in tri):
                     with_wild.add(d)
@@ -560,6 +597,8 @@ def test_taungau_clean_and_kinds(tmp_path: Path, taungau_tables: Path) -> None:
     ("zero", "zero_counts_as=0"),
     ("fixed_3", "mistake=wild_fixed_3"),
     ("in_bull", "mistake=wild_in_bull"),
+    ("rest_3", "mistake=wild_rest_3"),
+    ("first_bull", "mistake=first_bull"),
 ])
 def test_taungau_planted(tmp_path: Path, taungau_tables: Path, mistake: str,
                          expected: str) -> None:
