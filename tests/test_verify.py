@@ -700,9 +700,17 @@ def test_taungau_malformed(tmp_path: Path, taungau_tables: Path) -> None:
 # ================================================================ Pok Deng
 
 def pd_class(cards: list[str], straights: bool = False, ace: str = "both",
-             pok_pair_deng: int = 2) -> tuple[int, int, int]:
+             pok_pair_deng: int = 2, three_card_pok: bool = False) -> tuple[int, int, int]:
     """(type rank, points, deng) from RULES §5: Normal 0 < Sam Lueang 1 < Straight 2 <
-    Straight Flush 3 < Tong 4 < Pok 5."""
+    Straight Flush 3 < Tong 4 < Pok 5 (or the mistake: a three-card 8/9 as Pok)."""
+    t, p, d = _pd_class(cards, straights, ace, pok_pair_deng)
+    if three_card_pok and len(cards) == 3 and t == 0 and p >= 8:
+        return 5, p, d
+    return t, p, d
+
+
+def _pd_class(cards: list[str], straights: bool, ace: str,
+              pok_pair_deng: int) -> tuple[int, int, int]:
     pts = sum(rank(c) if rank(c) < 10 else 0 for c in cards) % 10
     suits = {c[-1] for c in cards}
     ranks = sorted(rank(c) for c in cards)
@@ -727,9 +735,12 @@ def pd_class(cards: list[str], straights: bool = False, ace: str = "both",
 
 
 def pd_net(p: tuple[int, int, int], d: tuple[int, int, int], tong_vs_sam: int = 2,
-           deng_first: bool = False) -> int:
+           deng_first: bool = False, tong_ranks: tuple[int, int] | None = None) -> int:
     if {p[0], d[0]} == {4, 1}:
         return tong_vs_sam if p[0] == 4 else -tong_vs_sam
+    if tong_ranks is not None and p[0] == d[0] == 4:  # the mistake: ranks decide
+        return p[2] if tong_ranks[0] > tong_ranks[1] else -d[2] if tong_ranks[0] < \
+            tong_ranks[1] else 0
     kp, kd = ((p[0], p[2], p[1]), (d[0], d[2], d[1])) if deng_first else (p[:2], d[:2])
     if kp > kd:
         return p[2]
@@ -774,6 +785,7 @@ def test_pokdeng_clean(tmp_path: Path) -> None:
     ({"straights": True, "ace": "low"}, "standard", "straights=true,ace=low"),
     ({"straights": False}, "straights", "straights=false"),
     ({"pok_pair_deng": 1}, "standard", "deng.pok_pair=1"),
+    ({"three_card_pok": True}, "standard", "mistake=three_card_pok"),
 ])
 def test_pokdeng_planted_hands(tmp_path: Path, kw: dict[str, Any], rules: str,
                                expected: str) -> None:
@@ -796,18 +808,24 @@ def test_pokdeng_planted_hands(tmp_path: Path, kw: dict[str, Any], rules: str,
 @pytest.mark.parametrize(("kw", "expected"), [
     ({"tong_vs_sam": 5}, "tong_vs_sam_lueang_pays=5"),
     ({"deng_first": True}, "mistake=deng_before_points"),
+    ({"tong_by_rank": True}, "mistake=tong_by_rank"),
 ])
 def test_pokdeng_planted_showdowns(tmp_path: Path, kw: dict[str, Any], expected: str) -> None:
     rng = random.Random(13)
     deals = [(["3S", "3H", "3D"], ["JS", "QH", "KD"]), (["QC", "JD", "KS"], ["7S", "7H", "7D"]),
-             (["6C", "4C", "5C"], ["KH", "2S", "3C"]), (["6C", "4C", "5C"], ["2S", "3S"])]
+             (["6C", "4C", "5C"], ["KH", "2S", "3C"]), (["6C", "4C", "5C"], ["2S", "3S"]),
+             (["3S", "3H", "3D"], ["KS", "KH", "KD"]), (["9S", "9H", "9D"], ["QS", "QH", "QD"]),
+             (["2S", "2H", "2D"], ["AS", "AH", "AD"]), (["JS", "JH", "JD"], ["4S", "4H", "4D"])]
     for _ in range(2000):
         cards = rng.sample(DECK, 6)
         deals.append((cards[: rng.choice((2, 3))], cards[3:3 + rng.choice((2, 3))]))
     rows, wrong = [], set()
     for i, (p, d) in enumerate(deals):
         good = pd_net(pd_class(p), pd_class(d))
-        bad = pd_net(pd_class(p), pd_class(d), **kw)
+        extra = dict(kw)
+        if extra.pop("tong_by_rank", False):
+            extra["tong_ranks"] = (rank(p[0]), rank(d[0]))
+        bad = pd_net(pd_class(p), pd_class(d), **extra)
         rows.append({"player": " ".join(p), "dealer": " ".join(d), "net": bad,
                      "winner": "player" if bad > 0 else "dealer" if bad < 0 else "push"})
         if bad != good:
