@@ -29,8 +29,6 @@ Exit codes: 0 everything agrees, 1 a disagreement or a malformed row, 2 bad inpu
 (raised as :class:`~solver.errors.BullError`: unreadable file, missing columns, nothing
 readable).
 
->>> _norm_label(" Niu Niu ")
-'niu_niu'
 >>> sorted(FIELDS)[:4]
 ['banker', 'bet', 'bull', 'category']
 """
@@ -90,10 +88,6 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 """Logical field → the column names looked for by default (case-insensitive)."""
 
-CLAIM_FIELDS: dict[str, tuple[str, ...]] = {
-    "hand": ("has_bull", "points", "category", "deng", "bull"),
-    "showdown": ("winner", "net"),
-}
 MAX_LISTED = 100
 """Malformed rows and examples kept in the summary (all are counted)."""
 
@@ -101,10 +95,6 @@ _BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True,
                "t": True, "f": False, "y": True, "n": False}
 NONE_WORDS = ("none", "null", "no_bull", "-", "[]", "n/a", "na")
 """Spellings of an explicit "nothing" (no bull, no score); an empty field is not a claim."""
-
-
-def _norm_label(text: str) -> str:
-    return re.sub(r"[\s\-]+", "_", text.strip().lower())
 
 
 def parse_column_options(items: Sequence[str]) -> dict[str, str]:
