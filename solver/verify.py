@@ -2155,7 +2155,17 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
                 options: Mapping[str, Any] | None = None, tables: str | None = None,
                 out: str | None = None) -> VerifyReport:
     """Verify a claims file; see the module docstring. ``out`` writes the disagreeing
-    rows (JSON Lines, or CSV for a ``.csv`` name)."""
+    rows (JSON Lines, or CSV for a ``.csv`` name).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "claims.csv")
+    >>> _ = open(path, "w").write("hand,points,type\n9S 9D,8,pok\n6C 4C 5C,5,straight\n")
+    >>> r = verify_file("pokdeng", path)
+    >>> r.checked, r.disagree, r.exit_code
+    (2, 1, 1)
+    >>> r.headline
+    'all 1 disagreement is explained by: straights counted (ace both)'
+    """
     from .diagnose import DIAGNOSE_LIMIT, Tally
     checker = make_checker(game, rules, options or {}, tables)
     fmt = detect_format(path, fmt)
