@@ -2154,7 +2154,7 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
                 columns: Mapping[str, str] | None = None, batch_size: int = 262_144,
                 options: Mapping[str, Any] | None = None, tables: str | None = None,
                 out: str | None = None) -> VerifyReport:
-    """Verify a claims file; see the module docstring. ``out`` writes the disagreeing
+    r"""Verify a claims file; see the module docstring. ``out`` writes the disagreeing
     rows (JSON Lines, or CSV for a ``.csv`` name).
 
     >>> import os, tempfile
