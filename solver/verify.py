@@ -2159,7 +2159,7 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "claims.csv")
-    >>> _ = open(path, "w").write("hand,points,type\n9S 9D,8,pok\n6C 4C 5C,5,straight\n")
+    >>> _ = open(path, "w").write("hand,points,type\n9S 9D,8,pok\n4D 5H 6S,5,straight\n")
     >>> r = verify_file("pokdeng", path)
     >>> r.checked, r.disagree, r.exit_code
     (2, 1, 1)
