@@ -75,14 +75,20 @@ def main() -> None:
     direct = per_hand * PLAYER_HANDS
     per_pair = pairwise_per_pair(strength, 1_000_000)
     pairwise = per_pair * PLAYER_HANDS * BANKER_HANDS
-    print(f"bull edge niuniu (classic, double): EV {float(res.ev):+.6f} = "
-          f"{analysis.fraction_text(res.ev)}")
+    print(
+        f"bull edge niuniu (classic, double): EV {float(res.ev):+.6f} = "
+        f"{analysis.fraction_text(res.ev)}"
+    )
     print(f"  inclusion-exclusion, in process:  {api:8.2f} s")
     print(f"  `bull edge niuniu` command, total: {cli:8.2f} s  (limit 60 s)")
-    print(f"  baseline, direct enumeration:     {direct:8.0f} s  "
-          f"({per_hand * 1e3:.1f} ms x {PLAYER_HANDS:,} player hands; sample {args.sample})")
-    print(f"  baseline, pairwise Python loop:   {pairwise:8.3g} s  "
-          f"({per_pair * 1e9:.0f} ns x {PLAYER_HANDS * BANKER_HANDS:,} pairs)")
+    print(
+        f"  baseline, direct enumeration:     {direct:8.0f} s  "
+        f"({per_hand * 1e3:.1f} ms x {PLAYER_HANDS:,} player hands; sample {args.sample})"
+    )
+    print(
+        f"  baseline, pairwise Python loop:   {pairwise:8.3g} s  "
+        f"({per_pair * 1e9:.0f} ns x {PLAYER_HANDS * BANKER_HANDS:,} pairs)"
+    )
     print(f"  speed-up vs direct enumeration:   {direct / api:8.0f}x")
     print(f"  speed-up vs pairwise loop:        {pairwise / api:8.3g}x")
 

@@ -63,13 +63,20 @@ def main() -> int:
     t_build = best_of(build_tables, 1)
 
     # batch lookups: random hands in random order; sort + colex rank + gather
-    batch = np.argsort(rng.random((n_batch, 52)), axis=1)[:, :5].astype(np.uint8) \
-        if n_batch <= 2_000_000 else np.concatenate(
-            [np.argsort(rng.random((1_000_000, 52)), axis=1)[:, :5].astype(np.uint8)
-             for _ in range(n_batch // 1_000_000)])
+    batch = (
+        np.argsort(rng.random((n_batch, 52)), axis=1)[:, :5].astype(np.uint8)
+        if n_batch <= 2_000_000
+        else np.concatenate(
+            [
+                np.argsort(rng.random((1_000_000, 52)), axis=1)[:, :5].astype(np.uint8)
+                for _ in range(n_batch // 1_000_000)
+            ]
+        )
+    )
     nn.evaluate_batch(batch[:10], tables=args.tables)  # load the table once
     from solver.indexing import batch_lookup
     from solver.tables import open_table
+
     strength = open_table("niuniu", args.tables).column("classic_strength")
 
     def lookup() -> None:  # validate + sort the five ids + colex rank + gather the strength
@@ -78,8 +85,9 @@ def main() -> int:
     t_lookup = best_of(lookup)
     t_api_batch = best_of(lambda: nn.evaluate_batch(batch, tables=args.tables))
     # single-hand API
-    singles = hands[:n_single] if n_single <= n_base else (hands * (n_single // n_base + 1))[
-        :n_single]
+    singles = (
+        hands[:n_single] if n_single <= n_base else (hands * (n_single // n_base + 1))[:n_single]
+    )
     nn.evaluate(singles[0], tables=args.tables)
     t_single = best_of(lambda: [nn.evaluate(h, tables=args.tables) for h in singles], 2)
     names = [" ".join(CARD_NAMES[c] for c in h) for h in singles]
@@ -104,8 +112,12 @@ def main() -> int:
         "single_api_from_text_calls_per_s": round(n_single / t_single_str),
         "one_shot_cli_s": round(t_cli, 3),
         "bare_python_startup_s": round(t_python, 3),
-        "targets": {"build_s": 10, "batch_lookup_hands_per_s": 50e6,
-                    "single_api_calls_per_s": 5e5, "one_shot_cli_s": 0.3},
+        "targets": {
+            "build_s": 10,
+            "batch_lookup_hands_per_s": 50e6,
+            "single_api_calls_per_s": 5e5,
+            "one_shot_cli_s": 0.3,
+        },
     }
     print(json.dumps(report, indent=2))
     Path("scripts/.last_bench_niuniu.json").write_text(json.dumps(report, indent=2))

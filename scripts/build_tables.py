@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build every table (the same code as ``bull build``) and print a summary.
 
-    python scripts/build_tables.py [--tables DIR] [--game niuniu ...] [--json]
+python scripts/build_tables.py [--tables DIR] [--game niuniu ...] [--json]
 """
 
 from __future__ import annotations

@@ -93,8 +93,9 @@ def _commission(c: float | Fraction | None, default: float) -> Fraction:
     return frac
 
 
-def _group_sums(keys: npt.NDArray[np.integer], values: npt.NDArray[np.integer], n: int
-                ) -> list[int]:
+def _group_sums(
+    keys: npt.NDArray[np.integer], values: npt.NDArray[np.integer], n: int
+) -> list[int]:
     """Exact integer sums of ``values`` per key 0..n-1.
 
     >>> _group_sums(np.array([0, 2, 0]), np.array([5, 7, 1]), 3)
@@ -106,6 +107,7 @@ def _group_sums(keys: npt.NDArray[np.integer], values: npt.NDArray[np.integer], 
 
 
 # ---------------------------------------------------------------- the counting core
+
 
 @dataclass(frozen=True)
 class DisjointCounts:
@@ -123,9 +125,13 @@ class DisjointCounts:
     total: int
 
 
-def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, deck: int,
-                    weight: npt.ArrayLike | None = None, chunk: int = 1 << 18
-                    ) -> DisjointCounts:
+def disjoint_counts(
+    hands: npt.NDArray[np.integer],
+    strength: npt.ArrayLike,
+    deck: int,
+    weight: npt.ArrayLike | None = None,
+    chunk: int = 1 << 18,
+) -> DisjointCounts:
     """Inclusion-exclusion counts of weaker/equal/stronger disjoint hands for every hand.
 
     ``hands`` must be *every* sorted h-subset of ``range(deck)`` in colex order (row i has
@@ -149,16 +155,18 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
     if w2.ndim != 2 or w2.shape[0] != n:
         raise ValueError("weight needs one value (or one row) per hand")
     # a constant weight column is a multiple of the counts; equal columns are done once
-    const = [int(w2[0, j]) if n and (w2[:, j] == w2[0, j]).all() else None
-             for j in range(w2.shape[1])]
+    const = [
+        int(w2[0, j]) if n and (w2[:, j] == w2[0, j]).all() else None for j in range(w2.shape[1])
+    ]
     distinct: list[int] = []
     which: list[int] = []
     for j in range(w2.shape[1]):
         if const[j] is not None:
             which.append(-1)
             continue
-        same = next((d for d, col in enumerate(distinct)
-                     if np.array_equal(w2[:, col], w2[:, j])), None)
+        same = next(
+            (d for d, col in enumerate(distinct) if np.array_equal(w2[:, col], w2[:, j])), None
+        )
         if same is None:
             distinct.append(j)
             same = len(distinct) - 1
@@ -170,7 +178,7 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(s_sorted[1:], s_sorted[:-1], out=new[1:])
-    run_id = np.cumsum(new) - 1                          # dense strength rank per position
+    run_id = np.cumsum(new) - 1  # dense strength rank per position
     starts = np.flatnonzero(new)
     ends = np.append(starts[1:], n)
     ties = len(starts) < n
@@ -185,8 +193,13 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
         wtot.append(np.full(n, cw[-1], dtype=np.int64))
     cols = [np.ascontiguousarray(hands[order, j]).astype(np.intp) for j in range(h)]
     bits = max(int(n).bit_length(), 1)
-    widest = max((comb(deck, k).bit_length() + bits + max(comb(h, k) - 1, 1).bit_length()
-                  for k in range(1, h)), default=0)
+    widest = max(
+        (
+            comb(deck, k).bit_length() + bits + max(comb(h, k) - 1, 1).bit_length()
+            for k in range(1, h)
+        ),
+        default=0,
+    )
     if widest > 63 or comb(deck - 1, h - 1) >= 1 << 31:
         raise ValueError(f"C({deck}, {h}) hands are too many for 64-bit subset keys")
     most = max(comb(h, k) for k in range(1, h)) * n if h > 1 else 0
@@ -196,35 +209,35 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
     w_buf = [np.zeros(most, dtype=np.int64) for _ in range(m)]
     for k in range(1, h):
         sign = -1 if k % 2 else 1
-        g = comb(deck - k, h - k)                        # hands containing a given k-subset
+        g = comb(deck - k, h - k)  # hands containing a given k-subset
         combos = list(combinations(range(h), k))
         cbits = max(len(combos) - 1, 1).bit_length()
         size = n * len(combos)
         keys = key_buf[:size]
-        tail = (np.arange(n, dtype=np.int64) << cbits)
+        tail = np.arange(n, dtype=np.int64) << cbits
         ranks = []
         for i, c in enumerate(combos):
             r = BINOM[:, 1][cols[c[0]]]
             for e in range(1, k):
                 r = r + BINOM[:, e + 1][cols[c[e]]]
             ranks.append(r)
-            out = keys[i * n:(i + 1) * n]
+            out = keys[i * n : (i + 1) * n]
             np.left_shift(r, bits + cbits, out=out)
             out |= tail
             out |= i
-        keys.sort()                                      # by subset, then strength order
+        keys.sort()  # by subset, then strength order
         # per incidence (combo i, hand at position p), at slot i * n + p: the count of
         # weaker hands containing the subset << 32 | the count of equal ones
         packed = pack_buf[:size]
         out_w = [b[:size] for b in w_buf]
         wsub = [np.empty(comb(deck, k), dtype=np.int64) for _ in range(m)]
-        step = max(g, (chunk // g) * g)                  # blocks hold whole subsets
+        step = max(g, (chunk // g) * g)  # blocks hold whole subsets
         for a in range(0, len(keys), step):
-            blk = keys[a:a + step]
+            blk = keys[a : a + step]
             nb = len(blk)
             pos = (blk >> cbits) & ((1 << bits) - 1)
             slot = (blk & ((1 << cbits) - 1)) * n + pos
-            first = np.arange(0, nb, g)                  # where each subset's hands begin
+            first = np.arange(0, nb, g)  # where each subset's hands begin
             gstart = np.repeat(first, g)
             if ties:
                 rid = run_id[pos]
@@ -244,15 +257,15 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
             for j in range(m):
                 cwb = np.concatenate(([0], np.cumsum(w_sorted[j][pos])))
                 out_w[j][slot] = cwb[run_end] - cwb[gstart]
-                wsub[j][a // g:(a + nb) // g] = cwb[first + g] - cwb[first]
+                wsub[j][a // g : (a + nb) // g] = cwb[first + g] - cwb[first]
             del blk, pos, slot, gstart, run_start, run_end
         for i in range(len(combos)):
-            part = packed[i * n:(i + 1) * n]
+            part = packed[i * n : (i + 1) * n]
             below_k = part >> 32
             lt += sign * below_k
             le += sign * (below_k + (part & 0xFFFFFFFF))
             for j in range(m):
-                wle[j] += sign * out_w[j][i * n:(i + 1) * n]
+                wle[j] += sign * out_w[j][i * n : (i + 1) * n]
                 wtot[j] += sign * wsub[j][ranks[i]]
     del key_buf, pack_buf, w_buf
     # k = h: the hand itself is the only hand containing it, and it ties with itself
@@ -267,17 +280,23 @@ def disjoint_counts(hands: npt.NDArray[np.integer], strength: npt.ArrayLike, dec
     below = lt[inv]
     above = total - le[inv]
     if w2.shape[1]:
-        wa = np.stack([above * const[j] if which[j] < 0
-                       else (wtot[which[j]] - wle[which[j]])[inv]
-                       for j in range(w2.shape[1])], axis=1)
+        wa = np.stack(
+            [
+                above * const[j] if which[j] < 0 else (wtot[which[j]] - wle[which[j]])[inv]
+                for j in range(w2.shape[1])
+            ],
+            axis=1,
+        )
         weight_above = wa[:, 0] if flat else wa
     else:
         weight_above = above
-    return DisjointCounts(below=below, equal=(le - lt)[inv], above=above,
-                          weight_above=weight_above, total=total)
+    return DisjointCounts(
+        below=below, equal=(le - lt)[inv], above=above, weight_above=weight_above, total=total
+    )
 
 
 # ---------------------------------------------------------------- Niu Niu
+
 
 def _niuniu_rules(rules: Any) -> Any:
     from .niuniu import NiuNiuRules, load_rules
@@ -285,9 +304,9 @@ def _niuniu_rules(rules: Any) -> Any:
     return rules if isinstance(rules, NiuNiuRules) else load_rules(rules)
 
 
-def _niuniu_columns(rules: Any, tables: TablesLike
-                    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64],
-                               npt.NDArray[np.uint8]]:
+def _niuniu_columns(
+    rules: Any, tables: TablesLike
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
     """(hands, strength, category) of all 2,598,960 hands in colex order under ``rules``:
     from the table for a preset, by direct evaluation for a rule file."""
     from .niuniu import PRESETS, evaluate_arrays, load_rules
@@ -296,11 +315,16 @@ def _niuniu_columns(rules: Any, tables: TablesLike
     if rules.name in PRESETS and rules == load_rules(rules.name):
         t = open_table("niuniu", tables)
         if t.rules.get(rules.name) != rules.to_data():
-            raise TableError(f"table niuniu was built with other {rules.name!r} rules than "
-                             "this solver's; rebuild with `bull build`")
+            raise TableError(
+                f"table niuniu was built with other {rules.name!r} rules than "
+                "this solver's; rebuild with `bull build`"
+            )
         hands = np.stack([t.column(f"c{i}") for i in range(5)], axis=1).astype(np.uint8)
-        return (hands, t.column(f"{rules.name}_strength").astype(np.int64),
-                t.column(f"{rules.name}_category").astype(np.uint8))
+        return (
+            hands,
+            t.column(f"{rules.name}_strength").astype(np.int64),
+            t.column(f"{rules.name}_category").astype(np.uint8),
+        )
     hands = all_subsets(52, 5)
     ev = evaluate_arrays(hands, rules)
     return hands, ev["strength"].astype(np.int64), ev["category"].astype(np.uint8)
@@ -339,16 +363,23 @@ def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatch
         return hit
     t0 = time.perf_counter()
     hands, strength, category = _niuniu_columns(r, tables)
-    weights = np.stack([np.asarray(r.multiplier_row(b), dtype=np.int64)[category]
-                        for b in r.bets], axis=1)
+    weights = np.stack(
+        [np.asarray(r.multiplier_row(b), dtype=np.int64)[category] for b in r.bets], axis=1
+    )
     c = disjoint_counts(hands, strength, 52, weights)
     # every count is below 2^31 (at most 1,533,939 hands times a small multiplier)
-    out = NiuNiuMatchups(rules=r.name, bets=tuple(r.bets), category=category,
-                         below=c.below.astype(np.int32), equal=c.equal.astype(np.int32),
-                         above=c.above.astype(np.int32),
-                         mult_above=np.asarray(c.weight_above).astype(np.int32),
-                         banker_hands=c.total, seconds=time.perf_counter() - t0)
-    while len(_MATCHUPS) >= 4:   # keep four rule sets' arrays (about 60 MB each)
+    out = NiuNiuMatchups(
+        rules=r.name,
+        bets=tuple(r.bets),
+        category=category,
+        below=c.below.astype(np.int32),
+        equal=c.equal.astype(np.int32),
+        above=c.above.astype(np.int32),
+        mult_above=np.asarray(c.weight_above).astype(np.int32),
+        banker_hands=c.total,
+        seconds=time.perf_counter() - t0,
+    )
+    while len(_MATCHUPS) >= 4:  # keep four rule sets' arrays (about 60 MB each)
         del _MATCHUPS[next(iter(_MATCHUPS))]
     _MATCHUPS[key] = out
     return out
@@ -383,28 +414,36 @@ class EdgeResult:
     def to_json(self) -> dict[str, Any]:
         """The ``bull edge niuniu --json`` object."""
         return {
-            "game": "niuniu", "rules": self.rules, "bet": self.bet,
+            "game": "niuniu",
+            "rules": self.rules,
+            "bet": self.bet,
             "commission": float(self.commission),
             "commission_fraction": fraction_text(self.commission),
             "pairs": self.pairs,
-            "ev": float(self.ev), "ev_fraction": fraction_text(self.ev),
+            "ev": float(self.ev),
+            "ev_fraction": fraction_text(self.ev),
             "house_edge": float(-self.ev),
-            "p_win": float(self.p_win), "p_loss": float(self.p_loss),
+            "p_win": float(self.p_win),
+            "p_loss": float(self.p_loss),
             "p_push": float(self.p_push),
             "p_win_fraction": fraction_text(self.p_win),
             "p_loss_fraction": fraction_text(self.p_loss),
             "p_push_fraction": fraction_text(self.p_push),
             "winner_category": {k: float(v) for k, v in self.winner_category.items()},
-            "winner_category_fraction": {k: fraction_text(v)
-                                         for k, v in self.winner_category.items()},
+            "winner_category_fraction": {
+                k: fraction_text(v) for k, v in self.winner_category.items()
+            },
             "ev_by_category": {k: float(v) for k, v in self.ev_by_category.items()},
             "seconds": round(self.seconds, 3),
         }
 
 
-def niuniu_edge(rules: Any = None, bet: str | None = None,
-                commission: float | Fraction | None = None,
-                tables: TablesLike = None) -> EdgeResult:
+def niuniu_edge(
+    rules: Any = None,
+    bet: str | None = None,
+    commission: float | Fraction | None = None,
+    tables: TablesLike = None,
+) -> EdgeResult:
     """The player's exact EV for ``bet`` (default: the rule set's default bet) with the
     house keeping ``commission`` of the player's winnings (default: the rule set's).
 
@@ -421,7 +460,7 @@ def niuniu_edge(rules: Any = None, bet: str | None = None,
     c = _commission(commission, r.commission)
     t1 = time.perf_counter()
     mu = niuniu_matchups(r, tables)
-    lookup = time.perf_counter() - t1                 # ~0 when the counts were cached
+    lookup = time.perf_counter() - t1  # ~0 when the counts were cached
     j = mu.bets.index(bet_name)
     mult = np.asarray(r.multiplier_row(bet_name), dtype=np.int64)
     n = len(mu.category)
@@ -432,15 +471,15 @@ def niuniu_edge(rules: Any = None, bet: str | None = None,
     wins = _group_sums(cat, mu.below, ncat)
     paid = _group_sums(cat, mu.mult_above[:, j], ncat)
     rank = r.category_rank
-    labels = [Category(i).label for i in sorted(range(ncat), key=lambda i: rank[i])
-              if rank[i] >= 0]
+    labels = [Category(i).label for i in sorted(range(ncat), key=lambda i: rank[i]) if rank[i] >= 0]
     ev_num = sum((1 - c) * int(mult[k]) * wins[k] - paid[k] for k in range(ncat))
     ev_by: dict[str, Fraction] = {}
     for label in labels:
         k = Category[label.upper()]
         if hands_k[k]:
             ev_by[label] = ((1 - c) * int(mult[k]) * wins[k] - paid[k]) / (
-                int(hands_k[k]) * mu.banker_hands)
+                int(hands_k[k]) * mu.banker_hands
+            )
     win_total = sum(wins)
     push_total = int(mu.equal.sum(dtype=np.int64))
     loss_total = int(mu.above.sum(dtype=np.int64))
@@ -448,17 +487,24 @@ def niuniu_edge(rules: Any = None, bet: str | None = None,
         raise AssertionError("matchup counts do not add up to every pair")
     player_k = {lb: Fraction(wins[Category[lb.upper()]], pairs) for lb in labels}
     return EdgeResult(
-        rules=r.name, bet=bet_name, commission=c, pairs=pairs,
+        rules=r.name,
+        bet=bet_name,
+        commission=c,
+        pairs=pairs,
         ev=Fraction(ev_num) / pairs,
-        p_win=Fraction(win_total, pairs), p_loss=Fraction(loss_total, pairs),
+        p_win=Fraction(win_total, pairs),
+        p_loss=Fraction(loss_total, pairs),
         p_push=Fraction(push_total, pairs),
         winner_category={lb: 2 * v for lb, v in player_k.items()},
-        player_win_category=player_k, ev_by_category=ev_by,
+        player_win_category=player_k,
+        ev_by_category=ev_by,
         hands_by_category={lb: int(hands_k[Category[lb.upper()]]) for lb in labels},
-        seconds=time.perf_counter() - t0 - lookup + mu.seconds)
+        seconds=time.perf_counter() - t0 - lookup + mu.seconds,
+    )
 
 
 # ---------------------------------------------------------------- Tau Ngau
+
 
 @dataclass(frozen=True)
 class TauNgauEdge:
@@ -493,11 +539,22 @@ class TauNgauEdge:
 
     def to_json(self) -> dict[str, Any]:
         """The ``bull edge taungau --json`` object."""
-        out: dict[str, Any] = {"game": "taungau", "rules": self.rules,
-                               "settlement": self.settlement,
-                               "banker_reveals": self.banker_reveals, "pairs": self.pairs}
-        for name in ("ev_always_declare", "ev_optimal", "ev_optimal_first", "ev_optimal_last",
-                     "p_win", "p_push", "p_loss"):
+        out: dict[str, Any] = {
+            "game": "taungau",
+            "rules": self.rules,
+            "settlement": self.settlement,
+            "banker_reveals": self.banker_reveals,
+            "pairs": self.pairs,
+        }
+        for name in (
+            "ev_always_declare",
+            "ev_optimal",
+            "ev_optimal_first",
+            "ev_optimal_last",
+            "p_win",
+            "p_push",
+            "p_loss",
+        ):
             value: Fraction = getattr(self, name)
             out[name] = float(value)
             out[name + "_fraction"] = fraction_text(value)
@@ -521,14 +578,17 @@ def _taungau_strength(r: Any, tables: TablesLike) -> tuple[npt.NDArray[np.int64]
     if r.name in PRESETS and r == load_rules(r.name):
         t = open_table("taungau", tables)
         if t.rules.get(r.name) != r.to_data():
-            raise TableError(f"table taungau was built with other {r.name!r} rules than "
-                             "this solver's; rebuild with `bull build`")
+            raise TableError(
+                f"table taungau was built with other {r.name!r} rules than "
+                "this solver's; rebuild with `bull build`"
+            )
         return t.column(f"{r.name}_strength").astype(np.int64), t
     return best_plays(analyse(all_subsets(32, 5)), r).strength.astype(np.int64), None
 
 
-def taungau_edge(rules: Any = None, banker_reveals: str | None = None,
-                 tables: TablesLike = None) -> TauNgauEdge:
+def taungau_edge(
+    rules: Any = None, banker_reveals: str | None = None, tables: TablesLike = None
+) -> TauNgauEdge:
     """Exact Tau Ngau EVs (see :class:`TauNgauEdge`). ``macau`` uses the table's
     per-hand banker distributions; even-money rule sets count weaker/equal/stronger
     disjoint banker hands by inclusion-exclusion over the tiles."""
@@ -552,35 +612,46 @@ def taungau_edge(rules: Any = None, banker_reveals: str | None = None,
         win, push, loss = (int(c.below.sum()), int(c.equal.sum()), int(c.above.sum()))
         ev = Fraction(win - loss, pairs)
         per = _group_sums(strength, c.below - c.above, 11)
-        ev_by = {labels[s]: Fraction(per[s], int(hands_s[s]) * BANKER_HANDS)
-                 for s in labels}
+        ev_by = {labels[s]: Fraction(per[s], int(hands_s[s]) * BANKER_HANDS) for s in labels}
         return TauNgauEdge(
-            rules=r.name, settlement=r.settlement, banker_reveals=reveals, pairs=pairs,
-            ev_always_declare=ev, ev_optimal=ev, ev_optimal_first=ev, ev_optimal_last=ev,
-            p_win=Fraction(win, pairs), p_push=Fraction(push, pairs),
-            p_loss=Fraction(loss, pairs), decline_last=0,
+            rules=r.name,
+            settlement=r.settlement,
+            banker_reveals=reveals,
+            pairs=pairs,
+            ev_always_declare=ev,
+            ev_optimal=ev,
+            ev_optimal_first=ev,
+            ev_optimal_last=ev,
+            p_win=Fraction(win, pairs),
+            p_push=Fraction(push, pairs),
+            p_loss=Fraction(loss, pairs),
+            decline_last=0,
             decline_from={r.score_of_strength(s): None for s in range(1, 11)},
             ev_by_score=ev_by,
-            hands_by_score={labels[s]: int(hands_s[s]) for s in labels})
+            hands_by_score={labels[s]: int(hands_s[s]) for s in labels},
+        )
     # difference settlement: the player's net is payoff(p) - payoff(b), or -pays
     if table is not None and f"{r.name}_banker_0" in table.column_names:
-        dist = np.stack([table.column(f"{r.name}_banker_{k}") for k in range(11)],
-                        axis=1).astype(np.int64)
+        dist = np.stack([table.column(f"{r.name}_banker_{k}") for k in range(11)], axis=1).astype(
+            np.int64
+        )
     else:
         dist = banker_distribution(strength).astype(np.int64)
     pays = r.no_bull_pays
     payoff = np.array([r.payoff_value(s) for s in range(11)], dtype=np.int64)
-    gain = payoff[strength][:, None] - payoff[None, :]           # (n, 11)
+    gain = payoff[strength][:, None] - payoff[None, :]  # (n, 11)
     has = strength > 0
     declare = np.where(has, (dist * gain).sum(axis=1), -pays * BANKER_HANDS)
     if r.decline_allowed:
-        first = np.where(has, (dist * np.maximum(gain, -pays)).sum(axis=1),
-                         -pays * BANKER_HANDS)
+        first = np.where(has, (dist * np.maximum(gain, -pays)).sum(axis=1), -pays * BANKER_HANDS)
         last = np.maximum(declare, -pays * BANKER_HANDS)
         n_decline = int((has & (declare < -pays * BANKER_HANDS)).sum())
-        decline_from = {int(payoff[s]): (int(payoff[s]) + pays + 1
-                                         if payoff[s] + pays + 1 <= r.max_score else None)
-                        for s in range(1, 11)}
+        decline_from = {
+            int(payoff[s]): (
+                int(payoff[s]) + pays + 1 if payoff[s] + pays + 1 <= r.max_score else None
+            )
+            for s in range(1, 11)
+        }
     else:
         first = last = declare
         n_decline = 0
@@ -588,22 +659,30 @@ def taungau_edge(rules: Any = None, banker_reveals: str | None = None,
     win = int((dist * (gain > 0) * has[:, None]).sum())
     push = int((dist * (gain == 0) * has[:, None]).sum())
     per = _group_sums(strength, declare, 11)
-    ev_by = {labels[s]: Fraction(per[s], int(hands_s[s]) * BANKER_HANDS)
-             for s in labels}
+    ev_by = {labels[s]: Fraction(per[s], int(hands_s[s]) * BANKER_HANDS) for s in labels}
     ev_first = Fraction(int(first.sum()), pairs)
     ev_last = Fraction(int(last.sum()), pairs)
     return TauNgauEdge(
-        rules=r.name, settlement=r.settlement, banker_reveals=reveals, pairs=pairs,
+        rules=r.name,
+        settlement=r.settlement,
+        banker_reveals=reveals,
+        pairs=pairs,
         ev_always_declare=Fraction(int(declare.sum()), pairs),
         ev_optimal=ev_first if reveals == "first" else ev_last,
-        ev_optimal_first=ev_first, ev_optimal_last=ev_last,
-        p_win=Fraction(win, pairs), p_push=Fraction(push, pairs),
-        p_loss=Fraction(pairs - win - push, pairs), decline_last=n_decline,
-        decline_from=decline_from, ev_by_score=ev_by,
-        hands_by_score={labels[s]: int(hands_s[s]) for s in labels})
+        ev_optimal_first=ev_first,
+        ev_optimal_last=ev_last,
+        p_win=Fraction(win, pairs),
+        p_push=Fraction(push, pairs),
+        p_loss=Fraction(pairs - win - push, pairs),
+        decline_last=n_decline,
+        decline_from=decline_from,
+        ev_by_score=ev_by,
+        hands_by_score={labels[s]: int(hands_s[s]) for s in labels},
+    )
 
 
 # ---------------------------------------------------------------- Pok Deng
+
 
 @dataclass(frozen=True)
 class PokDengEdge:
@@ -620,14 +699,17 @@ class PokDengEdge:
 
     def to_json(self) -> dict[str, Any]:
         """The ``bull edge pokdeng --json`` object."""
-        return {"game": "pokdeng", "rules": self.rules,
-                "dealer_draws_at_most": self.dealer_draws_at_most,
-                "ev_optimal": float(self.ev_optimal),
-                "ev_optimal_fraction": fraction_text(self.ev_optimal),
-                "ev_simple": float(self.ev_simple),
-                "ev_simple_fraction": fraction_text(self.ev_simple),
-                "draws_optimal": self.draws_optimal,
-                "ev_by_points": {k: float(v) for k, v in self.ev_by_points.items()}}
+        return {
+            "game": "pokdeng",
+            "rules": self.rules,
+            "dealer_draws_at_most": self.dealer_draws_at_most,
+            "ev_optimal": float(self.ev_optimal),
+            "ev_optimal_fraction": fraction_text(self.ev_optimal),
+            "ev_simple": float(self.ev_simple),
+            "ev_simple_fraction": fraction_text(self.ev_simple),
+            "draws_optimal": self.draws_optimal,
+            "ev_by_points": {k: float(v) for k, v in self.ev_by_points.items()},
+        }
 
 
 def pokdeng_edge(rules: Any = None, dealer_draws_at_most: int | None = None) -> PokDengEdge:
@@ -638,8 +720,9 @@ def pokdeng_edge(rules: Any = None, dealer_draws_at_most: int | None = None) -> 
     r = rules if isinstance(rules, PokDengRules) else load_rules(rules)
     k = r.dealer_draws_at_most if dealer_draws_at_most is None else dealer_draws_at_most
     if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 9:
-        raise BullError(f"dealer policy {k!r}: the dealer draws at a total of K or less, "
-                        "K an integer 0..9")
+        raise BullError(
+            f"dealer policy {k!r}: the dealer draws at a total of K or less, K an integer 0..9"
+        )
     sol = solve(r, k)
     stand = sol.ev_stand_num.astype(np.int64)
     draw = sol.ev_draw_num.astype(np.int64)
@@ -654,23 +737,34 @@ def pokdeng_edge(rules: Any = None, dealer_draws_at_most: int | None = None) -> 
             if m.any():
                 label = f"pok_{p}" if is_pok else str(p)
                 by[label] = Fraction(int(best[m].sum()), int(m.sum()) * DRAW_DEN)
-    return PokDengEdge(rules=r.name, dealer_draws_at_most=k,
-                       ev_optimal=Fraction(int(best.sum()), den),
-                       ev_simple=Fraction(int(simple.sum()), den),
-                       draws_optimal=int((~pok & (draw > stand)).sum()), ev_by_points=by)
+    return PokDengEdge(
+        rules=r.name,
+        dealer_draws_at_most=k,
+        ev_optimal=Fraction(int(best.sum()), den),
+        ev_simple=Fraction(int(simple.sum()), den),
+        draws_optimal=int((~pok & (draw > stand)).sum()),
+        ev_by_points=by,
+    )
 
 
-def edge(game: str, rules: Any = None, tables: TablesLike = None, **options: Any
-         ) -> EdgeResult | TauNgauEdge | PokDengEdge:
+def edge(
+    game: str, rules: Any = None, tables: TablesLike = None, **options: Any
+) -> EdgeResult | TauNgauEdge | PokDengEdge:
     """Dispatch: :func:`niuniu_edge` (``bet``, ``commission``), :func:`taungau_edge`
     (``banker_reveals``) or :func:`pokdeng_edge` (``dealer_draws_at_most``)."""
-    allowed = {"niuniu": ("bet", "commission"), "taungau": ("banker_reveals",),
-               "pokdeng": ("dealer_draws_at_most",)}
+    allowed = {
+        "niuniu": ("bet", "commission"),
+        "taungau": ("banker_reveals",),
+        "pokdeng": ("dealer_draws_at_most",),
+    }
     if game not in allowed:
         raise BullError(f"unknown game {game!r} (expected one of: {', '.join(allowed)})")
-    flags = {"bet": "--bet", "commission": "--commission",
-             "banker_reveals": "--banker-reveals",
-             "dealer_draws_at_most": "--dealer-draws-at-most"}
+    flags = {
+        "bet": "--bet",
+        "commission": "--commission",
+        "banker_reveals": "--banker-reveals",
+        "dealer_draws_at_most": "--dealer-draws-at-most",
+    }
     for key, value in options.items():
         if value is not None and key not in allowed[game]:
             raise BullError(f"option {flags.get(key, key)} does not apply to {game}")
@@ -682,6 +776,7 @@ def edge(game: str, rules: Any = None, tables: TablesLike = None, **options: Any
 
 
 # ---------------------------------------------------------------- odds
+
 
 @dataclass(frozen=True)
 class OddsResult:
@@ -698,12 +793,23 @@ class OddsResult:
 
     def to_json(self) -> dict[str, Any]:
         """The ``bull odds --json`` object."""
-        return {"game": self.game, "rules": self.rules, "totals": dict(self.totals),
-                "sections": {name: [{"label": lb, "count": n,
-                                     "probability": n / self.totals[name],
-                                     "fraction": fraction_text(Fraction(n, self.totals[name]))}
-                                    for lb, n in rows]
-                             for name, rows in self.sections.items()}}
+        return {
+            "game": self.game,
+            "rules": self.rules,
+            "totals": dict(self.totals),
+            "sections": {
+                name: [
+                    {
+                        "label": lb,
+                        "count": n,
+                        "probability": n / self.totals[name],
+                        "fraction": fraction_text(Fraction(n, self.totals[name])),
+                    }
+                    for lb, n in rows
+                ]
+                for name, rows in self.sections.items()
+            },
+        }
 
 
 def _niuniu_odds(rules: Any, tables: TablesLike) -> OddsResult:
@@ -726,15 +832,20 @@ def _niuniu_odds(rules: Any, tables: TablesLike) -> OddsResult:
     order = sorted((i for i in range(len(Category)) if rank[i] >= 0), key=lambda i: rank[i])
     base = np.bincount(points, minlength=11)
     return OddsResult(
-        game="niuniu", rules=r.name,
+        game="niuniu",
+        rules=r.name,
         sections={
             "category": tuple((Category(i).label, int(cats[i])) for i in order),
-            "points": tuple(("no_bull" if p == 0 else "niu_niu" if p == 10 else f"niu_{p}",
-                             int(base[p])) for p in range(11)),
-            "specials_before_precedence": tuple((s, int(np.count_nonzero(flags[s])))
-                                                for s in SPECIALS),
+            "points": tuple(
+                ("no_bull" if p == 0 else "niu_niu" if p == 10 else f"niu_{p}", int(base[p]))
+                for p in range(11)
+            ),
+            "specials_before_precedence": tuple(
+                (s, int(np.count_nonzero(flags[s]))) for s in SPECIALS
+            ),
         },
-        totals={"category": total, "points": total, "specials_before_precedence": total})
+        totals={"category": total, "points": total, "specials_before_precedence": total},
+    )
 
 
 def _taungau_odds(rules: Any, tables: TablesLike) -> OddsResult:
@@ -742,10 +853,14 @@ def _taungau_odds(rules: Any, tables: TablesLike) -> OddsResult:
     strength, _ = _taungau_strength(r, tables)
     counts = np.bincount(strength, minlength=11)
     rows = [("no_bull", int(counts[0]))]
-    for s in range(1, 11):                            # bull strengths, worst to best
+    for s in range(1, 11):  # bull strengths, worst to best
         rows.append((str(r.score_of_strength(s)), int(counts[s])))
-    return OddsResult(game="taungau", rules=r.name, sections={"best_score": tuple(rows)},
-                      totals={"best_score": len(strength)})
+    return OddsResult(
+        game="taungau",
+        rules=r.name,
+        sections={"best_score": tuple(rows)},
+        totals={"best_score": len(strength)},
+    )
 
 
 def _pokdeng_odds(rules: Any, tables: TablesLike) -> OddsResult:
@@ -757,21 +872,25 @@ def _pokdeng_odds(rules: Any, tables: TablesLike) -> OddsResult:
     if r.name in CONFIGS and r == load_rules(r.name):
         t = open_table("pokdeng", tables)
         if t.rules.get(r.name) != r.to_data():
-            raise TableError(f"table pokdeng was built with other {r.name!r} rules than "
-                             "this solver's; rebuild with `bull build`")
+            raise TableError(
+                f"table pokdeng was built with other {r.name!r} rules than "
+                "this solver's; rebuild with `bull build`"
+            )
         size = t.column("size")
-        typ, pts, dg = (t.column(f"{r.name}_type"), t.column("points"),
-                        t.column(f"{r.name}_deng"))
-        cls: dict[int, tuple[Any, ...]] = {n: (typ[size == n], pts[size == n], dg[size == n])
-                                           for n in (2, 3)}
+        typ, pts, dg = (t.column(f"{r.name}_type"), t.column("points"), t.column(f"{r.name}_deng"))
+        cls: dict[int, tuple[Any, ...]] = {
+            n: (typ[size == n], pts[size == n], dg[size == n]) for n in (2, 3)
+        }
     else:
         cls = dict(classify_all(r))
     sections: dict[str, tuple[tuple[str, int], ...]] = {}
     totals: dict[str, int] = {}
     for n in (2, 3):
         typ, pts, dg = (np.asarray(a).astype(np.int64) for a in cls[n])
-        rows_t = [(HandType(v).label, int((typ == v).sum())) for v in sorted(
-            set(typ.tolist()), reverse=True)]
+        rows_t = [
+            (HandType(v).label, int((typ == v).sum()))
+            for v in sorted(set(typ.tolist()), reverse=True)
+        ]
         rows_p = []
         for v in sorted(set(typ.tolist()), reverse=True):
             for p in range(10):
@@ -782,8 +901,11 @@ def _pokdeng_odds(rules: Any, tables: TablesLike) -> OddsResult:
         sections[f"{n}_card_type"] = tuple(rows_t)
         sections[f"{n}_card_type_points"] = tuple(rows_p)
         sections[f"{n}_card_deng"] = tuple(rows_d)
-        totals |= {f"{n}_card_type": len(typ), f"{n}_card_type_points": len(typ),
-                   f"{n}_card_deng": len(typ)}
+        totals |= {
+            f"{n}_card_type": len(typ),
+            f"{n}_card_type_points": len(typ),
+            f"{n}_card_deng": len(typ),
+        }
     return OddsResult(game="pokdeng", rules=r.name, sections=sections, totals=totals)
 
 
@@ -800,6 +922,7 @@ def odds(game: str, rules: Any = None, tables: TablesLike = None) -> OddsResult:
 
 
 # ---------------------------------------------------------------- CLI
+
 
 def _pct(f: Fraction | float) -> str:
     return f"{100 * float(f):.4f}%"
@@ -819,37 +942,42 @@ def odds_text(res: OddsResult) -> str:
 def edge_text(res: EdgeResult | TauNgauEdge | PokDengEdge) -> str:
     """Plain-text summary of an edge result."""
     if isinstance(res, EdgeResult):
-        lines = [f"niuniu edge [{res.rules}], bet {res.bet}, commission "
-                 f"{float(res.commission):g}, over {res.pairs:,} pairs of disjoint hands",
-                 f"  player EV per stake: {float(res.ev):+.6f} (exact {fraction_text(res.ev)});"
-                 f" house edge {_pct(-res.ev)}",
-                 f"  P(win) {_pct(res.p_win)}  P(loss) {_pct(res.p_loss)}  "
-                 f"P(push) {_pct(res.p_push)}",
-                 "  winning hand's category (either side):"]
+        lines = [
+            f"niuniu edge [{res.rules}], bet {res.bet}, commission "
+            f"{float(res.commission):g}, over {res.pairs:,} pairs of disjoint hands",
+            f"  player EV per stake: {float(res.ev):+.6f} (exact {fraction_text(res.ev)});"
+            f" house edge {_pct(-res.ev)}",
+            f"  P(win) {_pct(res.p_win)}  P(loss) {_pct(res.p_loss)}  P(push) {_pct(res.p_push)}",
+            "  winning hand's category (either side):",
+        ]
         for lb, v in res.winner_category.items():
             lines.append(f"    {lb:<16} {_pct(v):>10}")
         lines.append(f"  computed in {res.seconds:.1f} s")
         return "\n".join(lines)
     if isinstance(res, TauNgauEdge):
-        lines = [f"taungau edge [{res.rules}], settlement {res.settlement}, over "
-                 f"{res.pairs:,} pairs of disjoint hands",
-                 f"  always declaring: {float(res.ev_always_declare):+.6f} "
-                 f"(exact {fraction_text(res.ev_always_declare)})",
-                 f"  declining optimally, banker reveals first: "
-                 f"{float(res.ev_optimal_first):+.6f} ({fraction_text(res.ev_optimal_first)})",
-                 f"  declining optimally, banker reveals last:  "
-                 f"{float(res.ev_optimal_last):+.6f} ({fraction_text(res.ev_optimal_last)})",
-                 f"  optimal for banker_reveals={res.banker_reveals}: "
-                 f"{float(res.ev_optimal):+.6f}",
-                 f"  always declaring: P(win) {_pct(res.p_win)}  P(push) {_pct(res.p_push)}  "
-                 f"P(loss) {_pct(res.p_loss)}"]
+        lines = [
+            f"taungau edge [{res.rules}], settlement {res.settlement}, over "
+            f"{res.pairs:,} pairs of disjoint hands",
+            f"  always declaring: {float(res.ev_always_declare):+.6f} "
+            f"(exact {fraction_text(res.ev_always_declare)})",
+            f"  declining optimally, banker reveals first: "
+            f"{float(res.ev_optimal_first):+.6f} ({fraction_text(res.ev_optimal_first)})",
+            f"  declining optimally, banker reveals last:  "
+            f"{float(res.ev_optimal_last):+.6f} ({fraction_text(res.ev_optimal_last)})",
+            f"  optimal for banker_reveals={res.banker_reveals}: {float(res.ev_optimal):+.6f}",
+            f"  always declaring: P(win) {_pct(res.p_win)}  P(push) {_pct(res.p_push)}  "
+            f"P(loss) {_pct(res.p_loss)}",
+        ]
         return "\n".join(lines)
-    return "\n".join([
-        f"pokdeng edge [{res.rules}], dealer draws on {res.dealer_draws_at_most} or less",
-        f"  optimal drawing:     {float(res.ev_optimal):+.6f} "
-        f"(exact {fraction_text(res.ev_optimal)}); {res.draws_optimal} of 1,326 starts draw",
-        f"  draw on 4 or less:   {float(res.ev_simple):+.6f} "
-        f"(exact {fraction_text(res.ev_simple)})"])
+    return "\n".join(
+        [
+            f"pokdeng edge [{res.rules}], dealer draws on {res.dealer_draws_at_most} or less",
+            f"  optimal drawing:     {float(res.ev_optimal):+.6f} "
+            f"(exact {fraction_text(res.ev_optimal)}); {res.draws_optimal} of 1,326 starts draw",
+            f"  draw on 4 or less:   {float(res.ev_simple):+.6f} "
+            f"(exact {fraction_text(res.ev_simple)})",
+        ]
+    )
 
 
 def cli_odds(args: Any, out: Any) -> int:
@@ -864,8 +992,10 @@ def cli_odds(args: Any, out: Any) -> int:
 
 def cli_edge(args: Any, out: Any) -> int:
     """``bull edge GAME [--rules] [options] [--json]``."""
-    options = {k: getattr(args, k, None) for k in ("bet", "commission", "banker_reveals",
-                                                   "dealer_draws_at_most")}
+    options = {
+        k: getattr(args, k, None)
+        for k in ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
+    }
     res = edge(args.game, args.rules, args.tables, **options)
     if args.json:
         out.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")

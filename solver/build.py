@@ -47,32 +47,43 @@ def _headlines(name: str, table: pa.Table) -> list[str]:
     n = table.num_rows
     if name == "niuniu":
         pts = np.bincount(col("points"), minlength=11)
-        return [f"bull in {n - pts[0]:,} hands ({(n - pts[0]) / n:.2%}); Niu Niu {pts[10]:,}; "
-                f"five faces {int(col('five_faces').sum()):,}"]
+        return [
+            f"bull in {n - pts[0]:,} hands ({(n - pts[0]) / n:.2%}); Niu Niu {pts[10]:,}; "
+            f"five faces {int(col('five_faces').sum()):,}"
+        ]
     if name == "taungau":
         bull = int(col("has_bull").sum())
         has = col("has_bull")
         differ = int((has & (col("macau_points") % 10 != col("pagat_points"))).sum())
-        return [f"bull in {bull:,} hands ({bull / n:.2%}); macau and pagat play "
-                f"{differ:,} hands for different scores"]
+        return [
+            f"bull in {bull:,} hands ({bull / n:.2%}); macau and pagat play "
+            f"{differ:,} hands for different scores"
+        ]
     if name == "pokdeng":
         two = col("size") == 2
         pok = int((two & (col("points") >= 8)).sum())
-        return [f"{int(two.sum()):,} two-card and {int((~two).sum()):,} three-card hands; "
-                f"Pok in {pok:,} two-card hands"]
+        return [
+            f"{int(two.sum()):,} two-card and {int((~two).sum()):,} three-card hands; "
+            f"Pok in {pok:,} two-card hands"
+        ]
     if name == "pokdeng_strategy":
         meta = table.schema.metadata or {}
         extra = json.loads(meta.get(b"bull.extra", b"{}"))
         ev = extra.get("overall_ev", {}).get("standard", {}).get("4")
         if ev:
-            return [f"standard, dealer draws on 4 or less: player EV {ev['ev_optimal']:+.5f} "
-                    f"drawing optimally, {ev['ev_simple']:+.5f} drawing on 4 or less"]
+            return [
+                f"standard, dealer draws on 4 or less: player EV {ev['ev_optimal']:+.5f} "
+                f"drawing optimally, {ev['ev_simple']:+.5f} drawing on 4 or less"
+            ]
     return []
 
 
-def build(games: Iterable[str] | None = None, tables: str | os.PathLike[str] | None = None,
-          log: Callable[[str], Any] | None = None,
-          progress: Callable[[str], Any] | None = None) -> dict[str, Any]:
+def build(
+    games: Iterable[str] | None = None,
+    tables: str | os.PathLike[str] | None = None,
+    log: Callable[[str], Any] | None = None,
+    progress: Callable[[str], Any] | None = None,
+) -> dict[str, Any]:
     """Build the tables of ``games`` (default: all) and install them as one new set.
 
     ``log`` receives the summary lines, ``progress`` what is being done now. Returns a
@@ -95,8 +106,12 @@ def build(games: Iterable[str] | None = None, tables: str | os.PathLike[str] | N
         for name, table in result.items():
             meta = table.schema.metadata or {}
             digest = meta.get(b"bull.digest", b'""').decode().strip('"')
-            summary["tables"][name] = {"game": game, "rows": table.num_rows,
-                                       "digest": digest, "seconds": round(seconds, 3)}
+            summary["tables"][name] = {
+                "game": game,
+                "rows": table.num_rows,
+                "digest": digest,
+                "seconds": round(seconds, 3),
+            }
             say(f"  {name}: {table.num_rows:,} rows, digest {digest[:16]}…, {seconds:.2f} s")
             for line in _headlines(name, table):
                 say(f"      {line}")
@@ -107,6 +122,8 @@ def build(games: Iterable[str] | None = None, tables: str | os.PathLike[str] | N
     summary["write_seconds"] = round(time.perf_counter() - t0, 3)
     summary["set"] = str(Path(set_path))
     summary["total_seconds"] = round(time.perf_counter() - started, 3)
-    say(f"wrote {len(built)} table(s) to {out_dir} (set {Path(set_path).name}) "
-        f"in {summary['write_seconds']:.2f} s; {summary['total_seconds']:.1f} s in all")
+    say(
+        f"wrote {len(built)} table(s) to {out_dir} (set {Path(set_path).name}) "
+        f"in {summary['write_seconds']:.2f} s; {summary['total_seconds']:.1f} s in all"
+    )
     return summary

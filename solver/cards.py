@@ -44,8 +44,20 @@ SUIT_NAMES: tuple[str, ...] = ("S", "H", "D", "C")
 CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANK_NAMES for s in SUIT_NAMES)
 
 _RANKS = {name: i for i, name in enumerate(RANK_NAMES)} | {"T": 9, "1": 0}
-_SUITS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-          "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_SUITS = {
+    "S": 0,
+    "H": 1,
+    "D": 2,
+    "C": 3,
+    "♠": 0,
+    "♥": 1,
+    "♦": 2,
+    "♣": 3,
+    "♤": 0,
+    "♡": 1,
+    "♢": 2,
+    "♧": 3,
+}
 _INT_ONLY = {int}
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -77,8 +89,9 @@ def parse_card(text: str) -> Card:
     token = text.strip().upper()
     if len(token) >= 2 and token[:-1] in _RANKS and token[-1] in _SUITS and token[:-1] != "1":
         return make_card(_RANKS[token[:-1]], _SUITS[token[-1]])
-    raise ParseError(f"unknown card {text.strip()!r} "
-                     "(expected rank A 2-10 T J Q K and suit S H D C)")
+    raise ParseError(
+        f"unknown card {text.strip()!r} (expected rank A 2-10 T J Q K and suit S H D C)"
+    )
 
 
 def parse_cards(text: str) -> list[Card]:
@@ -88,8 +101,9 @@ def parse_cards(text: str) -> list[Card]:
     return [parse_card(t) for t in tokens]
 
 
-def parse_hand(text: str | Iterable[str] | Iterable[int], size: int | Sequence[int] | None = None
-               ) -> tuple[Card, ...]:
+def parse_hand(
+    text: str | Iterable[str] | Iterable[int], size: int | Sequence[int] | None = None
+) -> tuple[Card, ...]:
     """Read a hand and return its cards sorted canonically.
 
     ``text`` is a string (``"AS 10H 3C 7D KS"``), an iterable of card strings or of
@@ -110,9 +124,16 @@ def parse_hand(text: str | Iterable[str] | Iterable[int], size: int | Sequence[i
         items: Sequence[Any] = text if type(text) in (tuple, list) else list(text)  # type: ignore[assignment]
         if set(map(type, items)) == _INT_ONLY:  # fast path: card ids
             result: tuple[int, ...] = tuple(sorted(items))
-            if (result[0] >= 0 and result[-1] < 52 and len(set(result)) == len(result)
-                    and (size is None or len(result) == size
-                         or (not isinstance(size, int) and len(result) in size))):
+            if (
+                result[0] >= 0
+                and result[-1] < 52
+                and len(set(result)) == len(result)
+                and (
+                    size is None
+                    or len(result) == size
+                    or (not isinstance(size, int) and len(result) in size)
+                )
+            ):
                 return result
         cards = []
         for item in items:

@@ -37,8 +37,12 @@ def _play(game: str) -> ModuleType:
     return importlib.import_module(f"solver.{game}_play")
 
 
-def _emit(records: Sequence[dict[str, Any]], as_json: bool, text: Callable[[dict[str, Any]], str],
-          out: Any) -> None:
+def _emit(
+    records: Sequence[dict[str, Any]],
+    as_json: bool,
+    text: Callable[[dict[str, Any]], str],
+    out: Any,
+) -> None:
     for rec in records:
         if as_json:
             out.write(json.dumps(rec, ensure_ascii=False) + "\n")
@@ -148,36 +152,57 @@ def _module_command(module: str, func: str) -> Callable[[argparse.Namespace, Any
     def run(args: argparse.Namespace, out: Any) -> int:
         result: int = getattr(importlib.import_module(module), func)(args, out)
         return result
+
     return run
 
 
 def _parser() -> _Parser:
     p = _Parser(prog="bull", description="Exhaustive solver for Niu Niu, Tau Ngau and Pok Deng.")
     from . import __version__
+
     p.add_argument("--version", action="version", version=f"bull {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     def common(sp: argparse.ArgumentParser, rules: bool = True) -> None:
         if rules:
-            sp.add_argument("--rules", metavar="NAME|FILE",
-                            help="preset name or rule file (default: the game's default preset)")
-        sp.add_argument("--tables", metavar="DIR", help="tables directory (default: $BULL_TABLES, "
-                        "then the repository's tables/, then the user cache)")
+            sp.add_argument(
+                "--rules",
+                metavar="NAME|FILE",
+                help="preset name or rule file (default: the game's default preset)",
+            )
+        sp.add_argument(
+            "--tables",
+            metavar="DIR",
+            help="tables directory (default: $BULL_TABLES, "
+            "then the repository's tables/, then the user cache)",
+        )
         sp.add_argument("--json", action="store_true", help="machine-readable JSON output")
 
     def game_options(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--bet", help="bet kind (niuniu: equal, double, standard)")
-        sp.add_argument("--commission", type=float, metavar="C",
-                        help="house commission on player winnings, a fraction (default: preset)")
-        sp.add_argument("--banker-reveals", choices=("first", "last"),
-                        help="taungau macau: does the banker show first or last")
-        sp.add_argument("--dealer-draws-at-most", type=int, metavar="K",
-                        help="pokdeng: the dealer draws at a total of K or less (default 4)")
+        sp.add_argument(
+            "--commission",
+            type=float,
+            metavar="C",
+            help="house commission on player winnings, a fraction (default: preset)",
+        )
+        sp.add_argument(
+            "--banker-reveals",
+            choices=("first", "last"),
+            help="taungau macau: does the banker show first or last",
+        )
+        sp.add_argument(
+            "--dealer-draws-at-most",
+            type=int,
+            metavar="K",
+            help="pokdeng: the dealer draws at a total of K or less (default 4)",
+        )
 
     b = sub.add_parser("build", help="build every table and print a summary")
-    b.add_argument("--game", action="append", choices=GAMES, help="build only this game "
-                   "(repeatable)")
+    b.add_argument(
+        "--game", action="append", choices=GAMES, help="build only this game (repeatable)"
+    )
     common(b, rules=False)
     b.set_defaults(run=_cmd_build)
 
@@ -230,13 +255,22 @@ def _parser() -> _Parser:
     v = sub.add_parser("verify", help="check another implementation's claims against ours")
     v.add_argument("game", choices=GAMES)
     v.add_argument("file", metavar="FILE", help="claims: .csv, .jsonl/.ndjson or .parquet")
-    v.add_argument("--format", choices=("csv", "jsonl", "parquet"),
-                   help="file format (default: from the extension)")
+    v.add_argument(
+        "--format",
+        choices=("csv", "jsonl", "parquet"),
+        help="file format (default: from the extension)",
+    )
     v.add_argument("--out", metavar="FILE", help="write the disagreeing rows here")
-    v.add_argument("--column", action="append", default=[], metavar="FIELD=NAME",
-                   help="read FIELD from the column NAME (repeatable), e.g. hand=cards")
-    v.add_argument("--batch-size", type=int, default=262_144, metavar="N",
-                   help="rows per streamed batch")
+    v.add_argument(
+        "--column",
+        action="append",
+        default=[],
+        metavar="FIELD=NAME",
+        help="read FIELD from the column NAME (repeatable), e.g. hand=cards",
+    )
+    v.add_argument(
+        "--batch-size", type=int, default=262_144, metavar="N", help="rows per streamed batch"
+    )
     common(v)
     game_options(v)
     v.set_defaults(run=_module_command("solver.verify", "cli_verify"))
@@ -245,8 +279,14 @@ def _parser() -> _Parser:
     t.add_argument("game", choices=GAMES)
     t.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
     t.add_argument("--seed", type=int, default=20261129, help="seed of the random sample")
-    t.add_argument("--sample", type=int, default=200, metavar="N",
-                   help="size of the seeded random sample")
+    t.add_argument(
+        "--sample", type=int, default=200, metavar="N", help="size of the seeded random sample"
+    )
+    t.add_argument(
+        "--banker-reveals",
+        choices=("first", "last"),
+        help="taungau macau: does the banker show first or last",
+    )
     common(t)
     t.set_defaults(run=_module_command("solver.vectors", "cli_vectors"))
 
@@ -268,6 +308,7 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
         return 2
     except SystemExit as exc:  # --help / --version
         return int(exc.code or 0)
+    args.err = err  # module commands write notes (not results) here
     try:
         code: int = args.run(args, out)
         return code

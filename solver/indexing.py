@@ -154,13 +154,17 @@ def _rank5_tables() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     if not _PAIR_TABLES:
         b1, b2, b3, b4, b5 = (BINOM[:52, k] for k in range(1, 6))
         t01 = (b2[:, None] + b1[None, :]).astype(np.int32).ravel()
-        t234 = (b5[:, None, None] + b4[None, :, None] + b3[None, None, :])
+        t234 = b5[:, None, None] + b4[None, :, None] + b3[None, None, :]
         _PAIR_TABLES.extend([t01, t234.astype(np.int32).ravel()])
     return _PAIR_TABLES[0], _PAIR_TABLES[1]
 
 
-def batch_lookup(hands: npt.ArrayLike, columns: Sequence[npt.NDArray[Any]],
-                 check: bool = True, with_rank: bool = False) -> list[npt.NDArray[Any]]:
+def batch_lookup(
+    hands: npt.ArrayLike,
+    columns: Sequence[npt.NDArray[Any]],
+    check: bool = True,
+    with_rank: bool = False,
+) -> list[npt.NDArray[Any]]:
     """``[column[rank(hand)] for column in columns]`` for many 5-card hands at once.
 
     ``hands`` is (n, 5) card ids 0..51 in any order; with ``check`` a row that

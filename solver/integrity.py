@@ -100,15 +100,24 @@ def cli_check_tables(args: argparse.Namespace, out: Any) -> int:
     directory = find_tables_dir(args.tables)
     set_dir = resolve_set(directory)
     if args.json:
-        out.write(json.dumps({"directory": str(directory), "set": set_dir.name,
-                              "tables": [r.__dict__ for r in results],
-                              "ok": all(r.ok for r in results)}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "directory": str(directory),
+                    "set": set_dir.name,
+                    "tables": [r.__dict__ for r in results],
+                    "ok": all(r.ok for r in results),
+                }
+            )
+            + "\n"
+        )
     else:
         out.write(f"tables in {directory} (set {set_dir.name})\n")
         for r in results:
             out.write(str(r) + "\n")
     bad = [r for r in results if not r.ok]
     if bad:
-        raise TableError(f"table {bad[0].name} failed its check ({bad[0].problem}); "
-                         "rebuild with `bull build`")
+        raise TableError(
+            f"table {bad[0].name} failed its check ({bad[0].problem}); rebuild with `bull build`"
+        )
     return 0

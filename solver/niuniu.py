@@ -73,8 +73,13 @@ class Category(IntEnum):
             raise RulesError(f"unknown Niu Niu category {label!r}") from None
 
 
-SPECIALS: tuple[str, ...] = ("five_faces", "four_faces", "four_of_a_kind", "straight_flush",
-                             "five_small_bull")
+SPECIALS: tuple[str, ...] = (
+    "five_faces",
+    "four_faces",
+    "four_of_a_kind",
+    "straight_flush",
+    "five_small_bull",
+)
 TIE_BREAKS: tuple[str, ...] = ("highest_card", "rank_by_rank", "none")
 BETS: tuple[str, ...] = ("equal", "double", "standard")
 TRIPLES: tuple[tuple[int, int, int], ...] = tuple(combinations(range(5), 3))
@@ -115,8 +120,9 @@ class NiuNiuRules:
         default_bet = r.string("default_bet", bets)
         commission = r.number("commission", minimum=0, maximum=1)
         sd = r.table("special_definitions", default={})
-        fsb_total = sd.string("five_small_bull_total", ("at_most_10", "below_10"),
-                              default="at_most_10")
+        fsb_total = sd.string(
+            "five_small_bull_total", ("at_most_10", "below_10"), default="at_most_10"
+        )
         fsb_rank = sd.string("five_small_bull_max_rank", ("4", "any"), default="4")
         ff_fifth = sd.string("four_faces_fifth", ("ten", "any"), default="ten")
         sd.done()
@@ -141,12 +147,21 @@ class NiuNiuRules:
         mt.done(ignore=())
         description = str(data.get("description", ""))
         r.done()
-        return cls(name=name, specials=specials, tie_break=tie_break,
-                   suit_order=tuple(SUIT_NAMES.index(s) for s in suits), quads_first=quads_first,
-                   bets=bets, default_bet=default_bet, commission=float(commission),
-                   five_small_bull_total=fsb_total, five_small_bull_max_rank=fsb_rank,
-                   four_faces_fifth=ff_fifth, multipliers=tuple(multipliers),
-                   description=description)
+        return cls(
+            name=name,
+            specials=specials,
+            tie_break=tie_break,
+            suit_order=tuple(SUIT_NAMES.index(s) for s in suits),
+            quads_first=quads_first,
+            bets=bets,
+            default_bet=default_bet,
+            commission=float(commission),
+            five_small_bull_total=fsb_total,
+            five_small_bull_max_rank=fsb_rank,
+            four_faces_fifth=ff_fifth,
+            multipliers=tuple(multipliers),
+            description=description,
+        )
 
     def to_data(self) -> dict[str, Any]:
         """The rule set as a plain dict (round-trips through :meth:`from_data`)."""
@@ -180,8 +195,9 @@ class NiuNiuRules:
         if bet is None:
             return self.default_bet
         if bet not in self.bets:
-            raise RulesError(f"rule set {self.name} has no bet {bet!r} "
-                             f"(bets: {', '.join(self.bets)})")
+            raise RulesError(
+                f"rule set {self.name} has no bet {bet!r} (bets: {', '.join(self.bets)})"
+            )
         return bet
 
     def multiplier_row(self, bet: str | None = None) -> tuple[int, ...]:
@@ -218,6 +234,7 @@ def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -
 
 # ---------------------------------------------------------------- vectorised evaluation
 
+
 def _base_arrays(cards: npt.NDArray[np.integer]) -> dict[str, npt.NDArray[Any]]:
     """Rule-independent facts of sorted hands (shape (n, 5))."""
     c = np.asarray(cards, dtype=np.uint8)
@@ -225,21 +242,32 @@ def _base_arrays(cards: npt.NDArray[np.integer]) -> dict[str, npt.NDArray[Any]]:
     suit = c & 3
     value = np.minimum(rank + 1, 10).astype(np.int16)
     total = value.sum(axis=1)
-    ok = np.stack([(value[:, a] + value[:, b] + value[:, d]) % 10 == 0 for a, b, d in TRIPLES],
-                  axis=1)
+    ok = np.stack(
+        [(value[:, a] + value[:, b] + value[:, d]) % 10 == 0 for a, b, d in TRIPLES], axis=1
+    )
     has_bull = ok.any(axis=1)
     first = np.argmax(ok, axis=1)
     masks = np.array([(1 << a) | (1 << b) | (1 << d) for a, b, d in TRIPLES], dtype=np.uint8)
     bull_mask = np.where(has_bull, masks[first], 0).astype(np.uint8)
     points = np.where(has_bull, (total - 1) % 10 + 1, 0).astype(np.uint8)
     faces = (rank >= 10).sum(axis=1)
-    return {"rank": rank, "suit": suit, "value": value, "total": total, "has_bull": has_bull,
-            "n_bulls": ok.sum(axis=1).astype(np.uint8), "bull_mask": bull_mask,
-            "points": points, "faces": faces, "tens": (rank == 9).sum(axis=1)}
+    return {
+        "rank": rank,
+        "suit": suit,
+        "value": value,
+        "total": total,
+        "has_bull": has_bull,
+        "n_bulls": ok.sum(axis=1).astype(np.uint8),
+        "bull_mask": bull_mask,
+        "points": points,
+        "faces": faces,
+        "tens": (rank == 9).sum(axis=1),
+    }
 
 
-def special_flags(base: Mapping[str, npt.NDArray[Any]], rules: NiuNiuRules | None = None
-                  ) -> dict[str, npt.NDArray[np.bool_]]:
+def special_flags(
+    base: Mapping[str, npt.NDArray[Any]], rules: NiuNiuRules | None = None
+) -> dict[str, npt.NDArray[np.bool_]]:
     """Which specials each hand qualifies for, under ``rules``' definitions
     (``None``: the standard definitions of RULES §3)."""
     rank, suit = base["rank"], base["suit"]
@@ -261,8 +289,11 @@ def special_flags(base: Mapping[str, npt.NDArray[Any]], rules: NiuNiuRules | Non
     }
 
 
-def categories(base: Mapping[str, npt.NDArray[Any]], flags: Mapping[str, npt.NDArray[np.bool_]],
-               rules: NiuNiuRules) -> npt.NDArray[np.uint8]:
+def categories(
+    base: Mapping[str, npt.NDArray[Any]],
+    flags: Mapping[str, npt.NDArray[np.bool_]],
+    rules: NiuNiuRules,
+) -> npt.NDArray[np.uint8]:
     """Each hand's category: the highest-ranked special the rules count, else its points."""
     cat = base["points"].astype(np.uint8).copy()
     for special in rules.specials:  # listed low to high: later ones override
@@ -270,8 +301,9 @@ def categories(base: Mapping[str, npt.NDArray[Any]], flags: Mapping[str, npt.NDA
     return cat
 
 
-def strength_arrays(cards: npt.NDArray[np.integer], category: npt.NDArray[np.integer],
-                    rules: NiuNiuRules) -> npt.NDArray[np.int32]:
+def strength_arrays(
+    cards: npt.NDArray[np.integer], category: npt.NDArray[np.integer], rules: NiuNiuRules
+) -> npt.NDArray[np.int32]:
     """One integer (int32) per hand: comparing two hands under ``rules`` (tie-break included) is
     comparing their strengths."""
     c = np.asarray(cards, dtype=np.int64)
@@ -297,15 +329,22 @@ def strength_arrays(cards: npt.NDArray[np.integer], category: npt.NDArray[np.int
     return strength
 
 
-def evaluate_arrays(cards: npt.NDArray[np.integer], rules: NiuNiuRules
-                    ) -> dict[str, npt.NDArray[Any]]:
+def evaluate_arrays(
+    cards: npt.NDArray[np.integer], rules: NiuNiuRules
+) -> dict[str, npt.NDArray[Any]]:
     """Evaluate sorted hands (n, 5) under ``rules``: points, bull, category, strength."""
     base = _base_arrays(cards)
     flags = special_flags(base, rules)
     cat = categories(base, flags, rules)
-    return {"has_bull": base["has_bull"], "points": base["points"],
-            "bull_mask": base["bull_mask"], "n_bulls": base["n_bulls"], "category": cat,
-            "strength": strength_arrays(cards, cat, rules), **flags}
+    return {
+        "has_bull": base["has_bull"],
+        "points": base["points"],
+        "bull_mask": base["bull_mask"],
+        "n_bulls": base["n_bulls"],
+        "category": cat,
+        "strength": strength_arrays(cards, cat, rules),
+        **flags,
+    }
 
 
 # ---------------------------------------------------------------- the table
@@ -327,13 +366,17 @@ def build_tables() -> dict[str, Any]:
         m = has & (base["bull_mask"] == ((1 << a) | (1 << b) | (1 << d)))
         bull_cards[m] = cards[m][:, [a, b, d]]
     cols: dict[str, npt.NDArray[Any]] = {f"c{i}": cards[:, i] for i in range(5)}
-    cols.update({
-        "has_bull": has,
-        "points": base["points"],
-        "bull_mask": base["bull_mask"],
-        "bull0": bull_cards[:, 0], "bull1": bull_cards[:, 1], "bull2": bull_cards[:, 2],
-        "n_bulls": base["n_bulls"],
-    })
+    cols.update(
+        {
+            "has_bull": has,
+            "points": base["points"],
+            "bull_mask": base["bull_mask"],
+            "bull0": bull_cards[:, 0],
+            "bull1": bull_cards[:, 1],
+            "bull2": bull_cards[:, 2],
+            "n_bulls": base["n_bulls"],
+        }
+    )
     cols.update({k: flags[k] for k in SPECIALS})
     rule_data = {}
     for preset in PRESETS:
@@ -346,7 +389,7 @@ def build_tables() -> dict[str, Any]:
         "encoding": "card id = rank*4 + suit; rank 0..12 = A,2..10,J,Q,K; suit 0..3 = S,H,D,C",
         "order": "row i is the hand whose sorted card ids have colex rank i",
         "bull": "canonical bull = first valid triple of positions (lexicographic) of the "
-                "sorted hand; bull_mask bit i = position i; bull0..2 = its cards, 255 = none",
+        "sorted hand; bull_mask bit i = position i; bull0..2 = its cards, 255 = none",
         "category": {c.label: int(c) for c in Category},
     }
     return {"niuniu": make_table("niuniu", cols, rule_data, notes)}

@@ -140,6 +140,7 @@ class Settlement:
 
 # ---------------------------------------------------------------- lookups
 
+
 class _Source:
     """Where answers for one rule set come from: a preset's table columns, or direct
     evaluation for a user's rule file."""
@@ -159,23 +160,27 @@ class _Source:
             t = open_table("niuniu", self.tables)
             built = t.rules.get(self.rules.name)
             if built != self.rules.to_data():
-                raise TableError(f"table niuniu was built with other {self.rules.name!r} rules "
-                                 "than this solver's; rebuild with `bull build`")
+                raise TableError(
+                    f"table niuniu was built with other {self.rules.name!r} rules "
+                    "than this solver's; rebuild with `bull build`"
+                )
             self._table = t
         return self._table
 
     def names(self) -> list[str]:
         return [*_COLUMNS, f"{self.rules.name}_category", f"{self.rules.name}_strength"]
 
-    def lookup(self, ranks: npt.NDArray[np.integer], few: bool = False
-               ) -> dict[str, npt.NDArray[Any]]:
+    def lookup(
+        self, ranks: npt.NDArray[np.integer], few: bool = False
+    ) -> dict[str, npt.NDArray[Any]]:
         """Columns at colex ``ranks`` (a few rows: read only their row groups)."""
         t = self.table()
-        cols = t.rows(ranks, self.names()) if few else {n: t.column(n)[ranks]
-                                                        for n in self.names()}
+        cols = t.rows(ranks, self.names()) if few else {n: t.column(n)[ranks] for n in self.names()}
         return {
-            "has_bull": cols["has_bull"], "points": cols["points"],
-            "bull_mask": cols["bull_mask"], "n_bulls": cols["n_bulls"],
+            "has_bull": cols["has_bull"],
+            "points": cols["points"],
+            "bull_mask": cols["bull_mask"],
+            "n_bulls": cols["n_bulls"],
             "category": cols[f"{self.rules.name}_category"],
             "strength": cols[f"{self.rules.name}_strength"],
         }
@@ -186,16 +191,22 @@ class _Source:
             row = self._mult[bet] = self.rules.multiplier_row(bet)
         return row
 
-    def packed(self) -> tuple[list[int], list[int], list[tuple[int, Any, int,
-                                                           Category]]]:
+    def packed(self) -> tuple[list[int], list[int], list[tuple[int, Any, int, Category]]]:
         """The fastest path for one hand at a time: per row an index into a small list
         of distinct (points, bull positions, n_bulls, category), and the strengths, as
         Python lists."""
         if self._packed is None:
             t = self.table()
             name = self.rules.name
-            fields = np.stack([t.column("points"), t.column("bull_mask"), t.column("n_bulls"),
-                               t.column(f"{name}_category")], axis=1).astype(np.int64)
+            fields = np.stack(
+                [
+                    t.column("points"),
+                    t.column("bull_mask"),
+                    t.column("n_bulls"),
+                    t.column(f"{name}_category"),
+                ],
+                axis=1,
+            ).astype(np.int64)
             key = ((fields[:, 0] * 32 + fields[:, 1]) * 16 + fields[:, 2]) * 16 + fields[:, 3]
             uniq, inverse = np.unique(key, return_inverse=True)
             decode = []
@@ -229,14 +240,16 @@ def _source(rules: RulesLike, tables: str | os.PathLike[str] | None) -> _Source:
     src = _SOURCES.get(key)
     if src is None:
         src = _SOURCES[key] = _Source(r, tables)
-    if fast_key is not None and (rules is None or isinstance(rules, NiuNiuRules)
-                                 or rules in PRESETS):
+    if fast_key is not None and (
+        rules is None or isinstance(rules, NiuNiuRules) or rules in PRESETS
+    ):
         _BY_SPEC[fast_key] = src  # files are re-read: they may change
     return src
 
 
-def _evaluate_many(hands: Sequence[tuple[Card, ...]], src: _Source, bet: str | None,
-                   few: bool) -> list[NiuNiuHand]:
+def _evaluate_many(
+    hands: Sequence[tuple[Card, ...]], src: _Source, bet: str | None, few: bool
+) -> list[NiuNiuHand]:
     rules = src.rules
     mult = rules.multiplier_row(bet)
     arr = np.array(hands, dtype=np.uint8).reshape(-1, 5)
@@ -248,16 +261,28 @@ def _evaluate_many(hands: Sequence[tuple[Card, ...]], src: _Source, bet: str | N
     for i, cards in enumerate(hands):
         mask = int(cols["bull_mask"][i])
         cat = Category(int(cols["category"][i]))
-        out.append(NiuNiuHand(
-            cards=cards, points=int(cols["points"][i]),
-            bull=tuple(cards[p] for p in _MASK_POS[mask]) if mask else None,
-            n_bulls=int(cols["n_bulls"][i]), category=cat, strength=int(cols["strength"][i]),
-            multiplier=mult[cat], rules=rules.name))
+        out.append(
+            NiuNiuHand(
+                cards=cards,
+                points=int(cols["points"][i]),
+                bull=tuple(cards[p] for p in _MASK_POS[mask]) if mask else None,
+                n_bulls=int(cols["n_bulls"][i]),
+                category=cat,
+                strength=int(cols["strength"][i]),
+                multiplier=mult[cat],
+                rules=rules.name,
+            )
+        )
     return out
 
 
-def evaluate(hand: HandLike, rules: RulesLike = None, *, bet: str | None = None,
-             tables: str | os.PathLike[str] | None = None) -> NiuNiuHand:
+def evaluate(
+    hand: HandLike,
+    rules: RulesLike = None,
+    *,
+    bet: str | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> NiuNiuHand:
     """Evaluate one 5-card hand (a string like ``"AS 10H 3C 7D KS"`` or card ids).
 
     ``multiplier`` is what the hand collects when it wins under ``bet``
@@ -268,8 +293,10 @@ def evaluate(hand: HandLike, rules: RulesLike = None, *, bet: str | None = None,
     if type(hand) is tuple or type(hand) is list:  # fast path: five card ids
         try:
             a, b, c, d, e = srt = sorted(hand)
-            if (type(a) is type(b) is type(c) is type(d) is type(e) is int
-                    and 0 <= a < b < c < d < e < 52):
+            if (
+                type(a) is type(b) is type(c) is type(d) is type(e) is int
+                and 0 <= a < b < c < d < e < 52
+            ):
                 cards = tuple(srt)
         except (TypeError, ValueError):
             pass
@@ -282,8 +309,16 @@ def evaluate(hand: HandLike, rules: RulesLike = None, *, bet: str | None = None,
     i = _C1[a] + _C2[b] + _C3[c] + _C4[d] + _C5[e]
     points, get_bull, n_bulls, cat = decode[packed[i]]
     mult = src.mult_default if bet is None else src.multipliers(bet)
-    return NiuNiuHand(cards, points, get_bull(cards) if get_bull else None,
-                      n_bulls, cat, strengths[i], mult[cat], src.name)
+    return NiuNiuHand(
+        cards,
+        points,
+        get_bull(cards) if get_bull else None,
+        n_bulls,
+        cat,
+        strengths[i],
+        mult[cat],
+        src.name,
+    )
 
 
 def _tie_reason(p: NiuNiuHand, b: NiuNiuHand, rules: NiuNiuRules) -> str:
@@ -297,28 +332,42 @@ def _tie_reason(p: NiuNiuHand, b: NiuNiuHand, rules: NiuNiuRules) -> str:
         hi, lo = (hp, hb) if key(hp) > key(hb) else (hb, hp)
         return f"both {p.category.label}; highest card {card_name(hi)} beats {card_name(lo)}"
     if rules.tie_break == "rank_by_rank":
+
         def order(h: NiuNiuHand) -> list[int]:
             ranks = sorted((c >> 2 for c in h.cards), reverse=True)
-            if (rules.quads_first and h.category == Category.FOUR_OF_A_KIND
-                    and ranks.count(ranks[-1]) == 4):
+            if (
+                rules.quads_first
+                and h.category == Category.FOUR_OF_A_KIND
+                and ranks.count(ranks[-1]) == 4
+            ):
                 ranks = ranks[1:] + ranks[:1]
             return ranks
+
         rp, rb = order(p), order(b)
         ordinals = ("highest", "second", "third", "fourth", "fifth")
         for i, (x, y) in enumerate(zip(rp, rb, strict=True)):
             if x != y:
                 hi, lo = max(x, y), min(x, y)
-                return (f"both {p.category.label}; {ordinals[i]} rank {RANK_NAMES[hi]} beats "
-                        f"{RANK_NAMES[lo]}")
+                return (
+                    f"both {p.category.label}; {ordinals[i]} rank {RANK_NAMES[hi]} beats "
+                    f"{RANK_NAMES[lo]}"
+                )
         hp, hb = max(p.cards, key=key), max(b.cards, key=key)
         hi, lo = (hp, hb) if key(hp) > key(hb) else (hb, hp)
-        return (f"both {p.category.label}, same ranks; highest card {card_name(hi)} beats "
-                f"{card_name(lo)} on suit ({' > '.join(SUIT_NAMES[s] for s in rules.suit_order)})")
+        return (
+            f"both {p.category.label}, same ranks; highest card {card_name(hi)} beats "
+            f"{card_name(lo)} on suit ({' > '.join(SUIT_NAMES[s] for s in rules.suit_order)})"
+        )
     return f"both {p.category.label}"
 
 
-def compare(player: HandLike, banker: HandLike, rules: RulesLike = None, *,
-            tables: str | os.PathLike[str] | None = None) -> Comparison:
+def compare(
+    player: HandLike,
+    banker: HandLike,
+    rules: RulesLike = None,
+    *,
+    tables: str | os.PathLike[str] | None = None,
+) -> Comparison:
     """Compare a player's hand with the banker's: the winner and the reason."""
     pc = parse_hand(player, size=5)
     bc = parse_hand(banker, size=5)
@@ -346,9 +395,15 @@ def _net(winner: str, p_mult: int, b_mult: int, commission: float) -> float:
     return 0.0
 
 
-def settle(player: HandLike, banker: HandLike, rules: RulesLike = None, *,
-           bet: str | None = None, commission: float | None = None,
-           tables: str | os.PathLike[str] | None = None) -> Settlement:
+def settle(
+    player: HandLike,
+    banker: HandLike,
+    rules: RulesLike = None,
+    *,
+    bet: str | None = None,
+    commission: float | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> Settlement:
     """Settle one showdown: the winner collects its hand's multiplier for ``bet``; the
     house keeps ``commission`` of a player's winnings (default: the rule set's)."""
     src = _source(rules, tables)
@@ -368,6 +423,7 @@ def _check_commission(c: float) -> float:
 
 # ---------------------------------------------------------------- batch
 
+
 def _sorted_ranks(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     arr = np.asarray(cards)
     if arr.ndim != 2 or arr.shape[1] != 5:
@@ -381,8 +437,9 @@ def _sorted_ranks(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     return colex_rank_array(np.stack(cols, axis=1), presorted=True)
 
 
-def evaluate_batch(cards: npt.ArrayLike, rules: RulesLike = None, *,
-                   tables: str | os.PathLike[str] | None = None) -> dict[str, npt.NDArray[Any]]:
+def evaluate_batch(
+    cards: npt.ArrayLike, rules: RulesLike = None, *, tables: str | os.PathLike[str] | None = None
+) -> dict[str, npt.NDArray[Any]]:
     """Evaluate many hands at once: ``cards`` is (n, 5) card ids in any order.
 
     Returns arrays ``has_bull``, ``points``, ``category``, ``strength``, ``n_bulls``,
@@ -391,9 +448,14 @@ def evaluate_batch(cards: npt.ArrayLike, rules: RulesLike = None, *,
     src = _source(rules, tables)
     if src.preset:
         t = src.table()
-        names = (("has_bull", "has_bull"), ("points", "points"), ("bull_mask", "bull_mask"),
-                 ("n_bulls", "n_bulls"), ("category", f"{src.rules.name}_category"),
-                 ("strength", f"{src.rules.name}_strength"))
+        names = (
+            ("has_bull", "has_bull"),
+            ("points", "points"),
+            ("bull_mask", "bull_mask"),
+            ("n_bulls", "n_bulls"),
+            ("category", f"{src.rules.name}_category"),
+            ("strength", f"{src.rules.name}_strength"),
+        )
         try:
             *got, rank = batch_lookup(cards, [t.column(n) for _, n in names], with_rank=True)
         except ValueError as exc:
@@ -402,15 +464,20 @@ def evaluate_batch(cards: npt.ArrayLike, rules: RulesLike = None, *,
     ranks = _sorted_ranks(cards)
     srt = np.sort(np.asarray(cards, dtype=np.uint8), axis=1)
     ev = evaluate_arrays(srt, src.rules)
-    out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "n_bulls", "category",
-                              "strength")}
+    out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "n_bulls", "category", "strength")}
     out["rank"] = ranks
     return out
 
 
-def settle_batch(player: npt.ArrayLike, banker: npt.ArrayLike, rules: RulesLike = None, *,
-                 bet: str | None = None, commission: float | None = None,
-                 tables: str | os.PathLike[str] | None = None) -> npt.NDArray[np.float64]:
+def settle_batch(
+    player: npt.ArrayLike,
+    banker: npt.ArrayLike,
+    rules: RulesLike = None,
+    *,
+    bet: str | None = None,
+    commission: float | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> npt.NDArray[np.float64]:
     """The player's net for many showdowns at once (rows of ``player`` vs ``banker``)."""
     src = _source(rules, tables)
     row = np.array(src.rules.multiplier_row(bet), dtype=np.float64)
@@ -431,8 +498,10 @@ def settle_batch(player: npt.ArrayLike, banker: npt.ArrayLike, rules: RulesLike 
 
 # ---------------------------------------------------------------- CLI frontend
 
-def cli_eval(hands: list[str], rules: str | None, options: dict[str, Any],
-             tables: str | None) -> list[dict[str, Any]]:
+
+def cli_eval(
+    hands: list[str], rules: str | None, options: dict[str, Any], tables: str | None
+) -> list[dict[str, Any]]:
     src = _source(rules, tables)
     bet = src.rules.bet(options.get("bet"))
     parsed = [parse_hand(h, size=5) for h in hands]
@@ -453,8 +522,9 @@ def cli_eval_text(rec: dict[str, Any]) -> str:
     return f"{hand}: {label} ({how}); strength {rec['strength']} [{rec['rules']}]"
 
 
-def cli_compare(player: str, banker: str, rules: str | None, options: dict[str, Any],
-                tables: str | None) -> dict[str, Any]:
+def cli_compare(
+    player: str, banker: str, rules: str | None, options: dict[str, Any], tables: str | None
+) -> dict[str, Any]:
     pc, bc = parse_hand(player, size=5), parse_hand(banker, size=5)
     shared = sorted(set(pc) & set(bc))
     if shared:
@@ -464,19 +534,28 @@ def cli_compare(player: str, banker: str, rules: str | None, options: dict[str, 
     p, b = _evaluate_many([pc, bc], src, bet, few=True)
     s = settle(pc, bc, src.rules, bet=bet, commission=options.get("commission"), tables=tables)
     return {
-        "player": p.to_json(), "banker": b.to_json(),
-        "winner": s.winner, "reason": s.comparison.reason, "bet": s.bet,
-        "commission": s.commission, "net": s.net, "rules": src.rules.name,
+        "player": p.to_json(),
+        "banker": b.to_json(),
+        "winner": s.winner,
+        "reason": s.comparison.reason,
+        "bet": s.bet,
+        "commission": s.commission,
+        "net": s.net,
+        "rules": src.rules.name,
     }
 
 
 def cli_compare_text(rec: dict[str, Any]) -> str:
     p, b = rec["player"], rec["banker"]
-    lines = [f"player {' '.join(p['hand'])}: {p['category'].replace('_', ' ')}",
-             f"banker {' '.join(b['hand'])}: {b['category'].replace('_', ' ')}"]
+    lines = [
+        f"player {' '.join(p['hand'])}: {p['category'].replace('_', ' ')}",
+        f"banker {' '.join(b['hand'])}: {b['category'].replace('_', ' ')}",
+    ]
     if rec["winner"] == "push":
         lines.append(f"push ({rec['reason']}); player net 0")
     else:
-        lines.append(f"{rec['winner']} wins: {rec['reason']}; player net {rec['net']:+g} "
-                     f"({rec['bet']} bet, commission {rec['commission']:g}) [{rec['rules']}]")
+        lines.append(
+            f"{rec['winner']} wins: {rec['reason']}; player net {rec['net']:+g} "
+            f"({rec['bet']} bet, commission {rec['commission']:g}) [{rec['rules']}]"
+        )
     return "\n".join(lines)

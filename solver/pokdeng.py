@@ -68,7 +68,8 @@ ACES: tuple[str, ...] = ("low", "high", "both")
 """Where the ace may sit in a straight: A-2-3, Q-K-A, or either (never K-A-2)."""
 
 CARD_VALUES: npt.NDArray[np.int8] = np.array(
-    [(r + 1 if r < 9 else 0) for r in range(13) for _ in range(4)], dtype=np.int8)
+    [(r + 1 if r < 9 else 0) for r in range(13) for _ in range(4)], dtype=np.int8
+)
 """Value of each card id: A = 1, 2..9 face value, 10/J/Q/K = 0."""
 
 
@@ -108,6 +109,7 @@ class HandType(IntEnum):
 
 
 # ---------------------------------------------------------------- rules as data
+
 
 @dataclass(frozen=True)
 class Deng:
@@ -165,22 +167,33 @@ class PokDengRules:
         d = cls()
         straights = r.boolean("straights", default=d.straights)
         ace = r.string("ace", choices=ACES, default=d.ace)
-        pays = r.integer("tong_vs_sam_lueang_pays", minimum=0, maximum=9,
-                         default=d.tong_vs_sam_lueang_pays)
+        pays = r.integer(
+            "tong_vs_sam_lueang_pays", minimum=0, maximum=9, default=d.tong_vs_sam_lueang_pays
+        )
         pok_first = r.boolean("dealer_pok_first", default=d.dealer_pok_first)
-        k = r.integer("dealer_draws_at_most", minimum=0, maximum=9,
-                      default=d.dealer_draws_at_most)
+        k = r.integer("dealer_draws_at_most", minimum=0, maximum=9, default=d.dealer_draws_at_most)
         description = r.string("description", default="")
         deng = Deng()
         if r.has("deng"):
             dr = r.table("deng")
-            deng = Deng(**{f: dr.integer(f, minimum=1, maximum=9, default=getattr(deng, f))
-                           for f in _DENG_FIELDS})
+            deng = Deng(
+                **{
+                    f: dr.integer(f, minimum=1, maximum=9, default=getattr(deng, f))
+                    for f in _DENG_FIELDS
+                }
+            )
             dr.done(ignore=())
         r.done()
-        return cls(name=name, description=description, straights=straights, ace=ace,
-                   tong_vs_sam_lueang_pays=pays, dealer_pok_first=pok_first,
-                   dealer_draws_at_most=k, deng=deng)
+        return cls(
+            name=name,
+            description=description,
+            straights=straights,
+            ace=ace,
+            tong_vs_sam_lueang_pays=pays,
+            dealer_pok_first=pok_first,
+            dealer_draws_at_most=k,
+            deng=deng,
+        )
 
     def to_data(self) -> dict[str, Any]:
         """The full rule content as a JSON/TOML-able dict (round-trips through
@@ -216,6 +229,7 @@ def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -
 
 # ---------------------------------------------------------------- classification
 
+
 @lru_cache(maxsize=2)
 def all_hands(size: int) -> npt.NDArray[np.uint8]:
     """Every sorted ``size``-card hand (2 or 3) in colex order: row i has colex rank i."""
@@ -226,8 +240,9 @@ def all_hands(size: int) -> npt.NDArray[np.uint8]:
     return arr
 
 
-def classify(cards: npt.ArrayLike, rules: PokDengRules
-             ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+def classify(
+    cards: npt.ArrayLike, rules: PokDengRules
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
     """Type, points and deng of many hands: ``cards`` has shape (n, 2) or (n, 3), card
     ids in any order within a row (validity is the caller's job).
 
@@ -272,7 +287,7 @@ def classify(cards: npt.ArrayLike, rules: PokDengRules
         deng[straight] = dg.straight
         htype[straight & suited] = HandType.STRAIGHT_FLUSH
         deng[straight & suited] = dg.straight_flush
-    tong = (r[:, 0] == r[:, 2])
+    tong = r[:, 0] == r[:, 2]
     htype[tong] = HandType.TONG
     deng[tong] = dg.tong
     return htype, points, deng
@@ -305,17 +320,26 @@ class HandClass:
 def classify_hand(cards: Sequence[Card], rules: PokDengRules) -> HandClass:
     """Classify one hand of 2 or 3 card ids (use :func:`parse_hand` to read text)."""
     if len(cards) not in (2, 3) or len(set(cards)) != len(cards):
-        raise ParseError(f"a Pok Deng hand has 2 or 3 distinct cards, got "
-                         f"{' '.join(CARD_NAMES[c] for c in cards)!r}")
+        raise ParseError(
+            f"a Pok Deng hand has 2 or 3 distinct cards, got "
+            f"{' '.join(CARD_NAMES[c] for c in cards)!r}"
+        )
     t, p, d = classify(np.asarray([list(cards)]), rules)
     return HandClass(HandType(int(t[0])), int(p[0]), int(d[0]))
 
 
 # ---------------------------------------------------------------- settlement
 
-def settle(p_type: npt.ArrayLike, p_points: npt.ArrayLike, p_deng: npt.ArrayLike,
-           d_type: npt.ArrayLike, d_points: npt.ArrayLike, d_deng: npt.ArrayLike,
-           rules: PokDengRules) -> npt.NDArray[np.int64]:
+
+def settle(
+    p_type: npt.ArrayLike,
+    p_points: npt.ArrayLike,
+    p_deng: npt.ArrayLike,
+    d_type: npt.ArrayLike,
+    d_points: npt.ArrayLike,
+    d_deng: npt.ArrayLike,
+    rules: PokDengRules,
+) -> npt.NDArray[np.int64]:
     """The player's net in stakes (arrays broadcast): type, then points decide; the winner
     is paid its own deng; equal type and points pay the deng difference; Tong against Sam
     Lueang pays ``rules.tong_vs_sam_lueang_pays``.
@@ -354,13 +378,17 @@ def settle_classes(player: HandClass, dealer: HandClass, rules: PokDengRules) ->
     >>> s.winner, s.net, s.reason
     ('player', 2, 'Tong beats Sam Lueang: pays 2 (Tong vs Sam Lueang rule)')
     """
-    net = int(settle(player.type, player.points, player.deng,
-                     dealer.type, dealer.points, dealer.deng, rules))
+    net = int(
+        settle(
+            player.type, player.points, player.deng, dealer.type, dealer.points, dealer.deng, rules
+        )
+    )
     winner = "player" if net > 0 else "dealer" if net < 0 else "push"
     p, d = player, dealer
     if {p.type, d.type} == {HandType.TONG, HandType.SAM_LUEANG}:
-        reason = (f"Tong beats Sam Lueang: pays {rules.tong_vs_sam_lueang_pays} "
-                  "(Tong vs Sam Lueang rule)")
+        reason = (
+            f"Tong beats Sam Lueang: pays {rules.tong_vs_sam_lueang_pays} (Tong vs Sam Lueang rule)"
+        )
     elif p.type != d.type:
         hi, who = (p, "player") if p.type > d.type else (d, "dealer")
         lo = d if hi is p else p
@@ -368,19 +396,21 @@ def settle_classes(player: HandClass, dealer: HandClass, rules: PokDengRules) ->
     elif p.points != d.points:
         hi, who = (p, "player") if p.points > d.points else (d, "dealer")
         lo = d if hi is p else p
-        reason = (f"{hi.type.title} {hi.points} beats {lo.type.title} {lo.points}: "
-                  f"{who}'s {hi.deng} deng")
+        reason = (
+            f"{hi.type.title} {hi.points} beats {lo.type.title} {lo.points}: {who}'s {hi.deng} deng"
+        )
     elif p.deng != d.deng:
         who = "player" if p.deng > d.deng else "dealer"
-        reason = (f"both {p.type.title} {p.points}: deng {p.deng} vs {d.deng}, "
-                  f"{who} wins the difference {abs(p.deng - d.deng)}")
+        reason = (
+            f"both {p.type.title} {p.points}: deng {p.deng} vs {d.deng}, "
+            f"{who} wins the difference {abs(p.deng - d.deng)}"
+        )
     else:
         reason = f"both {p.type.title} {p.points} with {p.deng} deng: push"
     return Settlement(winner, net, reason)
 
 
-def settle_hands(player: Sequence[Card], dealer: Sequence[Card],
-                 rules: PokDengRules) -> Settlement:
+def settle_hands(player: Sequence[Card], dealer: Sequence[Card], rules: PokDengRules) -> Settlement:
     """Settle two hands of card ids (they must not share a card)."""
     shared = sorted(set(player) & set(dealer))
     if shared:

@@ -87,10 +87,11 @@ RulesSpec = str | os.PathLike[str] | Mapping[str, Any] | PokDengRules | None
 
 # ---------------------------------------------------------------- rule sets and tables
 
+
 @dataclass(frozen=True)
 class _Ruleset:
     rules: PokDengRules
-    config: str | None          # a table configuration (preset), or None: compute directly
+    config: str | None  # a table configuration (preset), or None: compute directly
 
 
 def _resolve(spec: RulesSpec) -> _Ruleset:
@@ -112,11 +113,14 @@ def _table(name: str, tables: str | os.PathLike[str] | None, config: str) -> Loa
     if key not in _CHECKED:
         stored = t.rules.get(config)
         if stored is None:
-            raise TableError(f"table {name} has no rule set {config!r}; rebuild with "
-                             "`bull build --game pokdeng`")
+            raise TableError(
+                f"table {name} has no rule set {config!r}; rebuild with `bull build --game pokdeng`"
+            )
         if stored != config_rules(config).to_data():
-            raise TableError(f"table {name} was built with different {config!r} rules; "
-                             "rebuild with `bull build --game pokdeng`")
+            raise TableError(
+                f"table {name} was built with different {config!r} rules; "
+                "rebuild with `bull build --game pokdeng`"
+            )
         _CHECKED.add(key)
     return t
 
@@ -125,16 +129,19 @@ def _policy(rs: _Ruleset, k: int | None) -> int:
     if k is None:
         return rs.rules.dealer_draws_at_most
     if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 9:
-        raise RulesError(f"dealer policy {k!r}: the dealer draws at a total of K or less, "
-                         "K an integer 0..9")
+        raise RulesError(
+            f"dealer policy {k!r}: the dealer draws at a total of K or less, K an integer 0..9"
+        )
     return k
 
 
 def _check_policy_in_table(rs: _Ruleset, k: int) -> None:
     if rs.config is not None and k not in POLICIES:
         built = ", ".join(str(p) for p in POLICIES)
-        raise RulesError(f"dealer policy K={k} is not in the tables for preset "
-                         f"{rs.config!r} (built: {built}); a rule file may set any K")
+        raise RulesError(
+            f"dealer policy K={k} is not in the tables for preset "
+            f"{rs.config!r} (built: {built}); a rule file may set any K"
+        )
 
 
 @lru_cache(maxsize=16)
@@ -143,6 +150,7 @@ def _solution(rules: PokDengRules, k: int) -> Solution:
 
 
 # ---------------------------------------------------------------- evaluate
+
 
 @dataclass(frozen=True)
 class HandEval:
@@ -163,8 +171,9 @@ class HandEval:
         return f"{' '.join(self.hand)}: {self.hand_class} (strength {self.strength})"
 
 
-def _as_cards(hand: str | Sequence[str] | Sequence[int], sizes: Sequence[int] = (2, 3)
-              ) -> tuple[Card, ...]:
+def _as_cards(
+    hand: str | Sequence[str] | Sequence[int], sizes: Sequence[int] = (2, 3)
+) -> tuple[Card, ...]:
     return parse_hand(hand, size=sizes)
 
 
@@ -186,9 +195,9 @@ def _check_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int64]:
     return srt
 
 
-def evaluate_batch(cards: npt.ArrayLike, rules: RulesSpec = None,
-                  tables: str | os.PathLike[str] | None = None
-                  ) -> dict[str, npt.NDArray[np.int8]]:
+def evaluate_batch(
+    cards: npt.ArrayLike, rules: RulesSpec = None, tables: str | os.PathLike[str] | None = None
+) -> dict[str, npt.NDArray[np.int8]]:
     """Type, points, deng and strength of a batch: ``cards`` is (n, 2) or (n, 3) card ids.
 
     >>> out = evaluate_batch([[32, 34], [0, 4]], rules={"name": "demo"})
@@ -199,29 +208,44 @@ def evaluate_batch(cards: npt.ArrayLike, rules: RulesSpec = None,
     rs = _resolve(rules)
     if rs.config is None:
         t, p, d = classify(srt, rs.rules)
-        return {"type": t, "points": p, "deng": d,
-                "strength": (10 * t.astype(np.int16) + p).astype(np.int8)}
+        return {
+            "type": t,
+            "points": p,
+            "deng": d,
+            "strength": (10 * t.astype(np.int16) + p).astype(np.int8),
+        }
     table = _table("pokdeng", tables, rs.config)
     rows = colex_rank_array(srt, presorted=True) + (N_TWO if srt.shape[1] == 3 else 0)
     cfg = rs.config
-    return {"type": table.column(f"{cfg}_type")[rows], "points": table.column("points")[rows],
-            "deng": table.column(f"{cfg}_deng")[rows],
-            "strength": table.column(f"{cfg}_strength")[rows]}
+    return {
+        "type": table.column(f"{cfg}_type")[rows],
+        "points": table.column("points")[rows],
+        "deng": table.column(f"{cfg}_deng")[rows],
+        "strength": table.column(f"{cfg}_strength")[rows],
+    }
 
 
-def evaluate(hand: str | Sequence[str] | Sequence[int], rules: RulesSpec = None,
-             tables: str | os.PathLike[str] | None = None) -> HandEval:
+def evaluate(
+    hand: str | Sequence[str] | Sequence[int],
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> HandEval:
     """Evaluate one hand of 2 or 3 cards."""
     cards = _as_cards(hand)
     rs = _resolve(rules)
-    out = evaluate_batch(np.array([cards]), rs.rules if rs.config is None else rs.config,
-                        tables)
-    return HandEval(hand=tuple(CARD_NAMES[c] for c in cards), type=HandType(int(out["type"][0])),
-                    points=int(out["points"][0]), deng=int(out["deng"][0]),
-                    strength=int(out["strength"][0]), rules=rs.rules.name)
+    out = evaluate_batch(np.array([cards]), rs.rules if rs.config is None else rs.config, tables)
+    return HandEval(
+        hand=tuple(CARD_NAMES[c] for c in cards),
+        type=HandType(int(out["type"][0])),
+        points=int(out["points"][0]),
+        deng=int(out["deng"][0]),
+        strength=int(out["strength"][0]),
+        rules=rs.rules.name,
+    )
 
 
 # ---------------------------------------------------------------- compare / settle
+
 
 @dataclass(frozen=True)
 class Showdown:
@@ -239,9 +263,12 @@ class Showdown:
         return f"{self.winner} wins {abs(self.net)}: {self.reason}"
 
 
-def compare(player: str | Sequence[str] | Sequence[int], dealer: str | Sequence[str] |
-            Sequence[int], rules: RulesSpec = None,
-            tables: str | os.PathLike[str] | None = None) -> Showdown:
+def compare(
+    player: str | Sequence[str] | Sequence[int],
+    dealer: str | Sequence[str] | Sequence[int],
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> Showdown:
     """Settle the player's hand against the dealer's (2 or 3 cards each, one deck)."""
     p_cards = _as_cards(player)
     d_cards = _as_cards(dealer)
@@ -256,9 +283,12 @@ def compare(player: str | Sequence[str] | Sequence[int], dealer: str | Sequence[
     return Showdown(player=p, dealer=d, winner=s.winner, net=s.net, reason=s.reason)
 
 
-def settle(player: str | Sequence[str] | Sequence[int], dealer: str | Sequence[str] |
-           Sequence[int], rules: RulesSpec = None,
-           tables: str | os.PathLike[str] | None = None) -> int:
+def settle(
+    player: str | Sequence[str] | Sequence[int],
+    dealer: str | Sequence[str] | Sequence[int],
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> int:
     """The player's net in stakes (see :func:`compare` for the winner and the reason).
 
     >>> settle("3S 3H 3D", "JS QH KD", rules={"name": "demo"})
@@ -267,8 +297,12 @@ def settle(player: str | Sequence[str] | Sequence[int], dealer: str | Sequence[s
     return compare(player, dealer, rules, tables).net
 
 
-def settle_batch(player: npt.ArrayLike, dealer: npt.ArrayLike, rules: RulesSpec = None,
-                tables: str | os.PathLike[str] | None = None) -> npt.NDArray[np.int64]:
+def settle_batch(
+    player: npt.ArrayLike,
+    dealer: npt.ArrayLike,
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> npt.NDArray[np.int64]:
     """The player's net for each row of two batches of hands (each (n, 2) or (n, 3)).
 
     >>> settle_batch([[32, 34]], [[0, 12, 13]], rules={"name": "demo"}).tolist()
@@ -288,11 +322,13 @@ def settle_batch(player: npt.ArrayLike, dealer: npt.ArrayLike, rules: RulesSpec 
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
     p = evaluate_batch(p_srt, spec, tables)
     d = evaluate_batch(d_srt, spec, tables)
-    return _settle_arrays(p["type"], p["points"], p["deng"], d["type"], d["points"],
-                          d["deng"], rs.rules)
+    return _settle_arrays(
+        p["type"], p["points"], p["deng"], d["type"], d["points"], d["deng"], rs.rules
+    )
 
 
 # ---------------------------------------------------------------- advise
+
 
 @dataclass(frozen=True)
 class Advice:
@@ -310,19 +346,24 @@ class Advice:
     rules: str
 
     def __str__(self) -> str:
-        head = (f"{' '.join(self.hand)} ({HandClass(self.type, self.points, self.deng)})")
+        head = f"{' '.join(self.hand)} ({HandClass(self.type, self.points, self.deng)})"
         tail = f"dealer draws on {self.dealer_draws_at_most} or less; rules {self.rules}"
         if self.action == "pok":
             return f"{head}: POK — no choice, EV {float(self.ev_stand):+.4f}; {tail}"
         other = "stand" if self.action == "draw" else "draw"
         ev = {"stand": self.ev_stand, "draw": self.ev_draw}
-        return (f"{head}: {self.action.upper()} — EV {self.action} {float(ev[self.action]):.4f}"
-                f", {other} {float(ev[other]):.4f} (margin {float(self.margin):.4f}); {tail}")
+        return (
+            f"{head}: {self.action.upper()} — EV {self.action} {float(ev[self.action]):.4f}"
+            f", {other} {float(ev[other]):.4f} (margin {float(self.margin):.4f}); {tail}"
+        )
 
 
-def advise_batch(cards: npt.ArrayLike, dealer_draws_at_most: int | None = None,
-                rules: RulesSpec = None, tables: str | os.PathLike[str] | None = None
-                ) -> dict[str, npt.NDArray[Any]]:
+def advise_batch(
+    cards: npt.ArrayLike,
+    dealer_draws_at_most: int | None = None,
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> dict[str, npt.NDArray[Any]]:
     """Action code (:class:`~solver.pokdeng_strategy.Action`) and exact EV numerators
     over ``den`` for a batch of two-card starts, shape (n, 2)."""
     srt = _check_batch(cards)
@@ -339,29 +380,41 @@ def advise_batch(cards: npt.ArrayLike, dealer_draws_at_most: int | None = None,
         _check_policy_in_table(rs, k)
         table = _table("pokdeng_strategy", tables, rs.config)
         rows = strategy_row(rs.config, k, 0) + ranks
-        stand = (table.column("ev_stand_num")[rows]
-                 * (DRAW_DEN // table.column("ev_stand_den")[rows]))
+        stand = table.column("ev_stand_num")[rows] * (
+            DRAW_DEN // table.column("ev_stand_den")[rows]
+        )
         draw = table.column("ev_draw_num")[rows] * (DRAW_DEN // table.column("ev_draw_den")[rows])
         action = table.column("action")[rows].astype(np.int8)
         check = table.column("rank")[rows]
         cfg = table.column("config")[rows]
         pol = table.column("dealer_draws_at_most")[rows]
-        if ((check != ranks).any() or (cfg != CONFIGS.index(rs.config)).any()
-                or (pol != k).any()):
-            raise TableError("table pokdeng_strategy rows are out of order; rebuild with "
-                             "`bull build --game pokdeng`")
-    return {"action": action, "ev_stand_num": stand, "ev_draw_num": draw,
-            "den": np.full(len(ranks), DRAW_DEN, dtype=np.int64)}
+        if (check != ranks).any() or (cfg != CONFIGS.index(rs.config)).any() or (pol != k).any():
+            raise TableError(
+                "table pokdeng_strategy rows are out of order; rebuild with "
+                "`bull build --game pokdeng`"
+            )
+    return {
+        "action": action,
+        "ev_stand_num": stand,
+        "ev_draw_num": draw,
+        "den": np.full(len(ranks), DRAW_DEN, dtype=np.int64),
+    }
 
 
-def advise(hand: str | Sequence[str] | Sequence[int], dealer_draws_at_most: int | None = None,
-           rules: RulesSpec = None, tables: str | os.PathLike[str] | None = None) -> Advice:
+def advise(
+    hand: str | Sequence[str] | Sequence[int],
+    dealer_draws_at_most: int | None = None,
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> Advice:
     """Stand or draw for a two-card start, with both exact EVs (RULES §5)."""
     cards = parse_hand(hand, size=(2, 3))
     if len(cards) == 3:
         shown = " ".join(CARD_NAMES[c] for c in cards)
-        raise ParseError(f"advise takes a two-card start; {shown!r} has 3 cards (a three-card "
-                         "hand has already drawn: no choice left)")
+        raise ParseError(
+            f"advise takes a two-card start; {shown!r} has 3 cards (a three-card "
+            "hand has already drawn: no choice left)"
+        )
     rs = _resolve(rules)
     k = _policy(rs, dealer_draws_at_most)
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
@@ -369,13 +422,25 @@ def advise(hand: str | Sequence[str] | Sequence[int], dealer_draws_at_most: int 
     ev = evaluate(cards, spec, tables)
     stand = Fraction(int(out["ev_stand_num"][0]), DRAW_DEN)
     draw = Fraction(int(out["ev_draw_num"][0]), DRAW_DEN)
-    return Advice(hand=ev.hand, type=ev.type, points=ev.points, deng=ev.deng,
-                  action=Action(int(out["action"][0])).label, ev_stand=stand, ev_draw=draw,
-                  margin=abs(draw - stand), dealer_draws_at_most=k, rules=rs.rules.name)
+    return Advice(
+        hand=ev.hand,
+        type=ev.type,
+        points=ev.points,
+        deng=ev.deng,
+        action=Action(int(out["action"][0])).label,
+        ev_stand=stand,
+        ev_draw=draw,
+        margin=abs(draw - stand),
+        dealer_draws_at_most=k,
+        rules=rs.rules.name,
+    )
 
 
-def overall(rules: RulesSpec = None, dealer_draws_at_most: int | None = None,
-            tables: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+def overall(
+    rules: RulesSpec = None,
+    dealer_draws_at_most: int | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
     """The player's overall EV under optimal drawing (``ev_optimal``) and under "draw on 4
     or less" (``ev_simple``), floats and exact ``*_fraction`` strings.
 
@@ -391,12 +456,14 @@ def overall(rules: RulesSpec = None, dealer_draws_at_most: int | None = None,
     try:
         rec = dict(table.meta["extra"]["overall_ev"][rs.config][str(k)])
     except (KeyError, TypeError):
-        raise TableError("table pokdeng_strategy lacks the overall EVs; rebuild with "
-                         "`bull build --game pokdeng`") from None
+        raise TableError(
+            "table pokdeng_strategy lacks the overall EVs; rebuild with `bull build --game pokdeng`"
+        ) from None
     return rec
 
 
 # ---------------------------------------------------------------- the strategy chart
+
 
 @dataclass(frozen=True)
 class Chart:
@@ -440,8 +507,12 @@ class Chart:
         """
         lines = []
         for pts in range(8):
-            cells = [(i, j) for i in range(13) for j in range(13)
-                     if self.points[i][j] == pts and self.action[i][j] != "pok"]
+            cells = [
+                (i, j)
+                for i in range(13)
+                for j in range(13)
+                if self.points[i][j] == pts and self.action[i][j] != "pok"
+            ]
             draws = [c for c in cells if self.action[c[0]][c[1]] == "draw"]
             stands = [c for c in cells if self.action[c[0]][c[1]] == "stand"]
 
@@ -473,12 +544,17 @@ def _group_names(cells: Sequence[tuple[int, int]]) -> str:
     for (lo, hi), ks in sorted(kinds.items()):
         suffix = "" if ks in ({"s", "o"}, {""}) else next(iter(ks))
         groups.setdefault((lo, suffix), []).append(hi)
-    return ", ".join(f"{RANK_NAMES[lo]}-{'/'.join(RANK_NAMES[h] for h in his)}{suffix}"
-                     for (lo, suffix), his in groups.items())
+    return ", ".join(
+        f"{RANK_NAMES[lo]}-{'/'.join(RANK_NAMES[h] for h in his)}{suffix}"
+        for (lo, suffix), his in groups.items()
+    )
 
 
-def strategy_chart(rules: RulesSpec = None, dealer_draws_at_most: int | None = None,
-                   tables: str | os.PathLike[str] | None = None) -> Chart:
+def strategy_chart(
+    rules: RulesSpec = None,
+    dealer_draws_at_most: int | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> Chart:
     """The whole strategy as a :class:`Chart` (169 cells = every class of starts)."""
     rs = _resolve(rules)
     k = _policy(rs, dealer_draws_at_most)
@@ -489,16 +565,18 @@ def strategy_chart(rules: RulesSpec = None, dealer_draws_at_most: int | None = N
     tot = overall(spec, k, tables)
 
     def grid(values: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
-        return tuple(tuple(values[i * 13:(i + 1) * 13]) for i in range(13))
+        return tuple(tuple(values[i * 13 : (i + 1) * 13]) for i in range(13))
 
     return Chart(
-        rules=rs.rules.name, dealer_draws_at_most=k,
+        rules=rs.rules.name,
+        dealer_draws_at_most=k,
         action=grid([Action(int(a)).label for a in adv["action"]]),
         points=grid([int(p) for p in ev["points"]]),
         ev_stand=grid([Fraction(int(n), DRAW_DEN) for n in adv["ev_stand_num"]]),
         ev_draw=grid([Fraction(int(n), DRAW_DEN) for n in adv["ev_draw_num"]]),
         ev_optimal=Fraction(tot["ev_optimal_fraction"]),
-        ev_simple=Fraction(tot["ev_simple_fraction"]))
+        ev_simple=Fraction(tot["ev_simple_fraction"]),
+    )
 
 
 def _cell_text(chart: Chart, i: int, j: int) -> str:
@@ -515,20 +593,21 @@ def chart_text(chart: Chart) -> str:
     lines = [
         f"Pok Deng drawing strategy — rules {chart.rules}, dealer draws on "
         f"{chart.dealer_draws_at_most} or less",
-        "Row: one card, column: the other. Above the diagonal suited, below offsuit, "
-        "on it pairs.",
-        "D draw, S stand, P8/P9 Pok (no choice). Number: the EV margin in hundredths of "
-        "a stake.",
+        "Row: one card, column: the other. Above the diagonal suited, below offsuit, on it pairs.",
+        "D draw, S stand, P8/P9 Pok (no choice). Number: the EV margin in hundredths of a stake.",
         "",
         head,
     ]
     for i in range(13):
-        lines.append(f"{RANK_NAMES[i]:>3} " + "".join(f"{_cell_text(chart, i, j):>5}"
-                                                     for j in range(13)))
+        lines.append(
+            f"{RANK_NAMES[i]:>3} " + "".join(f"{_cell_text(chart, i, j):>5}" for j in range(13))
+        )
     lines.append("")
     lines.extend(chart.summary())
-    lines.append(f"overall EV per stake: optimal {float(chart.ev_optimal):+.5f}, "
-                 f"draw on 4 or less {float(chart.ev_simple):+.5f}")
+    lines.append(
+        f"overall EV per stake: optimal {float(chart.ev_optimal):+.5f}, "
+        f"draw on 4 or less {float(chart.ev_simple):+.5f}"
+    )
     return "\n".join(lines)
 
 
@@ -539,8 +618,9 @@ def chart_png(chart: Chart, path: str | os.PathLike[str]) -> None:
         from matplotlib.colors import ListedColormap
         from matplotlib.figure import Figure
     except ImportError:
-        raise RulesError("the PNG chart needs matplotlib: pip install 'bull-solver[plot]'"
-                         ) from None
+        raise RulesError(
+            "the PNG chart needs matplotlib: pip install 'bull-solver[plot]'"
+        ) from None
     codes = {"stand": 0, "draw": 1, "pok": 2}
     grid = np.array([[codes[a] for a in row] for row in chart.action])
     fig = Figure(figsize=(9.5, 10.5), dpi=110)
@@ -558,10 +638,27 @@ def chart_png(chart: Chart, path: str | os.PathLike[str]) -> None:
             else:
                 m = float(chart.margin(i, j))
                 label = f"{a[0].upper()}\n{m:.2f}" if m >= 0.005 else f"{a[0].upper()}\n{m:.3f}"
-            ax.text(j, i, label, ha="center", va="center", fontsize=8.5, linespacing=1.1,
-                    fontweight="bold" if a != "pok" else "normal")
-        ax.add_patch(Rectangle((i - 0.47, i - 0.47), 0.94, 0.94, fill=False,
-                               edgecolor="#333333", linewidth=2.0, zorder=3))
+            ax.text(
+                j,
+                i,
+                label,
+                ha="center",
+                va="center",
+                fontsize=8.5,
+                linespacing=1.1,
+                fontweight="bold" if a != "pok" else "normal",
+            )
+        ax.add_patch(
+            Rectangle(
+                (i - 0.47, i - 0.47),
+                0.94,
+                0.94,
+                fill=False,
+                edgecolor="#333333",
+                linewidth=2.0,
+                zorder=3,
+            )
+        )
     ticks = list(range(13))
     ax.set_xticks(ticks, [RANK_NAMES[t] for t in ticks])
     ax.set_yticks(ticks, [RANK_NAMES[t] for t in ticks])
@@ -571,14 +668,34 @@ def chart_png(chart: Chart, path: str | os.PathLike[str]) -> None:
     ax.grid(which="minor", color="white", linewidth=1.5)
     ax.tick_params(which="minor", length=0)
     ax.tick_params(which="major", length=0, labelsize=11)
-    fig.suptitle(f"Pok Deng drawing strategy — rules {chart.rules}, dealer draws on "
-                 f"{chart.dealer_draws_at_most} or less", fontsize=13, y=0.985)
-    fig.text(0.5, 0.947, "your two cards: row and column · upper right: suited · "
-             "lower left: offsuit · outlined diagonal: pairs", ha="center", fontsize=10)
-    fig.text(0.07, 0.075, "S stand (yellow) · D draw (blue) · Pok: no choice (green). "
-             "Number: EV margin of the right action, in stakes.", fontsize=9.5)
-    fig.text(0.07, 0.05, f"Overall player EV per stake: optimal {float(chart.ev_optimal):+.4f}; "
-             f"draw on 4 or less {float(chart.ev_simple):+.4f}.", fontsize=9.5)
+    fig.suptitle(
+        f"Pok Deng drawing strategy — rules {chart.rules}, dealer draws on "
+        f"{chart.dealer_draws_at_most} or less",
+        fontsize=13,
+        y=0.985,
+    )
+    fig.text(
+        0.5,
+        0.947,
+        "your two cards: row and column · upper right: suited · "
+        "lower left: offsuit · outlined diagonal: pairs",
+        ha="center",
+        fontsize=10,
+    )
+    fig.text(
+        0.07,
+        0.075,
+        "S stand (yellow) · D draw (blue) · Pok: no choice (green). "
+        "Number: EV margin of the right action, in stakes.",
+        fontsize=9.5,
+    )
+    fig.text(
+        0.07,
+        0.05,
+        f"Overall player EV per stake: optimal {float(chart.ev_optimal):+.4f}; "
+        f"draw on 4 or less {float(chart.ev_simple):+.4f}.",
+        fontsize=9.5,
+    )
     fig.text(0.07, 0.025, "Heads-up, exact card removal (RULES.md §5).", fontsize=9.5)
     try:
         fig.savefig(os.fspath(path))
@@ -588,8 +705,11 @@ def chart_png(chart: Chart, path: str | os.PathLike[str]) -> None:
 
 # ---------------------------------------------------------------- CLI contract
 
-_OTHER_GAME_OPTIONS = {"bet": "--bet", "commission": "--commission",
-                       "banker_reveals": "--banker-reveals"}
+_OTHER_GAME_OPTIONS = {
+    "bet": "--bet",
+    "commission": "--commission",
+    "banker_reveals": "--banker-reveals",
+}
 
 
 def _check_options(options: Mapping[str, Any], policy_ok: bool) -> int | None:
@@ -598,18 +718,26 @@ def _check_options(options: Mapping[str, Any], policy_ok: bool) -> int | None:
             raise RulesError(f"option {flag} does not apply to pokdeng")
     k = options.get("dealer_draws_at_most")
     if k is not None and not policy_ok:
-        raise RulesError("option --dealer-draws-at-most applies to pokdeng advise and "
-                         "strategy only")
+        raise RulesError(
+            "option --dealer-draws-at-most applies to pokdeng advise and strategy only"
+        )
     return None if k is None else int(k)
 
 
 def _eval_record(e: HandEval) -> dict[str, Any]:
-    return {"hand": list(e.hand), "type": e.type.label, "points": e.points, "deng": e.deng,
-            "strength": e.strength, "rules": e.rules}
+    return {
+        "hand": list(e.hand),
+        "type": e.type.label,
+        "points": e.points,
+        "deng": e.deng,
+        "strength": e.strength,
+        "rules": e.rules,
+    }
 
 
-def cli_eval(hands: list[str], rules: str | None, options: dict[str, Any],
-             tables: str | None) -> list[dict[str, Any]]:
+def cli_eval(
+    hands: list[str], rules: str | None, options: dict[str, Any], tables: str | None
+) -> list[dict[str, Any]]:
     """``bull eval pokdeng``: one record per hand."""
     _check_options(options, policy_ok=False)
     rs = _resolve(rules)
@@ -623,23 +751,36 @@ def cli_eval_text(rec: dict[str, Any]) -> str:
     return f"{' '.join(rec['hand'])}: {c} (strength {rec['strength']})"
 
 
-def cli_compare(player: str, dealer: str, rules: str | None, options: dict[str, Any],
-                tables: str | None) -> dict[str, Any]:
+def cli_compare(
+    player: str, dealer: str, rules: str | None, options: dict[str, Any], tables: str | None
+) -> dict[str, Any]:
     """``bull compare pokdeng PLAYER DEALER``: winner, reason and the player's net."""
     _check_options(options, policy_ok=False)
     s = compare(player, dealer, rules, tables)
     p, d = _eval_record(s.player), _eval_record(s.dealer)
-    return {"player": p["hand"], "dealer": d["hand"],
-            "player_type": p["type"], "player_points": p["points"], "player_deng": p["deng"],
-            "dealer_type": d["type"], "dealer_points": d["points"], "dealer_deng": d["deng"],
-            "winner": s.winner, "reason": s.reason, "net": s.net, "rules": s.player.rules}
+    return {
+        "player": p["hand"],
+        "dealer": d["hand"],
+        "player_type": p["type"],
+        "player_points": p["points"],
+        "player_deng": p["deng"],
+        "dealer_type": d["type"],
+        "dealer_points": d["points"],
+        "dealer_deng": d["deng"],
+        "winner": s.winner,
+        "reason": s.reason,
+        "net": s.net,
+        "rules": s.player.rules,
+    }
 
 
 def cli_compare_text(rec: dict[str, Any]) -> str:
-    pc = HandClass(HandType.from_label(rec["player_type"]), rec["player_points"],
-                   rec["player_deng"])
-    dc = HandClass(HandType.from_label(rec["dealer_type"]), rec["dealer_points"],
-                   rec["dealer_deng"])
+    pc = HandClass(
+        HandType.from_label(rec["player_type"]), rec["player_points"], rec["player_deng"]
+    )
+    dc = HandClass(
+        HandType.from_label(rec["dealer_type"]), rec["dealer_points"], rec["dealer_deng"]
+    )
     head = f"player {' '.join(rec['player'])} ({pc}) vs dealer {' '.join(rec['dealer'])} ({dc})"
     verdict = "push" if rec["winner"] == "push" else f"{rec['winner']} wins"
     return f"{head}: {verdict}, player net {rec['net']:+d} — {rec['reason']}"
@@ -649,49 +790,80 @@ def _frac(f: Fraction) -> str:
     return f"{f.numerator}/{f.denominator}"
 
 
-def cli_advise(hand: str, rules: str | None, options: dict[str, Any],
-               tables: str | None) -> dict[str, Any]:
+def cli_advise(
+    hand: str, rules: str | None, options: dict[str, Any], tables: str | None
+) -> dict[str, Any]:
     """``bull advise pokdeng HAND``: action, both EVs, margin (floats and exact fractions)."""
     k = _check_options(options, policy_ok=True)
     a = advise(hand, k, rules, tables)
-    return {"hand": list(a.hand), "type": a.type.label, "points": a.points, "deng": a.deng,
-            "action": a.action, "ev_stand": float(a.ev_stand), "ev_draw": float(a.ev_draw),
-            "margin": float(a.margin), "ev_stand_fraction": _frac(a.ev_stand),
-            "ev_draw_fraction": _frac(a.ev_draw), "margin_fraction": _frac(a.margin),
-            "dealer_draws_at_most": a.dealer_draws_at_most, "rules": a.rules}
+    return {
+        "hand": list(a.hand),
+        "type": a.type.label,
+        "points": a.points,
+        "deng": a.deng,
+        "action": a.action,
+        "ev_stand": float(a.ev_stand),
+        "ev_draw": float(a.ev_draw),
+        "margin": float(a.margin),
+        "ev_stand_fraction": _frac(a.ev_stand),
+        "ev_draw_fraction": _frac(a.ev_draw),
+        "margin_fraction": _frac(a.margin),
+        "dealer_draws_at_most": a.dealer_draws_at_most,
+        "rules": a.rules,
+    }
 
 
 def cli_advise_text(rec: dict[str, Any]) -> str:
-    a = Advice(hand=tuple(rec["hand"]), type=HandType.from_label(rec["type"]),
-               points=rec["points"], deng=rec["deng"], action=rec["action"],
-               ev_stand=Fraction(rec["ev_stand_fraction"]),
-               ev_draw=Fraction(rec["ev_draw_fraction"]), margin=Fraction(rec["margin_fraction"]),
-               dealer_draws_at_most=rec["dealer_draws_at_most"], rules=rec["rules"])
+    a = Advice(
+        hand=tuple(rec["hand"]),
+        type=HandType.from_label(rec["type"]),
+        points=rec["points"],
+        deng=rec["deng"],
+        action=rec["action"],
+        ev_stand=Fraction(rec["ev_stand_fraction"]),
+        ev_draw=Fraction(rec["ev_draw_fraction"]),
+        margin=Fraction(rec["margin_fraction"]),
+        dealer_draws_at_most=rec["dealer_draws_at_most"],
+        rules=rec["rules"],
+    )
     return str(a)
 
 
-def cli_strategy(rules: str | None, options: dict[str, Any], tables: str | None,
-                 png: str | None = None) -> dict[str, Any]:
+def cli_strategy(
+    rules: str | None, options: dict[str, Any], tables: str | None, png: str | None = None
+) -> dict[str, Any]:
     """``bull strategy pokdeng``: every cell of the chart, the summary and overall EVs."""
     k = _check_options(options, policy_ok=True)
     chart = strategy_chart(rules, k, tables)
     cells = []
     for i in range(13):
         for j in range(13):
-            cells.append({
-                "cell": Chart.cell_name(i, j), "row": RANK_NAMES[i], "column": RANK_NAMES[j],
-                "kind": "pair" if i == j else "suited" if i < j else "offsuit",
-                "points": chart.points[i][j], "action": chart.action[i][j],
-                "ev_stand": float(chart.ev_stand[i][j]), "ev_draw": float(chart.ev_draw[i][j]),
-                "margin": float(chart.margin(i, j)),
-                "ev_stand_fraction": _frac(chart.ev_stand[i][j]),
-                "ev_draw_fraction": _frac(chart.ev_draw[i][j])})
+            cells.append(
+                {
+                    "cell": Chart.cell_name(i, j),
+                    "row": RANK_NAMES[i],
+                    "column": RANK_NAMES[j],
+                    "kind": "pair" if i == j else "suited" if i < j else "offsuit",
+                    "points": chart.points[i][j],
+                    "action": chart.action[i][j],
+                    "ev_stand": float(chart.ev_stand[i][j]),
+                    "ev_draw": float(chart.ev_draw[i][j]),
+                    "margin": float(chart.margin(i, j)),
+                    "ev_stand_fraction": _frac(chart.ev_stand[i][j]),
+                    "ev_draw_fraction": _frac(chart.ev_draw[i][j]),
+                }
+            )
     rec: dict[str, Any] = {
-        "rules": chart.rules, "dealer_draws_at_most": chart.dealer_draws_at_most,
-        "cells": cells, "summary": chart.summary(),
-        "ev_optimal": float(chart.ev_optimal), "ev_optimal_fraction": _frac(chart.ev_optimal),
-        "ev_simple": float(chart.ev_simple), "ev_simple_fraction": _frac(chart.ev_simple),
-        "png": None}
+        "rules": chart.rules,
+        "dealer_draws_at_most": chart.dealer_draws_at_most,
+        "cells": cells,
+        "summary": chart.summary(),
+        "ev_optimal": float(chart.ev_optimal),
+        "ev_optimal_fraction": _frac(chart.ev_optimal),
+        "ev_simple": float(chart.ev_simple),
+        "ev_simple_fraction": _frac(chart.ev_simple),
+        "png": None,
+    }
     if png:
         chart_png(chart, png)
         rec["png"] = os.fspath(png)
@@ -704,12 +876,16 @@ def _chart_from_record(rec: Mapping[str, Any]) -> Chart:
     def grid(key: str, conv: Any) -> tuple[tuple[Any, ...], ...]:
         return tuple(tuple(conv(cells[i * 13 + j][key]) for j in range(13)) for i in range(13))
 
-    return Chart(rules=rec["rules"], dealer_draws_at_most=rec["dealer_draws_at_most"],
-                 action=grid("action", str), points=grid("points", int),
-                 ev_stand=grid("ev_stand_fraction", Fraction),
-                 ev_draw=grid("ev_draw_fraction", Fraction),
-                 ev_optimal=Fraction(rec["ev_optimal_fraction"]),
-                 ev_simple=Fraction(rec["ev_simple_fraction"]))
+    return Chart(
+        rules=rec["rules"],
+        dealer_draws_at_most=rec["dealer_draws_at_most"],
+        action=grid("action", str),
+        points=grid("points", int),
+        ev_stand=grid("ev_stand_fraction", Fraction),
+        ev_draw=grid("ev_draw_fraction", Fraction),
+        ev_optimal=Fraction(rec["ev_optimal_fraction"]),
+        ev_simple=Fraction(rec["ev_simple_fraction"]),
+    )
 
 
 def cli_strategy_text(rec: dict[str, Any]) -> str:
@@ -717,4 +893,3 @@ def cli_strategy_text(rec: dict[str, Any]) -> str:
     if rec.get("png"):
         text += f"\nchart written to {rec['png']}"
     return text
-

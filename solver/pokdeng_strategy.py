@@ -113,22 +113,27 @@ def config_rules(name: str) -> PokDengRules:
     if name in ("straights_low", "straights_high"):
         ace = name.rsplit("_", 1)[1]
         base = load_rules("straights")
-        return replace(base, name=name, ace=ace,
-                       description=f"The straights preset with the ace {ace} only "
-                                   f"({'A-2-3' if ace == 'low' else 'Q-K-A'}; never K-A-2)")
+        return replace(
+            base,
+            name=name,
+            ace=ace,
+            description=f"The straights preset with the ace {ace} only "
+            f"({'A-2-3' if ace == 'low' else 'Q-K-A'}; never K-A-2)",
+        )
     raise KeyError(name)
 
 
 # ---------------------------------------------------------------- index geometry
 
+
 @dataclass(frozen=True)
 class _Geometry:
-    pair_of_dc: npt.NDArray[np.int64]      # (66300,) colex rank of D
-    cards_dc: npt.NDArray[np.int64]        # (66300, 3) the cards D0, D1, c
-    pairs_dc: npt.NDArray[np.int64]        # (66300, 3) ranks of the 3 pairs of D + {c}
-    triple_dc: npt.NDArray[np.int64]       # (66300,) colex rank of D + {c}
-    pairs3: npt.NDArray[np.int64]          # (22100, 3) ranks of the pairs of each triple
-    draw_triple: npt.NDArray[np.int64]     # (1326, 50) rank of P + {x} for each unseen x
+    pair_of_dc: npt.NDArray[np.int64]  # (66300,) colex rank of D
+    cards_dc: npt.NDArray[np.int64]  # (66300, 3) the cards D0, D1, c
+    pairs_dc: npt.NDArray[np.int64]  # (66300, 3) ranks of the 3 pairs of D + {c}
+    triple_dc: npt.NDArray[np.int64]  # (66300,) colex rank of D + {c}
+    pairs3: npt.NDArray[np.int64]  # (22100, 3) ranks of the pairs of each triple
+    draw_triple: npt.NDArray[np.int64]  # (1326, 50) rank of P + {x} for each unseen x
 
 
 @lru_cache(maxsize=1)
@@ -138,20 +143,30 @@ def _geometry() -> _Geometry:
     deck = np.arange(52, dtype=np.int64)
     others = np.broadcast_to(deck, (N_TWO, 52))
     keep = (others != two[:, :1]) & (others != two[:, 1:])
-    unseen = others[keep].reshape(N_TWO, 50)                       # the 50 cards not in P
+    unseen = others[keep].reshape(N_TWO, 50)  # the 50 cards not in P
     pair_of_dc = np.repeat(np.arange(N_TWO, dtype=np.int64), 50)
     d0 = np.repeat(two[:, 0], 50)
     d1 = np.repeat(two[:, 1], 50)
     c = unseen.reshape(-1)
     cards_dc = np.stack([d0, d1, c], axis=1)
-    pairs_dc = np.stack([pair_of_dc, colex_rank_array(np.stack([d0, c], 1)),
-                         colex_rank_array(np.stack([d1, c], 1))], axis=1).astype(np.int64)
+    pairs_dc = np.stack(
+        [
+            pair_of_dc,
+            colex_rank_array(np.stack([d0, c], 1)),
+            colex_rank_array(np.stack([d1, c], 1)),
+        ],
+        axis=1,
+    ).astype(np.int64)
     triple_dc = colex_rank_array(cards_dc).astype(np.int64)
-    pairs3 = np.stack([colex_rank_array(three[:, [0, 1]], presorted=True),
-                       colex_rank_array(three[:, [0, 2]], presorted=True),
-                       colex_rank_array(three[:, [1, 2]], presorted=True)],
-                      axis=1).astype(np.int64)
-    draw_triple = triple_dc.reshape(N_TWO, 50)                     # P + {x}: same shape
+    pairs3 = np.stack(
+        [
+            colex_rank_array(three[:, [0, 1]], presorted=True),
+            colex_rank_array(three[:, [0, 2]], presorted=True),
+            colex_rank_array(three[:, [1, 2]], presorted=True),
+        ],
+        axis=1,
+    ).astype(np.int64)
+    draw_triple = triple_dc.reshape(N_TWO, 50)  # P + {x}: same shape
     return _Geometry(pair_of_dc, cards_dc, pairs_dc, triple_dc, pairs3, draw_triple)
 
 
@@ -161,6 +176,7 @@ def _code(t: npt.NDArray[Any], p: npt.NDArray[Any], d: npt.NDArray[Any]) -> npt.
 
 
 # ---------------------------------------------------------------- the solution
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -237,34 +253,48 @@ def solve(rules: PokDengRules, dealer_draws_at_most: int | None = None) -> Solut
     for j in range(3):
         card_flat += np.bincount(g.cards_dc[:, j] * n_cls + inv, minlength=52 * n_cls)
         pair_flat += np.bincount(g.pairs_dc[:, j] * n_cls + inv, minlength=N_TWO * n_cls)
-    per_triple = np.bincount(g.triple_dc * n_cls + inv,
-                             minlength=N_THREE * n_cls).reshape(N_THREE, n_cls)
+    per_triple = np.bincount(g.triple_dc * n_cls + inv, minlength=N_THREE * n_cls).reshape(
+        N_THREE, n_cls
+    )
     per_card = card_flat.reshape(52, n_cls)
     per_pair = pair_flat.reshape(N_TWO, n_cls)
     two = all_hands(2)
     three = all_hands(3)
     # dealer class counts avoiding each two-card start / each three-card final hand
     n2 = total - per_card[two[:, 0]] - per_card[two[:, 1]] + per_pair
-    n3 = (total - per_card[three[:, 0]] - per_card[three[:, 1]] - per_card[three[:, 2]]
-          + per_pair[g.pairs3[:, 0]] + per_pair[g.pairs3[:, 1]] + per_pair[g.pairs3[:, 2]]
-          - per_triple)
+    n3 = (
+        total
+        - per_card[three[:, 0]]
+        - per_card[three[:, 1]]
+        - per_card[three[:, 2]]
+        + per_pair[g.pairs3[:, 0]]
+        + per_pair[g.pairs3[:, 1]]
+        + per_pair[g.pairs3[:, 2]]
+        - per_triple
+    )
     assert (n2.sum(axis=1) == STAND_DEN).all() and (n3.sum(axis=1) == 1176 * 47).all()
     s2 = settle(t2[:, None], p2[:, None], d2[:, None], ct[None], cp[None], cd[None], rules)
     s3 = settle(t3[:, None], p3[:, None], d3[:, None], ct[None], cp[None], cd[None], rules)
     dealer_pok = ct == HandType.POK
-    stand = (n2 * s2).sum(axis=1)                                   # over STAND_DEN
+    stand = (n2 * s2).sum(axis=1)  # over STAND_DEN
     if rules.dealer_pok_first:
         # a dealer Pok settles against the player's two cards before any draw
         final3 = (n3 * s3 * ~dealer_pok).sum(axis=1)
         draw = final3[g.draw_triple].sum(axis=1) + (n2 * s2 * dealer_pok).sum(axis=1) * 47
     else:
         draw = (n3 * s3).sum(axis=1)[g.draw_triple].sum(axis=1)
-    stand = stand * 47                                             # over DRAW_DEN
+    stand = stand * 47  # over DRAW_DEN
     pok = t2 == HandType.POK
-    draw = np.where(pok, stand, draw)                              # a Pok has no choice
-    return Solution(rules=rules.with_policy(k), dealer_draws_at_most=k, type=t2, points=p2,
-                    deng=d2, ev_stand_num=stand.astype(np.int64),
-                    ev_draw_num=draw.astype(np.int64))
+    draw = np.where(pok, stand, draw)  # a Pok has no choice
+    return Solution(
+        rules=rules.with_policy(k),
+        dealer_draws_at_most=k,
+        type=t2,
+        points=p2,
+        deng=d2,
+        ev_stand_num=stand.astype(np.int64),
+        ev_draw_num=draw.astype(np.int64),
+    )
 
 
 def _fraction_text(f: Fraction) -> str:
@@ -282,12 +312,18 @@ def overall_ev(sol: Solution) -> dict[str, Any]:
     den = N_TWO * DRAW_DEN
     opt_f = Fraction(int(best.sum()), den)
     simple_f = Fraction(int(simple.sum()), den)
-    return {"rules": sol.rules.name, "dealer_draws_at_most": sol.dealer_draws_at_most,
-            "ev_optimal": float(opt_f), "ev_optimal_fraction": _fraction_text(opt_f),
-            "ev_simple": float(simple_f), "ev_simple_fraction": _fraction_text(simple_f)}
+    return {
+        "rules": sol.rules.name,
+        "dealer_draws_at_most": sol.dealer_draws_at_most,
+        "ev_optimal": float(opt_f),
+        "ev_optimal_fraction": _fraction_text(opt_f),
+        "ev_simple": float(simple_f),
+        "ev_simple_fraction": _fraction_text(simple_f),
+    }
 
 
 # ---------------------------------------------------------------- the tables
+
 
 def hands_table() -> pa.Table:
     """``pokdeng``: all 1,326 two-card hands (rows 0..1325, by colex rank) then all
@@ -302,7 +338,9 @@ def hands_table() -> pa.Table:
     columns: dict[str, Any] = {
         "size": np.r_[np.full(N_TWO, 2), np.full(N_THREE, 3)].astype(np.uint8),
         "rank": np.r_[np.arange(N_TWO), np.arange(N_THREE)].astype(np.int32),
-        "card0": cards[:, 0], "card1": cards[:, 1], "card2": cards[:, 2],
+        "card0": cards[:, 0],
+        "card1": cards[:, 1],
+        "card2": cards[:, 2],
     }
     rules = {}
     for cfg in CONFIGS:
@@ -322,7 +360,7 @@ def hands_table() -> pa.Table:
             "size": "uint8: 2 or 3 cards",
             "rank": "int32: colex rank of the sorted card ids among hands of this size",
             "card0, card1, card2": "uint8 card ids, rank*4+suit (rank 0=A..12=K, suit "
-                                   f"0..3=S,H,D,C), ascending; card2 = {NO_CARD} for two cards",
+            f"0..3=S,H,D,C), ascending; card2 = {NO_CARD} for two cards",
             "points": "int8: last digit of the card values (A=1, 2..9, 10/J/Q/K=0)",
             "<config>_type": "int8: hand type code (type_codes), ordered low to high",
             "<config>_deng": "int8: payout multiplier",
@@ -330,11 +368,11 @@ def hands_table() -> pa.Table:
         },
         "configs": list(CONFIGS),
         "row_order": "rows 0..1325: two-card hands by colex rank; rows 1326..23425: "
-                     "three-card hands, row = 1326 + colex rank",
+        "three-card hands, row = 1326 + colex rank",
         "card2": f"{NO_CARD} for a two-card hand (no third card)",
         "type_codes": {str(int(t)): t.label for t in HandType},
         "strength": "10 * type + points: orders hands by type, then points; equal "
-                    "strength is settled by deng",
+        "strength is settled by deng",
         "points": "the same under every configuration",
     }
     return make_table("pokdeng", columns, rules=rules, extra=extra)
@@ -346,18 +384,38 @@ def strategy_row(config: str, dealer_draws_at_most: int, rank: int) -> int:
     >>> strategy_row("standard", 3, 0), strategy_row("straights", 4, 5)
     (0, 5309)
     """
-    return ((CONFIGS.index(config) * len(POLICIES) + POLICIES.index(dealer_draws_at_most))
-            * N_TWO + rank)
+    return (
+        CONFIGS.index(config) * len(POLICIES) + POLICIES.index(dealer_draws_at_most)
+    ) * N_TWO + rank
 
 
 def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
     """``pokdeng_strategy``: every start x configuration x policy (row order:
     :func:`strategy_row`). Returns the table and timings."""
     two = all_hands(2)
-    cols: dict[str, list[Any]] = {k: [] for k in (
-        "config", "dealer_draws_at_most", "rank", "card0", "card1", "type", "points",
-        "deng", "action", "ev_stand", "ev_draw", "margin", "ev_stand_num", "ev_stand_den",
-        "ev_draw_num", "ev_draw_den", "margin_num", "margin_den")}
+    cols: dict[str, list[Any]] = {
+        k: []
+        for k in (
+            "config",
+            "dealer_draws_at_most",
+            "rank",
+            "card0",
+            "card1",
+            "type",
+            "points",
+            "deng",
+            "action",
+            "ev_stand",
+            "ev_draw",
+            "margin",
+            "ev_stand_num",
+            "ev_stand_den",
+            "ev_draw_num",
+            "ev_draw_den",
+            "margin_num",
+            "margin_den",
+        )
+    }
     overall: dict[str, dict[str, Any]] = {}
     rules = {}
     t0 = time.perf_counter()
@@ -383,8 +441,11 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
             cols["ev_stand"].append(sol.ev_stand_num / DRAW_DEN)
             cols["ev_draw"].append(sol.ev_draw_num / DRAW_DEN)
             cols["margin"].append(sol.margin_num / DRAW_DEN)
-            for key, (num, den) in (("ev_stand", stand_f), ("ev_draw", draw_f),
-                                    ("margin", margin_f)):
+            for key, (num, den) in (
+                ("ev_stand", stand_f),
+                ("ev_draw", draw_f),
+                ("margin", margin_f),
+            ):
                 cols[f"{key}_num"].append(num)
                 cols[f"{key}_den"].append(den)
     solve_seconds = time.perf_counter() - t0
@@ -398,25 +459,25 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
             "type, points, deng": "int8: the start's type code (type_codes), points, deng",
             "action": "int8: action code (action_codes)",
             "ev_stand, ev_draw, margin": "float64: player's EV per stake; margin = "
-                                         "|ev_draw - ev_stand|",
+            "|ev_draw - ev_stand|",
             "*_num, *_den": "int64: the same values as exact fractions in lowest terms",
         },
         "configs": list(CONFIGS),
         "policies": list(POLICIES),
         "row_order": "row = (config index * 3 + policy index) * 1326 + colex rank of the "
-                     "start; configs and policies in the orders listed here",
+        "start; configs and policies in the orders listed here",
         "definition": "RULES.md §5: heads-up, dealer's two cards averaged over the 50 unseen "
-                      "cards (dealer Pok included), then the player's draw (48 left) and the "
-                      "dealer's (47 left); exact card removal",
+        "cards (dealer Pok included), then the player's draw (48 left) and the "
+        "dealer's (47 left); exact card removal",
         "dealer_draws_at_most": "the dealer draws on this two-card total or less; this column "
-                                "overrides the rule set's default",
+        "overrides the rule set's default",
         "dealer_pok_first": "does not change any EV heads-up (a non-Pok player pays the "
-                            "dealer's deng either way); the table uses the rule set's value",
+        "dealer's deng either way); the table uses the rule set's value",
         "action": "stand, draw, or pok (a Pok start has no choice; both EVs equal); on an "
-                  "exact tie the action is stand",
+        "exact tie the action is stand",
         "strings": "none: every column is numeric (codes listed here)",
         "fractions": "ev_*_num / ev_*_den are the exact EVs in lowest terms; margin = "
-                     "|ev_draw - ev_stand|",
+        "|ev_draw - ev_stand|",
         "type_codes": {str(int(t)): t.label for t in HandType},
         "action_codes": {str(int(a)): a.label for a in Action},
         "overall_ev": overall,
@@ -424,7 +485,8 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
     if log:
         log(f"pokdeng strategy: {len(CONFIGS) * len(POLICIES)} solves in {solve_seconds:.2f} s")
     return make_table("pokdeng_strategy", columns, rules=rules, extra=extra), {
-        "solve_seconds": solve_seconds}
+        "solve_seconds": solve_seconds
+    }
 
 
 def _reduce(num: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:

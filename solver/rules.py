@@ -56,8 +56,9 @@ def _parse_text(text: str, source: str, as_json: bool) -> dict[str, Any]:
     return data
 
 
-def load_rule_data(game: str, spec: str | os.PathLike[str] | Mapping[str, Any] | None,
-                   default: str | None = None) -> tuple[str, dict[str, Any]]:
+def load_rule_data(
+    game: str, spec: str | os.PathLike[str] | Mapping[str, Any] | None, default: str | None = None
+) -> tuple[str, dict[str, Any]]:
     """Find the rule set ``spec`` for ``game``: a preset name, a file path, or a dict.
 
     Returns ``(name, data)``. A file must say ``game = "<game>"``; its ``name`` defaults
@@ -140,8 +141,7 @@ class Reader:
     def has(self, key: str) -> bool:
         return key in self.data
 
-    def string(self, key: str, choices: Iterable[str] | None = None,
-               default: Any = _ABSENT) -> str:
+    def string(self, key: str, choices: Iterable[str] | None = None, default: Any = _ABSENT) -> str:
         value = self._get(key, default)
         if not isinstance(value, str):
             raise self.fail(key, f"must be a string, got {value!r}")
@@ -157,31 +157,45 @@ class Reader:
             raise self.fail(key, f"must be true or false, got {value!r}")
         return value
 
-    def integer(self, key: str, minimum: int | None = None, maximum: int | None = None,
-                default: Any = _ABSENT) -> int:
+    def integer(
+        self,
+        key: str,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        default: Any = _ABSENT,
+    ) -> int:
         value = self._get(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(key, f"must be an integer, got {value!r}")
         self._bounds(key, value, minimum, maximum)
         return value
 
-    def number(self, key: str, minimum: float | None = None, maximum: float | None = None,
-               default: Any = _ABSENT) -> float:
+    def number(
+        self,
+        key: str,
+        minimum: float | None = None,
+        maximum: float | None = None,
+        default: Any = _ABSENT,
+    ) -> float:
         value = self._get(key, default)
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(key, f"must be a number, got {value!r}")
         self._bounds(key, value, minimum, maximum)
         return float(value) if isinstance(value, float) else value
 
-    def _bounds(self, key: str, value: float, minimum: float | None,
-                maximum: float | None) -> None:
+    def _bounds(self, key: str, value: float, minimum: float | None, maximum: float | None) -> None:
         if minimum is not None and value < minimum:
             raise self.fail(key, f"is {value!r}; must be at least {minimum}")
         if maximum is not None and value > maximum:
             raise self.fail(key, f"is {value!r}; must be at most {maximum}")
 
-    def string_list(self, key: str, choices: Iterable[str] | None = None, unique: bool = True,
-                    default: Any = _ABSENT) -> list[str]:
+    def string_list(
+        self,
+        key: str,
+        choices: Iterable[str] | None = None,
+        unique: bool = True,
+        default: Any = _ABSENT,
+    ) -> list[str]:
         value = self._get(key, default)
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise self.fail(key, f"must be a list of strings, got {value!r}")

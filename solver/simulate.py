@@ -65,14 +65,16 @@ class SimResult:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
-def _summarise(game: str, rules: str, policy: str, per_round: Arr, players: int, seed: int,
-               confidence: float) -> SimResult:
+def _summarise(
+    game: str, rules: str, policy: str, per_round: Arr, players: int, seed: int, confidence: float
+) -> SimResult:
     n = len(per_round)
     mean = float(per_round.mean())
     se = float(per_round.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    return SimResult(game, rules, policy, n, players, seed, mean, se, confidence,
-                     mean - z * se, mean + z * se)
+    return SimResult(
+        game, rules, policy, n, players, seed, mean, se, confidence, mean - z * se, mean + z * se
+    )
 
 
 def _deal(rng: np.random.Generator, rounds: int, deck: int, cards: int) -> Arr:
@@ -91,6 +93,7 @@ def _check(rounds: int, players: int) -> None:
 
 
 # ---------------------------------------------------------------- Niu Niu
+
 
 def niuniu_hands(cards: Arr, rules: Any) -> tuple[Arr, Arr]:
     """(category index, comparison key) of hands ``cards`` (shape (n, 5), ids
@@ -122,23 +125,27 @@ def niuniu_hands(cards: Arr, rules: Any) -> tuple[Arr, Arr]:
     srank = np.sort(rank, axis=1)
     specials = {
         "five_faces": faces == 5,
-        "four_faces": (faces == 4) & ((tens == 1) if sd["four_faces_fifth"] == "ten"
-                                      else True),
+        "four_faces": (faces == 4) & ((tens == 1) if sd["four_faces_fifth"] == "ten" else True),
         "four_of_a_kind": counts.max(axis=1) == 4,
         "straight_flush": (suit == suit[:, :1]).all(axis=1)
         & (np.diff(srank, axis=1) == 1).all(axis=1),
         "five_small_bull": small,
     }
-    index = {"five_faces": 11, "four_faces": 12, "four_of_a_kind": 13,
-             "straight_flush": 14, "five_small_bull": 15}
+    index = {
+        "five_faces": 11,
+        "four_faces": 12,
+        "four_of_a_kind": 13,
+        "straight_flush": 14,
+        "five_small_bull": 15,
+    }
     category = points.copy()
-    level = points.copy()                               # ranking level under the rules
-    for pos, name in enumerate(rules.specials):         # listed low to high
+    level = points.copy()  # ranking level under the rules
+    for pos, name in enumerate(rules.specials):  # listed low to high
         hit = specials[name]
         category = np.where(hit, index[name], category)
         level = np.where(hit, 11 + pos, level)
     suit_strength = np.zeros(4, dtype=np.int64)
-    for pos, s in enumerate(rules.suit_order):          # high to low
+    for pos, s in enumerate(rules.suit_order):  # high to low
         suit_strength[s] = 3 - pos
     card_key = rank * 4 + suit_strength[suit]
     top = card_key.max(axis=1)
@@ -147,7 +154,7 @@ def niuniu_hands(cards: Arr, rules: Any) -> tuple[Arr, Arr]:
     elif rules.tie_break == "rank_by_rank":
         desc = -np.sort(-rank, axis=1)
         if rules.quads_first:
-            quad = (category == 13) & (desc[:, 1] == desc[:, 4])   # four low, kicker high
+            quad = (category == 13) & (desc[:, 1] == desc[:, 4])  # four low, kicker high
             desc = np.where(quad[:, None], np.roll(desc, -1, axis=1), desc)
         tie = np.zeros(len(c), dtype=np.int64)
         for i in range(5):
@@ -155,7 +162,7 @@ def niuniu_hands(cards: Arr, rules: Any) -> tuple[Arr, Arr]:
         tie = tie * 4 + top % 4
     else:
         tie = np.zeros(len(c), dtype=np.int64)
-    return category, level * (13 ** 5 * 4 * 4) + tie
+    return category, level * (13**5 * 4 * 4) + tie
 
 
 def _nn_rules(spec: Any) -> Any:
@@ -164,10 +171,16 @@ def _nn_rules(spec: Any) -> Any:
     return spec if isinstance(spec, NiuNiuRules) else load_rules(spec)
 
 
-def simulate_niuniu(rules: Any = None, bet: str | None = None,
-                    commission: float | None = None, rounds: int = 100_000,
-                    players: int = 4, seed: int = 0, confidence: float = 0.999,
-                    batch: int = 50_000) -> SimResult:
+def simulate_niuniu(
+    rules: Any = None,
+    bet: str | None = None,
+    commission: float | None = None,
+    rounds: int = 100_000,
+    players: int = 4,
+    seed: int = 0,
+    confidence: float = 0.999,
+    batch: int = 50_000,
+) -> SimResult:
     """The player's net per stake: the winner collects its multiplier for ``bet``; the
     house keeps ``commission`` of a player's winnings (defaults: the rule set's)."""
     _check(rounds, players)
@@ -183,23 +196,34 @@ def simulate_niuniu(rules: Any = None, bet: str | None = None,
         b_cat, b_key = niuniu_hands(deck[:, :5], r)
         net = np.zeros(n)
         for p in range(1, players + 1):
-            p_cat, p_key = niuniu_hands(deck[:, 5 * p:5 * p + 5], r)
-            net += np.where(p_key > b_key, mult[p_cat] * (1 - comm),
-                            np.where(p_key < b_key, -mult[b_cat], 0.0))
+            p_cat, p_key = niuniu_hands(deck[:, 5 * p : 5 * p + 5], r)
+            net += np.where(
+                p_key > b_key, mult[p_cat] * (1 - comm), np.where(p_key < b_key, -mult[b_cat], 0.0)
+            )
         out.append(net / players)
-    return _summarise("niuniu", r.name, f"bet {bet_name}, commission {comm:g}",
-                      np.concatenate(out), players, seed, confidence)
+    return _summarise(
+        "niuniu",
+        r.name,
+        f"bet {bet_name}, commission {comm:g}",
+        np.concatenate(out),
+        players,
+        seed,
+        confidence,
+    )
 
 
 # ---------------------------------------------------------------- Tau Ngau
 
-_CIVIL = {(6, 6), (1, 1), (4, 4), (3, 1), (5, 5), (3, 3), (2, 2), (6, 5), (6, 4), (6, 1),
-          (5, 1)}
-_TILES = [(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)
-          for _ in range(2 if (hi, lo) in _CIVIL else 1)]
+_CIVIL = {(6, 6), (1, 1), (4, 4), (3, 1), (5, 5), (3, 3), (2, 2), (6, 5), (6, 4), (6, 1), (5, 1)}
+_TILES = [
+    (hi, lo)
+    for hi in range(1, 7)
+    for lo in range(1, hi + 1)
+    for _ in range(2 if (hi, lo) in _CIVIL else 1)
+]
 _PIPS = np.array([hi + lo for hi, lo in _TILES], dtype=np.int64)
-_WILD_A = np.array([t == (2, 1) for t in _TILES])       # [2:1]: 3 or 6
-_WILD_B = np.array([t == (4, 2) for t in _TILES])       # [4:2]: 3 or 6
+_WILD_A = np.array([t == (2, 1) for t in _TILES])  # [2:1]: 3 or 6
+_WILD_B = np.array([t == (4, 2) for t in _TILES])  # [4:2]: 3 or 6
 
 
 def taungau_hands(tiles: Arr, rules: Any) -> Arr:
@@ -238,9 +262,15 @@ def _tn_rules(spec: Any) -> Any:
     return spec if isinstance(spec, TauNgauRules) else load_rules(spec)
 
 
-def simulate_taungau(rules: Any = None, policy: str = "declare", rounds: int = 100_000,
-                     players: int = 4, seed: int = 0, confidence: float = 0.999,
-                     batch: int = 50_000) -> SimResult:
+def simulate_taungau(
+    rules: Any = None,
+    policy: str = "declare",
+    rounds: int = 100_000,
+    players: int = 4,
+    seed: int = 0,
+    confidence: float = 0.999,
+    batch: int = 50_000,
+) -> SimResult:
     """The player's net per stake. ``policy``: ``declare`` (always set a bull aside) or
     ``first`` (the banker shows first; decline when the bull would lose more than
     declining costs)."""
@@ -253,7 +283,7 @@ def simulate_taungau(rules: Any = None, policy: str = "declare", rounds: int = 1
     rng = np.random.default_rng(seed)
     out = []
 
-    def score(strength: Arr) -> Arr:                    # the number settled, 0 no bull
+    def score(strength: Arr) -> Arr:  # the number settled, 0 no bull
         return strength if r.zero_counts_as == 10 else np.maximum(strength - 1, 0)
 
     for start in range(0, rounds, batch):
@@ -262,7 +292,7 @@ def simulate_taungau(rules: Any = None, policy: str = "declare", rounds: int = 1
         b = taungau_hands(deal[:, :5], r)
         net = np.zeros(n)
         for p in range(1, players + 1):
-            s = taungau_hands(deal[:, 5 * p:5 * p + 5], r)
+            s = taungau_hands(deal[:, 5 * p : 5 * p + 5], r)
             if r.settlement == "even_money":
                 net += np.sign(s - b)
                 continue
@@ -272,8 +302,7 @@ def simulate_taungau(rules: Any = None, policy: str = "declare", rounds: int = 1
                 gain = np.maximum(gain, -pays)
             net += gain
         out.append(net / players)
-    return _summarise("taungau", r.name, policy, np.concatenate(out), players, seed,
-                      confidence)
+    return _summarise("taungau", r.name, policy, np.concatenate(out), players, seed, confidence)
 
 
 # ---------------------------------------------------------------- Pok Deng
@@ -344,16 +373,24 @@ def _pd_settle(p: tuple[Arr, Arr, Arr], d: tuple[Arr, Arr, Arr], rules: Any) -> 
     return np.where((pl == _SAM) & (dl == _TONG), -pays, net)
 
 
-def _pick(mask: Arr, yes: tuple[Arr, Arr, Arr], no: tuple[Arr, Arr, Arr]
-          ) -> tuple[Arr, Arr, Arr]:
-    return (np.where(mask, yes[0], no[0]), np.where(mask, yes[1], no[1]),
-            np.where(mask, yes[2], no[2]))
+def _pick(mask: Arr, yes: tuple[Arr, Arr, Arr], no: tuple[Arr, Arr, Arr]) -> tuple[Arr, Arr, Arr]:
+    return (
+        np.where(mask, yes[0], no[0]),
+        np.where(mask, yes[1], no[1]),
+        np.where(mask, yes[2], no[2]),
+    )
 
 
-def simulate_pokdeng(rules: Any = None, policy: str | Callable[[Arr], Arr] = "simple",
-                     dealer_draws_at_most: int | None = None, rounds: int = 100_000,
-                     players: int = 4, seed: int = 0, confidence: float = 0.999,
-                     batch: int = 50_000) -> SimResult:
+def simulate_pokdeng(
+    rules: Any = None,
+    policy: str | Callable[[Arr], Arr] = "simple",
+    dealer_draws_at_most: int | None = None,
+    rounds: int = 100_000,
+    players: int = 4,
+    seed: int = 0,
+    confidence: float = 0.999,
+    batch: int = 50_000,
+) -> SimResult:
     """The player's net per stake. ``policy``: ``simple`` (draw on 4 or less) or a
     function from an (n, 2) array of a non-Pok player's cards to booleans (draw?), e.g.
     a strategy table. The dealer draws on ``dealer_draws_at_most`` or less (default: the
@@ -364,8 +401,10 @@ def simulate_pokdeng(rules: Any = None, policy: str | Callable[[Arr], Arr] = "si
     k = r.dealer_draws_at_most if dealer_draws_at_most is None else dealer_draws_at_most
     wants: Callable[[Arr], Arr]
     if policy == "simple":
+
         def simple(cards: Arr) -> Arr:
             return np.asarray(pokdeng_classes(cards, r)[1] <= 4)
+
         wants = simple
         name = "draw on 4 or less"
     elif callable(policy):
@@ -378,14 +417,14 @@ def simulate_pokdeng(rules: Any = None, policy: str | Callable[[Arr], Arr] = "si
     for start in range(0, rounds, batch):
         n = min(batch, rounds - start)
         deck = _deal(rng, n, 52, 2 * (players + 1) + players + 1)
-        top = 2 * (players + 1)                 # next undealt card per round
+        top = 2 * (players + 1)  # next undealt card per round
         nxt = np.full(n, top)
         dealer2 = deck[:, :2]
         d2 = pokdeng_classes(dealer2, r)
         dealer_pok = d2[0] == _POK
         finals: list[tuple[Arr, Arr, Arr]] = []
         for p in range(1, players + 1):
-            hand2 = deck[:, 2 * p:2 * p + 2]
+            hand2 = deck[:, 2 * p : 2 * p + 2]
             c2 = pokdeng_classes(hand2, r)
             can = (c2[0] != _POK) & ~(dealer_pok & r.dealer_pok_first)
             draw = can & np.asarray(wants(hand2), dtype=bool)
@@ -401,15 +440,25 @@ def simulate_pokdeng(rules: Any = None, policy: str | Callable[[Arr], Arr] = "si
         for fin in finals:
             net += _pd_settle(fin, dfinal, r)
         out.append(net / players)
-    return _summarise("pokdeng", r.name, f"{name}; dealer draws on {k} or less",
-                      np.concatenate(out), players, seed, confidence)
+    return _summarise(
+        "pokdeng",
+        r.name,
+        f"{name}; dealer draws on {k} or less",
+        np.concatenate(out),
+        players,
+        seed,
+        confidence,
+    )
 
 
 def simulate(game: str, rules: Any = None, **options: Any) -> SimResult:
     """Dispatch to :func:`simulate_niuniu`, :func:`simulate_taungau` or
     :func:`simulate_pokdeng` with their keyword options."""
     runners: dict[str, Callable[..., SimResult]] = {
-        "niuniu": simulate_niuniu, "taungau": simulate_taungau, "pokdeng": simulate_pokdeng}
+        "niuniu": simulate_niuniu,
+        "taungau": simulate_taungau,
+        "pokdeng": simulate_pokdeng,
+    }
     if game not in runners:
         raise BullError(f"unknown game {game!r} (expected one of: {', '.join(runners)})")
     return runners[game](rules, **options)

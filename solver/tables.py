@@ -61,6 +61,7 @@ _REPO_TABLES = Path(__file__).resolve().parent.parent / "tables"
 
 # ---------------------------------------------------------------- digests and metadata
 
+
 def content_digest(table: pa.Table) -> str:
     """SHA-256 of the logical content: column names, types and values, in order.
 
@@ -78,10 +79,12 @@ def content_digest(table: pa.Table) -> str:
                     data = value.encode("utf-8")
                     h.update(len(data).to_bytes(4, "little") + data)
                 continue
-            if not (pa.types.is_integer(chunk.type) or pa.types.is_floating(chunk.type)
-                    or pa.types.is_boolean(chunk.type)):
-                raise TableError(f"column {name!r} has type {chunk.type}, which tables do "
-                                 "not use")
+            if not (
+                pa.types.is_integer(chunk.type)
+                or pa.types.is_floating(chunk.type)
+                or pa.types.is_boolean(chunk.type)
+            ):
+                raise TableError(f"column {name!r} has type {chunk.type}, which tables do not use")
             arr = chunk.to_numpy(zero_copy_only=False)
             if arr.dtype == np.bool_:
                 arr = arr.astype(np.uint8)
@@ -89,8 +92,12 @@ def content_digest(table: pa.Table) -> str:
     return h.hexdigest()
 
 
-def make_table(name: str, columns: Mapping[str, npt.ArrayLike], rules: Mapping[str, Any],
-               extra: Mapping[str, Any] | None = None) -> pa.Table:
+def make_table(
+    name: str,
+    columns: Mapping[str, npt.ArrayLike],
+    rules: Mapping[str, Any],
+    extra: Mapping[str, Any] | None = None,
+) -> pa.Table:
     """A table of ``columns`` carrying provenance metadata.
 
     ``rules`` maps each rule-set name used to its full content (a JSON-able dict);
@@ -107,8 +114,9 @@ def make_table(name: str, columns: Mapping[str, npt.ArrayLike], rules: Mapping[s
     }
     if extra:
         meta["extra"] = dict(extra)
-    encoded = {(_META_PREFIX + k).encode(): json.dumps(v, sort_keys=True).encode()
-               for k, v in meta.items()}
+    encoded = {
+        (_META_PREFIX + k).encode(): json.dumps(v, sort_keys=True).encode() for k, v in meta.items()
+    }
     return table.replace_schema_metadata(encoded)
 
 
@@ -120,7 +128,7 @@ def table_meta(schema: pa.Schema, where: str) -> dict[str, Any]:
         key = k.decode("utf-8", "replace")
         if key.startswith(_META_PREFIX):
             try:
-                out[key[len(_META_PREFIX):]] = json.loads(v)
+                out[key[len(_META_PREFIX) :]] = json.loads(v)
             except ValueError:
                 raise TableError(f"table {where}: corrupt metadata field {key!r}") from None
     for needed in ("table", "schema_version", "rows", "digest", "rules"):
@@ -130,6 +138,7 @@ def table_meta(schema: pa.Schema, where: str) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- where tables live
+
 
 def _has_tables(d: Path) -> bool:
     return (d / "current").exists() or any(d.glob("*.parquet"))
@@ -159,8 +168,9 @@ def find_tables_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     if explicit:
         d = Path(explicit)
         if not d.is_dir():
-            raise TableError(f"tables directory {d} does not exist; build it with "
-                             f"`bull build --tables {d}`")
+            raise TableError(
+                f"tables directory {d} does not exist; build it with `bull build --tables {d}`"
+            )
         return d
     tried = []
     env = os.environ.get(ENV_VAR)
@@ -172,8 +182,9 @@ def find_tables_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
         if env and d == Path(env):
             raise TableError(f"${ENV_VAR}={env} holds no tables; build them with `bull build`")
     if os.environ.get("BULL_NO_AUTOBUILD"):
-        raise TableError(f"no tables found (looked in {', '.join(tried)}); "
-                         "build them with `bull build`")
+        raise TableError(
+            f"no tables found (looked in {', '.join(tried)}); build them with `bull build`"
+        )
     return _autobuild(tried)
 
 
@@ -183,13 +194,17 @@ def _autobuild(tried: list[str]) -> Path:
     from .build import build
 
     target = default_build_dir()
-    sys.stderr.write(f"bull: no tables found (looked in {', '.join(tried)}); building them "
-                     f"once into {target} ...\n")
+    sys.stderr.write(
+        f"bull: no tables found (looked in {', '.join(tried)}); building them "
+        f"once into {target} ...\n"
+    )
     try:
         build(tables=target)
     except OSError as exc:
-        raise TableError(f"no tables found and cannot build them in {target} "
-                         f"({exc.strerror}); run `bull build --tables DIR`") from None
+        raise TableError(
+            f"no tables found and cannot build them in {target} "
+            f"({exc.strerror}); run `bull build --tables DIR`"
+        ) from None
     sys.stderr.write(f"bull: tables built in {target}\n")
     return target
 
@@ -220,6 +235,7 @@ def read_manifest(directory: Path) -> dict[str, Any] | None:
 
 # ---------------------------------------------------------------- writing a set
 
+
 def _fsync_dir(path: Path) -> None:
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -234,14 +250,21 @@ def _fsync_dir(path: Path) -> None:
 
 
 def _write_parquet(table: pa.Table, path: Path) -> None:
-    pq.write_table(table, path, compression="zstd", row_group_size=ROW_GROUP_SIZE,
-                   use_dictionary=False, write_statistics=False)
+    pq.write_table(
+        table,
+        path,
+        compression="zstd",
+        row_group_size=ROW_GROUP_SIZE,
+        use_dictionary=False,
+        write_statistics=False,
+    )
     with open(path, "rb+") as f:
         os.fsync(f.fileno())
 
 
-def write_set(tables: Mapping[str, pa.Table], directory: str | os.PathLike[str],
-              log: Any = None) -> Path:
+def write_set(
+    tables: Mapping[str, pa.Table], directory: str | os.PathLike[str], log: Any = None
+) -> Path:
     """Write ``tables`` as the new current set in ``directory``, atomically.
 
     Tables of the previous set that are not rebuilt are carried over (hard links),
@@ -280,10 +303,14 @@ def write_set(tables: Mapping[str, pa.Table], directory: str | os.PathLike[str],
         set_id = hashlib.sha256(
             json.dumps({k: entries[k]["digest"] for k in sorted(entries)}).encode()
         ).hexdigest()[:16]
-        manifest = {"schema_version": SCHEMA_VERSION, "set": set_id,
-                    "tables": {k: entries[k] for k in sorted(entries)}}
-        (tmp / "MANIFEST.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n",
-                                           encoding="utf-8")
+        manifest = {
+            "schema_version": SCHEMA_VERSION,
+            "set": set_id,
+            "tables": {k: entries[k] for k in sorted(entries)},
+        }
+        (tmp / "MANIFEST.json").write_text(
+            json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
         _fsync_dir(tmp)
         final = root / "sets" / set_id
         if final.exists():
@@ -322,6 +349,7 @@ def write_set(tables: Mapping[str, pa.Table], directory: str | os.PathLike[str],
 
 # ---------------------------------------------------------------- loading
 
+
 @dataclass
 class LoadedTable:
     """A table opened for lookups. Columns are read lazily, once, as numpy arrays."""
@@ -347,13 +375,16 @@ class LoadedTable:
         arr = self._columns.get(name)
         if arr is None:
             if name not in self.column_names:
-                raise TableError(f"table {self.name} has no column {name!r}; "
-                                 "it may be stale: rebuild with `bull build`")
+                raise TableError(
+                    f"table {self.name} has no column {name!r}; "
+                    "it may be stale: rebuild with `bull build`"
+                )
             try:
                 col = self._file.read(columns=[name]).column(0)
             except (OSError, pa.ArrowException) as exc:
-                raise TableError(f"table {self.path} is corrupt ({exc}); "
-                                 "rebuild with `bull build`") from None
+                raise TableError(
+                    f"table {self.path} is corrupt ({exc}); rebuild with `bull build`"
+                ) from None
             arr = col.to_numpy()
             if len(arr) != self.num_rows:
                 raise TableError(f"table {self.path} is truncated; rebuild with `bull build`")
@@ -363,8 +394,9 @@ class LoadedTable:
     def columns(self, names: Iterable[str]) -> dict[str, npt.NDArray[Any]]:
         return {n: self.column(n) for n in names}
 
-    def rows(self, index: Sequence[int] | npt.NDArray[np.integer],
-             names: Iterable[str]) -> dict[str, npt.NDArray[Any]]:
+    def rows(
+        self, index: Sequence[int] | npt.NDArray[np.integer], names: Iterable[str]
+    ) -> dict[str, npt.NDArray[Any]]:
         """Values of ``names`` at row ``index`` — reading only the row groups needed
         unless the columns are already loaded (fast for a few rows)."""
         idx = np.asarray(index, dtype=np.int64)
@@ -377,15 +409,18 @@ class LoadedTable:
         groups = np.unique(idx // ROW_GROUP_SIZE)
         for n in names:
             if n not in self.column_names:
-                raise TableError(f"table {self.name} has no column {n!r}; "
-                                 "it may be stale: rebuild with `bull build`")
+                raise TableError(
+                    f"table {self.name} has no column {n!r}; "
+                    "it may be stale: rebuild with `bull build`"
+                )
         parts: dict[int, pa.Table] = {}
         try:
             for g in groups.tolist():
                 parts[g] = self._file.read_row_group(g, columns=names)
         except (OSError, pa.ArrowException) as exc:
-            raise TableError(f"table {self.path} is corrupt ({exc}); "
-                             "rebuild with `bull build`") from None
+            raise TableError(
+                f"table {self.path} is corrupt ({exc}); rebuild with `bull build`"
+            ) from None
         for n in names:
             vals = []
             for i in idx.tolist():
@@ -409,29 +444,40 @@ def open_table(name: str, tables: str | os.PathLike[str] | None = None) -> Loade
         return hit
     path = set_dir / f"{name}.parquet"
     if not path.exists():
-        raise TableError(f"table {name} is missing from {directory}; build it with "
-                         f"`bull build{' --tables ' + str(tables) if tables else ''}`")
+        raise TableError(
+            f"table {name} is missing from {directory}; build it with "
+            f"`bull build{' --tables ' + str(tables) if tables else ''}`"
+        )
     try:
         pf = pq.ParquetFile(path)
     except (OSError, pa.ArrowException) as exc:
-        raise TableError(f"table {path} is corrupt or truncated ({str(exc).splitlines()[0]}); "
-                         "rebuild with `bull build`") from None
+        raise TableError(
+            f"table {path} is corrupt or truncated ({str(exc).splitlines()[0]}); "
+            "rebuild with `bull build`"
+        ) from None
     meta = table_meta(pf.schema_arrow, str(path))
     if meta["schema_version"] != SCHEMA_VERSION:
-        raise TableError(f"table {path} has schema version {meta['schema_version']}, this solver "
-                         f"reads {SCHEMA_VERSION}; rebuild with `bull build`")
+        raise TableError(
+            f"table {path} has schema version {meta['schema_version']}, this solver "
+            f"reads {SCHEMA_VERSION}; rebuild with `bull build`"
+        )
     if meta["table"] != name:
-        raise TableError(f"table {path} holds {meta['table']!r}, not {name!r}; rebuild with "
-                         "`bull build`")
+        raise TableError(
+            f"table {path} holds {meta['table']!r}, not {name!r}; rebuild with `bull build`"
+        )
     if pf.metadata.num_rows != meta["rows"]:
-        raise TableError(f"table {path} has {pf.metadata.num_rows} rows, its metadata says "
-                         f"{meta['rows']}; rebuild with `bull build`")
+        raise TableError(
+            f"table {path} has {pf.metadata.num_rows} rows, its metadata says "
+            f"{meta['rows']}; rebuild with `bull build`"
+        )
     manifest = read_manifest(directory)
     if manifest is not None:
         entry = manifest.get("tables", {}).get(name)
         if entry is not None and entry.get("digest") != meta["digest"]:
-            raise TableError(f"table {path} does not match MANIFEST.json (digest differs); "
-                             "rebuild with `bull build`")
+            raise TableError(
+                f"table {path} does not match MANIFEST.json (digest differs); "
+                "rebuild with `bull build`"
+            )
     loaded = LoadedTable(name=name, path=path, meta=meta, num_rows=meta["rows"], _file=pf)
     _LOADED[key] = loaded
     return loaded

@@ -107,8 +107,9 @@ def tile_value(tile: int, choice: int = 0) -> int:
 
 def choice_values() -> npt.NDArray[np.int8]:
     """``V[c, tile]`` = value of ``tile`` under choice ``c``, modulo 10 (shape (4, 32))."""
-    return np.array([[tile_value(t, c) % 10 for t in range(NUM_TILES)] for c in range(4)],
-                    dtype=np.int8)
+    return np.array(
+        [[tile_value(t, c) % 10 for t in range(NUM_TILES)] for c in range(4)], dtype=np.int8
+    )
 
 
 _VALUES = choice_values()
@@ -128,6 +129,7 @@ class Decision(IntEnum):
 
 
 # ---------------------------------------------------------------- rule sets
+
 
 @dataclass(frozen=True)
 class TauNgauRules:
@@ -167,31 +169,44 @@ class TauNgauRules:
             decline = r.boolean("decline_allowed")
         else:
             if r.has("no_bull_pays"):
-                raise r.fail("no_bull_pays", "applies only to settlement = \"difference\"")
+                raise r.fail("no_bull_pays", 'applies only to settlement = "difference"')
             decline = r.boolean("decline_allowed", default=False)
             if decline:
-                raise r.fail("decline_allowed",
-                             "can be true only with settlement = \"difference\"")
+                raise r.fail("decline_allowed", 'can be true only with settlement = "difference"')
             pays = 1
         reveals = r.string("banker_reveals", choices=cls.REVEALS, default="last")
-        passes = r.string("bank_passes", choices=("unspecified", "banker_bull"),
-                          default="unspecified")
+        passes = r.string(
+            "bank_passes", choices=("unspecified", "banker_bull"), default="unspecified"
+        )
         description = r.string("description", default="")
         r.done()
-        return cls(name=name, zero_counts_as=zero, settlement=settlement, no_bull_pays=pays,
-                   decline_allowed=decline, banker_reveals=reveals, bank_passes=passes,
-                   description=description)
+        return cls(
+            name=name,
+            zero_counts_as=zero,
+            settlement=settlement,
+            no_bull_pays=pays,
+            decline_allowed=decline,
+            banker_reveals=reveals,
+            bank_passes=passes,
+            description=description,
+        )
 
     def to_data(self) -> dict[str, Any]:
         """The full rule set as a JSON-able dict (``from_data`` reads it back)."""
-        data: dict[str, Any] = {"game": "taungau", "name": self.name,
-                                "description": self.description,
-                                "zero_counts_as": self.zero_counts_as,
-                                "settlement": self.settlement}
+        data: dict[str, Any] = {
+            "game": "taungau",
+            "name": self.name,
+            "description": self.description,
+            "zero_counts_as": self.zero_counts_as,
+            "settlement": self.settlement,
+        }
         if self.settlement == "difference":
             data["no_bull_pays"] = self.no_bull_pays
-        data |= {"decline_allowed": self.decline_allowed, "banker_reveals": self.banker_reveals,
-                 "bank_passes": self.bank_passes}
+        data |= {
+            "decline_allowed": self.decline_allowed,
+            "banker_reveals": self.banker_reveals,
+            "bank_passes": self.bank_passes,
+        }
         return data
 
     @property
@@ -240,6 +255,7 @@ def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -
 
 # ---------------------------------------------------------------- evaluation
 
+
 @dataclass(frozen=True)
 class Analysis:
     """Preset-free facts about sorted hands (arrays of length n).
@@ -273,12 +289,21 @@ def analyse(hands: npt.ArrayLike) -> Analysis:
     exists: npt.NDArray[np.bool_] = np.asarray(bull_ok.any(axis=1))  # (4, n)
     reach = np.zeros(h.shape[0], dtype=np.uint16)
     for c in range(4):
-        reach |= np.where(exists[c], np.left_shift(1, digit[c].astype(np.uint16)), 0
-                          ).astype(np.uint16)
-    wild_bits = ((h == WILD_TILES[0]).any(axis=1).astype(np.uint8)
-                 | ((h == WILD_TILES[1]).any(axis=1).astype(np.uint8) << 1))
-    return Analysis(hands=h, bull_ok=bull_ok, digit=digit, exists=exists,
-                    has_bull=np.asarray(exists.any(axis=0)), reachable=reach, wild_bits=wild_bits)
+        reach |= np.where(exists[c], np.left_shift(1, digit[c].astype(np.uint16)), 0).astype(
+            np.uint16
+        )
+    wild_bits = (h == WILD_TILES[0]).any(axis=1).astype(np.uint8) | (
+        (h == WILD_TILES[1]).any(axis=1).astype(np.uint8) << 1
+    )
+    return Analysis(
+        hands=h,
+        bull_ok=bull_ok,
+        digit=digit,
+        exists=exists,
+        has_bull=np.asarray(exists.any(axis=0)),
+        reachable=reach,
+        wild_bits=wild_bits,
+    )
 
 
 @dataclass(frozen=True)
@@ -304,8 +329,13 @@ def best_plays(a: Analysis, rules: TauNgauRules) -> BestPlay:
     positions in lexicographic order, then choice with 3 before 6) that does."""
     strength_c = np.where(a.exists, rules.strength_of_digits(a.digit), 0).astype(np.uint8)
     best = strength_c.max(axis=0)
-    ok = np.stack([a.bull_ok[c, t] & (strength_c[c] == best)
-                   for t in range(len(TRIPLES)) for c in CHOICE_ORDER])  # (40, n)
+    ok = np.stack(
+        [
+            a.bull_ok[c, t] & (strength_c[c] == best)
+            for t in range(len(TRIPLES))
+            for c in CHOICE_ORDER
+        ]
+    )  # (40, n)
     first = ok.argmax(axis=0)
     has = best > 0
     order = np.array(CHOICE_ORDER, dtype=np.uint8)
@@ -313,11 +343,13 @@ def best_plays(a: Analysis, rules: TauNgauRules) -> BestPlay:
     mask = np.where(has, _TRIPLE_MASKS[first // 4], 0).astype(np.uint8)
     values = np.where(has, choice & a.wild_bits, NONE).astype(np.uint8)
     points = best if rules.zero_counts_as == 10 else np.where(has, best - 1, NONE)
-    return BestPlay(strength=best, points=points.astype(np.uint8), bull_mask=mask,
-                    values=values, choice=choice)
+    return BestPlay(
+        strength=best, points=points.astype(np.uint8), bull_mask=mask, values=values, choice=choice
+    )
 
 
 # ---------------------------------------------------------------- the banker's side
+
 
 def _subset_positions(k: int) -> list[tuple[int, ...]]:
     return list(combinations(range(HAND_SIZE), k))
@@ -337,14 +369,16 @@ def banker_distribution(strength: npt.ArrayLike) -> npt.NDArray[np.int32]:
     if s.shape != (HAND_COUNT,):
         raise ValueError(f"need one strength per hand ({HAND_COUNT}), got {s.shape}")
     hands = all_subsets(NUM_TILES, HAND_SIZE)
-    dist = np.broadcast_to(np.bincount(s, minlength=_STRENGTHS).astype(np.int64),
-                           (HAND_COUNT, _STRENGTHS)).copy()
+    dist = np.broadcast_to(
+        np.bincount(s, minlength=_STRENGTHS).astype(np.int64), (HAND_COUNT, _STRENGTHS)
+    ).copy()
     for k in range(1, HAND_SIZE + 1):
         positions = _subset_positions(k)
         ranks = [colex_rank_array(hands[:, list(p)], presorted=True) for p in positions]
         keys = np.concatenate([r * _STRENGTHS + s for r in ranks])
-        counts = np.bincount(keys, minlength=comb(NUM_TILES, k) * _STRENGTHS
-                             ).reshape(-1, _STRENGTHS)
+        counts = np.bincount(keys, minlength=comb(NUM_TILES, k) * _STRENGTHS).reshape(
+            -1, _STRENGTHS
+        )
         sign = -1 if k % 2 else 1
         for r in ranks:
             dist += sign * counts[r]
@@ -356,20 +390,23 @@ def _rest_subsets() -> npt.NDArray[np.uint8]:
     return all_subsets(NUM_TILES - HAND_SIZE, HAND_SIZE)
 
 
-def banker_distribution_direct(hand: npt.ArrayLike,
-                               strength: npt.ArrayLike) -> npt.NDArray[np.int32]:
+def banker_distribution_direct(
+    hand: npt.ArrayLike, strength: npt.ArrayLike
+) -> npt.NDArray[np.int32]:
     """The banker distribution of one hand by enumerating its 80,730 banker hands
     (``strength``: every hand's strength in colex order). For rule files and checks."""
     held = set(int(t) for t in np.asarray(hand).ravel())
     rest = np.array([t for t in range(NUM_TILES) if t not in held], dtype=np.uint8)
     banker = rest[_rest_subsets()]
     ranks = colex_rank_array(banker, presorted=True)
-    return np.bincount(np.asarray(strength)[ranks].astype(np.int64),
-                       minlength=_STRENGTHS).astype(np.int32)
+    return np.bincount(np.asarray(strength)[ranks].astype(np.int64), minlength=_STRENGTHS).astype(
+        np.int32
+    )
 
 
-def decline_analysis(strength: npt.NDArray[np.integer], dist: npt.NDArray[np.integer],
-                     rules: TauNgauRules) -> dict[str, npt.NDArray[Any]]:
+def decline_analysis(
+    strength: npt.NDArray[np.integer], dist: npt.NDArray[np.integer], rules: TauNgauRules
+) -> dict[str, npt.NDArray[Any]]:
     """EVs (exact numerators over 80,730) and decisions under ``difference`` settlement.
 
     ``strength``: the player's best strength per hand; ``dist``: banker counts per
@@ -410,8 +447,9 @@ def decline_analysis(strength: npt.NDArray[np.integer], dist: npt.NDArray[np.int
     }
 
 
-def settle(player_strength: int, banker_strength: int, rules: TauNgauRules,
-           player_declines: bool = False) -> tuple[int, int]:
+def settle(
+    player_strength: int, banker_strength: int, rules: TauNgauRules, player_declines: bool = False
+) -> tuple[int, int]:
     """``(player_net, banker_net)`` in stakes for one showdown (strength 0 = no bull).
 
     >>> macau = load_rules("macau")
@@ -439,9 +477,13 @@ def settle(player_strength: int, banker_strength: int, rules: TauNgauRules,
 
 # ---------------------------------------------------------------- rows and the table
 
-def evaluate_rows(hands: npt.ArrayLike, rules: TauNgauRules,
-                  all_strength: npt.NDArray[np.integer] | None = None,
-                  with_banker: bool = True) -> dict[str, npt.NDArray[Any]]:
+
+def evaluate_rows(
+    hands: npt.ArrayLike,
+    rules: TauNgauRules,
+    all_strength: npt.NDArray[np.integer] | None = None,
+    with_banker: bool = True,
+) -> dict[str, npt.NDArray[Any]]:
     """The per-rule-set table columns (unprefixed: ``points``, ``bull_mask``, …,
     ``banker_0``..``banker_10``, ``ev_*``) plus ``has_bull`` and ``reachable``,
     computed directly for the given hands. Banker columns appear for rule sets with
@@ -451,14 +493,21 @@ def evaluate_rows(hands: npt.ArrayLike, rules: TauNgauRules,
     a = analyse(hands)
     play = best_plays(a, rules)
     out: dict[str, npt.NDArray[Any]] = {
-        "has_bull": a.has_bull, "reachable": a.reachable, "points": play.points,
-        "bull_mask": play.bull_mask, "values": play.values, "strength": play.strength,
+        "has_bull": a.has_bull,
+        "reachable": a.reachable,
+        "points": play.points,
+        "bull_mask": play.bull_mask,
+        "values": play.values,
+        "strength": play.strength,
     }
     if with_banker and rules.has_decline:
         if all_strength is None:
             all_strength = all_strengths(rules)
-        dist = np.stack([banker_distribution_direct(h, all_strength) for h in a.hands]
-                        ) if len(a.hands) else np.zeros((0, _STRENGTHS), dtype=np.int32)
+        dist = (
+            np.stack([banker_distribution_direct(h, all_strength) for h in a.hands])
+            if len(a.hands)
+            else np.zeros((0, _STRENGTHS), dtype=np.int32)
+        )
         out |= _banker_columns(play.strength, dist, rules)
     return out
 
@@ -475,10 +524,12 @@ def _all_strengths_cached(key: str) -> npt.NDArray[np.uint8]:
     return best_plays(analyse(all_subsets(NUM_TILES, HAND_SIZE)), rules).strength
 
 
-def _banker_columns(strength: npt.NDArray[np.integer], dist: npt.NDArray[np.int32],
-                    rules: TauNgauRules) -> dict[str, npt.NDArray[Any]]:
-    out: dict[str, npt.NDArray[Any]] = {f"banker_{k}": dist[:, k].astype(np.int32)
-                                        for k in range(_STRENGTHS)}
+def _banker_columns(
+    strength: npt.NDArray[np.integer], dist: npt.NDArray[np.int32], rules: TauNgauRules
+) -> dict[str, npt.NDArray[Any]]:
+    out: dict[str, npt.NDArray[Any]] = {
+        f"banker_{k}": dist[:, k].astype(np.int32) for k in range(_STRENGTHS)
+    }
     ev = decline_analysis(strength, dist, rules)
     out["ev_declare_num"] = ev["ev_declare_num"]
     out["ev_declare"] = ev["ev_declare_num"] / BANKER_HANDS
@@ -493,24 +544,24 @@ def _banker_columns(strength: npt.NDArray[np.integer], dist: npt.NDArray[np.int3
 
 COLUMN_NOTES: dict[str, str] = {
     "t0..t4": "tile ids of the hand, sorted (row i is the hand of colex rank i); "
-              "ids: 21 types by (high, low) ascending, civil types two consecutive ids",
+    "ids: 21 types by (high, low) ascending, civil types two consecutive ids",
     "has_bull": "some bull exists under some 3/6 choice",
     "reachable": "bit d set: some bull under some choice leaves last digit d (0..9)",
     "P_points": "best score on the preset's scale; no bull: 0 (macau) or 255 (pagat)",
     "P_strength": "0 no bull, 1..10 worst to best bull under the preset",
     "P_bull_mask": "bit p: sorted position p is in the canonical bull; 0 = no bull",
     "P_values": "bit 0: [2:1] counts 6, bit 1: [4:2] counts 6 (tiles in the hand only); "
-                "255 = no bull",
+    "255 = no bull",
     "P_banker_k": "banker hands (of 80,730 from the 27 other tiles) with strength k; "
-                  "under macau strength k is score k, 0 no bull",
+    "under macau strength k is score k, 0 no bull",
     "P_ev_declare_num": "player's EV of declaring x 80,730 (exact); no bull: the payment",
     "P_ev_declare": "P_ev_declare_num / 80,730",
     "P_decision_last": "banker reveals last: 0 declare, 1 decline, 2 no bull",
     "P_ev_last": "EV of that decision (num: x 80,730); declining is -4",
     "P_decline_at_least": "banker reveals first: lowest banker score at which declining "
-                          "is right (p + 5); 255 = none (p > 5 or no bull)",
+    "is right (p + 5); 255 = none (p > 5 or no bull)",
     "P_ev_first": "EV when the banker reveals first and the player declines at "
-                  "P_decline_at_least or above (num: x 80,730)",
+    "P_decline_at_least or above (num: x 80,730)",
 }
 
 
@@ -527,8 +578,10 @@ def build_tables() -> dict[str, pa.Table]:
         rules_meta[preset] = rules.to_data()
         play = best_plays(a, rules)
         cols: dict[str, npt.NDArray[Any]] = {
-            "points": play.points, "strength": play.strength,
-            "bull_mask": play.bull_mask, "values": play.values,
+            "points": play.points,
+            "strength": play.strength,
+            "bull_mask": play.bull_mask,
+            "values": play.values,
         }
         if rules.has_decline:
             dist = banker_distribution(play.strength)
@@ -536,9 +589,13 @@ def build_tables() -> dict[str, pa.Table]:
                 raise AssertionError("banker distribution does not sum to 80,730")
             cols |= _banker_columns(play.strength, dist, rules)
         columns |= {f"{preset}_{k}": v for k, v in cols.items()}
-    extra = {"columns": COLUMN_NOTES, "sentinel": NONE, "hand_size": HAND_SIZE,
-             "banker_hands": BANKER_HANDS,
-             "canonical_bull": "sort the hand canonically; first optimal (triple of "
-                               "positions in lexicographic order, then 3/6 values of "
-                               "([2:1], [4:2]) lexicographic with 3 before 6)"}
+    extra = {
+        "columns": COLUMN_NOTES,
+        "sentinel": NONE,
+        "hand_size": HAND_SIZE,
+        "banker_hands": BANKER_HANDS,
+        "canonical_bull": "sort the hand canonically; first optimal (triple of "
+        "positions in lexicographic order, then 3/6 values of "
+        "([2:1], [4:2]) lexicographic with 3 before 6)",
+    }
     return {"taungau": make_table("taungau", columns, rules=rules_meta, extra=extra)}

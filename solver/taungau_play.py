@@ -76,8 +76,14 @@ __all__ = [
 HandLike = str | Iterable[str] | Iterable[int]
 RulesLike = str | os.PathLike[str] | Mapping[str, Any] | TauNgauRules | None
 _BASE = ("has_bull", "reachable", "points", "strength", "bull_mask", "values")
-_DECLINE = (*(f"banker_{k}" for k in range(11)), "ev_declare_num", "decision_last",
-            "decline_at_least", "ev_first_num", "ev_last_num")
+_DECLINE = (
+    *(f"banker_{k}" for k in range(11)),
+    "ev_declare_num",
+    "decision_last",
+    "decline_at_least",
+    "ev_first_num",
+    "ev_last_num",
+)
 _FEW = 64
 _DIRECT_FEW = 200
 
@@ -140,12 +146,16 @@ class TauNgauHand:
             how = "no bull"
         else:
             vals = "".join(f" {n}={v}" for n, v in (self.values_by_name or {}).items())
-            how = (f"{self.points}: bull {format_hand(self.bull)} + "
-                   f"{format_hand(self.rest or ())}{vals}")
+            how = (
+                f"{self.points}: bull {format_hand(self.bull)} + "
+                f"{format_hand(self.rest or ())}{vals}"
+            )
         text = f"{format_hand(self.tiles)} {how} [{self.rules}]"
         if self.decision_last is not None and self.ev_declare is not None:
-            text += (f"; banker last: {self.decision_last.label} "
-                     f"(EV {float(self.ev_declare):+.4f} vs {float(self.ev_decline or 0):+g})")
+            text += (
+                f"; banker last: {self.decision_last.label} "
+                f"(EV {float(self.ev_declare):+.4f} vs {float(self.ev_decline or 0):+g})"
+            )
         return text
 
     def to_json(self, banker_reveals: str | None = None) -> dict[str, Any]:
@@ -166,14 +176,17 @@ class TauNgauHand:
             rec |= {
                 "ev_declare": _num(self.ev_declare),
                 "ev_decline": _num(self.ev_decline),
-                "decision_banker_last": None if self.decision_last is None
+                "decision_banker_last": None
+                if self.decision_last is None
                 else self.decision_last.label,
                 "decline_if_banker_at_least": self.decline_if_banker_at_least,
                 "ev_banker_last": _num(self.ev_banker_last),
                 "ev_banker_first": _num(self.ev_banker_first),
-                "ev_exact": {"declare": _frac(self.ev_declare),
-                             "banker_last": _frac(self.ev_banker_last),
-                             "banker_first": _frac(self.ev_banker_first)},
+                "ev_exact": {
+                    "declare": _frac(self.ev_declare),
+                    "banker_last": _frac(self.ev_banker_last),
+                    "banker_first": _frac(self.ev_banker_first),
+                },
                 "banker_distribution": list(self.banker),
             }
             if banker_reveals is not None:
@@ -205,9 +218,11 @@ class Showdown:
     banker_net: int
 
     def __repr__(self) -> str:
-        return (f"compare({format_hand(self.player.tiles)!r}, "
-                f"{format_hand(self.banker.tiles)!r}, rules={self.rules!r}, "
-                f"banker_reveals={self.banker_reveals!r})")
+        return (
+            f"compare({format_hand(self.player.tiles)!r}, "
+            f"{format_hand(self.banker.tiles)!r}, rules={self.rules!r}, "
+            f"banker_reveals={self.banker_reveals!r})"
+        )
 
     def __str__(self) -> str:
         return cli_compare_text(self.to_json())
@@ -215,18 +230,24 @@ class Showdown:
     def to_json(self) -> dict[str, Any]:
         p = _side_json(self.player)
         p["declines"] = self.player_declines
-        return {"player": p, "banker": _side_json(self.banker), "winner": self.winner,
-                "net": self.net, "banker_net": self.banker_net, "rules": self.rules,
-                "banker_reveals": self.banker_reveals}
+        return {
+            "player": p,
+            "banker": _side_json(self.banker),
+            "winner": self.winner,
+            "net": self.net,
+            "banker_net": self.banker_net,
+            "rules": self.rules,
+            "banker_reveals": self.banker_reveals,
+        }
 
 
 def _side_json(h: TauNgauHand) -> dict[str, Any]:
     rec = h.to_json()
-    return {k: rec[k] for k in ("hand", "has_bull", "points", "bull", "rest", "values",
-                                "strength")}
+    return {k: rec[k] for k in ("hand", "has_bull", "points", "bull", "rest", "values", "strength")}
 
 
 # ---------------------------------------------------------------- lookups
+
 
 class _Source:
     """Where answers for one rule set come from: a preset's table columns, or direct
@@ -242,8 +263,10 @@ class _Source:
         if self._table is None:
             t = open_table("taungau", self.tables)
             if t.rules.get(self.rules.name) != self.rules.to_data():
-                raise TableError(f"table taungau was built with other {self.rules.name!r} "
-                                 "rules than this solver's; rebuild with `bull build`")
+                raise TableError(
+                    f"table taungau was built with other {self.rules.name!r} "
+                    "rules than this solver's; rebuild with `bull build`"
+                )
             self._table = t
         return self._table
 
@@ -311,8 +334,9 @@ def _scale(rules: TauNgauRules, reach_mask: int) -> tuple[int, ...]:
     return tuple(sorted(rules.score(d) for d in range(10) if reach_mask >> d & 1))
 
 
-def _hand_from_row(tiles: tuple[Tile, ...], row: Mapping[str, Any],
-                   rules: TauNgauRules) -> TauNgauHand:
+def _hand_from_row(
+    tiles: tuple[Tile, ...], row: Mapping[str, Any], rules: TauNgauRules
+) -> TauNgauHand:
     strength = int(row["strength"])
     has = strength > 0
     mask = int(row["bull_mask"])
@@ -320,12 +344,18 @@ def _hand_from_row(tiles: tuple[Tile, ...], row: Mapping[str, Any],
     values: tuple[tuple[Tile, int], ...] | None = None
     if has:
         bits = int(row["values"])
-        values = tuple((w, 6 if bits >> i & 1 else 3) for i, w in enumerate(WILD_TILES)
-                       if w in tiles)
+        values = tuple(
+            (w, 6 if bits >> i & 1 else 3) for i, w in enumerate(WILD_TILES) if w in tiles
+        )
     points = int(row["points"])
     hand = TauNgauHand(
-        tiles=tiles, rules=rules.name, has_bull=has, strength=strength,
-        points=None if points == NONE else points, bull=bull, values=values,
+        tiles=tiles,
+        rules=rules.name,
+        has_bull=has,
+        strength=strength,
+        points=None if points == NONE else points,
+        bull=bull,
+        values=values,
         reachable=_scale(rules, int(row["reachable"])),
     )
     if not rules.has_decline:
@@ -333,8 +363,14 @@ def _hand_from_row(tiles: tuple[Tile, ...], row: Mapping[str, Any],
     banker = tuple(int(row[f"banker_{k}"]) for k in range(11))
     at_least = int(row["decline_at_least"])
     return TauNgauHand(
-        tiles=tiles, rules=rules.name, has_bull=has, strength=strength,
-        points=hand.points, bull=bull, values=values, reachable=hand.reachable,
+        tiles=tiles,
+        rules=rules.name,
+        has_bull=has,
+        strength=strength,
+        points=hand.points,
+        bull=bull,
+        values=values,
+        reachable=hand.reachable,
         banker=banker,
         ev_declare=Fraction(int(row["ev_declare_num"]), BANKER_HANDS) if has else None,
         ev_decline=Fraction(-rules.no_bull_pays),
@@ -351,16 +387,19 @@ def _evaluate_many(hands: Sequence[tuple[Tile, ...]], src: _Source) -> list[TauN
     arr = np.array(hands, dtype=np.uint8)
     cols = src.lookup(arr)
     lists = {k: np.asarray(v).tolist() for k, v in cols.items()}
-    return [_hand_from_row(h, {k: v[i] for k, v in lists.items()}, src.rules)
-            for i, h in enumerate(hands)]
+    return [
+        _hand_from_row(h, {k: v[i] for k, v in lists.items()}, src.rules)
+        for i, h in enumerate(hands)
+    ]
 
 
 def _parse(hand: HandLike) -> tuple[Tile, ...]:
     return canonical_hand(parse_hand(hand, size=5))
 
 
-def evaluate(hand: HandLike, rules: RulesLike = None, *,
-             tables: str | os.PathLike[str] | None = None) -> TauNgauHand:
+def evaluate(
+    hand: HandLike, rules: RulesLike = None, *, tables: str | os.PathLike[str] | None = None
+) -> TauNgauHand:
     """Evaluate one hand (a string like ``"[6:5][4:1] 22 33 54"``, tile strings, or
     tile ids) under a preset name, rule file, dict or :class:`TauNgauRules`
     (default ``macau``).
@@ -374,9 +413,9 @@ def evaluate(hand: HandLike, rules: RulesLike = None, *,
     return _evaluate_many([_parse(hand)], _source(rules, tables))[0]
 
 
-def evaluate_batch(ids: npt.ArrayLike, rules: RulesLike = None, *,
-                   tables: str | os.PathLike[str] | None = None
-                   ) -> dict[str, npt.NDArray[Any]]:
+def evaluate_batch(
+    ids: npt.ArrayLike, rules: RulesLike = None, *, tables: str | os.PathLike[str] | None = None
+) -> dict[str, npt.NDArray[Any]]:
     """Evaluate many hands: ``ids`` has shape (n, 5), tile ids in any order.
 
     Returns arrays of length n: ``tiles`` (canonical, sorted), ``has_bull``,
@@ -409,12 +448,15 @@ def evaluate_batch(ids: npt.ArrayLike, rules: RulesLike = None, *,
 
 # ---------------------------------------------------------------- showdowns
 
+
 def _check_pair(player: tuple[Tile, ...], banker: tuple[Tile, ...]) -> None:
     counts = Counter(TYPE_OF_TILE[t] for t in (*player, *banker))
     for t, n in sorted(counts.items()):
         if n > TYPE_COPIES[t]:
-            raise ParseError(f"tile {TYPE_NAMES[t]} is held {n} times in the two hands; "
-                             f"the set has {TYPE_COPIES[t]}")
+            raise ParseError(
+                f"tile {TYPE_NAMES[t]} is held {n} times in the two hands; "
+                f"the set has {TYPE_COPIES[t]}"
+            )
 
 
 def _reveals(rules: TauNgauRules, banker_reveals: str | None) -> str:
@@ -437,9 +479,14 @@ def _winner(net: int) -> str:
     return "player" if net > 0 else "banker" if net < 0 else "push"
 
 
-def compare(player: HandLike, banker: HandLike, rules: RulesLike = None, *,
-            banker_reveals: str | None = None,
-            tables: str | os.PathLike[str] | None = None) -> Showdown:
+def compare(
+    player: HandLike,
+    banker: HandLike,
+    rules: RulesLike = None,
+    *,
+    banker_reveals: str | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> Showdown:
     """Settle ``player`` against ``banker``. The two hands come from one tile set.
 
     ``banker_reveals`` (``first``/``last``; default: the rule set's) decides what the
@@ -457,14 +504,26 @@ def compare(player: HandLike, banker: HandLike, rules: RulesLike = None, *,
     p, b = _evaluate_many([ph, bh], src)
     declines = _declines(p, b, src.rules, mode)
     net, banker_net = settle_strengths(p.strength, b.strength, src.rules, declines)
-    return Showdown(player=p, banker=b, rules=src.rules.name, banker_reveals=mode,
-                    player_declines=declines, winner=_winner(net), net=net,
-                    banker_net=banker_net)
+    return Showdown(
+        player=p,
+        banker=b,
+        rules=src.rules.name,
+        banker_reveals=mode,
+        player_declines=declines,
+        winner=_winner(net),
+        net=net,
+        banker_net=banker_net,
+    )
 
 
-def settle(player: HandLike, banker: HandLike, rules: RulesLike = None, *,
-           banker_reveals: str | None = None,
-           tables: str | os.PathLike[str] | None = None) -> int:
+def settle(
+    player: HandLike,
+    banker: HandLike,
+    rules: RulesLike = None,
+    *,
+    banker_reveals: str | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> int:
     """The player's net in stakes (see :func:`compare`).
 
     >>> book = {**load_rules("macau").to_data(), "name": "book"}
@@ -474,10 +533,14 @@ def settle(player: HandLike, banker: HandLike, rules: RulesLike = None, *,
     return compare(player, banker, rules, banker_reveals=banker_reveals, tables=tables).net
 
 
-def settle_batch(player: npt.ArrayLike, banker: npt.ArrayLike, rules: RulesLike = None, *,
-                 banker_reveals: str | None = None,
-                 tables: str | os.PathLike[str] | None = None
-                 ) -> dict[str, npt.NDArray[Any]]:
+def settle_batch(
+    player: npt.ArrayLike,
+    banker: npt.ArrayLike,
+    rules: RulesLike = None,
+    *,
+    banker_reveals: str | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> dict[str, npt.NDArray[Any]]:
     """Vectorised :func:`compare` over (n, 5) id arrays (hands of a row must not share
     a physical tile id). Returns ``net``, ``banker_net``, ``declines`` and ``winner``
     (1 player, -1 banker, 0 push)."""
@@ -506,11 +569,11 @@ def settle_batch(player: npt.ArrayLike, banker: npt.ArrayLike, rules: RulesLike 
     else:
         net = np.sign(eff - bs)
         banker_net = np.sign(bs - eff)
-    return {"net": net, "banker_net": banker_net, "declines": declines,
-            "winner": np.sign(net)}
+    return {"net": net, "banker_net": banker_net, "declines": declines, "winner": np.sign(net)}
 
 
 # ---------------------------------------------------------------- CLI frontend
+
 
 def _check_options(options: Mapping[str, Any]) -> str | None:
     for key in ("bet", "commission", "dealer_draws_at_most"):
@@ -523,15 +586,17 @@ def _check_options(options: Mapping[str, Any]) -> str | None:
     return mode
 
 
-def cli_eval(hands: list[str], rules: str | None, options: dict[str, Any],
-             tables: str | None) -> list[dict[str, Any]]:
+def cli_eval(
+    hands: list[str], rules: str | None, options: dict[str, Any], tables: str | None
+) -> list[dict[str, Any]]:
     """JSON-ready records for ``bull eval taungau``."""
     mode = _check_options(options)
     src = _source(rules, tables)
     parsed = [_parse(h) for h in hands]
     reveals = mode or src.rules.banker_reveals
-    return [h.to_json(reveals if src.rules.has_decline else None)
-            for h in _evaluate_many(parsed, src)]
+    return [
+        h.to_json(reveals if src.rules.has_decline else None) for h in _evaluate_many(parsed, src)
+    ]
 
 
 def cli_eval_text(rec: dict[str, Any]) -> str:
@@ -548,19 +613,23 @@ def cli_eval_text(rec: dict[str, Any]) -> str:
     if "decision_banker_last" in rec:
         if rec["has_bull"]:
             at = rec["decline_if_banker_at_least"]
-            text += (f"; banker last: {rec['decision_banker_last']} (EV declare "
-                     f"{rec['ev_declare']:+.4f} vs decline {rec['ev_decline']:+g}); "
-                     f"banker first: decline if banker >= {at}" if at is not None else
-                     f"; banker last: {rec['decision_banker_last']} (EV declare "
-                     f"{rec['ev_declare']:+.4f} vs decline {rec['ev_decline']:+g}); "
-                     "banker first: never decline")
+            text += (
+                f"; banker last: {rec['decision_banker_last']} (EV declare "
+                f"{rec['ev_declare']:+.4f} vs decline {rec['ev_decline']:+g}); "
+                f"banker first: decline if banker >= {at}"
+                if at is not None
+                else f"; banker last: {rec['decision_banker_last']} (EV declare "
+                f"{rec['ev_declare']:+.4f} vs decline {rec['ev_decline']:+g}); "
+                "banker first: never decline"
+            )
         else:
             text += f"; pays {-rec['ev_decline']:g}"
     return text
 
 
-def cli_compare(player: str, banker: str, rules: str | None, options: dict[str, Any],
-                tables: str | None) -> dict[str, Any]:
+def cli_compare(
+    player: str, banker: str, rules: str | None, options: dict[str, Any], tables: str | None
+) -> dict[str, Any]:
     """JSON-ready record for ``bull compare taungau``."""
     mode = _check_options(options)
     return compare(player, banker, rules, banker_reveals=mode, tables=tables).to_json()
@@ -571,8 +640,10 @@ def _side_text(role: str, side: dict[str, Any]) -> str:
     if not side["has_bull"]:
         return f"{role} {hand}: no bull"
     vals = "".join(f" {k}={v}" for k, v in (side["values"] or {}).items())
-    return (f"{role} {hand}: {side['points']} (bull {''.join(side['bull'])} + "
-            f"{''.join(side['rest'])}{vals})")
+    return (
+        f"{role} {hand}: {side['points']} (bull {''.join(side['bull'])} + "
+        f"{''.join(side['rest'])}{vals})"
+    )
 
 
 def cli_compare_text(rec: dict[str, Any]) -> str:

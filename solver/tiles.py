@@ -61,13 +61,36 @@ __all__ = [
 Tile: TypeAlias = int
 """A physical tile id, 0..31 (see the module docstring for the encoding)."""
 
-CIVIL_TYPES: frozenset[tuple[int, int]] = frozenset({
-    (6, 6), (1, 1), (4, 4), (3, 1), (5, 5), (3, 3), (2, 2), (6, 5), (6, 4), (6, 1), (5, 1),
-})
+CIVIL_TYPES: frozenset[tuple[int, int]] = frozenset(
+    {
+        (6, 6),
+        (1, 1),
+        (4, 4),
+        (3, 1),
+        (5, 5),
+        (3, 3),
+        (2, 2),
+        (6, 5),
+        (6, 4),
+        (6, 1),
+        (5, 1),
+    }
+)
 """The eleven civil types (two copies each), as ``(high, low)``."""
-MILITARY_TYPES: frozenset[tuple[int, int]] = frozenset({
-    (6, 3), (5, 4), (6, 2), (5, 3), (5, 2), (4, 3), (4, 2), (4, 1), (3, 2), (2, 1),
-})
+MILITARY_TYPES: frozenset[tuple[int, int]] = frozenset(
+    {
+        (6, 3),
+        (5, 4),
+        (6, 2),
+        (5, 3),
+        (5, 2),
+        (4, 3),
+        (4, 2),
+        (4, 1),
+        (3, 2),
+        (2, 1),
+    }
+)
 """The ten military types (one copy each), as ``(high, low)``."""
 
 TILE_TYPES: tuple[tuple[int, int], ...] = tuple(
@@ -185,8 +208,10 @@ def _assign_copies(types: Iterable[int], shown: str) -> list[Tile]:
     out: list[Tile] = []
     for t in types:
         if used[t] >= TYPE_COPIES[t]:
-            raise ParseError(f"too many copies of {TYPE_NAMES[t]} in hand {shown!r}: "
-                             f"the set has {TYPE_COPIES[t]}")
+            raise ParseError(
+                f"too many copies of {TYPE_NAMES[t]} in hand {shown!r}: "
+                f"the set has {TYPE_COPIES[t]}"
+            )
         out.append(TYPE_FIRST_ID[t] + used[t])
         used[t] += 1
     return out
@@ -202,8 +227,9 @@ def parse_tiles(text: str) -> list[Tile]:
     return _assign_copies(_parse_types(text), text.strip())
 
 
-def parse_hand(text: str | Iterable[str] | Iterable[int], size: int | Sequence[int] | None = 5
-               ) -> tuple[Tile, ...]:
+def parse_hand(
+    text: str | Iterable[str] | Iterable[int], size: int | Sequence[int] | None = 5
+) -> tuple[Tile, ...]:
     """Read a hand and return its tile ids sorted canonically.
 
     ``text`` is a string, an iterable of tile strings (types: copies are assigned), or
@@ -232,8 +258,9 @@ def parse_hand(text: str | Iterable[str] | Iterable[int], size: int | Sequence[i
                     raise ParseError(f"hand {shown!r} mixes tile names and tile ids")
                 tile = _check_id(item)
                 if tile in tiles:
-                    raise ParseError(f"duplicate tile id {tile} ({TILE_NAMES[tile]}) "
-                                     f"in hand {shown!r}")
+                    raise ParseError(
+                        f"duplicate tile id {tile} ({TILE_NAMES[tile]}) in hand {shown!r}"
+                    )
                 tiles.append(tile)
     if size is not None:
         allowed = (size,) if isinstance(size, int) else tuple(size)

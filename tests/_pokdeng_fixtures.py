@@ -19,8 +19,21 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["S", "H", "D", "C"]
 # card id = rank index * 4 + suit index (the layout the solver documents for its tables)
 NAME = [r + s for r in RANKS for s in SUITS]
-VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-         "10": 0, "J": 0, "Q": 0, "K": 0}
+VALUE = {
+    "A": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "10": 0,
+    "J": 0,
+    "Q": 0,
+    "K": 0,
+}
 TYPE_ORDER = ["normal", "sam_lueang", "straight", "straight_flush", "tong", "pok"]
 
 
@@ -37,8 +50,9 @@ def suit_of(card: int) -> str:
     return NAME[card][-1]
 
 
-def ref_class(cards: Sequence[int], straights: bool = False, ace: str = "both"
-              ) -> tuple[str, int, int]:
+def ref_class(
+    cards: Sequence[int], straights: bool = False, ace: str = "both"
+) -> tuple[str, int, int]:
     """(type, points, deng) straight from the rules text."""
     ranks = [rank_of(c) for c in cards]
     suits = [suit_of(c) for c in cards]
@@ -50,14 +64,14 @@ def ref_class(cards: Sequence[int], straights: bool = False, ace: str = "both"
     if len(set(ranks)) == 1:
         return ("tong", points, 5)
     if straights:
-        positions = sorted(RANKS.index(r) for r in ranks)   # A=0 .. K=12
+        positions = sorted(RANKS.index(r) for r in ranks)  # A=0 .. K=12
         runs = []
-        for low in range(11):                               # A23 .. JQK
+        for low in range(11):  # A23 .. JQK
             if low == 0 and ace == "high":
                 continue
             runs.append([low, low + 1, low + 2])
         if ace in ("high", "both"):
-            runs.append([0, 11, 12])                        # Q-K-A; K-A-2 never
+            runs.append([0, 11, 12])  # Q-K-A; K-A-2 never
         if positions in runs:
             return ("straight_flush", points, 5) if one_suit else ("straight", points, 3)
     if all(r in ("J", "Q", "K") for r in ranks):
@@ -65,8 +79,9 @@ def ref_class(cards: Sequence[int], straights: bool = False, ace: str = "both"
     return ("normal", points, 3 if one_suit else 1)
 
 
-def ref_settle(player: tuple[str, int, int], dealer: tuple[str, int, int],
-               tong_vs_sam_lueang: int = 2) -> int:
+def ref_settle(
+    player: tuple[str, int, int], dealer: tuple[str, int, int], tong_vs_sam_lueang: int = 2
+) -> int:
     """The player's net: type, then points; the winner is paid its own deng; a tie on
     both pays the deng difference; Tong against Sam Lueang pays a fixed amount."""
     if player[0] == "tong" and dealer[0] == "sam_lueang":
@@ -82,8 +97,12 @@ def ref_settle(player: tuple[str, int, int], dealer: tuple[str, int, int],
     return player[2] - dealer[2]
 
 
-CONFIG_ARGS = {"standard": (False, "both"), "straights": (True, "both"),
-               "straights_low": (True, "low"), "straights_high": (True, "high")}
+CONFIG_ARGS = {
+    "standard": (False, "both"),
+    "straights": (True, "both"),
+    "straights_low": (True, "low"),
+    "straights_high": (True, "high"),
+}
 
 
 class Reference:
@@ -97,8 +116,10 @@ class Reference:
         self.classes = classes
         self.code = {c: i for i, c in enumerate(classes)}
         n = len(classes)
-        self.settle = np.array([[ref_settle(a, b, tong_vs_sam_lueang) for b in classes]
-                                for a in classes], dtype=np.int64)
+        self.settle = np.array(
+            [[ref_settle(a, b, tong_vs_sam_lueang) for b in classes] for a in classes],
+            dtype=np.int64,
+        )
         # dense lookups: code of a sorted hand by its cards
         self.code2 = np.full((52, 52), -1, dtype=np.int64)
         for (a, b), c in self.two.items():
@@ -115,8 +136,9 @@ class Reference:
         return self.two[t] if len(t) == 2 else self.three[t]
 
 
-def direct_loops(ref: Reference, start: Sequence[int], k: int, pok_first: bool = True
-                 ) -> tuple[int, int]:
+def direct_loops(
+    ref: Reference, start: Sequence[int], k: int, pok_first: bool = True
+) -> tuple[int, int]:
     """Pure-Python enumeration: (stand numerator, draw numerator) over 1225*48*47.
 
     For every dealer two-card hand D of the 50 unseen cards, every player draw x of the
@@ -153,8 +175,9 @@ def direct_loops(ref: Reference, start: Sequence[int], k: int, pok_first: bool =
     return stand, draw
 
 
-def direct_numpy(ref: Reference, start: Sequence[int], k: int, pok_first: bool = True
-                 ) -> tuple[int, int]:
+def direct_numpy(
+    ref: Reference, start: Sequence[int], k: int, pok_first: bool = True
+) -> tuple[int, int]:
     """The same enumeration of every ordered (D, x, c), vectorised with numpy lookups of
     the reference classifier (no shortcut: all 2,763,600 deals are settled)."""
     unseen = np.array([c for c in range(52) if c not in start])
@@ -179,10 +202,14 @@ def direct_numpy(ref: Reference, start: Sequence[int], k: int, pok_first: bool =
 @lru_cache(maxsize=1)
 def _deal_positions() -> tuple[np.ndarray, ...]:
     """Positions (among the 50 unseen cards) of D0 < D1, x and c for every ordered deal."""
-    i, j = np.triu_indices(50, 1)                       # the 1,225 dealer hands
-    x, c = np.nonzero(~np.eye(50, dtype=bool))          # 2,450 ordered (x, c)
-    keep = ((x[None] != i[:, None]) & (x[None] != j[:, None])
-            & (c[None] != i[:, None]) & (c[None] != j[:, None]))
+    i, j = np.triu_indices(50, 1)  # the 1,225 dealer hands
+    x, c = np.nonzero(~np.eye(50, dtype=bool))  # 2,450 ordered (x, c)
+    keep = (
+        (x[None] != i[:, None])
+        & (x[None] != j[:, None])
+        & (c[None] != i[:, None])
+        & (c[None] != j[:, None])
+    )
     di, xc = np.nonzero(keep)
     return i[di], j[di], x[xc], c[xc]
 

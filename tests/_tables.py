@@ -23,8 +23,11 @@ def tables_for(game: str, factory: Any) -> Path:
     """A tables directory holding ``game``'s tables."""
     from solver.build import BUILDERS
 
-    wanted = {"niuniu": {"niuniu"}, "taungau": {"taungau"},
-              "pokdeng": {"pokdeng", "pokdeng_strategy"}}[game]
+    wanted = {
+        "niuniu": {"niuniu"},
+        "taungau": {"taungau"},
+        "pokdeng": {"pokdeng", "pokdeng_strategy"},
+    }[game]
     assert game in BUILDERS
     if wanted <= committed_tables():
         return REPO_TABLES

@@ -15,10 +15,31 @@ from pathlib import Path
 from typing import Any
 
 # RULES §4, verbatim lists
-CIVIL = ["[6:6]", "[1:1]", "[4:4]", "[3:1]", "[5:5]", "[3:3]", "[2:2]", "[6:5]", "[6:4]",
-         "[6:1]", "[5:1]"]
-MILITARY = ["[6:3]", "[5:4]", "[6:2]", "[5:3]", "[5:2]", "[4:3]", "[4:2]", "[4:1]", "[3:2]",
-            "[2:1]"]
+CIVIL = [
+    "[6:6]",
+    "[1:1]",
+    "[4:4]",
+    "[3:1]",
+    "[5:5]",
+    "[3:3]",
+    "[2:2]",
+    "[6:5]",
+    "[6:4]",
+    "[6:1]",
+    "[5:1]",
+]
+MILITARY = [
+    "[6:3]",
+    "[5:4]",
+    "[6:2]",
+    "[5:3]",
+    "[5:2]",
+    "[4:3]",
+    "[4:2]",
+    "[4:1]",
+    "[3:2]",
+    "[2:1]",
+]
 WILD = {(4, 2), (2, 1)}
 
 
@@ -42,8 +63,9 @@ def options(tile: tuple[int, int]) -> list[int]:
 
 
 @cache
-def plays(types: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...],
-                                                             tuple[int, ...], int], ...]:
+def plays(
+    types: tuple[tuple[int, int], ...],
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]:
     """Every valid (bull positions, values of all five tiles, last digit), in canonical
     order: triples lexicographic, then values lexicographic with 3 before 6."""
     out = []
@@ -64,14 +86,12 @@ def evaluate(types: tuple[tuple[int, int], ...], preset: str) -> dict[str, Any]:
     valid = plays(types)
     reach = sorted({d for _, _, d in valid})
     if not valid:
-        return {"has_bull": False, "reachable": reach, "score": None, "bull": None,
-                "values": None}
+        return {"has_bull": False, "reachable": reach, "score": None, "bull": None, "values": None}
     key = macau_score if preset == "macau" else (lambda d: d)
     best = max(key(d) for _, _, d in valid)
     triple, values, _ = next(v for v in valid if key(v[2]) == best)
     wild = {t: v for t, v in zip(types, values, strict=True) if t in WILD}
-    return {"has_bull": True, "reachable": reach, "score": best, "bull": triple,
-            "values": wild}
+    return {"has_bull": True, "reachable": reach, "score": best, "bull": triple, "values": wild}
 
 
 def hand_types(ids: tuple[int, ...] | list[int]) -> tuple[tuple[int, int], ...]:

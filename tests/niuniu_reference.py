@@ -31,8 +31,12 @@ def bull_info(ranks: list[int]) -> tuple[bool, int, int]:
     return True, 10 if pts == 0 else pts, n
 
 
-def specials(hand: list[tuple[int, str]], fsb_below_10: bool = False,
-             fsb_any_rank: bool = False, four_faces_any: bool = False) -> set[str]:
+def specials(
+    hand: list[tuple[int, str]],
+    fsb_below_10: bool = False,
+    fsb_any_rank: bool = False,
+    four_faces_any: bool = False,
+) -> set[str]:
     ranks = sorted(r for r, _ in hand)
     suits = {s for _, s in hand}
     faces = sum(1 for r in ranks if r >= 11)
@@ -44,8 +48,9 @@ def specials(hand: list[tuple[int, str]], fsb_below_10: bool = False,
     if any(ranks.count(r) == 4 for r in ranks):
         out.add("four_of_a_kind")
     total = sum(value(r) for r in ranks)
-    if (fsb_any_rank or all(r <= 4 for r in ranks)) and (total < 10 if fsb_below_10
-                                                          else total <= 10):
+    if (fsb_any_rank or all(r <= 4 for r in ranks)) and (
+        total < 10 if fsb_below_10 else total <= 10
+    ):
         out.add("five_small_bull")
     if len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + 5)):
         out.add("straight_flush")

@@ -32,8 +32,9 @@ def other_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def brute_force(hands: np.ndarray, strength: np.ndarray, weight: np.ndarray, deck: int
-                ) -> tuple[np.ndarray, ...]:
+def brute_force(
+    hands: np.ndarray, strength: np.ndarray, weight: np.ndarray, deck: int
+) -> tuple[np.ndarray, ...]:
     """Every ordered pair of hands, directly: disjoint ones compared by strength."""
     member = np.zeros((len(hands), deck), dtype=np.int64)
     member[np.arange(len(hands))[:, None], hands] = 1
@@ -46,12 +47,14 @@ def brute_force(hands: np.ndarray, strength: np.ndarray, weight: np.ndarray, dec
 
 # ------------------------------------------------------------------ the counting core
 
-@pytest.mark.parametrize("deck,h,levels", [(10, 2, 7), (12, 3, 40), (13, 5, 9), (14, 5, 2000),
-                                           (11, 4, 1)])
+
+@pytest.mark.parametrize(
+    "deck,h,levels", [(10, 2, 7), (12, 3, 40), (13, 5, 9), (14, 5, 2000), (11, 4, 1)]
+)
 def test_disjoint_counts_equal_brute_force(deck: int, h: int, levels: int) -> None:
     rng = np.random.default_rng(deck * 100 + h)
     hands = all_subsets(deck, h)
-    strength = rng.integers(0, levels, len(hands))      # few levels: many ties
+    strength = rng.integers(0, levels, len(hands))  # few levels: many ties
     weight = rng.integers(0, 7, len(hands))
     got = an.disjoint_counts(hands, strength, deck, weight, chunk=64)
     lt, eq, gt, wgt = brute_force(hands, strength, weight, deck)
@@ -61,15 +64,20 @@ def test_disjoint_counts_equal_brute_force(deck: int, h: int, levels: int) -> No
 
 
 @settings(max_examples=25, deadline=None)
-@given(deck=st.integers(6, 11), h=st.integers(1, 3), seed=st.integers(0, 2**32 - 1),
-       m=st.integers(0, 2))
+@given(
+    deck=st.integers(6, 11),
+    h=st.integers(1, 3),
+    seed=st.integers(0, 2**32 - 1),
+    m=st.integers(0, 2),
+)
 def test_disjoint_counts_property(deck: int, h: int, seed: int, m: int) -> None:
     rng = np.random.default_rng(seed)
     hands = all_subsets(deck, h)
     strength = rng.integers(-5, 5, len(hands))
     weight = rng.integers(0, 4, (len(hands), m))
-    got = an.disjoint_counts(hands, strength, deck, weight if m else None,
-                             chunk=int(rng.integers(1, 50)))
+    got = an.disjoint_counts(
+        hands, strength, deck, weight if m else None, chunk=int(rng.integers(1, 50))
+    )
     for j in range(m):
         lt, eq, gt, wgt = brute_force(hands, strength, weight[:, j], deck)
         assert (got.weight_above[:, j] == wgt).all()
@@ -96,23 +104,29 @@ def test_reduced_deck_of_real_niuniu_hands(niuniu_tables: Path) -> None:
 
 # ------------------------------------------------------------------ Niu Niu, full deck
 
-def direct_counts(player: tuple[int, ...], strength: np.ndarray, weight: np.ndarray
-                  ) -> tuple[int, int, int, int]:
+
+def direct_counts(
+    player: tuple[int, ...], strength: np.ndarray, weight: np.ndarray
+) -> tuple[int, int, int, int]:
     """Enumerate the 1,533,939 banker hands from the 47 other cards."""
     rest = np.array([c for c in range(52) if c not in player], dtype=np.uint8)
     banker = rest[all_subsets(47, 5)]
     rows = colex_rank_array(banker, presorted=True)
     s = strength[rows]
     mine = strength[colex_rank_array(np.array([player], dtype=np.uint8))[0]]
-    return (int((s < mine).sum()), int((s == mine).sum()), int((s > mine).sum()),
-            int(weight[rows][s > mine].sum()))
+    return (
+        int((s < mine).sum()),
+        int((s == mine).sum()),
+        int((s > mine).sum()),
+        int(weight[rows][s > mine].sum()),
+    )
 
 
 SAMPLE_HANDS = [
-    (0, 1, 2, 3, 4),            # AS AH AD AC 2S: four of a kind / five small bull
-    (40, 44, 45, 48, 49),       # J Q Q K K: five faces
-    (12, 25, 30, 41, 51),       # 4 7 8 J K: no bull (RULES example)
-    (47, 48, 49, 50, 51),       # the top of the colex order
+    (0, 1, 2, 3, 4),  # AS AH AD AC 2S: four of a kind / five small bull
+    (40, 44, 45, 48, 49),  # J Q Q K K: five faces
+    (12, 25, 30, 41, 51),  # 4 7 8 J K: no bull (RULES example)
+    (47, 48, 49, 50, 51),  # the top of the colex order
 ]
 
 
@@ -124,8 +138,9 @@ def test_per_hand_counts_equal_direct_enumeration(preset: str, niuniu_tables: Pa
     t = open_table("niuniu", niuniu_tables)
     strength = t.column(f"{preset}_strength").astype(np.int64)
     rng = np.random.default_rng(5)
-    hands = SAMPLE_HANDS + [tuple(sorted(rng.choice(52, 5, replace=False).tolist()))
-                            for _ in range(3)]
+    hands = SAMPLE_HANDS + [
+        tuple(sorted(rng.choice(52, 5, replace=False).tolist())) for _ in range(3)
+    ]
     for j, bet in enumerate(rules.bets):
         weight = np.array(rules.multiplier_row(bet))[t.column(f"{preset}_category")]
         for hand in hands:
@@ -148,11 +163,11 @@ def test_classic_exact_symmetries(niuniu_tables: Path) -> None:
         assert fair.pairs == total
         assert sum(fair.winner_category.values()) == 1
     equal = an.niuniu_edge("classic", "equal", None, niuniu_tables)
-    assert equal.commission == Fraction(1, 20)             # the preset's 5 %
-    assert equal.ev == Fraction(-1, 40)                    # -c · P(win), m = 1
+    assert equal.commission == Fraction(1, 20)  # the preset's 5 %
+    assert equal.ev == Fraction(-1, 40)  # -c · P(win), m = 1
     double5 = an.niuniu_edge("classic", "double", 0.05, niuniu_tables)
     double3 = an.niuniu_edge("classic", "double", 0.03, niuniu_tables)
-    assert double5.ev / double3.ev == Fraction(5, 3)       # linear in c through 0
+    assert double5.ev / double3.ev == Fraction(5, 3)  # linear in c through 0
     assert -Fraction(1, 40) > double5.ev > -Fraction(5, 40)  # multipliers 1..5
     # the player's winning hands follow the category counts of RULES §6
     assert equal.hands_by_category["niu_niu"] == 191_808 - 792
@@ -161,8 +176,7 @@ def test_classic_exact_symmetries(niuniu_tables: Path) -> None:
 
 
 @pytest.mark.slow
-def test_casino_symmetries_and_rule_file_with_pushes(niuniu_tables: Path,
-                                                     tmp_path: Path) -> None:
+def test_casino_symmetries_and_rule_file_with_pushes(niuniu_tables: Path, tmp_path: Path) -> None:
     casino = an.niuniu_edge("casino", None, 0, niuniu_tables)
     assert casino.ev == 0 and casino.p_win == casino.p_loss and casino.p_push == 0
     # a rule file where equal categories push: ties between disjoint hands now happen
@@ -189,6 +203,7 @@ def test_casino_symmetries_and_rule_file_with_pushes(niuniu_tables: Path,
 
 # ------------------------------------------------------------------ odds (RULES §6)
 
+
 def test_niuniu_odds_match_rules_counts(niuniu_tables: Path) -> None:
     res = an.odds("niuniu", "classic", niuniu_tables)
     pts = dict(res.sections["points"])
@@ -196,8 +211,12 @@ def test_niuniu_odds_match_rules_counts(niuniu_tables: Path) -> None:
     assert all(pts[f"niu_{p}"] == 171_304 for p in (1, 3, 7, 9))
     assert all(pts[f"niu_{p}"] == 168_096 for p in (2, 4, 6, 8))
     assert dict(res.sections["specials_before_precedence"]) == {
-        "five_faces": 792, "four_faces": 1980, "four_of_a_kind": 624, "five_small_bull": 776,
-        "straight_flush": 36}
+        "five_faces": 792,
+        "four_faces": 1980,
+        "four_of_a_kind": 624,
+        "five_small_bull": 776,
+        "straight_flush": 36,
+    }
     assert sum(n for _, n in res.sections["category"]) == 2_598_960
     assert res.probability("points", "no_bull") == Fraction(872_128, 2_598_960)
 
@@ -205,23 +224,44 @@ def test_niuniu_odds_match_rules_counts(niuniu_tables: Path) -> None:
 def test_taungau_and_pokdeng_odds_match_rules_counts(other_tables: Path) -> None:
     pagat = dict(an.odds("taungau", "pagat", other_tables).sections["best_score"])
     assert pagat["no_bull"] == 55_510
-    assert [pagat[str(s)] for s in range(10)] == [10_660, 12_226, 11_916, 14_168, 13_230,
-                                                 13_864, 16_444, 17_840, 18_220, 17_298]
+    assert [pagat[str(s)] for s in range(10)] == [
+        10_660,
+        12_226,
+        11_916,
+        14_168,
+        13_230,
+        13_864,
+        16_444,
+        17_840,
+        18_220,
+        17_298,
+    ]
     macau = dict(an.odds("taungau", "macau", other_tables).sections["best_score"])
-    assert [macau[str(s)] for s in range(1, 11)] == [12_226, 11_916, 10_636, 13_230, 13_864,
-                                                    16_300, 14_748, 18_220, 17_298, 17_428]
+    assert [macau[str(s)] for s in range(1, 11)] == [
+        12_226,
+        11_916,
+        10_636,
+        13_230,
+        13_864,
+        16_300,
+        14_748,
+        18_220,
+        17_298,
+        17_428,
+    ]
     pd = an.odds("pokdeng", "standard", other_tables)
     two = dict(pd.sections["2_card_type_points"])
     assert two["pok_9"] == 128 and two["pok_8"] == 124
-    assert dict(pd.sections["2_card_deng"])["2"] == 78 + 312      # pairs + one-suit
+    assert dict(pd.sections["2_card_deng"])["2"] == 78 + 312  # pairs + one-suit
     assert dict(pd.sections["3_card_type"])["tong"] == 52
 
 
 # ------------------------------------------------------------------ Tau Ngau
 
+
 def test_taungau_pagat_is_symmetric_and_counts_equal_enumeration(other_tables: Path) -> None:
     res = an.taungau_edge("pagat", None, other_tables)
-    assert res.ev_always_declare == res.ev_optimal == 0          # even money, exchangeable
+    assert res.ev_always_declare == res.ev_optimal == 0  # even money, exchangeable
     assert res.p_win == res.p_loss and res.p_win + res.p_push + res.p_loss == 1
     # inclusion-exclusion over tiles against direct enumeration for sample hands
     strength = open_table("taungau", other_tables).column("pagat_strength").astype(np.int64)
@@ -232,7 +272,10 @@ def test_taungau_pagat_is_symmetric_and_counts_equal_enumeration(other_tables: P
         s = strength[colex_rank_array(rest[all_subsets(27, 5)], presorted=True)]
         mine = strength[row]
         assert (c.below[row], c.equal[row], c.above[row]) == (
-            (s < mine).sum(), (s == mine).sum(), (s > mine).sum())
+            (s < mine).sum(),
+            (s == mine).sum(),
+            (s > mine).sum(),
+        )
 
 
 def test_taungau_macau_edge(other_tables: Path) -> None:
@@ -253,9 +296,11 @@ def test_taungau_macau_edge(other_tables: Path) -> None:
     assert res.ev_by_score["no_bull"] == -4
     # the Tau Ngau module's own per-hand EV columns (a separate implementation) agree
     t = open_table("taungau", other_tables)
-    for column, ev in (("macau_ev_declare_num", res.ev_always_declare),
-                       ("macau_ev_first_num", res.ev_optimal_first),
-                       ("macau_ev_last_num", res.ev_optimal_last)):
+    for column, ev in (
+        ("macau_ev_declare_num", res.ev_always_declare),
+        ("macau_ev_first_num", res.ev_optimal_first),
+        ("macau_ev_last_num", res.ev_optimal_last),
+    ):
         assert Fraction(int(t.column(column).astype(np.int64).sum()), res.pairs) == ev
 
 
@@ -274,6 +319,7 @@ def test_taungau_rule_file_without_table(tmp_path: Path, other_tables: Path) -> 
 
 
 # ------------------------------------------------------------------ Pok Deng
+
 
 def test_pokdeng_simple_policy_mirrors_the_dealer() -> None:
     """Heads-up with the dealer's own policy (draw on 4 or less) the game is symmetric:
@@ -299,6 +345,7 @@ def test_pokdeng_edge_agrees_with_the_strategy_table(other_tables: Path) -> None
 
 # ------------------------------------------------------------------ CLI
 
+
 def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), out=out, err=err)
@@ -307,29 +354,50 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 @pytest.mark.slow
 def test_cli_edge_niuniu_json(niuniu_tables: Path) -> None:
-    code, out, _ = run("edge", "niuniu", "--bet", "double", "--json", "--tables",
-                       str(niuniu_tables))
+    code, out, _ = run(
+        "edge", "niuniu", "--bet", "double", "--json", "--tables", str(niuniu_tables)
+    )
     assert code == 0
     rec = json.loads(out)
-    for key in ("ev", "ev_fraction", "p_win", "p_loss", "p_push", "winner_category", "rules",
-                "bet", "commission"):
+    for key in (
+        "ev",
+        "ev_fraction",
+        "p_win",
+        "p_loss",
+        "p_push",
+        "winner_category",
+        "rules",
+        "bet",
+        "commission",
+    ):
         assert key in rec
     assert rec["rules"] == "classic" and rec["bet"] == "double" and rec["commission"] == 0.05
     assert Fraction(rec["ev_fraction"]) == Fraction(rec["ev_fraction"]).limit_denominator(
-        2598960 * 1533939 * 20)
+        2598960 * 1533939 * 20
+    )
     assert abs(float(Fraction(rec["ev_fraction"])) - rec["ev"]) < 1e-15
     code, out, _ = run("edge", "niuniu", "--tables", str(niuniu_tables))
     assert code == 0 and "-1/40" in out
 
 
 def test_cli_edge_other_games_json(other_tables: Path) -> None:
-    code, out, _ = run("edge", "taungau", "--rules", "macau", "--banker-reveals", "first",
-                       "--json", "--tables", str(other_tables))
+    code, out, _ = run(
+        "edge",
+        "taungau",
+        "--rules",
+        "macau",
+        "--banker-reveals",
+        "first",
+        "--json",
+        "--tables",
+        str(other_tables),
+    )
     rec = json.loads(out)
     assert code == 0 and rec["rules"] == "macau" and rec["banker_reveals"] == "first"
     assert {"ev_always_declare", "ev_optimal", "ev_optimal_fraction"} <= set(rec)
-    code, out, _ = run("edge", "taungau", "--rules", "pagat", "--json", "--tables",
-                       str(other_tables))
+    code, out, _ = run(
+        "edge", "taungau", "--rules", "pagat", "--json", "--tables", str(other_tables)
+    )
     rec = json.loads(out)
     assert {"p_win", "p_push", "p_loss", "ev_optimal", "ev_always_declare"} <= set(rec)
     code, out, _ = run("edge", "pokdeng", "--dealer-draws-at-most", "5", "--json")
@@ -342,25 +410,30 @@ def test_cli_odds(other_tables: Path) -> None:
     code, out, _ = run("odds", "taungau", "--json", "--tables", str(other_tables))
     rec = json.loads(out)
     assert code == 0 and rec["rules"] == "macau"
-    assert rec["sections"]["best_score"][0] == {"label": "no_bull", "count": 55_510,
-                                                "probability": 55_510 / 201_376,
-                                                "fraction": an.fraction_text(
-                                                    Fraction(55_510, 201_376))}
+    assert rec["sections"]["best_score"][0] == {
+        "label": "no_bull",
+        "count": 55_510,
+        "probability": 55_510 / 201_376,
+        "fraction": an.fraction_text(Fraction(55_510, 201_376)),
+    }
     code, out, _ = run("odds", "pokdeng", "--tables", str(other_tables))
     assert code == 0 and "tong" in out
 
 
-@pytest.mark.parametrize("argv,named", [
-    (("edge", "niuniu", "--bet", "standard"), "standard"),   # classic has no such bet
-    (("edge", "niuniu", "--commission", "1.5"), "1.5"),
-    (("edge", "niuniu", "--commission", "-0.01"), "-0.01"),
-    (("edge", "niuniu", "--dealer-draws-at-most", "4"), "--dealer-draws-at-most"),
-    (("edge", "niuniu", "--rules", "nonsense"), "nonsense"),
-    (("edge", "pokdeng", "--dealer-draws-at-most", "12"), "12"),
-    (("edge", "pokdeng", "--bet", "equal"), "--bet"),
-    (("edge", "taungau", "--commission", "0.05"), "--commission"),
-    (("odds", "taungau", "--rules", "classic"), "classic"),
-])
+@pytest.mark.parametrize(
+    "argv,named",
+    [
+        (("edge", "niuniu", "--bet", "standard"), "standard"),  # classic has no such bet
+        (("edge", "niuniu", "--commission", "1.5"), "1.5"),
+        (("edge", "niuniu", "--commission", "-0.01"), "-0.01"),
+        (("edge", "niuniu", "--dealer-draws-at-most", "4"), "--dealer-draws-at-most"),
+        (("edge", "niuniu", "--rules", "nonsense"), "nonsense"),
+        (("edge", "pokdeng", "--dealer-draws-at-most", "12"), "12"),
+        (("edge", "pokdeng", "--bet", "equal"), "--bet"),
+        (("edge", "taungau", "--commission", "0.05"), "--commission"),
+        (("odds", "taungau", "--rules", "classic"), "classic"),
+    ],
+)
 def test_cli_bad_input_exits_2(argv: tuple[str, ...], named: str, tmp_path: Path) -> None:
     code, out, err = run(*argv, "--tables", str(tmp_path))
     assert code == 2 and out == ""

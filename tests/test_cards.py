@@ -33,10 +33,18 @@ def test_encoding_is_rank_times_four_plus_suit() -> None:
     assert card_suit(parse_card("10H")) == 1
 
 
-@pytest.mark.parametrize(("text", "name"), [
-    ("10h", "10H"), ("Td", "10D"), ("tC", "10C"), ("K♣", "KC"), ("a♠", "AS"), ("Q♥", "QH"),
-    ("j♦", "JD"),
-])
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("10h", "10H"),
+        ("Td", "10D"),
+        ("tC", "10C"),
+        ("K♣", "KC"),
+        ("a♠", "AS"),
+        ("Q♥", "QH"),
+        ("j♦", "JD"),
+    ],
+)
 def test_alternative_spellings(text: str, name: str) -> None:
     assert card_name(parse_card(text)) == name
 

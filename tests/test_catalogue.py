@@ -17,14 +17,16 @@ from solver.cli import main
 from solver.errors import BullError, RulesError
 
 GAMES = {"niuniu": niuniu, "taungau": taungau, "pokdeng": pokdeng}
-GOOD = {"niuniu": "KS 9H 8C 3D 7S", "taungau": "[6:5][4:1][3:3][5:5][2:2]",
-        "pokdeng": "9S 9D"}
+GOOD = {"niuniu": "KS 9H 8C 3D 7S", "taungau": "[6:5][4:1][3:3][5:5][2:2]", "pokdeng": "9S 9D"}
 
 
 @pytest.fixture(scope="module")
 def tables(niuniu_tables: Path, taungau_tables: Path, pokdeng_tables: Path) -> dict[str, str]:
-    return {"niuniu": str(niuniu_tables), "taungau": str(taungau_tables),
-            "pokdeng": str(pokdeng_tables)}
+    return {
+        "niuniu": str(niuniu_tables),
+        "taungau": str(taungau_tables),
+        "pokdeng": str(pokdeng_tables),
+    }
 
 
 def run(argv: list[str]) -> tuple[int, str, str]:
@@ -60,35 +62,40 @@ CASES: list[tuple[str, list[str], str]] = [
 @pytest.mark.parametrize(("game", "hands", "needle"), CASES)
 def test_bad_hands(tables: dict[str, str], game: str, hands: list[str], needle: str) -> None:
     assert_clean_error(*run(["eval", game, *hands, "--tables", tables[game]]), needle)
-    assert_clean_error(*run(["eval", game, *hands, "--json", "--tables", tables[game]]),
-                       needle)
+    assert_clean_error(*run(["eval", game, *hands, "--json", "--tables", tables[game]]), needle)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_unknown_preset_and_empty_input(tables: dict[str, str], game: str,
-                                        tmp_path: Path) -> None:
-    assert_clean_error(*run(["eval", game, GOOD[game], "--rules", "nosuch", "--tables",
-                             tables[game]]), "unknown rule set 'nosuch'")
+def test_unknown_preset_and_empty_input(tables: dict[str, str], game: str, tmp_path: Path) -> None:
+    assert_clean_error(
+        *run(["eval", game, GOOD[game], "--rules", "nosuch", "--tables", tables[game]]),
+        "unknown rule set 'nosuch'",
+    )
     empty = tmp_path / "empty.txt"
     empty.write_text("")
-    assert_clean_error(*run(["eval", game, "--input", str(empty), "--tables", tables[game]]),
-                       "no hand given")
+    assert_clean_error(
+        *run(["eval", game, "--input", str(empty), "--tables", tables[game]]), "no hand given"
+    )
     binary = tmp_path / "binary.txt"
     binary.write_bytes(GOOD[game].encode() + b"\n\x80\x81\n")
-    assert_clean_error(*run(["eval", game, "--input", str(binary), "--tables",
-                             tables[game]]), "line 2: not UTF-8")
+    assert_clean_error(
+        *run(["eval", game, "--input", str(binary), "--tables", tables[game]]), "line 2: not UTF-8"
+    )
     huge = tmp_path / "huge.txt"
     huge.write_text("x" * 1_000_000 + "\n")
-    assert_clean_error(*run(["eval", game, "--input", str(huge), "--tables", tables[game]]),
-                        "too long")
-    assert_clean_error(*run(["eval", game, "y" * 20_000, "--tables", tables[game]]),
-                       "too long")
+    assert_clean_error(
+        *run(["eval", game, "--input", str(huge), "--tables", tables[game]]), "too long"
+    )
+    assert_clean_error(*run(["eval", game, "y" * 20_000, "--tables", tables[game]]), "too long")
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_compare_with_shared_items(tables: dict[str, str], game: str) -> None:
-    other = {"niuniu": "KS 2H 3C 4D 5S", "taungau": "[6:5][6:5][6:5][1:1][2:1]",
-             "pokdeng": "9S 2C"}[game]
+    other = {
+        "niuniu": "KS 2H 3C 4D 5S",
+        "taungau": "[6:5][6:5][6:5][1:1][2:1]",
+        "pokdeng": "9S 2C",
+    }[game]
     code, out, err = run(["compare", game, GOOD[game], other, "--tables", tables[game]])
     assert_clean_error(code, out, err, "")
     assert any(w in err for w in ("both", "copies", "shared", "share"))
@@ -110,8 +117,9 @@ def _rule_file(tmp_path: Path, name: str, content: str | bytes) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_malformed_and_contradictory_rule_files(tables: dict[str, str], game: str,
-                                                tmp_path: Path) -> None:
+def test_malformed_and_contradictory_rule_files(
+    tables: dict[str, str], game: str, tmp_path: Path
+) -> None:
     preset = GAMES[game].load_rules(None).to_data()  # type: ignore[attr-defined]
     cases: list[tuple[str, str | bytes, str]] = [
         ("syntax.toml", "x = [1,", "not valid TOML"),
@@ -131,18 +139,17 @@ def test_malformed_and_contradictory_rule_files(tables: dict[str, str], game: st
     for name, content, needle in cases:
         path = content if name == "missing.toml" else _rule_file(tmp_path, name, content)
         assert isinstance(path, str)
-        code, out, err = run(["eval", game, GOOD[game], "--rules", path, "--tables",
-                              tables[game]])
+        code, out, err = run(["eval", game, GOOD[game], "--rules", path, "--tables", tables[game]])
         assert_clean_error(code, out, err, needle)
 
 
 def test_contradictory_niuniu_rules(tmp_path: Path) -> None:
     base = niuniu.load_rules("classic").to_data()
     contradictions = [
-        {**base, "default_bet": "standard"},                       # default not among bets
-        {**base, "specials": ["five_faces", "five_faces"]},        # listed twice
-        {**base, "suit_order": ["S", "H", "D"]},                   # a suit missing
-        {**base, "bets": ["equal"]},                               # a multiplier table unused
+        {**base, "default_bet": "standard"},  # default not among bets
+        {**base, "specials": ["five_faces", "five_faces"]},  # listed twice
+        {**base, "suit_order": ["S", "H", "D"]},  # a suit missing
+        {**base, "bets": ["equal"]},  # a multiplier table unused
         {**base, "commission": 1.5},
     ]
     for data in contradictions:
@@ -153,10 +160,14 @@ def test_contradictory_niuniu_rules(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- fuzzing
 
 JSONISH = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 100) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 100)
+    | st.floats(allow_nan=False)
     | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=8,
 )
 

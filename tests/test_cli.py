@@ -13,8 +13,9 @@ import pytest
 from solver.cli import main
 
 
-def run(*argv: str, stdin: bytes | None = None, monkeypatch: pytest.MonkeyPatch | None = None
-        ) -> tuple[int, str, str]:
+def run(
+    *argv: str, stdin: bytes | None = None, monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     if stdin is not None:
         assert monkeypatch is not None
@@ -28,8 +29,9 @@ def test_eval_text_and_json(niuniu_tables: Path) -> None:
     code, out, err = run("eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", t)
     assert code == 0 and err == ""
     assert out.startswith("3D 7S 8C 9H KS: niu 7")
-    code, out, _ = run("eval", "niuniu", "4S 7H 8D JC KS", "AS 2H 4C 7D 9S", "--json",
-                       "--tables", t)
+    code, out, _ = run(
+        "eval", "niuniu", "4S 7H 8D JC KS", "AS 2H 4C 7D 9S", "--json", "--tables", t
+    )
     recs = [json.loads(line) for line in out.splitlines()]
     assert [r["category"] for r in recs] == ["no_bull", "niu_3"]
     r = recs[1]
@@ -41,70 +43,129 @@ def test_eval_text_and_json(niuniu_tables: Path) -> None:
 
 
 def test_eval_casino_categories(niuniu_tables: Path) -> None:
-    code, out, _ = run("eval", "niuniu", "AS 2S 3S 4S 5S", "AS AH 2S 2H 3D", "9S 9H 9D 9C 3S",
-                       "--rules", "casino", "--json", "--tables", str(niuniu_tables))
+    code, out, _ = run(
+        "eval",
+        "niuniu",
+        "AS 2S 3S 4S 5S",
+        "AS AH 2S 2H 3D",
+        "9S 9H 9D 9C 3S",
+        "--rules",
+        "casino",
+        "--json",
+        "--tables",
+        str(niuniu_tables),
+    )
     assert code == 0
-    assert [json.loads(x)["category"] for x in out.splitlines()] == \
-        ["straight_flush", "five_small_bull", "four_of_a_kind"]
+    assert [json.loads(x)["category"] for x in out.splitlines()] == [
+        "straight_flush",
+        "five_small_bull",
+        "four_of_a_kind",
+    ]
 
 
-def test_eval_input_file_and_stdin(niuniu_tables: Path, tmp_path: Path,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_eval_input_file_and_stdin(
+    niuniu_tables: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     f = tmp_path / "hands.txt"
     f.write_text("# my hands\nKS 9H 8C 3D 7S\n\nJS,QH,KD,5C,5S\n")
-    code, out, _ = run("eval", "niuniu", "--input", str(f), "--json", "--tables",
-                       str(niuniu_tables))
+    code, out, _ = run(
+        "eval", "niuniu", "--input", str(f), "--json", "--tables", str(niuniu_tables)
+    )
     assert code == 0
     assert [json.loads(x)["points"] for x in out.splitlines()] == [7, 10]
-    code, out, _ = run("eval", "niuniu", "--input", "-", "--tables", str(niuniu_tables),
-                       stdin=b"AS 2H 4C 7D 9S\n", monkeypatch=monkeypatch)
+    code, out, _ = run(
+        "eval",
+        "niuniu",
+        "--input",
+        "-",
+        "--tables",
+        str(niuniu_tables),
+        stdin=b"AS 2H 4C 7D 9S\n",
+        monkeypatch=monkeypatch,
+    )
     assert code == 0 and "niu 3" in out
 
 
 def test_compare_json_fields(niuniu_tables: Path) -> None:
-    code, out, _ = run("compare", "niuniu", "JS QS KS 5H 5D", "4C 7C 8D JD KH", "--bet",
-                       "double", "--json", "--tables", str(niuniu_tables))
+    code, out, _ = run(
+        "compare",
+        "niuniu",
+        "JS QS KS 5H 5D",
+        "4C 7C 8D JD KH",
+        "--bet",
+        "double",
+        "--json",
+        "--tables",
+        str(niuniu_tables),
+    )
     assert code == 0
     rec = json.loads(out)
     assert rec["winner"] == "player" and rec["net"] == pytest.approx(2.85)
     assert rec["reason"] == "niu_niu beats no_bull"
-    code, out, _ = run("compare", "niuniu", "KS 9H 8C 3D 7S", "KH 9S 8D 3C 7H", "--json",
-                       "--commission", "0", "--tables", str(niuniu_tables))
+    code, out, _ = run(
+        "compare",
+        "niuniu",
+        "KS 9H 8C 3D 7S",
+        "KH 9S 8D 3C 7H",
+        "--json",
+        "--commission",
+        "0",
+        "--tables",
+        str(niuniu_tables),
+    )
     rec = json.loads(out)
     assert rec["winner"] == "player" and rec["net"] == 1
     assert "KS" in rec["reason"] and "KH" in rec["reason"]
-    code, out, _ = run("compare", "niuniu", "KH 9S 8D 3C 7H", "KS 9H 8C 3D 7S",
-                       "--tables", str(niuniu_tables))
+    code, out, _ = run(
+        "compare", "niuniu", "KH 9S 8D 3C 7H", "KS 9H 8C 3D 7S", "--tables", str(niuniu_tables)
+    )
     assert code == 0 and "banker wins" in out and "net -1" in out
 
 
-@pytest.mark.parametrize(("argv", "needle"), [
-    (["eval", "niuniu", "KS 9H 8C 3D 7X"], "unknown card '7X'"),
-    (["eval", "niuniu", "KS 9H 8C 3D KS"], "duplicate card KS"),
-    (["eval", "niuniu", "KS 9H 8C 3D"], "has 4 cards; expected 5"),
-    (["eval", "niuniu", "KS 9H 8C 3D 7S 6S"], "has 6 cards; expected 5"),
-    (["eval", "niuniu", ""], "has 0 cards"),
-    (["eval", "niuniu"], "no hand given"),
-    (["eval", "niuniu", "KS 9H 8C 3D 7S", "--rules", "clasic"], "unknown rule set 'clasic'"),
-    (["eval", "mahjong", "KS 9H 8C 3D 7S"], "invalid choice: 'mahjong'"),
-    (["compare", "niuniu", "KS 9H 8C 3D 7S", "KS 9S 8D 3C 7H"], "KS is in both hands"),
-    (["compare", "niuniu", "KS 9H 8C 3D 7S", "KH 9S 8D 3C 7H", "--bet", "triple"],
-     "no bet 'triple'"),
-    (["compare", "niuniu", "KS 9H 8C 3D 7S", "KH 9S 8D 3C 7H", "--rules", "casino", "--bet",
-      "double"], "no bet 'double'"),
-    (["compare", "niuniu", "KS 9H 8C 3D 7S", "KH 9S 8D 3C 7H", "--commission", "1.5"],
-     "commission 1.5"),
-    (["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", "/nonexistent/tables"],
-     "does not exist"),
-    (["eval", "niuniu", "--input", "/nonexistent/hands.txt"], "cannot read input file"),
-    (["frobnicate"], "invalid choice"),
-    (["eval", "niuniu", "KS 9H 8C 3D 7S", "--frob"], "unrecognized arguments"),
-])
-def test_bad_input_is_one_line_and_exit_2(niuniu_tables: Path, argv: list[str],
-                                           needle: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["eval", "niuniu", "KS 9H 8C 3D 7X"], "unknown card '7X'"),
+        (["eval", "niuniu", "KS 9H 8C 3D KS"], "duplicate card KS"),
+        (["eval", "niuniu", "KS 9H 8C 3D"], "has 4 cards; expected 5"),
+        (["eval", "niuniu", "KS 9H 8C 3D 7S 6S"], "has 6 cards; expected 5"),
+        (["eval", "niuniu", ""], "has 0 cards"),
+        (["eval", "niuniu"], "no hand given"),
+        (["eval", "niuniu", "KS 9H 8C 3D 7S", "--rules", "clasic"], "unknown rule set 'clasic'"),
+        (["eval", "mahjong", "KS 9H 8C 3D 7S"], "invalid choice: 'mahjong'"),
+        (["compare", "niuniu", "KS 9H 8C 3D 7S", "KS 9S 8D 3C 7H"], "KS is in both hands"),
+        (
+            ["compare", "niuniu", "KS 9H 8C 3D 7S", "KH 9S 8D 3C 7H", "--bet", "triple"],
+            "no bet 'triple'",
+        ),
+        (
+            [
+                "compare",
+                "niuniu",
+                "KS 9H 8C 3D 7S",
+                "KH 9S 8D 3C 7H",
+                "--rules",
+                "casino",
+                "--bet",
+                "double",
+            ],
+            "no bet 'double'",
+        ),
+        (
+            ["compare", "niuniu", "KS 9H 8C 3D 7S", "KH 9S 8D 3C 7H", "--commission", "1.5"],
+            "commission 1.5",
+        ),
+        (["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", "/nonexistent/tables"], "does not exist"),
+        (["eval", "niuniu", "--input", "/nonexistent/hands.txt"], "cannot read input file"),
+        (["frobnicate"], "invalid choice"),
+        (["eval", "niuniu", "KS 9H 8C 3D 7S", "--frob"], "unrecognized arguments"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    niuniu_tables: Path, argv: list[str], needle: str
+) -> None:
     if "--tables" not in argv:
-        argv = [*argv, "--tables", str(niuniu_tables)] if argv[0] in ("eval", "compare") \
-            else argv
+        argv = [*argv, "--tables", str(niuniu_tables)] if argv[0] in ("eval", "compare") else argv
     code, out, err = run(*argv)
     assert code == 2, (out, err)
     assert err.count("\n") == 1 and err.startswith("bull: error: "), err
@@ -126,8 +187,9 @@ def test_bad_rule_files(niuniu_tables: Path, tmp_path: Path) -> None:
             f.write_bytes(content)
         else:
             f.write_text(content)
-        code, _, err = run("eval", "niuniu", "KS 9H 8C 3D 7S", "--rules", str(f),
-                           "--tables", str(niuniu_tables))
+        code, _, err = run(
+            "eval", "niuniu", "KS 9H 8C 3D 7S", "--rules", str(f), "--tables", str(niuniu_tables)
+        )
         assert code == 2 and needle in err and err.count("\n") == 1, (name, err)
 
 
@@ -158,11 +220,36 @@ def test_help_and_version() -> None:
 
 
 def test_console_script_and_module_entry_point(niuniu_tables: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "solver", "eval", "niuniu", "KS 9H 8C 3D 7X",
-                           "--tables", str(niuniu_tables)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "solver",
+            "eval",
+            "niuniu",
+            "KS 9H 8C 3D 7X",
+            "--tables",
+            str(niuniu_tables),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
-    assert proc.stderr.strip() == ("bull: error: unknown card '7X' (expected rank A 2-10 T J Q "
-                                   "K and suit S H D C)")
-    proc = subprocess.run([sys.executable, "-m", "solver", "eval", "niuniu", "KS 9H 8C 3D 7S",
-                           "--tables", str(niuniu_tables)], capture_output=True, text=True)
+    assert proc.stderr.strip() == (
+        "bull: error: unknown card '7X' (expected rank A 2-10 T J Q K and suit S H D C)"
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "solver",
+            "eval",
+            "niuniu",
+            "KS 9H 8C 3D 7S",
+            "--tables",
+            str(niuniu_tables),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0 and "niu 7" in proc.stdout

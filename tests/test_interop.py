@@ -13,8 +13,19 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text()
 
-NIUNIU_POINTS = [872_128, 171_304, 168_096, 171_304, 168_096, 177_424, 168_096, 171_304,
-                 168_096, 171_304, 191_808]
+NIUNIU_POINTS = [
+    872_128,
+    171_304,
+    168_096,
+    171_304,
+    168_096,
+    177_424,
+    168_096,
+    171_304,
+    168_096,
+    171_304,
+    191_808,
+]
 PAGAT = [10_660, 12_226, 11_916, 14_168, 13_230, 13_864, 16_444, 17_840, 18_220, 17_298]
 
 
@@ -51,8 +62,14 @@ def test_polars_example(in_repo) -> None:  # type: ignore[no-untyped-def]
         exec(block("python", "import polars"), scope)
     niuniu = scope["niuniu"].group_by("points").len().sort("points")  # type: ignore[attr-defined]
     assert niuniu["len"].to_list() == NIUNIU_POINTS
-    pagat = scope["taungau"].group_by("pagat_points").len().sort(  # type: ignore[attr-defined]
-        "pagat_points")
+    pagat = (
+        scope["taungau"]
+        .group_by("pagat_points")
+        .len()
+        .sort(  # type: ignore[attr-defined]
+            "pagat_points"
+        )
+    )
     assert pagat["pagat_points"].to_list() == [*range(10), 255]
     assert pagat["len"].to_list() == [*PAGAT, 55_510]
     assert "191808" in out.getvalue()
@@ -65,8 +82,9 @@ def test_tables_readme_documents_every_column() -> None:
     missing = []
     for path in sorted((REPO / "tables").glob("*.parquet")):
         for name in pq.ParquetFile(path).schema_arrow.names:
-            generic = re.sub(r"^(standard|straights_low|straights_high|straights)_",
-                             "<config>_", name)
+            generic = re.sub(
+                r"^(standard|straights_low|straights_high|straights)_", "<config>_", name
+            )
             generic = re.sub(r"^macau_banker_\d+$", "macau_banker_0", generic)
             if f"`{name}`" not in doc and f"`{generic}`" not in doc:
                 missing.append(f"{path.name}:{name}")

@@ -33,16 +33,36 @@ def table(niuniu_tables: Path):  # type: ignore[no-untyped-def]
 
 # ------------------------------------------------------------------ exhaustive checks
 
+
 @pytest.mark.slow
 def test_every_hand_against_the_reference(table) -> None:  # type: ignore[no-untyped-def]
     """All 2,598,960 hands: cards in colex order, bull, points, triple count, specials."""
     lex = np.fromiter((c for s in combinations(range(52), 5) for c in s), dtype=np.uint8)
     lex = lex.reshape(-1, 5)
     rows = colex_rank_array(lex, presorted=True)
-    cols = {n: table.column(n)[rows] for n in (
-        "c0", "c1", "c2", "c3", "c4", "has_bull", "points", "n_bulls", "five_faces",
-        "four_faces", "four_of_a_kind", "five_small_bull", "straight_flush", "bull0", "bull1",
-        "bull2", "classic_category", "casino_category")}
+    cols = {
+        n: table.column(n)[rows]
+        for n in (
+            "c0",
+            "c1",
+            "c2",
+            "c3",
+            "c4",
+            "has_bull",
+            "points",
+            "n_bulls",
+            "five_faces",
+            "four_faces",
+            "four_of_a_kind",
+            "five_small_bull",
+            "straight_flush",
+            "bull0",
+            "bull1",
+            "bull2",
+            "classic_category",
+            "casino_category",
+        )
+    }
     assert np.array_equal(np.stack([cols[f"c{i}"] for i in range(5)], axis=1), lex)
     memo: dict[tuple[int, ...], tuple[bool, int, int]] = {}
     bad = 0
@@ -58,28 +78,44 @@ def test_every_hand_against_the_reference(table) -> None:  # type: ignore[no-unt
             bad += 1
         if has:
             b = (int(cols["bull0"][i]), int(cols["bull1"][i]), int(cols["bull2"][i]))
-            first = next(t for t in combinations(hand, 3)
-                         if sum(min(c // 4 + 1, 10) for c in t) % 10 == 0)
+            first = next(
+                t for t in combinations(hand, 3) if sum(min(c // 4 + 1, 10) for c in t) % 10 == 0
+            )
             if b != first:
                 bad += 1
         elif cols["bull0"][i] != 255:
             bad += 1
     assert bad == 0
     # specials and categories: only hands that can be special need the slow path
-    for i in np.flatnonzero(cols["five_faces"] | cols["four_faces"] | cols["four_of_a_kind"]
-                            | cols["five_small_bull"] | cols["straight_flush"]
-                            | (cols["classic_category"] > 10) | (cols["casino_category"] > 10)):
+    for i in np.flatnonzero(
+        cols["five_faces"]
+        | cols["four_faces"]
+        | cols["four_of_a_kind"]
+        | cols["five_small_bull"]
+        | cols["straight_flush"]
+        | (cols["classic_category"] > 10)
+        | (cols["casino_category"] > 10)
+    ):
         h = ref_hand(lex[i].tolist())
         found = ref.specials(h)
-        for s in ("five_faces", "four_faces", "four_of_a_kind", "five_small_bull",
-                  "straight_flush"):
+        for s in (
+            "five_faces",
+            "four_faces",
+            "four_of_a_kind",
+            "five_small_bull",
+            "straight_flush",
+        ):
             assert bool(cols[s][i]) == (s in found), (lex[i], s)
         assert names[cols["classic_category"][i]] == ref.category(h, ref.CLASSIC_ORDER)
         assert names[cols["casino_category"][i]] == ref.category(h, ref.CASINO_ORDER)
         sf_or_quads += 1
     # a hand flagged by nothing must not be a special under either preset
-    plain = ~(cols["five_faces"] | cols["four_of_a_kind"] | cols["five_small_bull"]
-              | cols["straight_flush"])
+    plain = ~(
+        cols["five_faces"]
+        | cols["four_of_a_kind"]
+        | cols["five_small_bull"]
+        | cols["straight_flush"]
+    )
     assert (cols["classic_category"][plain] <= 10).all()
     assert (cols["casino_category"][plain] <= 10).all()
     assert sf_or_quads > 0
@@ -88,8 +124,19 @@ def test_every_hand_against_the_reference(table) -> None:  # type: ignore[no-unt
 def test_rules_section_6_counts(table) -> None:  # type: ignore[no-untyped-def]
     assert table.num_rows == 2_598_960
     counts = np.bincount(table.column("points"), minlength=11).tolist()
-    assert counts == [872_128, 171_304, 168_096, 171_304, 168_096, 177_424, 168_096, 171_304,
-                      168_096, 171_304, 191_808]
+    assert counts == [
+        872_128,
+        171_304,
+        168_096,
+        171_304,
+        168_096,
+        177_424,
+        168_096,
+        171_304,
+        168_096,
+        171_304,
+        191_808,
+    ]
     assert int(table.column("five_faces").sum()) == 792
     assert int(table.column("four_faces").sum()) == 1_980
     assert int(table.column("four_of_a_kind").sum()) == 624
@@ -135,13 +182,17 @@ def test_casino_tie_breaks_within_specials(table) -> None:  # type: ignore[no-un
 
 # ------------------------------------------------------------------ worked examples (RULES §3)
 
-@pytest.mark.parametrize(("hand", "points", "label"), [
-    ("7S 3H 10D 8C 6S", 4, "niu_4"),
-    ("7D 3D 10C 8S 6H", 4, "niu_4"),
-    ("JS QH KD 5C 5S", 10, "niu_niu"),
-    ("AS 2H 4C 7D 9S", 3, "niu_3"),
-    ("4S 7H 8D JC KS", 0, "no_bull"),
-])
+
+@pytest.mark.parametrize(
+    ("hand", "points", "label"),
+    [
+        ("7S 3H 10D 8C 6S", 4, "niu_4"),
+        ("7D 3D 10C 8S 6H", 4, "niu_4"),
+        ("JS QH KD 5C 5S", 10, "niu_niu"),
+        ("AS 2H 4C 7D 9S", 3, "niu_3"),
+        ("4S 7H 8D JC KS", 0, "no_bull"),
+    ],
+)
 def test_worked_examples(niuniu_tables: Path, hand: str, points: int, label: str) -> None:
     h = nn.evaluate(hand, tables=niuniu_tables)
     assert (h.points, h.category.label) == (points, label)
@@ -183,28 +234,37 @@ def test_casino_preset(niuniu_tables: Path) -> None:
     small = nn.evaluate("AS AH 2S 2H 4D", "casino", tables=niuniu_tables)
     assert small.category == Category.FIVE_SMALL_BULL and small.multiplier == 6
     # classic does not count Five Small Bull, and no three of A A 2 2 4 make 10
-    assert nn.evaluate("AS AH 2S 2H 4D", "classic", tables=niuniu_tables).category == \
-        Category.NO_BULL
+    assert (
+        nn.evaluate("AS AH 2S 2H 4D", "classic", tables=niuniu_tables).category == Category.NO_BULL
+    )
     quads = nn.evaluate("9S 9H 9D 9C 3S", "casino", tables=niuniu_tables)
     assert quads.category == Category.FOUR_OF_A_KIND and quads.multiplier == 4
     # lower quads with a higher kicker lose: the quad rank is compared first
-    assert nn.compare("9S 9H 9D 9C 3S", "8S 8H 8D 8C KS", "casino",
-                      tables=niuniu_tables).winner == "player"
+    assert (
+        nn.compare("9S 9H 9D 9C 3S", "8S 8H 8D 8C KS", "casino", tables=niuniu_tables).winner
+        == "player"
+    )
     faces = nn.evaluate("JS QH KD JC QS", "casino", tables=niuniu_tables)
     assert faces.category == Category.FIVE_FACES and faces.multiplier == 3
 
 
 def test_specials_outrank_under_casino_but_not_classic(niuniu_tables: Path) -> None:
     # four 7s and a 3: no three make a multiple of 10, so classic sees no bull
-    assert nn.evaluate("7S 7H 7D 7C 3S", "classic", tables=niuniu_tables).category.label == \
-        "no_bull"
-    assert nn.compare("7S 7H 7D 7C 3S", "JH QH KH 5S 5C", "casino",
-                      tables=niuniu_tables).winner == "player"
-    assert nn.compare("7S 7H 7D 7C 3S", "JH QH KH 5S 5C", "classic",
-                      tables=niuniu_tables).winner == "banker"
+    assert (
+        nn.evaluate("7S 7H 7D 7C 3S", "classic", tables=niuniu_tables).category.label == "no_bull"
+    )
+    assert (
+        nn.compare("7S 7H 7D 7C 3S", "JH QH KH 5S 5C", "casino", tables=niuniu_tables).winner
+        == "player"
+    )
+    assert (
+        nn.compare("7S 7H 7D 7C 3S", "JH QH KH 5S 5C", "classic", tables=niuniu_tables).winner
+        == "banker"
+    )
 
 
 # ------------------------------------------------------------------ properties
+
 
 def test_input_order_and_suit_relabelling_do_not_change_points(niuniu_tables: Path) -> None:
     rng = np.random.default_rng(3)
@@ -216,8 +276,11 @@ def test_input_order_and_suit_relabelling_do_not_change_points(niuniu_tables: Pa
         perm = rng.permutation(4)
         relabelled = [c // 4 * 4 + int(perm[c % 4]) for c in hand]
         other = nn.evaluate(relabelled, tables=niuniu_tables)
-        assert (other.points, other.n_bulls, other.has_bull) == \
-            (base.points, base.n_bulls, base.has_bull)
+        assert (other.points, other.n_bulls, other.has_bull) == (
+            base.points,
+            base.n_bulls,
+            base.has_bull,
+        )
 
 
 def test_strength_is_a_total_order_consistent_with_compare(niuniu_tables: Path) -> None:
@@ -256,8 +319,9 @@ def test_settle_batch_matches_settle(niuniu_tables: Path) -> None:
             assert s.net == pytest.approx(net)
 
 
-def test_user_rule_file_matches_preset_and_changes_answers(tmp_path: Path,
-                                                          niuniu_tables: Path) -> None:
+def test_user_rule_file_matches_preset_and_changes_answers(
+    tmp_path: Path, niuniu_tables: Path
+) -> None:
     data = load_rules("casino").to_data()
     data["name"] = "mycasino"
     import json
@@ -272,10 +336,11 @@ def test_user_rule_file_matches_preset_and_changes_answers(tmp_path: Path,
     # the "< 10" variant of Five Small Bull: A A 2 2 4 totals exactly 10
     data["special_definitions"]["five_small_bull_total"] = "below_10"
     f.write_text(json.dumps(data))
-    assert nn.evaluate("AS AH 2S 2H 4D", str(f), tables=niuniu_tables).category == \
-        Category.NO_BULL
-    assert nn.evaluate("AS AH 2S 2H 3D", str(f), tables=niuniu_tables).category == \
-        Category.FIVE_SMALL_BULL
+    assert nn.evaluate("AS AH 2S 2H 4D", str(f), tables=niuniu_tables).category == Category.NO_BULL
+    assert (
+        nn.evaluate("AS AH 2S 2H 3D", str(f), tables=niuniu_tables).category
+        == Category.FIVE_SMALL_BULL
+    )
 
 
 def test_rules_round_trip_and_validation(tmp_path: Path) -> None:
@@ -310,8 +375,7 @@ def test_bad_input_is_rejected(niuniu_tables: Path) -> None:
     with pytest.raises(BullError, match="in both hands"):
         nn.compare("AS 2C 3C 4C 5C", "AS 2D 3D 4D 5D", tables=niuniu_tables)
     with pytest.raises(BullError, match="no bet 'double'"):
-        nn.settle("AS 2C 3C 4C 5C", "AH 2D 3D 4D 5D", "casino", bet="double",
-                  tables=niuniu_tables)
+        nn.settle("AS 2C 3C 4C 5C", "AH 2D 3D 4D 5D", "casino", bet="double", tables=niuniu_tables)
 
 
 def test_category_counts_per_preset(table) -> None:  # type: ignore[no-untyped-def]

@@ -42,7 +42,8 @@ def test_every_hand_against_brute_force(config: str) -> None:
         hands = all_hands(size)
         assert len(hands) == {2: 1326, 3: 22100}[size]
         assert [tuple(h) for h in hands.tolist()] == sorted(
-            combinations(range(52), size), key=lambda h: tuple(reversed(h)))  # colex order
+            combinations(range(52), size), key=lambda h: tuple(reversed(h))
+        )  # colex order
         t, p, d = got[size]
         for row, hand in enumerate(hands.tolist()):
             want = ref_class(hand, straights, ace)
@@ -57,7 +58,7 @@ def test_rules_section6_counts() -> None:
     pairs = (two[:, 0] >> 2) == (two[:, 1] >> 2)
     suited = (two[:, 0] & 3) == (two[:, 1] & 3)
     assert pairs.sum() == 78 and suited.sum() == 312
-    assert ((d == 2) == (pairs | suited)).all()        # two of a rank or suit: 2 deng
+    assert ((d == 2) == (pairs | suited)).all()  # two of a rank or suit: 2 deng
     t3, _, _ = classify_all(load_rules())[3]
     assert (t3 == HandType.TONG).sum() == 52
 
@@ -82,8 +83,8 @@ WORKED = [  # RULES §5, base rules: (winner, loser, pays)
 @pytest.mark.parametrize(("winner", "loser", "pays"), WORKED)
 def test_worked_examples(winner: str, loser: str, pays: int) -> None:
     rules = load_rules("standard")
-    assert _net(winner, loser, rules) == pays        # as the player
-    assert _net(loser, winner, rules) == -pays       # as the dealer
+    assert _net(winner, loser, rules) == pays  # as the player
+    assert _net(loser, winner, rules) == -pays  # as the dealer
     s = settle_hands(parse(winner), parse(loser), rules)
     assert s.winner == "player"
     assert ref_settle(ref_class(parse(winner)), ref_class(parse(loser))) == pays
@@ -108,30 +109,32 @@ def test_straight_flush_example_changes_with_straights(config: str) -> None:
     assert _net("6C 4C 5C", "KH 2S AC", r) == 5
     assert _net("6C 4C 5C", "KH 2S 3C", r) == 5
     assert _net("6C 4C 5C", "2S 3S", r) == 5
-    assert [_net("6C 4C 5C", h, load_rules()) for h in ("KH 2S AC", "KH 2S 3C", "2S 3S")] \
-        == [3, 2, 1]
+    assert [_net("6C 4C 5C", h, load_rules()) for h in ("KH 2S AC", "KH 2S 3C", "2S 3S")] == [
+        3,
+        2,
+        1,
+    ]
 
 
 def test_section5_statements() -> None:
     r = load_rules()
-    assert _net("3S 3H 3D", "KS KH KD", r) == 5          # 3-3-3 (9) beats K-K-K (0)
-    assert _net("JS JH JD", "QS QH QD", r) == 0          # J-J-J vs Q-Q-Q: push
-    assert classify_hand(parse("4S 4H KD"), r).type == HandType.NORMAL   # 3-card 8
+    assert _net("3S 3H 3D", "KS KH KD", r) == 5  # 3-3-3 (9) beats K-K-K (0)
+    assert _net("JS JH JD", "QS QH QD", r) == 0  # J-J-J vs Q-Q-Q: push
+    assert classify_hand(parse("4S 4H KD"), r).type == HandType.NORMAL  # 3-card 8
     assert classify_hand(parse("AS 8H KD"), r) == HandClass(HandType.NORMAL, 9, 1)
-    assert _net("2S 2H 2D", "JS QH KD", r) == 2          # Tong vs Sam Lueang pays 2
+    assert _net("2S 2H 2D", "JS QH KD", r) == 2  # Tong vs Sam Lueang pays 2
     assert _net("JS QH KD", "2S 2H 2D", r) == -2
-    assert _net("4S 4H", "8S 9H AC", r) == 2              # paired Pok: 2 deng
+    assert _net("4S 4H", "8S 9H AC", r) == 2  # paired Pok: 2 deng
     s = load_rules("straights")
-    assert _net("2S 2H 2D", "4S 5H 6D", s) == 5          # Tong beats a Straight: 5
-    assert _net("9S 10S JS", "JH QD KC", s) == 5          # Straight Flush beats Sam Lueang
-    assert classify_hand(parse("JH QD KC"), s).type == HandType.STRAIGHT   # J-Q-K runs
-    assert _net("4S 5H 6D", "JH QD KS", s) == 3           # two Straights: 5 beats 0
+    assert _net("2S 2H 2D", "4S 5H 6D", s) == 5  # Tong beats a Straight: 5
+    assert _net("9S 10S JS", "JH QD KC", s) == 5  # Straight Flush beats Sam Lueang
+    assert classify_hand(parse("JH QD KC"), s).type == HandType.STRAIGHT  # J-Q-K runs
+    assert _net("4S 5H 6D", "JH QD KS", s) == 3  # two Straights: 5 beats 0
     assert classify_hand(parse("4S 5H 6D"), s) == HandClass(HandType.STRAIGHT, 5, 3)
 
 
 def test_ace_positions() -> None:
-    low, high, both = (config_rules(c) for c in ("straights_low", "straights_high",
-                                                  "straights"))
+    low, high, both = (config_rules(c) for c in ("straights_low", "straights_high", "straights"))
     a23, qka, ka2 = parse("AS 2H 3D"), parse("QS KH AD"), parse("KS AH 2D")
     assert classify_hand(a23, low).type == HandType.STRAIGHT
     assert classify_hand(a23, high).type == HandType.NORMAL
@@ -140,7 +143,7 @@ def test_ace_positions() -> None:
     assert classify_hand(qka, high).type == HandType.STRAIGHT
     assert classify_hand(qka, both).type == HandType.STRAIGHT
     for r in (low, high, both):
-        assert classify_hand(ka2, r).type == HandType.NORMAL   # never K-A-2
+        assert classify_hand(ka2, r).type == HandType.NORMAL  # never K-A-2
 
 
 def _all_classes() -> list[tuple[str, int, int]]:
@@ -161,8 +164,15 @@ def test_settlement_against_reference(pays: int) -> None:
     code = {t.label: int(t) for t in HandType}
     pt = [code[a[0]] for a, _ in pairs]
     dt = [code[b[0]] for _, b in pairs]
-    net = settle(pt, [a[1] for a, _ in pairs], [a[2] for a, _ in pairs],
-                 dt, [b[1] for _, b in pairs], [b[2] for _, b in pairs], rules)
+    net = settle(
+        pt,
+        [a[1] for a, _ in pairs],
+        [a[2] for a, _ in pairs],
+        dt,
+        [b[1] for _, b in pairs],
+        [b[2] for _, b in pairs],
+        rules,
+    )
     want = [ref_settle(a, b, pays) for a, b in pairs]
     assert net.tolist() == want
     # zero-sum: swapping the seats negates the net
@@ -191,16 +201,22 @@ def test_random_showdowns_vectorised_vs_reference() -> None:
         tp, pp, dp = classify(p, rules)
         td, pd_, dd = classify(d, rules)
         net = settle(tp, pp, dp, td, pd_, dd, rules)
-        want = [ref_settle(ref_class(a, True, "both"), ref_class(b, True, "both"))
-                for a, b in zip(p.tolist(), d.tolist(), strict=True)]
+        want = [
+            ref_settle(ref_class(a, True, "both"), ref_class(b, True, "both"))
+            for a, b in zip(p.tolist(), d.tolist(), strict=True)
+        ]
         assert net.tolist() == want
 
 
 def test_rules_are_data() -> None:
     std = load_rules()
     assert std == load_rules("standard")
-    assert (std.straights, std.tong_vs_sam_lueang_pays, std.dealer_draws_at_most,
-            std.dealer_pok_first) == (False, 2, 4, True)
+    assert (
+        std.straights,
+        std.tong_vs_sam_lueang_pays,
+        std.dealer_draws_at_most,
+        std.dealer_pok_first,
+    ) == (False, 2, 4, True)
     st = load_rules("straights")
     assert (st.straights, st.ace) == (True, "both")
     for r in (std, st):
@@ -223,12 +239,18 @@ def test_common_mistake_variants_are_expressible() -> None:
     assert _net("2S 2H 2D", "JS QH KD", five) == 5
     pair1 = PokDengRules.from_data("m", {"deng": {"pok_pair": 1}})
     assert classify_hand(parse("4S 4H"), pair1).deng == 1
-    assert classify_hand(parse("4S 5S"), pair1).deng == 2    # suited Pok unchanged
+    assert classify_hand(parse("4S 5S"), pair1).deng == 2  # suited Pok unchanged
 
 
 def test_hand_type_labels() -> None:
     assert [t.label for t in sorted(HandType, reverse=True)] == [
-        "pok", "tong", "straight_flush", "straight", "sam_lueang", "normal"]
+        "pok",
+        "tong",
+        "straight_flush",
+        "straight",
+        "sam_lueang",
+        "normal",
+    ]
     assert HandType.from_label("sam_lueang") is HandType.SAM_LUEANG
     assert repr(HandType.POK) == "HandType.POK"
     assert str(HandClass(HandType.SAM_LUEANG, 0, 3)) == "Sam Lueang, 3 deng"

@@ -38,13 +38,23 @@ def run_json(*argv: str) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------- eval
 
+
 def test_eval_fields(tables: str) -> None:
-    recs = run_json("eval", "pokdeng", "9s 9d", "A♣ 4♣ 4D", "JS QH KD", "3S,3H,3D",
-                    "--tables", tables)
-    assert [r["hand"] for r in recs] == [["9S", "9D"], ["AC", "4D", "4C"],
-                                         ["JS", "QH", "KD"], ["3S", "3H", "3D"]]
+    recs = run_json(
+        "eval", "pokdeng", "9s 9d", "A♣ 4♣ 4D", "JS QH KD", "3S,3H,3D", "--tables", tables
+    )
+    assert [r["hand"] for r in recs] == [
+        ["9S", "9D"],
+        ["AC", "4D", "4C"],
+        ["JS", "QH", "KD"],
+        ["3S", "3H", "3D"],
+    ]
     assert [(r["type"], r["points"], r["deng"]) for r in recs] == [
-        ("pok", 8, 2), ("normal", 9, 1), ("sam_lueang", 0, 3), ("tong", 9, 5)]
+        ("pok", 8, 2),
+        ("normal", 9, 1),
+        ("sam_lueang", 0, 3),
+        ("tong", 9, 5),
+    ]
     assert [r["strength"] for r in recs] == [58, 9, 10, 49]
     assert all(r["rules"] == "standard" for r in recs)
     assert set(recs[0]) == {"hand", "type", "points", "deng", "strength", "rules"}
@@ -69,20 +79,38 @@ def test_rule_file_is_computed_directly(tmp_path: Path) -> None:
     f = tmp_path / "low.toml"
     f.write_text('game = "pokdeng"\nstraights = true\nace = "low"\n', encoding="utf-8")
     missing = str(tmp_path / "no-tables-here")
-    recs = run_json("eval", "pokdeng", "AS 2H 3D", "QS KH AD", "--rules", str(f),
-                    "--tables", missing)
+    recs = run_json(
+        "eval", "pokdeng", "AS 2H 3D", "QS KH AD", "--rules", str(f), "--tables", missing
+    )
     assert [r["type"] for r in recs] == ["straight", "normal"]
     assert recs[0]["rules"] == "low"
-    rec = run_json("advise", "pokdeng", "7H 5D", "--rules", str(f),
-                   "--dealer-draws-at-most", "6", "--tables", missing)[0]
+    rec = run_json(
+        "advise",
+        "pokdeng",
+        "7H 5D",
+        "--rules",
+        str(f),
+        "--dealer-draws-at-most",
+        "6",
+        "--tables",
+        missing,
+    )[0]
     assert rec["dealer_draws_at_most"] == 6 and rec["action"] == "draw"
 
 
 # ---------------------------------------------------------------- compare
 
-@pytest.mark.parametrize(("winner", "loser", "pays"), [
-    ("9S 9D", "AC 4C 4D", 2), ("5S 4C", "9S 9D", 1), ("6C 4C 5C", "KH 2S AC", 3),
-    ("6C 4C 5C", "KH 2S 3C", 2), ("6C 4C 5C", "2S 3S", 1)])
+
+@pytest.mark.parametrize(
+    ("winner", "loser", "pays"),
+    [
+        ("9S 9D", "AC 4C 4D", 2),
+        ("5S 4C", "9S 9D", 1),
+        ("6C 4C 5C", "KH 2S AC", 3),
+        ("6C 4C 5C", "KH 2S 3C", 2),
+        ("6C 4C 5C", "2S 3S", 1),
+    ],
+)
 def test_compare_worked_examples(tables: str, winner: str, loser: str, pays: int) -> None:
     rec = run_json("compare", "pokdeng", winner, loser, "--tables", tables)[0]
     assert (rec["winner"], rec["net"]) == ("player", pays)
@@ -92,8 +120,9 @@ def test_compare_worked_examples(tables: str, winner: str, loser: str, pays: int
 
 
 def test_compare_straights_and_text(tables: str) -> None:
-    rec = run_json("compare", "pokdeng", "6C 4C 5C", "2S 3S", "--rules", "straights",
-                   "--tables", tables)[0]
+    rec = run_json(
+        "compare", "pokdeng", "6C 4C 5C", "2S 3S", "--rules", "straights", "--tables", tables
+    )[0]
     assert (rec["winner"], rec["net"], rec["player_type"]) == ("player", 5, "straight_flush")
     code, out, _ = run("compare", "pokdeng", "JS JH JD", "QS QH QD", "--tables", tables)
     assert code == 0 and "push" in out
@@ -104,11 +133,13 @@ def test_compare_straights_and_text(tables: str) -> None:
 
 # ---------------------------------------------------------------- advise
 
+
 def test_advise_against_direct_enumeration(tables: str) -> None:
     ref = Reference(False, "both")
     for k in (3, 4, 5):
-        rec = run_json("advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", str(k),
-                       "--tables", tables)[0]
+        rec = run_json(
+            "advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", str(k), "--tables", tables
+        )[0]
         stand, draw = direct_numpy(ref, ids("5D 7H"), k)
         assert Fraction(rec["ev_stand_fraction"]) == Fraction(stand, 2_763_600)
         assert Fraction(rec["ev_draw_fraction"]) == Fraction(draw, 2_763_600)
@@ -137,6 +168,7 @@ def test_advise_table_and_direct_agree(tables: str) -> None:
 
 # ---------------------------------------------------------------- strategy
 
+
 def test_strategy_text_and_json(tables: str) -> None:
     code, out, err = run("strategy", "pokdeng", "--tables", tables)
     assert code == 0, err
@@ -145,8 +177,7 @@ def test_strategy_text_and_json(tables: str) -> None:
     grid = [ln for ln in lines if ln[:3].strip() in ("A", "2", "10", "K")]
     assert len(grid) == 4 and all(len(ln.split()) >= 13 for ln in grid)
     assert any(ln.startswith("total 0: draw") for ln in lines)
-    rec = run_json("strategy", "pokdeng", "--tables", tables,
-                   "--dealer-draws-at-most", "3")[0]
+    rec = run_json("strategy", "pokdeng", "--tables", tables, "--dealer-draws-at-most", "3")[0]
     assert rec["dealer_draws_at_most"] == 3 and len(rec["cells"]) == 169
     pok_cells = [c for c in rec["cells"] if c["action"] == "pok"]
     assert all(c["ev_stand"] == c["ev_draw"] for c in pok_cells)
@@ -156,8 +187,9 @@ def test_strategy_text_and_json(tables: str) -> None:
 
 def test_strategy_png(tables: str, tmp_path: Path) -> None:
     png = tmp_path / "chart.png"
-    code, out, err = run("strategy", "pokdeng", "--rules", "straights", "--png", str(png),
-                         "--tables", tables)
+    code, out, err = run(
+        "strategy", "pokdeng", "--rules", "straights", "--png", str(png), "--tables", tables
+    )
     assert code == 0, err
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
     assert str(png) in out
@@ -172,22 +204,26 @@ def test_overall_ev_from_tables_matches_direct(tables: str) -> None:
 
 # ---------------------------------------------------------------- bad input
 
-@pytest.mark.parametrize(("argv", "needle"), [
-    (["eval", "pokdeng", "7X 2S"], "unknown card '7X'"),
-    (["eval", "pokdeng", "7H 7H"], "duplicate card 7H"),
-    (["eval", "pokdeng", "7H"], "has 1 cards; expected 2 or 3"),
-    (["eval", "pokdeng", "7H 8H 9H 10H"], "has 4 cards"),
-    (["eval", "pokdeng", "7H 8H", "--rules", "nope"], "unknown rule set 'nope'"),
-    (["eval", "pokdeng", "7H 8H", "--bet", "double"], "--bet does not apply"),
-    (["compare", "pokdeng", "7H 8H", "7H 2C"], "card 7H is in both hands"),
-    (["compare", "pokdeng", "7H 8H", "2C"], "has 1 cards"),
-    (["advise", "pokdeng", "7H 5D 2C"], "advise takes a two-card start"),
-    (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "6"], "K=6 is not in the tables"),
-    (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "-1"], "K an integer 0..9"),
-    (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "x"], "invalid int value"),
-    (["strategy", "pokdeng", "--dealer-draws-at-most", "2"], "K=2 is not in the tables"),
-    (["strategy", "pokdeng", "--rules", "classic"], "unknown rule set 'classic'"),
-])
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["eval", "pokdeng", "7X 2S"], "unknown card '7X'"),
+        (["eval", "pokdeng", "7H 7H"], "duplicate card 7H"),
+        (["eval", "pokdeng", "7H"], "has 1 cards; expected 2 or 3"),
+        (["eval", "pokdeng", "7H 8H 9H 10H"], "has 4 cards"),
+        (["eval", "pokdeng", "7H 8H", "--rules", "nope"], "unknown rule set 'nope'"),
+        (["eval", "pokdeng", "7H 8H", "--bet", "double"], "--bet does not apply"),
+        (["compare", "pokdeng", "7H 8H", "7H 2C"], "card 7H is in both hands"),
+        (["compare", "pokdeng", "7H 8H", "2C"], "has 1 cards"),
+        (["advise", "pokdeng", "7H 5D 2C"], "advise takes a two-card start"),
+        (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "6"], "K=6 is not in the tables"),
+        (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "-1"], "K an integer 0..9"),
+        (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "x"], "invalid int value"),
+        (["strategy", "pokdeng", "--dealer-draws-at-most", "2"], "K=2 is not in the tables"),
+        (["strategy", "pokdeng", "--rules", "classic"], "unknown rule set 'classic'"),
+    ],
+)
 def test_bad_input_exit_2_one_line(tables: str, argv: list[str], needle: str) -> None:
     code, out, err = run(*argv, "--tables", tables)
     assert code == 2 and out == ""
@@ -218,6 +254,7 @@ def test_missing_tables_is_a_clean_error(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- API
 
+
 def test_repr_pastes_back(tables: str) -> None:
     e = play.evaluate("9D 9S", tables=tables)
     assert eval(repr(e)) == e
@@ -241,12 +278,18 @@ def test_batch_api_matches_single_and_reference(tables: str) -> None:
             for key in ("type", "points", "deng", "strength"):
                 assert (out[key] == direct[key]).all()
             want = [ref_class(h, straights, "both") for h in cards[:200].tolist()]
-            got = [(HandType(int(t)).label, int(p), int(d)) for t, p, d in
-                   zip(out["type"][:200], out["points"][:200], out["deng"][:200], strict=True)]
+            got = [
+                (HandType(int(t)).label, int(p), int(d))
+                for t, p, d in zip(
+                    out["type"][:200], out["points"][:200], out["deng"][:200], strict=True
+                )
+            ]
             assert got == want
         net = play.settle_batch(deals[:, :3], deals[:, 3:5], rules, tables)
-        want_net = [ref_settle(ref_class(p, straights, "both"), ref_class(d, straights, "both"))
-                    for p, d in zip(deals[:, :3].tolist(), deals[:, 3:5].tolist(), strict=True)]
+        want_net = [
+            ref_settle(ref_class(p, straights, "both"), ref_class(d, straights, "both"))
+            for p, d in zip(deals[:, :3].tolist(), deals[:, 3:5].tolist(), strict=True)
+        ]
         assert net.tolist() == want_net
     adv = play.advise_batch(deals[:50, :2], 4, "standard", tables)
     for row in range(0, 50, 10):

@@ -51,8 +51,24 @@ def test_denominators() -> None:
 
 
 # a spread of starts: low totals, a five, suited, pairs, faces, straight draws, Pok
-SAMPLE = ["5D 7H", "AS 3S", "4C 10D", "5S 9S", "5H 9C", "JS QS", "JS JH", "10C KD",
-          "2S 3H", "QS KS", "AS KH", "9S 9D", "4S 5S", "6H 6D", "7C 9C", "AH 4D"]
+SAMPLE = [
+    "5D 7H",
+    "AS 3S",
+    "4C 10D",
+    "5S 9S",
+    "5H 9C",
+    "JS QS",
+    "JS JH",
+    "10C KD",
+    "2S 3H",
+    "QS KS",
+    "AS KH",
+    "9S 9D",
+    "4S 5S",
+    "6H 6D",
+    "7C 9C",
+    "AH 4D",
+]
 
 
 @pytest.mark.slow
@@ -63,12 +79,15 @@ def test_sample_against_direct_enumeration(config: str, refs: dict[str, Referenc
     for k in POLICIES:
         sol = solve(config_rules(config), k)
         # every sample start at the default policy, a rotating few at the others
-        starts = SAMPLE if k == 4 and config == "standard" else SAMPLE[POLICIES.index(k)::3]
+        starts = SAMPLE if k == 4 and config == "standard" else SAMPLE[POLICIES.index(k) :: 3]
         for text in starts:
             r = _rank(text)
             stand, draw = direct_numpy(ref, ids(text), k)
             assert (int(sol.ev_stand_num[r]), int(sol.ev_draw_num[r])) == (stand, draw), (
-                config, k, text)
+                config,
+                k,
+                text,
+            )
 
 
 @pytest.mark.slow
@@ -96,8 +115,9 @@ def test_dealer_pok_first_leaves_evs_unchanged(refs: dict[str, Reference]) -> No
     # and in the direct enumeration, which settles a dealer Pok before or after the draw
     ref = refs["standard"]
     for text in ("5D 7H", "JS QS"):
-        assert direct_numpy(ref, ids(text), 4, pok_first=True) == \
-            direct_numpy(ref, ids(text), 4, pok_first=False)
+        assert direct_numpy(ref, ids(text), 4, pok_first=True) == direct_numpy(
+            ref, ids(text), 4, pok_first=False
+        )
 
 
 def test_pok_starts_read_pok_with_equal_evs(refs: dict[str, Reference]) -> None:
@@ -151,8 +171,9 @@ def test_stand_evs_of_every_start_by_direct_enumeration(refs: dict[str, Referenc
     draws = ~is_pok & (dpts <= k)
     cards = np.arange(52)
     # final dealer class for each (D, c) with c not in D, as a (1326, 52) array (-1: c in D)
-    final = np.where(draws[:, None], ref.code3[d0[:, None], d1[:, None], cards[None]],
-                     dcode[:, None])
+    final = np.where(
+        draws[:, None], ref.code3[d0[:, None], d1[:, None], cards[None]], dcode[:, None]
+    )
     final[(cards[None] == d0[:, None]) | (cards[None] == d1[:, None])] = -1
     for row, (a, b) in enumerate(all_hands(2).tolist()):
         ok = (d0 != a) & (d0 != b) & (d1 != a) & (d1 != b)
@@ -164,16 +185,16 @@ def test_stand_evs_of_every_start_by_direct_enumeration(refs: dict[str, Referenc
 
 def test_known_decisions() -> None:
     sol = solve(config_rules("standard"), 4)
-    assert sol.action_of(ids("5D 7H")) == Action.DRAW       # total 2
-    assert sol.action_of(ids("7S 10H")) == Action.STAND     # total 7
-    assert sol.action_of(ids("JS QS")) == Action.DRAW       # 0, and Sam Lueang chances
+    assert sol.action_of(ids("5D 7H")) == Action.DRAW  # total 2
+    assert sol.action_of(ids("7S 10H")) == Action.STAND  # total 7
+    assert sol.action_of(ids("JS QS")) == Action.DRAW  # 0, and Sam Lueang chances
 
 
 def test_build_tables(tables: Path) -> None:
     hands = open_table("pokdeng", tables)
     strat = open_table("pokdeng_strategy", tables)
     assert hands.num_rows == 1326 + 22100
-    for t in (hands, strat):       # numeric only: no string columns, no nulls
+    for t in (hands, strat):  # numeric only: no string columns, no nulls
         assert all(str(tp) != "string" for tp in t._file.schema_arrow.types)
     assert strat.meta["extra"]["action_codes"] == {"0": "stand", "1": "draw", "2": "pok"}
     assert strat.num_rows == 1326 * len(POLICIES) * len(CONFIGS)
@@ -198,7 +219,7 @@ def test_build_tables(tables: Path) -> None:
     # hands: three-card rows follow the two-card rows, card2 sentinel on two-card rows
     assert (hands.column("card2")[:1326] == 255).all()
     assert (hands.column("size")[1326:] == 3).all()
-    assert hands.column("card0")[1326:1327].tolist() == [0]   # AS AH AD: colex rank 0
+    assert hands.column("card0")[1326:1327].tolist() == [0]  # AS AH AD: colex rank 0
     assert [hands.column(f"card{i}")[1326] for i in range(3)] == [0, 1, 2]
     row = 1326 + _rank("AS 2S 3S")
     assert [hands.column(f"card{i}")[row] for i in range(3)] == [0, 4, 8]

@@ -33,8 +33,9 @@ def all_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def report(all_tables: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("report")
     buf, err = io.StringIO(), io.StringIO()
-    code = main(["report", "--out", str(out), "--tables", str(all_tables), "--json"],
-                out=buf, err=err)
+    code = main(
+        ["report", "--out", str(out), "--tables", str(all_tables), "--json"], out=buf, err=err
+    )
     assert code == 0, err.getvalue()
     return out, json.loads(buf.getvalue())
 
@@ -44,15 +45,23 @@ def test_report_has_every_game_preset_and_rule_set(report: tuple[Path, dict]) ->
     out, rec = report
     text = (out / "report.md").read_text(encoding="utf-8")
     assert rec["report"] == str(out / "report.md")
-    for heading in ("## Niu Niu", "### Preset `classic`", "### Preset `casino`", "## Tau Ngau",
-                    "### Preset `macau`", "### Preset `pagat`", "## Pok Deng",
-                    "### Preset `standard`", "### Preset `straights`"):
+    for heading in (
+        "## Niu Niu",
+        "### Preset `classic`",
+        "### Preset `casino`",
+        "## Tau Ngau",
+        "### Preset `macau`",
+        "### Preset `pagat`",
+        "## Pok Deng",
+        "### Preset `standard`",
+        "### Preset `straights`",
+    ):
         assert heading in text
     for name in ("classic", "casino", "macau", "pagat", "standard", "straights"):
         assert f"Rule set <code>{name}</code>" in text
-    assert "`-1/40`" in text                               # classic equal, 5 % (RULES §3)
+    assert "`-1/40`" in text  # classic equal, 5 % (RULES §3)
     assert "| 872,128 |" in text and "| 55,510 |" in text  # RULES §6 counts
-    assert "**NO**" not in text                            # every exact figure in its interval
+    assert "**NO**" not in text  # every exact figure in its interval
     assert rec["seconds"] < 180
 
 
@@ -73,26 +82,34 @@ def test_report_plots_are_real_images(report: tuple[Path, dict]) -> None:
 
     out, rec = report
     names = {Path(p).name for p in rec["images"]}
-    assert {"niuniu_categories.png", "niuniu_ev_by_class.png", "macau_decline.png",
-            "pokdeng_strategy_standard.png", "pokdeng_policy.png"} <= names
+    assert {
+        "niuniu_categories.png",
+        "niuniu_ev_by_class.png",
+        "macau_decline.png",
+        "pokdeng_strategy_standard.png",
+        "pokdeng_policy.png",
+    } <= names
     text = (out / "report.md").read_text(encoding="utf-8")
     for name in names:
         img = imread(out / name)
         assert img.shape[0] > 300 and img.shape[1] > 300
-        assert f"]({name})" in text                        # linked from the report
+        assert f"]({name})" in text  # linked from the report
 
 
 @pytest.mark.slow
 def test_headline_block(all_tables: Path) -> None:
     text = headline_text(headline(all_tables))
     assert "`-1/40`" in text and "Niu Niu `casino`" in text and "Pok Deng `straights`" in text
-    assert text.count("\n| ") == 1 + 11                  # the rule line and 11 figures
+    assert text.count("\n| ") == 1 + 11  # the rule line and 11 figures
 
 
 def test_report_bad_output_directory(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
     err = io.StringIO()
-    code = main(["report", "--out", str(blocker / "sub"), "--tables", str(tmp_path)],
-                out=io.StringIO(), err=err)
+    code = main(
+        ["report", "--out", str(blocker / "sub"), "--tables", str(tmp_path)],
+        out=io.StringIO(),
+        err=err,
+    )
     assert code == 2 and err.getvalue().startswith("bull: error:")

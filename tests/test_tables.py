@@ -35,8 +35,9 @@ def test_digest_is_logical_not_bytes(tmp_path: Path) -> None:
     a = pq.read_table(tmp_path / "a.parquet")
     b = pq.read_table(tmp_path / "b.parquet")
     assert tb.content_digest(a) == tb.content_digest(b)
-    assert tb.content_digest(small_table("demo", [1, 2, 3])) != \
-        tb.content_digest(small_table("demo", [1, 2, 4]))
+    assert tb.content_digest(small_table("demo", [1, 2, 3])) != tb.content_digest(
+        small_table("demo", [1, 2, 4])
+    )
 
 
 def test_set_swap_and_carry_over(tmp_path: Path) -> None:
@@ -57,8 +58,9 @@ def test_set_swap_and_carry_over(tmp_path: Path) -> None:
     assert tb.resolve_set(tmp_path) == second
 
 
-def test_a_failure_mid_write_leaves_the_old_set(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_mid_write_leaves_the_old_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tb.write_set({"one": small_table("one", [1]), "two": small_table("two", [2])}, tmp_path)
     before = tb.resolve_set(tmp_path)
     calls = {"n": 0}
@@ -72,8 +74,7 @@ def test_a_failure_mid_write_leaves_the_old_set(tmp_path: Path,
 
     monkeypatch.setattr(tb, "_write_parquet", dying)
     with pytest.raises(KeyboardInterrupt):
-        tb.write_set({"one": small_table("one", [10]), "two": small_table("two", [20])},
-                     tmp_path)
+        tb.write_set({"one": small_table("one", [10]), "two": small_table("two", [20])}, tmp_path)
     assert tb.resolve_set(tmp_path) == before
     assert [p.name for p in (tmp_path / "sets").iterdir()] == [before.name]
     tb._LOADED.clear()
@@ -95,8 +96,7 @@ def test_killed_builds_leave_the_previous_tables_intact(tmp_path: Path) -> None:
     # an old set that differs from what the build writes, so a swap would show
     pf = pq.read_table(out / "niuniu.parquet")
     for frac in (0.15, 0.5, 0.8, 0.9, 0.97):
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(full * frac)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -105,8 +105,7 @@ def test_killed_builds_leave_the_previous_tables_intact(tmp_path: Path) -> None:
         manifest = json.loads((out / "MANIFEST.json").read_text())
         assert manifest["tables"]["niuniu"]["digest"] == digest
         assert now == before
-        code = main(["check-tables", "--tables", str(out)], out=io.StringIO(),
-                    err=io.StringIO())
+        code = main(["check-tables", "--tables", str(out)], out=io.StringIO(), err=io.StringIO())
         assert code == 0
     assert pf.num_rows == 2_598_960
 
@@ -116,8 +115,9 @@ def _copy_tables(src: Path, dst: Path) -> Path:
     return dst
 
 
-def test_tampered_truncated_and_stale_tables_fail_cleanly(niuniu_tables: Path,
-                                                          tmp_path: Path) -> None:
+def test_tampered_truncated_and_stale_tables_fail_cleanly(
+    niuniu_tables: Path, tmp_path: Path
+) -> None:
     d = _copy_tables(niuniu_tables, tmp_path / "t")
     set_dir = tb.resolve_set(d)
     path = set_dir / "niuniu.parquet"
@@ -139,8 +139,9 @@ def test_tampered_truncated_and_stale_tables_fail_cleanly(niuniu_tables: Path,
     path.write_bytes(data[: len(data) // 2])
     tb._LOADED.clear()
     err = io.StringIO()
-    code = main(["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", str(d)], out=io.StringIO(),
-                err=err)
+    code = main(
+        ["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", str(d)], out=io.StringIO(), err=err
+    )
     assert code == 2 and "corrupt" in err.getvalue() and err.getvalue().count("\n") == 1
     # stale schema version
     meta = dict(table.schema.metadata)
@@ -153,15 +154,17 @@ def test_tampered_truncated_and_stale_tables_fail_cleanly(niuniu_tables: Path,
     path.unlink()
     tb._LOADED.clear()
     err = io.StringIO()
-    code = main(["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", str(d)], out=io.StringIO(),
-                err=err)
+    code = main(
+        ["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", str(d)], out=io.StringIO(), err=err
+    )
     assert code == 2 and "missing" in err.getvalue() and "bull build" in err.getvalue()
 
 
 def test_empty_tables_dir_says_how_to_build(tmp_path: Path) -> None:
     err = io.StringIO()
-    code = main(["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", str(tmp_path)],
-                out=io.StringIO(), err=err)
+    code = main(
+        ["eval", "niuniu", "KS 9H 8C 3D 7S", "--tables", str(tmp_path)], out=io.StringIO(), err=err
+    )
     assert code == 2 and "bull build" in err.getvalue()
 
 
@@ -186,14 +189,16 @@ def test_a_fresh_build_reproduces_the_committed_tables(tmp_path: Path) -> None:
     summary = build(games, tables=tmp_path)
     fresh = {name: entry["digest"] for name, entry in summary["tables"].items()}
     assert fresh == {name: entry["digest"] for name, entry in committed.items()}
-    code = main(["check-tables", "--tables", str(REPO / "tables")], out=io.StringIO(),
-                err=io.StringIO())
+    code = main(
+        ["check-tables", "--tables", str(REPO / "tables")], out=io.StringIO(), err=io.StringIO()
+    )
     assert code == 0
 
 
 @pytest.mark.slow
 def test_an_install_without_tables_builds_them_once_in_the_user_cache(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A non-editable install has no repository tables/: the first lookup builds the
     tables into the user cache and says where; later lookups find them there."""
     monkeypatch.setattr(tb, "_REPO_TABLES", tmp_path / "site-packages" / "tables")

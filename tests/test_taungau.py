@@ -45,6 +45,7 @@ def tiles_of(table: LoadedTable) -> npt.NDArray[np.int64]:
 
 # ------------------------------------------------------------------ layout
 
+
 def test_rows_are_every_hand_in_colex_order(table: LoadedTable) -> None:
     assert table.num_rows == 201376
     lex = np.array(list(combinations(range(32), 5)), dtype=np.int64)
@@ -53,13 +54,16 @@ def test_rows_are_every_hand_in_colex_order(table: LoadedTable) -> None:
 
 
 def test_metadata_names_both_presets(table: LoadedTable) -> None:
-    assert table.rules == {"macau": load_rules("macau").to_data(),
-                           "pagat": load_rules("pagat").to_data()}
+    assert table.rules == {
+        "macau": load_rules("macau").to_data(),
+        "pagat": load_rules("pagat").to_data(),
+    }
     raw = pq.read_table(table.path)
     assert all(c.null_count == 0 for c in raw.columns)  # sentinels, never nulls
 
 
 # ------------------------------------------------------------------ exhaustive brute force
+
 
 def _expected_values(types: tuple[tuple[int, int], ...], play: dict[str, Any]) -> int:
     if not play["has_bull"]:
@@ -74,8 +78,11 @@ def _expected_values(types: tuple[tuple[int, int], ...], play: dict[str, Any]) -
 @pytest.mark.slow
 def test_every_hand_against_brute_force(table: LoadedTable) -> None:
     """All 201,376 rows: every bull, every 3/6 choice, canonical bull, both presets."""
-    names = ["has_bull", "reachable"] + [f"{p}_{c}" for p in ("macau", "pagat")
-                                         for c in ("points", "strength", "bull_mask", "values")]
+    names = ["has_bull", "reachable"] + [
+        f"{p}_{c}"
+        for p in ("macau", "pagat")
+        for c in ("points", "strength", "bull_mask", "values")
+    ]
     got = {n: col(table, n).tolist() for n in names}
     rows = tiles_of(table).tolist()
     bad: list[str] = []
@@ -85,8 +92,10 @@ def test_every_hand_against_brute_force(table: LoadedTable) -> None:
         p = ref.evaluate(types, "pagat")
         reach = sum(1 << d for d in m["reachable"])
         want = {
-            "has_bull": m["has_bull"], "reachable": reach,
-            "macau_points": m["score"] or 0, "macau_strength": m["score"] or 0,
+            "has_bull": m["has_bull"],
+            "reachable": reach,
+            "macau_points": m["score"] or 0,
+            "macau_strength": m["score"] or 0,
             "macau_bull_mask": sum(1 << q for q in m["bull"]) if m["has_bull"] else 0,
             "macau_values": _expected_values(types, m),
             "pagat_points": 255 if p["score"] is None else p["score"],
@@ -96,8 +105,7 @@ def test_every_hand_against_brute_force(table: LoadedTable) -> None:
         }
         for n in names:
             if got[n][i] != want[n]:
-                bad.append(f"row {i} {[ref.NAMES[t] for t in ids]} {n}: "
-                           f"{got[n][i]} != {want[n]}")
+                bad.append(f"row {i} {[ref.NAMES[t] for t in ids]} {n}: {got[n][i]} != {want[n]}")
                 break
         if len(bad) > 5:
             break
@@ -106,16 +114,38 @@ def test_every_hand_against_brute_force(table: LoadedTable) -> None:
 
 # ------------------------------------------------------------------ RULES §6 and §4
 
+
 def test_rules_section_6_counts(table: LoadedTable) -> None:
     has = col(table, "has_bull")
     assert int((~has).sum()) == 55510
     pagat = np.bincount(col(table, "pagat_points"), minlength=256)
-    assert pagat[:10].tolist() == [10660, 12226, 11916, 14168, 13230, 13864, 16444, 17840,
-                                   18220, 17298]
+    assert pagat[:10].tolist() == [
+        10660,
+        12226,
+        11916,
+        14168,
+        13230,
+        13864,
+        16444,
+        17840,
+        18220,
+        17298,
+    ]
     assert pagat[255] == 55510
     macau = np.bincount(col(table, "macau_points"), minlength=11)
-    assert macau.tolist() == [55510, 12226, 11916, 10636, 13230, 13864, 16300, 14748, 18220,
-                              17298, 17428]
+    assert macau.tolist() == [
+        55510,
+        12226,
+        11916,
+        10636,
+        13230,
+        13864,
+        16300,
+        14748,
+        18220,
+        17298,
+        17428,
+    ]
 
 
 def test_presets_disagree_on_6768_hands(table: LoadedTable) -> None:
@@ -138,10 +168,10 @@ def test_disagreement_hand(tg_dir: Path) -> None:
 
 PLAYER_6 = "[6:5][4:1][6:4][6:4][5:5]"  # bull [6:4][6:4][5:5], keeps [6:5][4:1] -> 6
 BANKERS = {
-    "[1:1][2:2][3:3][5:1][6:1]": (0, 6),    # no bull: player +6
+    "[1:1][2:2][3:3][5:1][6:1]": (0, 6),  # no bull: player +6
     "[6:6][4:4][3:2][5:3][6:1]": (10, -4),  # keeps [6:6][4:4] -> 10: player -4
-    "[3:1][1:1][3:2][5:3][6:1]": (6, 0),    # keeps [3:1][1:1] -> 6: equal, nobody pays
-    "[5:4][2:2][3:2][5:3][6:1]": (3, 3),    # keeps [5:4][2:2] -> 3: player +3
+    "[3:1][1:1][3:2][5:3][6:1]": (6, 0),  # keeps [3:1][1:1] -> 6: equal, nobody pays
+    "[5:4][2:2][3:2][5:3][6:1]": (3, 3),  # keeps [5:4][2:2] -> 3: player +3
 }
 
 
@@ -179,18 +209,18 @@ def test_decline_example(tg_dir: Path) -> None:
 
 def test_no_bull_player_pays_four_always(tg_dir: Path) -> None:
     """RULES §4: without a bull a player pays 4, even against a banker without one."""
-    s = tp.compare("[1:1][2:2][3:3][5:1][6:1]", "[1:1][2:2][3:3][5:1][6:1]", "macau",
-                   tables=tg_dir)
-    assert (s.player.has_bull, s.banker.has_bull, s.net, s.winner) == (False, False, -4,
-                                                                       "banker")
+    s = tp.compare("[1:1][2:2][3:3][5:1][6:1]", "[1:1][2:2][3:3][5:1][6:1]", "macau", tables=tg_dir)
+    assert (s.player.has_bull, s.banker.has_bull, s.net, s.winner) == (False, False, -4, "banker")
     assert s.player.points == 0 and s.player.decision_last is not None
     assert s.player.decision_last.label == "no_bull"
-    pg = tp.compare("[1:1][2:2][3:3][5:1][6:1]", "[1:1][2:2][3:3][5:1][6:1]", "pagat",
-                    tables=tg_dir)
+    pg = tp.compare(
+        "[1:1][2:2][3:3][5:1][6:1]", "[1:1][2:2][3:3][5:1][6:1]", "pagat", tables=tg_dir
+    )
     assert (pg.player.points, pg.net, pg.winner) == (None, 0, "push")
 
 
 # ------------------------------------------------------------------ banker side
+
 
 def test_banker_distributions_sum(table: LoadedTable) -> None:
     total = sum(col(table, f"macau_banker_{k}").astype(np.int64) for k in range(11))
@@ -200,10 +230,16 @@ def test_banker_distributions_sum(table: LoadedTable) -> None:
 def _sample_rows(table: LoadedTable, n: int) -> list[int]:
     rng = np.random.default_rng(2026)
     rows = [int(r) for r in rng.choice(table.num_rows, n, replace=False)]
-    ranks = tp.colex_rank_array(np.array([parse_hand(DISAGREE),
-                                          parse_hand("[2:1][4:2][6:5][1:1][6:6]"),
-                                          parse_hand("[6:6][6:6][1:1][1:1][2:1]")]),
-                                presorted=True)
+    ranks = tp.colex_rank_array(
+        np.array(
+            [
+                parse_hand(DISAGREE),
+                parse_hand("[2:1][4:2][6:5][1:1][6:6]"),
+                parse_hand("[6:6][6:6][1:1][1:1][2:1]"),
+            ]
+        ),
+        presorted=True,
+    )
     return rows + [int(r) for r in ranks]
 
 
@@ -229,8 +265,9 @@ def test_banker_distribution_against_direct_enumeration(table: LoadedTable) -> N
         assert col(table, "macau_ev_declare")[r] == pytest.approx(declare / BANKER_HANDS)
         assert int(col(table, "macau_ev_first_num")[r]) == first
         assert int(col(table, "macau_ev_last_num")[r]) == max(declare, -4 * BANKER_HANDS)
-        assert int(col(table, "macau_decision_last")[r]) == (1 if declare < -4 * BANKER_HANDS
-                                                             else 0)
+        assert int(col(table, "macau_decision_last")[r]) == (
+            1 if declare < -4 * BANKER_HANDS else 0
+        )
         assert int(col(table, "macau_decline_at_least")[r]) == (p + 5 if p <= 5 else 255)
 
 
@@ -249,8 +286,9 @@ def test_single_lookup_matches_api(tg_dir: Path) -> None:
     h = tp.evaluate("[2:1][4:2][6:5][1:1][6:6]", tables=tg_dir)
     ids = parse_hand("[2:1][4:2][6:5][1:1][6:6]")
     assert h.banker is not None and sum(h.banker) == BANKER_HANDS
-    assert h.ev_declare == Fraction(sum(c * ((h.points or 0) - b)
-                                        for b, c in enumerate(h.banker)), BANKER_HANDS)
+    assert h.ev_declare == Fraction(
+        sum(c * ((h.points or 0) - b) for b, c in enumerate(h.banker)), BANKER_HANDS
+    )
     types = ref.hand_types(ids)
     want = ref.evaluate(types, "macau")
     assert h.points == want["score"]
@@ -259,16 +297,17 @@ def test_single_lookup_matches_api(tg_dir: Path) -> None:
 
 # ------------------------------------------------------------------ settlement
 
+
 def _random_pairs(n: int, seed: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     rng = np.random.default_rng(seed)
     both = np.array([rng.choice(32, 10, replace=False) for _ in range(n)])
     return both[:, :5], both[:, 5:]
 
 
-@pytest.mark.parametrize(("rules", "reveals"), [("macau", "last"), ("macau", "first"),
-                                                ("pagat", "last")])
-def test_settlement_sums_to_zero_and_follows_rules(tg_dir: Path, rules: str,
-                                                   reveals: str) -> None:
+@pytest.mark.parametrize(
+    ("rules", "reveals"), [("macau", "last"), ("macau", "first"), ("pagat", "last")]
+)
+def test_settlement_sums_to_zero_and_follows_rules(tg_dir: Path, rules: str, reveals: str) -> None:
     player, banker = _random_pairs(3000, 7)
     out = tp.settle_batch(player, banker, rules, banker_reveals=reveals, tables=tg_dir)
     assert np.all(out["net"] + out["banker_net"] == 0)
@@ -295,20 +334,29 @@ def test_compare_matches_batch(tg_dir: Path) -> None:
     for reveals in ("first", "last"):
         out = tp.settle_batch(player, banker, "macau", banker_reveals=reveals, tables=tg_dir)
         for i in range(len(player)):
-            s = tp.compare(player[i].tolist(), banker[i].tolist(), "macau",
-                           banker_reveals=reveals, tables=tg_dir)
+            s = tp.compare(
+                player[i].tolist(),
+                banker[i].tolist(),
+                "macau",
+                banker_reveals=reveals,
+                tables=tg_dir,
+            )
             assert (s.net, s.banker_net, s.player_declines) == (
-                int(out["net"][i]), int(out["banker_net"][i]), bool(out["declines"][i]))
+                int(out["net"][i]),
+                int(out["banker_net"][i]),
+                bool(out["declines"][i]),
+            )
 
 
 # ------------------------------------------------------------------ equal multisets
+
 
 def test_equal_multisets_equal_rows(table: LoadedTable) -> None:
     """Every column but the tile ids depends only on the multiset of types."""
     tiles = tiles_of(table)
     type_of = np.array([ref.TYPES.index(t) for t in ref.TILE_TYPE])
     types = type_of[tiles]
-    key = sum(types[:, i] * 21 ** i for i in range(5))
+    key = sum(types[:, i] * 21**i for i in range(5))
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     assert len(first) == 33934
     for name in table.column_names:
@@ -323,16 +371,15 @@ def test_equal_multisets_equal_answers_api(tg_dir: Path) -> None:
     a = tp.evaluate([30, 0, 2, 11, 28], tables=tg_dir)
     b = tp.evaluate([31, 1, 2, 11, 29], tables=tg_dir)
     assert a == b
-    batch = tp.evaluate_batch(np.array([[30, 0, 2, 11, 28], [31, 1, 2, 11, 29]]),
-                              tables=tg_dir)
+    batch = tp.evaluate_batch(np.array([[30, 0, 2, 11, 28], [31, 1, 2, 11, 29]]), tables=tg_dir)
     for k, v in batch.items():
         assert np.array_equal(v[0], v[1]), k
 
 
 # ------------------------------------------------------------------ rule sets
 
-def test_rule_set_copy_is_answered_directly_and_agrees(tg_dir: Path, table: LoadedTable
-                                                       ) -> None:
+
+def test_rule_set_copy_is_answered_directly_and_agrees(tg_dir: Path, table: LoadedTable) -> None:
     """A rule set that is not a preset (here: macau under another name) is evaluated
     directly; both the few-hand and the whole-table paths agree with the table."""
     house = {**load_rules("macau").to_data(), "name": "house"}
@@ -350,20 +397,26 @@ def test_rule_set_copy_is_answered_directly_and_agrees(tg_dir: Path, table: Load
 def test_rule_file_variant(tmp_path: Path, tg_dir: Path) -> None:
     """A house variant: 0 counts as 0 under difference settlement."""
     f = tmp_path / "zero.toml"
-    f.write_text('game = "taungau"\nzero_counts_as = 0\nsettlement = "difference"\n'
-                 'no_bull_pays = 4\ndecline_allowed = true\n', encoding="utf-8")
+    f.write_text(
+        'game = "taungau"\nzero_counts_as = 0\nsettlement = "difference"\n'
+        "no_bull_pays = 4\ndecline_allowed = true\n",
+        encoding="utf-8",
+    )
     h = tp.evaluate(DISAGREE, str(f), tables=tg_dir)
     assert (h.rules, h.points, h.reachable) == ("zero", 7, (0, 7))
     assert h.banker is not None and sum(h.banker) == BANKER_HANDS
 
 
-@pytest.mark.parametrize(("data", "needle"), [
-    ({"zero_count_as": 10}, "unknown field 'zero_count_as'"),
-    ({"zero_counts_as": 5}, "'zero_counts_as' is 5"),
-    ({"settlement": "odd"}, "'settlement' is 'odd'"),
-    ({"settlement": "even_money", "decline_allowed": False}, "'no_bull_pays' applies only"),
-    ({"banker_reveals": "never"}, "'banker_reveals' is 'never'"),
-])
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        ({"zero_count_as": 10}, "unknown field 'zero_count_as'"),
+        ({"zero_counts_as": 5}, "'zero_counts_as' is 5"),
+        ({"settlement": "odd"}, "'settlement' is 'odd'"),
+        ({"settlement": "even_money", "decline_allowed": False}, "'no_bull_pays' applies only"),
+        ({"banker_reveals": "never"}, "'banker_reveals' is 'never'"),
+    ],
+)
 def test_bad_rule_sets(data: dict[str, Any], needle: str) -> None:
     base = load_rules("macau").to_data()
     with pytest.raises(RulesError) as exc:
@@ -380,6 +433,7 @@ def test_rules_round_trip() -> None:
 
 
 # ------------------------------------------------------------------ performance
+
 
 def test_build_time() -> None:
     """The issue's budget: the whole tile build, banker distributions included, <= 10 s."""

@@ -52,23 +52,53 @@ def test_eval_macau_json(tg_dir: Path) -> None:
 
 
 def test_eval_pagat_and_no_bull(tg_dir: Path) -> None:
-    recs = records(["eval", "taungau", DISAGREE, "[1:1][2:2][3:3][5:1][6:1]",
-                    "--rules", "pagat", "--json", "--tables", str(tg_dir)])
-    assert (recs[0]["points"], recs[0]["values"], recs[0]["reachable"]) == (7, {"[4:2]": 3},
-                                                                             [0, 7])
+    recs = records(
+        [
+            "eval",
+            "taungau",
+            DISAGREE,
+            "[1:1][2:2][3:3][5:1][6:1]",
+            "--rules",
+            "pagat",
+            "--json",
+            "--tables",
+            str(tg_dir),
+        ]
+    )
+    assert (recs[0]["points"], recs[0]["values"], recs[0]["reachable"]) == (7, {"[4:2]": 3}, [0, 7])
     assert "ev_declare" not in recs[0]
     nb = recs[1]
     assert (nb["has_bull"], nb["points"], nb["bull"], nb["rest"], nb["reachable"]) == (
-        False, None, None, None, [])
-    (m,) = records(["eval", "taungau", "[1:1][2:2][3:3][5:1][6:1]", "--json",
-                    "--tables", str(tg_dir)])
-    assert (m["points"], m["decision_banker_last"], m["ev_declare"],
-            m["decline_if_banker_at_least"]) == (0, "no_bull", None, None)
+        False,
+        None,
+        None,
+        None,
+        [],
+    )
+    (m,) = records(
+        ["eval", "taungau", "[1:1][2:2][3:3][5:1][6:1]", "--json", "--tables", str(tg_dir)]
+    )
+    assert (
+        m["points"],
+        m["decision_banker_last"],
+        m["ev_declare"],
+        m["decline_if_banker_at_least"],
+    ) == (0, "no_bull", None, None)
 
 
 def test_eval_low_hand_threshold(tg_dir: Path) -> None:
-    (rec,) = records(["eval", "taungau", "[5:4][1:1][6:4][6:4][5:5]", "--json",
-                      "--banker-reveals", "first", "--tables", str(tg_dir)])
+    (rec,) = records(
+        [
+            "eval",
+            "taungau",
+            "[5:4][1:1][6:4][6:4][5:5]",
+            "--json",
+            "--banker-reveals",
+            "first",
+            "--tables",
+            str(tg_dir),
+        ]
+    )
     assert rec["points"] == 1
     assert rec["decline_if_banker_at_least"] == 6
     assert rec["banker_reveals"] == "first"
@@ -89,8 +119,17 @@ def test_eval_text_and_input_file(tg_dir: Path, tmp_path: Path) -> None:
 
 
 def test_compare_json(tg_dir: Path) -> None:
-    (rec,) = records(["compare", "taungau", "[6:5][4:1][6:4][6:4][5:5]",
-                      "[5:4][2:2][3:2][5:3][6:1]", "--json", "--tables", str(tg_dir)])
+    (rec,) = records(
+        [
+            "compare",
+            "taungau",
+            "[6:5][4:1][6:4][6:4][5:5]",
+            "[5:4][2:2][3:2][5:3][6:1]",
+            "--json",
+            "--tables",
+            str(tg_dir),
+        ]
+    )
     assert rec["player"]["points"] == 6 and rec["banker"]["points"] == 3
     assert (rec["winner"], rec["net"], rec["banker_net"]) == ("player", 3, -3)
     assert rec["player"]["declines"] is False
@@ -98,8 +137,15 @@ def test_compare_json(tg_dir: Path) -> None:
 
 
 def test_compare_decline_first(tg_dir: Path) -> None:
-    args = ["compare", "taungau", "[5:4][1:1][6:4][6:4][5:5]", "[6:6][4:4][3:2][5:3][6:1]",
-            "--json", "--tables", str(tg_dir)]
+    args = [
+        "compare",
+        "taungau",
+        "[5:4][1:1][6:4][6:4][5:5]",
+        "[6:6][4:4][3:2][5:3][6:1]",
+        "--json",
+        "--tables",
+        str(tg_dir),
+    ]
     (first,) = records([*args, "--banker-reveals", "first"])
     (last,) = records([*args, "--banker-reveals", "last"])
     assert (first["player"]["declines"], first["net"], first["winner"]) == (True, -4, "banker")
@@ -109,36 +155,59 @@ def test_compare_decline_first(tg_dir: Path) -> None:
 
 
 def test_compare_pagat(tg_dir: Path) -> None:
-    (rec,) = records(["compare", "taungau", DISAGREE, "[1:1][2:2][3:3][5:1][6:1]",
-                      "--rules", "pagat", "--json", "--tables", str(tg_dir)])
+    (rec,) = records(
+        [
+            "compare",
+            "taungau",
+            DISAGREE,
+            "[1:1][2:2][3:3][5:1][6:1]",
+            "--rules",
+            "pagat",
+            "--json",
+            "--tables",
+            str(tg_dir),
+        ]
+    )
     assert (rec["player"]["points"], rec["banker"]["points"]) == (7, None)
     assert (rec["winner"], rec["net"]) == ("player", 1)
 
 
 def test_rule_file(tg_dir: Path, tmp_path: Path) -> None:
     f = tmp_path / "house.toml"
-    f.write_text('game = "taungau"\nzero_counts_as = 10\nsettlement = "difference"\n'
-                 'no_bull_pays = 4\ndecline_allowed = true\n', encoding="utf-8")
-    (a,) = records(["eval", "taungau", DISAGREE, "--rules", str(f), "--json",
-                    "--tables", str(tg_dir)])
+    f.write_text(
+        'game = "taungau"\nzero_counts_as = 10\nsettlement = "difference"\n'
+        "no_bull_pays = 4\ndecline_allowed = true\n",
+        encoding="utf-8",
+    )
+    (a,) = records(
+        ["eval", "taungau", DISAGREE, "--rules", str(f), "--json", "--tables", str(tg_dir)]
+    )
     (b,) = records(["eval", "taungau", DISAGREE, "--json", "--tables", str(tg_dir)])
     assert a["rules"] == "house"
-    assert {k: v for k, v in a.items() if k != "rules"} == {k: v for k, v in b.items()
-                                                            if k != "rules"}
+    assert {k: v for k, v in a.items() if k != "rules"} == {
+        k: v for k, v in b.items() if k != "rules"
+    }
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    (["eval", "taungau", "[7:1] 11 22 33 44"], "unknown tile '[7:1]'"),
-    (["eval", "taungau", "66 66 66 11 22"], "too many copies of [6:6]"),
-    (["eval", "taungau", "11 22 33 44"], "has 4 tiles; expected 5"),
-    (["eval", "taungau", "11 22 33 44 55", "--rules", "vegas"], "unknown rule set 'vegas'"),
-    (["eval", "taungau", "11 22 33 44 55", "--bet", "double"], "--bet does not apply"),
-    (["compare", "taungau", "66 66 11 22 33", "66 44 55 51 61"],
-     "[6:6] is held 3 times in the two hands"),
-    (["compare", "taungau", "42 11 22 33 44", "24 55 66 51 61"],
-     "[4:2] is held 2 times in the two hands"),
-    (["compare", "taungau", "11 22 33 44 55", "11 22 33 44"], "has 4 tiles"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["eval", "taungau", "[7:1] 11 22 33 44"], "unknown tile '[7:1]'"),
+        (["eval", "taungau", "66 66 66 11 22"], "too many copies of [6:6]"),
+        (["eval", "taungau", "11 22 33 44"], "has 4 tiles; expected 5"),
+        (["eval", "taungau", "11 22 33 44 55", "--rules", "vegas"], "unknown rule set 'vegas'"),
+        (["eval", "taungau", "11 22 33 44 55", "--bet", "double"], "--bet does not apply"),
+        (
+            ["compare", "taungau", "66 66 11 22 33", "66 44 55 51 61"],
+            "[6:6] is held 3 times in the two hands",
+        ),
+        (
+            ["compare", "taungau", "42 11 22 33 44", "24 55 66 51 61"],
+            "[4:2] is held 2 times in the two hands",
+        ),
+        (["compare", "taungau", "11 22 33 44 55", "11 22 33 44"], "has 4 tiles"),
+    ],
+)
 def test_bad_input_exit_2(tg_dir: Path, args: list[str], needle: str) -> None:
     code, out, err = run([*args, "--tables", str(tg_dir)])
     assert code == 2
@@ -150,8 +219,7 @@ def test_bad_input_exit_2(tg_dir: Path, args: list[str], needle: str) -> None:
 def test_bad_rule_file_exit_2(tg_dir: Path, tmp_path: Path) -> None:
     f = tmp_path / "typo.toml"
     f.write_text('game = "taungau"\nzero_count_as = 10\n', encoding="utf-8")
-    code, _, err = run(["eval", "taungau", DISAGREE, "--rules", str(f), "--tables",
-                        str(tg_dir)])
+    code, _, err = run(["eval", "taungau", DISAGREE, "--rules", str(f), "--tables", str(tg_dir)])
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
 
 

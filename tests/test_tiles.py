@@ -51,8 +51,15 @@ def test_print_parse_round_trip(tile: int) -> None:
     first = tile - tile_copy(tile)
     assert parse_tile(name) == first
     hi, lo = tile_pips(tile)
-    for spelling in (f"[{hi}:{lo}]", f"[{lo}:{hi}]", f"{hi}:{lo}", f"{lo}:{hi}",
-                     f"{hi}{lo}", f"{lo}{hi}", f" [{lo}:{hi}] "):
+    for spelling in (
+        f"[{hi}:{lo}]",
+        f"[{lo}:{hi}]",
+        f"{hi}:{lo}",
+        f"{lo}:{hi}",
+        f"{hi}{lo}",
+        f"{lo}{hi}",
+        f" [{lo}:{hi}] ",
+    ):
         assert parse_tile(spelling) == first, spelling
     assert tile_name(parse_tile(name)) == name
     assert tile_id(hi, lo, tile_copy(tile)) == tile
@@ -73,17 +80,20 @@ def test_separators_optional() -> None:
     assert format_hand(a) == "[2:2][3:3][4:1][5:4][6:5]"
 
 
-@pytest.mark.parametrize(("text", "needle"), [
-    ("[7:1] 11 22 33 44", "'[7:1]'"),
-    ("[0:0] 11 22 33 44", "'[0:0]'"),
-    ("11 22 33 44 xx", "'xx'"),
-    ("11 22 33 44 5", "'5'"),
-    ("[6:6][6:6][6:6] 11 22", "too many copies of [6:6]"),
-    ("[4:2] [2:4] 11 22 33", "too many copies of [4:2]"),
-    ("11 22 33 44", "has 4 tiles; expected 5"),
-    ("11 22 33 44 55 66", "has 6 tiles; expected 5"),
-    ("", "has 0 tiles; expected 5"),
-])
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[7:1] 11 22 33 44", "'[7:1]'"),
+        ("[0:0] 11 22 33 44", "'[0:0]'"),
+        ("11 22 33 44 xx", "'xx'"),
+        ("11 22 33 44 5", "'5'"),
+        ("[6:6][6:6][6:6] 11 22", "too many copies of [6:6]"),
+        ("[4:2] [2:4] 11 22 33", "too many copies of [4:2]"),
+        ("11 22 33 44", "has 4 tiles; expected 5"),
+        ("11 22 33 44 55 66", "has 6 tiles; expected 5"),
+        ("", "has 0 tiles; expected 5"),
+    ],
+)
 def test_bad_input_names_the_item(text: str, needle: str) -> None:
     with pytest.raises(ParseError) as exc:
         parse_hand(text)
