@@ -86,8 +86,11 @@ def generate(path: Path, rows: int, plant: int, seed: int = 1) -> int:
                     break
                 cards[dup] = rng.integers(0, 52, size=(int(dup.sum()), 5), dtype=np.uint8)
             ev = evaluate_arrays(np.sort(cards, axis=1), rules)
-            has, points, cat = ev["has_bull"].copy(), ev["points"].astype(np.int64), \
-                ev["category"].astype(np.int64)
+            has, points, cat = (
+                ev["has_bull"].copy(),
+                ev["points"].astype(np.int64),
+                ev["category"].astype(np.int64),
+            )
             mark = rng.random(n) < 1 / plant
             if mark.any():  # the planted mistake: bulls never use the first card written
                 v = np.minimum((cards[mark].astype(np.int64) >> 2) + 1, 10)
@@ -102,9 +105,14 @@ def generate(path: Path, rows: int, plant: int, seed: int = 1) -> int:
                 planted += int(((ev["points"][mark] != pts) | (ev["has_bull"][mark] != ok)).sum())
             cols = [pc.take(names, pa.array(cards[:, i])) for i in range(5)]
             hand = pc.binary_join_element_wise(*cols, " ")
-            table = pa.table({"hand": hand, "has_bull": pa.array(has),
-                              "points": pa.array(points.astype(np.int8)),
-                              "category": pc.take(labels, pa.array(cat))})
+            table = pa.table(
+                {
+                    "hand": hand,
+                    "has_bull": pa.array(has),
+                    "points": pa.array(points.astype(np.int8)),
+                    "category": pc.take(labels, pa.array(cat)),
+                }
+            )
             if writer is None:
                 writer = pq.ParquetWriter(path, table.schema, compression="zstd")
             writer.write_table(table, row_group_size=262_144)
@@ -118,8 +126,13 @@ def run(code: str, path: Path) -> tuple[float, float, float, str]:
     """Run ``code`` in a fresh interpreter: (process wall s, in-process wall s, peak RSS MB,
     stdout)."""
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", WRAPPER, code, str(path)], capture_output=True,
-                          text=True, check=False, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, "-c", WRAPPER, code, str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO,
+    )
     wall = time.perf_counter() - t
     try:
         stats = json.loads(proc.stderr.strip().splitlines()[-1])
@@ -140,23 +153,30 @@ def main() -> None:
     if not path.exists():
         t = time.perf_counter()
         planted = generate(path, args.rows, args.plant)
-        print(f"generated {args.rows:,} rows ({planted:,} planted disagreements) in "
-              f"{time.perf_counter() - t:.1f} s: {path} ({path.stat().st_size / 1e6:.0f} MB)")
+        print(
+            f"generated {args.rows:,} rows ({planted:,} planted disagreements) in "
+            f"{time.perf_counter() - t:.1f} s: {path} ({path.stat().st_size / 1e6:.0f} MB)"
+        )
     rows = pq.ParquetFile(path).metadata.num_rows
     b_proc, b_in, b_peak, _ = run(BASELINE, path)
     v_proc, v_in, v_peak, out = run(VERIFY, path)
     summary = json.loads(out)
-    print(f"baseline, read + touch : {b_in:6.2f} s  {rows / b_in / 1e6:6.2f} M rows/s  "
-          f"peak {b_peak:5.0f} MB  (process {b_proc:.2f} s)")
-    print(f"bull verify            : {v_in:6.2f} s  {rows / v_in / 1e6:6.2f} M rows/s  "
-          f"peak {v_peak:5.0f} MB  (process {v_proc:.2f} s, {rows / v_proc / 1e6:.2f} M rows/s; "
-          "table load included)")
+    print(
+        f"baseline, read + touch : {b_in:6.2f} s  {rows / b_in / 1e6:6.2f} M rows/s  "
+        f"peak {b_peak:5.0f} MB  (process {b_proc:.2f} s)"
+    )
+    print(
+        f"bull verify            : {v_in:6.2f} s  {rows / v_in / 1e6:6.2f} M rows/s  "
+        f"peak {v_peak:5.0f} MB  (process {v_proc:.2f} s, {rows / v_proc / 1e6:.2f} M rows/s; "
+        "table load included)"
+    )
     print(f"ratio verify/baseline  : time x{v_in / b_in:.2f}, peak x{v_peak / max(b_peak, 1):.2f}")
-    print(f"verify: {summary['disagree']:,} disagreements of {summary['checked']:,} rows; "
-          f"{summary['headline']}")
+    print(
+        f"verify: {summary['disagree']:,} disagreements of {summary['checked']:,} rows; "
+        f"{summary['headline']}"
+    )
     ok = rows / v_proc >= 2e6 and v_peak < 1024
-    print("targets (>= 2 M rows/s for the whole process, peak < 1 GB):",
-          "met" if ok else "NOT met")
+    print("targets (>= 2 M rows/s for the whole process, peak < 1 GB):", "met" if ok else "NOT met")
     if args.keep and not args.file:
         keep = REPO / "bench_claims.parquet"
         os.replace(path, keep)

@@ -88,8 +88,12 @@ class Explanation:
     contradicts: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"variant": self.description, "key": self.key, "explains": self.explains,
-                "contradicts": self.contradicts}
+        return {
+            "variant": self.description,
+            "key": self.key,
+            "explains": self.explains,
+            "contradicts": self.contradicts,
+        }
 
 
 class Tally:
@@ -132,18 +136,30 @@ class Tally:
         return bits, np.array([self.patterns[k] for k in keys], dtype=np.int64)
 
     def _order(self, explains: npt.NDArray[np.int64]) -> list[int]:
-        return sorted(range(len(self.variants)),
-                      key=lambda v: (-int(explains[v]), int(self.contradicts[v]), v))
+        return sorted(
+            range(len(self.variants)),
+            key=lambda v: (-int(explains[v]), int(self.contradicts[v]), v),
+        )
 
     def ranked(self) -> list[Explanation]:
         """Variants explaining at least one disagreement, best first: most explained,
         then fewest contradicted agreeing rows, then catalogue order."""
         bits, counts = self._bits()
-        explains = (bits * counts[:, None]).sum(axis=0) if len(bits) else np.zeros(
-            len(self.variants), dtype=np.int64)
-        return [Explanation(self.variants[v].key, self.variants[v].description,
-                            int(explains[v]), int(self.contradicts[v]))
-                for v in self._order(explains) if explains[v] > 0]
+        explains = (
+            (bits * counts[:, None]).sum(axis=0)
+            if len(bits)
+            else np.zeros(len(self.variants), dtype=np.int64)
+        )
+        return [
+            Explanation(
+                self.variants[v].key,
+                self.variants[v].description,
+                int(explains[v]),
+                int(self.contradicts[v]),
+            )
+            for v in self._order(explains)
+            if explains[v] > 0
+        ]
 
     def cover(self, limit: int = 5) -> list[Explanation]:
         """A greedy cover: the variant explaining most, then the one explaining most of
@@ -156,8 +172,14 @@ class Tally:
             if gain.max(initial=0) <= 0:
                 break
             v = self._order(gain)[0]
-            out.append(Explanation(self.variants[v].key, self.variants[v].description,
-                                   int(gain[v]), int(self.contradicts[v])))
+            out.append(
+                Explanation(
+                    self.variants[v].key,
+                    self.variants[v].description,
+                    int(gain[v]),
+                    int(self.contradicts[v]),
+                )
+            )
             left &= ~bits[:, v]
         return out
 
@@ -167,24 +189,26 @@ class Tally:
             return "no disagreements"
         cover = self.cover()
         if not cover:
-            return (f"none of the {self.total} disagreements is explained by a known "
-                    "rule variant")
+            return f"none of the {self.total} disagreements is explained by a known rule variant"
         explained = sum(e.explains for e in cover)
         if len(cover) == 1 and explained == self.total:
             noun = "disagreement is" if self.total == 1 else "disagreements are"
             return f"all {self.total} {noun} explained by: {cover[0].description}"
         parts = "; ".join(f"{e.description} ({e.explains})" for e in cover)
         if explained == self.total:
-            return f"all {self.total} disagreements are explained by {len(cover)} variants " \
-                   f"together: {parts}"
-        return (f"{explained} of {self.total} disagreements are explained by: {parts}; "
-                f"{self.total - explained} unexplained")
+            return (
+                f"all {self.total} disagreements are explained by {len(cover)} variants "
+                f"together: {parts}"
+            )
+        return (
+            f"{explained} of {self.total} disagreements are explained by: {parts}; "
+            f"{self.total - explained} unexplained"
+        )
 
 
 # ================================================================ Niu Niu
 
-_SPECIAL_ORDER = ("four_faces", "five_faces", "four_of_a_kind", "straight_flush",
-                  "five_small_bull")
+_SPECIAL_ORDER = ("four_faces", "five_faces", "four_of_a_kind", "straight_flush", "five_small_bull")
 """Where a special the rule set does not count is inserted (low to high)."""
 
 
@@ -206,9 +230,16 @@ def _insert_special(specials: Sequence[str], s: str) -> list[str]:
     return out
 
 
-_CO_OCCUR = frozenset({frozenset(p) for p in (("five_faces", "four_of_a_kind"),
-                                                ("four_faces", "four_of_a_kind"),
-                                                ("four_of_a_kind", "five_small_bull"))})
+_CO_OCCUR = frozenset(
+    {
+        frozenset(p)
+        for p in (
+            ("five_faces", "four_of_a_kind"),
+            ("four_faces", "four_of_a_kind"),
+            ("four_of_a_kind", "five_small_bull"),
+        )
+    }
+)
 """Pairs of specials one hand can hold at once (JJJJQ, JJJJ10, AAAA2): only their
 relative order can matter."""
 
@@ -222,94 +253,167 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
     specials = list(rules.specials)
     out: list[Variant] = []
 
-    def add(key: str, desc: str, data: Mapping[str, Any] | None = None,
-            mistake: str | None = None, modes: tuple[str, ...] = ("hand", "showdown"),
-            **options: Any) -> None:
+    def add(
+        key: str,
+        desc: str,
+        data: Mapping[str, Any] | None = None,
+        mistake: str | None = None,
+        modes: tuple[str, ...] = ("hand", "showdown"),
+        **options: Any,
+    ) -> None:
         if mode == "all" or mode in modes:
             out.append(Variant(key, desc, data, mistake, options, modes))
 
     for s in specials:
-        add(f"specials_without={s}", f"{s} not counted as a special",
-            _with(base, specials=[x for x in specials if x != s]))
+        add(
+            f"specials_without={s}",
+            f"{s} not counted as a special",
+            _with(base, specials=[x for x in specials if x != s]),
+        )
     for s in _SPECIAL_ORDER:
         if s in specials:
             continue
-        add(f"specials_with={s}", f"{s} counted as a special",
-            _with(base, specials=_insert_special(specials, s)))
+        add(
+            f"specials_with={s}",
+            f"{s} counted as a special",
+            _with(base, specials=_insert_special(specials, s)),
+        )
     # special definitions (applied with the special counted, if the preset lacks it)
-    fsb = specials if "five_small_bull" in specials else _insert_special(specials,
-                                                                         "five_small_bull")
+    fsb = (
+        specials if "five_small_bull" in specials else _insert_special(specials, "five_small_bull")
+    )
     note = "" if "five_small_bull" in specials else " (five_small_bull counted)"
     if sd["five_small_bull_total"] == "at_most_10":
-        add("five_small_bull_total=below_10", "five_small_bull uses total < 10" + note,
-            _with(base, specials=fsb, special_definitions={"five_small_bull_total": "below_10"}))
+        add(
+            "five_small_bull_total=below_10",
+            "five_small_bull uses total < 10" + note,
+            _with(base, specials=fsb, special_definitions={"five_small_bull_total": "below_10"}),
+        )
     else:
-        add("five_small_bull_total=at_most_10", "five_small_bull uses total <= 10" + note,
-            _with(base, specials=fsb,
-                  special_definitions={"five_small_bull_total": "at_most_10"}))
+        add(
+            "five_small_bull_total=at_most_10",
+            "five_small_bull uses total <= 10" + note,
+            _with(base, specials=fsb, special_definitions={"five_small_bull_total": "at_most_10"}),
+        )
     if sd["five_small_bull_max_rank"] == "4":
-        add("five_small_bull_max_rank=any",
+        add(
+            "five_small_bull_max_rank=any",
             "five_small_bull without the 'every card A..4' test" + note,
-            _with(base, specials=fsb, special_definitions={"five_small_bull_max_rank": "any"}))
-        add("five_small_bull=below_10,any_rank",
+            _with(base, specials=fsb, special_definitions={"five_small_bull_max_rank": "any"}),
+        )
+        add(
+            "five_small_bull=below_10,any_rank",
             "five_small_bull uses total < 10 and no 'every card A..4' test" + note,
-            _with(base, specials=fsb, special_definitions={
-                "five_small_bull_max_rank": "any", "five_small_bull_total": "below_10"}))
+            _with(
+                base,
+                specials=fsb,
+                special_definitions={
+                    "five_small_bull_max_rank": "any",
+                    "five_small_bull_total": "below_10",
+                },
+            ),
+        )
     ff = specials if "four_faces" in specials else _insert_special(specials, "four_faces")
     note = "" if "four_faces" in specials else " (four_faces counted)"
     if sd["four_faces_fifth"] == "ten":
-        add("four_faces_fifth=any", "four_faces without checking for exactly one 10" + note,
-            _with(base, specials=ff, special_definitions={"four_faces_fifth": "any"}))
+        add(
+            "four_faces_fifth=any",
+            "four_faces without checking for exactly one 10" + note,
+            _with(base, specials=ff, special_definitions={"four_faces_fifth": "any"}),
+        )
     else:
-        add("four_faces_fifth=ten", "four_faces requires exactly one 10" + note,
-            _with(base, specials=ff, special_definitions={"four_faces_fifth": "ten"}))
+        add(
+            "four_faces_fifth=ten",
+            "four_faces requires exactly one 10" + note,
+            _with(base, specials=ff, special_definitions={"four_faces_fifth": "ten"}),
+        )
     for i, j in combinations(range(len(specials)), 2):
         if frozenset((specials[i], specials[j])) not in _CO_OCCUR:
             continue
         order = list(specials)
         order[i], order[j] = order[j], order[i]
-        add(f"special_order={'<'.join(order)}",
-            f"specials ranked {specials[i]} above {specials[j]}", _with(base, specials=order))
+        add(
+            f"special_order={'<'.join(order)}",
+            f"specials ranked {specials[i]} above {specials[j]}",
+            _with(base, specials=order),
+        )
     if len(specials) > 2:
-        add("special_order=reversed", "specials ranked in reverse order",
-            _with(base, specials=specials[::-1]))
-    add("mistake=bull_skips_first", "bull search skips the first card (as written)",
-        mistake="bull_skips_first")
-    add("mistake=niu_niu_as_zero", "Niu Niu reported as points 0 (a 0 not counted as 10)",
-        mistake="niu_niu_as_zero", modes=("hand",))
+        add(
+            "special_order=reversed",
+            "specials ranked in reverse order",
+            _with(base, specials=specials[::-1]),
+        )
+    add(
+        "mistake=bull_skips_first",
+        "bull search skips the first card (as written)",
+        mistake="bull_skips_first",
+    )
+    add(
+        "mistake=niu_niu_as_zero",
+        "Niu Niu reported as points 0 (a 0 not counted as 10)",
+        mistake="niu_niu_as_zero",
+        modes=("hand",),
+    )
     # showdowns: tie-breaks, suits, settlement
     show = ("showdown",)
     tb = rules.tie_break
-    for other, desc in (("highest_card", "tie-break by the highest card (rank, then suit)"),
-                        ("rank_by_rank", "tie-break rank by rank from the highest card down"),
-                        ("none", "no tie-break (equal categories push)")):
+    for other, desc in (
+        ("highest_card", "tie-break by the highest card (rank, then suit)"),
+        ("rank_by_rank", "tie-break rank by rank from the highest card down"),
+        ("none", "no tie-break (equal categories push)"),
+    ):
         if other != tb:
             add(f"tie_break={other}", desc, _with(base, tie_break=other), modes=show)
     if tb != "none":
         suits = base["suit_order"]
         for perm in permutations(SUIT_LETTERS):
             if list(perm) != suits:
-                add(f"suit_order={''.join(perm)}", "suit order " + " > ".join(perm),
-                    _with(base, suit_order=list(perm)), modes=show)
-        add("mistake=suit_from_input_order",
+                add(
+                    f"suit_order={''.join(perm)}",
+                    "suit order " + " > ".join(perm),
+                    _with(base, suit_order=list(perm)),
+                    modes=show,
+                )
+        add(
+            "mistake=suit_from_input_order",
             "tie-break suit taken from the first-written card of the highest rank "
-            "(depends on input order)", mistake="suit_from_input_order", modes=show)
+            "(depends on input order)",
+            mistake="suit_from_input_order",
+            modes=show,
+        )
     if tb == "rank_by_rank":
-        add(f"quads_first={not rules.quads_first}".lower(),
-            "four of a kind compared by the quad rank first" if not rules.quads_first
+        add(
+            f"quads_first={not rules.quads_first}".lower(),
+            "four of a kind compared by the quad rank first"
+            if not rules.quads_first
             else "four of a kind compared rank by rank (not by the quad rank first)",
-            _with(base, quads_first=not rules.quads_first), modes=show)
+            _with(base, quads_first=not rules.quads_first),
+            modes=show,
+        )
     for c in (0.0, 0.03, 0.05, 0.1):
         if abs(c - rules.commission) > 1e-12:
-            add(f"commission={c:g}", f"commission {c * 100:g}% of the player's winnings",
-                mistake=None, modes=show, commission=c)
+            add(
+                f"commission={c:g}",
+                f"commission {c * 100:g}% of the player's winnings",
+                mistake=None,
+                modes=show,
+                commission=c,
+            )
     for other in rules.bets:
         if other != (bet or rules.default_bet):
             add(f"bet={other}", f"settled as the {other} bet", modes=show, bet=other)
-    add("mistake=loser_multiplier", "the loser pays its own hand's multiplier (not the "
-        "winner's)", mistake="loser_multiplier", modes=show)
-    add("mistake=commission_on_stake", "commission taken on the stake, not on the "
-        "winnings", mistake="commission_on_stake", modes=show)
+    add(
+        "mistake=loser_multiplier",
+        "the loser pays its own hand's multiplier (not the winner's)",
+        mistake="loser_multiplier",
+        modes=show,
+    )
+    add(
+        "mistake=commission_on_stake",
+        "commission taken on the stake, not on the winnings",
+        mistake="commission_on_stake",
+        modes=show,
+    )
     return out
 
 
@@ -319,6 +423,7 @@ def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
     cache = _RULES_CACHE.get(id(variant))
     if cache is None or cache[0] is not variant:
         from .niuniu import NiuNiuRules
+
         cache = (variant, NiuNiuRules.from_data(base.name, variant.rules))
         _RULES_CACHE[id(variant)] = cache
     return cache[1]
@@ -327,8 +432,9 @@ def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
 _RULES_CACHE: dict[int, tuple[Variant, Any]] = {}
 
 
-def niuniu_hand_answers(cards: npt.NDArray[np.integer], base: Any,
-                        variant: Variant | None = None) -> dict[str, npt.NDArray[Any]]:
+def niuniu_hand_answers(
+    cards: npt.NDArray[np.integer], base: Any, variant: Variant | None = None
+) -> dict[str, npt.NDArray[Any]]:
     """Answers for hands written as ``cards`` (n, 5) in input order, under ``base``
     rules or a variant of them: ``has_bull``, ``points``, ``category``, ``strength`` and
     ``forbidden`` (a card a valid bull may not use, 255 = none).
@@ -344,6 +450,7 @@ def niuniu_hand_answers(cards: npt.NDArray[np.integer], base: Any,
     False
     """
     from .niuniu import Category, evaluate_arrays
+
     rules = _niuniu_rules(variant, base)
     c = np.asarray(cards, dtype=np.uint8)
     srt = np.sort(c, axis=1)
@@ -366,14 +473,20 @@ def niuniu_hand_answers(cards: npt.NDArray[np.integer], base: Any,
     elif mistake == "niu_niu_as_zero":
         points = np.where(points == 10, 0, points)
     from .niuniu import strength_arrays
+
     strength = strength_arrays(srt, cat.astype(np.uint8), rules)
-    return {"has_bull": has, "points": points, "category": cat, "strength": strength,
-            "forbidden": forbidden}
+    return {
+        "has_bull": has,
+        "points": points,
+        "category": cat,
+        "strength": strength,
+        "forbidden": forbidden,
+    }
 
 
-def niuniu_showdown_strengths(cards: npt.NDArray[np.integer], rules: Any,
-                              variant: Variant | None) -> tuple[npt.NDArray[np.int64],
-                                                                npt.NDArray[np.int64]]:
+def niuniu_showdown_strengths(
+    cards: npt.NDArray[np.integer], rules: Any, variant: Variant | None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """``(category, strength)`` of hands written as ``cards`` under a variant."""
     a = niuniu_hand_answers(cards, rules, variant)
     cat, strength = a["category"], a["strength"]
@@ -390,10 +503,14 @@ def niuniu_showdown_strengths(cards: npt.NDArray[np.integer], rules: Any,
     return cat, strength
 
 
-def niuniu_showdown_answers(player: npt.NDArray[np.integer], banker: npt.NDArray[np.integer],
-                            bet: npt.NDArray[np.int64], commission: npt.NDArray[np.float64],
-                            base: Any, variant: Variant | None = None
-                            ) -> dict[str, npt.NDArray[Any]]:
+def niuniu_showdown_answers(
+    player: npt.NDArray[np.integer],
+    banker: npt.NDArray[np.integer],
+    bet: npt.NDArray[np.int64],
+    commission: npt.NDArray[np.float64],
+    base: Any,
+    variant: Variant | None = None,
+) -> dict[str, npt.NDArray[Any]]:
     """``winner`` (0 player, 1 banker, 2 push) and ``net`` (the player's, in stakes) of
     showdowns, under ``base`` or a variant. ``bet`` indexes ``base.bets`` per row."""
     rules = _niuniu_rules(variant, base)
@@ -415,57 +532,100 @@ def niuniu_showdown_answers(player: npt.NDArray[np.integer], banker: npt.NDArray
         pm, bm = bm, pm
     win = pm - comm if mistake == "commission_on_stake" else pm * (1 - comm)
     net = np.where(winner == 0, win, np.where(winner == 1, -bm, 0.0))
-    return {"winner": winner, "net": np.round(net, 9), "player_category": pc_,
-            "banker_category": bc, "player_strength": ps, "banker_strength": bs}
-
+    return {
+        "winner": winner,
+        "net": np.round(net, 9),
+        "player_category": pc_,
+        "banker_category": bc,
+        "player_strength": ps,
+        "banker_strength": bs,
+    }
 
 
 # ================================================================ Tau Ngau
 
-def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None
-                      ) -> list[Variant]:
+
+def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) -> list[Variant]:
     """The Tau Ngau variants of ``rules`` (a :class:`~solver.taungau.TauNgauRules`)."""
     from .taungau import load_rules
+
     base = rules.to_data()
     out: list[Variant] = []
 
-    def add(key: str, desc: str, data: Mapping[str, Any] | None = None,
-            mistake: str | None = None, modes: tuple[str, ...] = ("hand", "showdown"),
-            **options: Any) -> None:
+    def add(
+        key: str,
+        desc: str,
+        data: Mapping[str, Any] | None = None,
+        mistake: str | None = None,
+        modes: tuple[str, ...] = ("hand", "showdown"),
+        **options: Any,
+    ) -> None:
         if mode == "all" or mode in modes:
             out.append(Variant(key, desc, data, mistake, options, modes))
 
     zero = 0 if rules.zero_counts_as == 10 else 10
-    add(f"zero_counts_as={zero}", f"a last digit of 0 counts as {zero}"
+    add(
+        f"zero_counts_as={zero}",
+        f"a last digit of 0 counts as {zero}"
         + (" (the lowest bull)" if zero == 0 else " (the best score)"),
-        {**base, "zero_counts_as": zero})
-    add("mistake=wild_in_bull", "a [2:1]/[4:2] is set aside in the bull whenever it can be, "
-        "even when it would score more in the remaining two", mistake="wild_in_bull")
-    add("mistake=first_bull", "the first bull found is taken, not the best one",
-        mistake="first_bull")
-    add("mistake=wild_rest_3", "a [2:1]/[4:2] in the remaining two always counts 3 "
-        "(the 3/6 choice used only to make a bull)", mistake="wild_rest_3")
-    add("mistake=wild_fixed_3", "[2:1] and [4:2] always count 3 (no 3/6 choice)",
-        mistake="wild_fixed_3")
-    add("mistake=wild_fixed_6", "[2:1] and [4:2] always count 6 (no 3/6 choice)",
-        mistake="wild_fixed_6")
+        {**base, "zero_counts_as": zero},
+    )
+    add(
+        "mistake=wild_in_bull",
+        "a [2:1]/[4:2] is set aside in the bull whenever it can be, "
+        "even when it would score more in the remaining two",
+        mistake="wild_in_bull",
+    )
+    add(
+        "mistake=first_bull",
+        "the first bull found is taken, not the best one",
+        mistake="first_bull",
+    )
+    add(
+        "mistake=wild_rest_3",
+        "a [2:1]/[4:2] in the remaining two always counts 3 "
+        "(the 3/6 choice used only to make a bull)",
+        mistake="wild_rest_3",
+    )
+    add(
+        "mistake=wild_fixed_3",
+        "[2:1] and [4:2] always count 3 (no 3/6 choice)",
+        mistake="wild_fixed_3",
+    )
+    add(
+        "mistake=wild_fixed_6",
+        "[2:1] and [4:2] always count 6 (no 3/6 choice)",
+        mistake="wild_fixed_6",
+    )
     show = ("showdown",)
     other = "pagat" if rules.settlement == "difference" else "macau"
     o = load_rules(other).to_data()
     settle_keys = ("settlement", "no_bull_pays", "decline_allowed")
     data = {k: v for k, v in base.items() if k not in settle_keys}
     data |= {k: o[k] for k in settle_keys if k in o}
-    add(f"settlement={o['settlement']}", f"settled as under {other} ({o['settlement']})",
-        data, modes=show)
+    add(
+        f"settlement={o['settlement']}",
+        f"settled as under {other} ({o['settlement']})",
+        data,
+        modes=show,
+    )
     if rules.has_decline:
         flip = "first" if (banker_reveals or rules.banker_reveals) == "last" else "last"
-        add(f"banker_reveals={flip}", f"the banker reveals {flip} (the decline decision "
+        add(
+            f"banker_reveals={flip}",
+            f"the banker reveals {flip} (the decline decision "
             f"made {'knowing' if flip == 'first' else 'without knowing'} his hand)",
-            modes=show, banker_reveals=flip)
+            modes=show,
+            banker_reveals=flip,
+        )
         if (banker_reveals or rules.banker_reveals) == "first":
             # banker last: declining is never right under macau, so this changes nothing
-            add("decline_allowed=false", "a player never declines his bull",
-                {**base, "decline_allowed": False}, modes=show)
+            add(
+                "decline_allowed=false",
+                "a player never declines his bull",
+                {**base, "decline_allowed": False},
+                modes=show,
+            )
     return out
 
 
@@ -475,13 +635,15 @@ def _taungau_rules(variant: Variant | None, base: Any) -> Any:
     hit = _RULES_CACHE.get(id(variant))
     if hit is None or hit[0] is not variant:
         from .taungau import TauNgauRules
+
         hit = (variant, TauNgauRules.from_data(base.name + "-variant", variant.rules))
         _RULES_CACHE[id(variant)] = hit
     return hit[1]
 
 
-def taungau_candidates(tiles: npt.NDArray[np.integer], mistake: str | None = None
-                       ) -> list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]]:
+def taungau_candidates(
+    tiles: npt.NDArray[np.integer], mistake: str | None = None
+) -> list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]]:
     """The plays a (possibly mistaken) player considers, for sorted hands (n, 5): pairs
     ``(bull exists, last digit)`` — one per 3/6 choice, or fewer for the mistakes.
 
@@ -493,6 +655,7 @@ def taungau_candidates(tiles: npt.NDArray[np.integer], mistake: str | None = Non
     [5]
     """
     from .taungau import CHOICE_ORDER, TRIPLES, WILD_TILES, analyse
+
     a = analyse(tiles)
     h = a.hands
     if mistake is None:
@@ -506,14 +669,14 @@ def taungau_candidates(tiles: npt.NDArray[np.integer], mistake: str | None = Non
         tri = np.stack([wild[:, list(t)].any(axis=1) for t in TRIPLES])  # (10, n)
         ok_w = (a.bull_ok & tri[None]).any(axis=1)  # (4, n)
         use_w = ok_w.any(axis=0)
-        return [(np.where(use_w, ok_w[c], a.exists[c]), a.digit[c].astype(np.int64))
-                for c in range(4)]
+        return [
+            (np.where(use_w, ok_w[c], a.exists[c]), a.digit[c].astype(np.int64)) for c in range(4)
+        ]
     if mistake == "first_bull":
         any_c = a.bull_ok.any(axis=0)  # (10, n)
         first = np.argmax(any_c, axis=0)
         cols = np.arange(h.shape[0])
-        return [(a.bull_ok[c, first, cols], a.digit[c].astype(np.int64))
-                for c in CHOICE_ORDER]
+        return [(a.bull_ok[c, first, cols], a.digit[c].astype(np.int64)) for c in CHOICE_ORDER]
     if mistake == "wild_rest_3":
         bit = np.zeros(h.shape, dtype=np.int64)
         bit[h == WILD_TILES[0]] = 1
@@ -533,8 +696,9 @@ def taungau_candidates(tiles: npt.NDArray[np.integer], mistake: str | None = Non
     raise ValueError(f"unknown Tau Ngau mistake {mistake!r}")
 
 
-def taungau_hand_answers(tiles: npt.NDArray[np.integer], base: Any,
-                         variant: Variant | None = None) -> dict[str, npt.NDArray[Any]]:
+def taungau_hand_answers(
+    tiles: npt.NDArray[np.integer], base: Any, variant: Variant | None = None
+) -> dict[str, npt.NDArray[Any]]:
     """Answers for sorted hands (n, 5) under ``base`` rules or a variant: ``has_bull``,
     ``reach`` (bit d: last digit d reachable), ``strength`` (0 no bull, 1..10) and
     ``points`` on the rule set's scale (-1: no score, i.e. no bull under ``pagat``)."""
@@ -553,9 +717,14 @@ def taungau_hand_answers(tiles: npt.NDArray[np.integer], base: Any,
     return {"has_bull": has, "reach": reach, "strength": best, "points": points}
 
 
-def taungau_showdown_answers(player: npt.NDArray[np.integer], banker: npt.NDArray[np.integer],
-                             base: Any, banker_reveals: str, decision_last: Any,
-                             variant: Variant | None = None) -> dict[str, npt.NDArray[Any]]:
+def taungau_showdown_answers(
+    player: npt.NDArray[np.integer],
+    banker: npt.NDArray[np.integer],
+    base: Any,
+    banker_reveals: str,
+    decision_last: Any,
+    variant: Variant | None = None,
+) -> dict[str, npt.NDArray[Any]]:
     """``winner`` (0 player, 1 banker, 2 push) and ``net`` for sorted hands under a
     variant. ``decision_last(rules, player_tiles)`` gives the players' decisions (1 =
     decline) when the banker reveals last."""
@@ -577,11 +746,17 @@ def taungau_showdown_answers(player: npt.NDArray[np.integer], banker: npt.NDArra
     else:
         net = np.sign(eff - bs)
     winner = np.where(net > 0, 0, np.where(net < 0, 1, 2))
-    return {"winner": winner, "net": net.astype(np.float64), "player_strength": ps,
-            "banker_strength": bs, "declines": declines}
+    return {
+        "winner": winner,
+        "net": net.astype(np.float64),
+        "player_strength": ps,
+        "banker_strength": bs,
+        "declines": declines,
+    }
 
 
 # ================================================================ Pok Deng
+
 
 def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
     """The Pok Deng variants of ``rules`` (a :class:`~solver.pokdeng.PokDengRules`)."""
@@ -589,8 +764,13 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
     base.pop("name", None)
     out: list[Variant] = []
 
-    def add(key: str, desc: str, data: Mapping[str, Any] | None = None,
-            mistake: str | None = None, modes: tuple[str, ...] = ("hand", "showdown")) -> None:
+    def add(
+        key: str,
+        desc: str,
+        data: Mapping[str, Any] | None = None,
+        mistake: str | None = None,
+        modes: tuple[str, ...] = ("hand", "showdown"),
+    ) -> None:
         if mode == "all" or mode in modes:
             out.append(Variant(key, desc, data, mistake, {}, modes))
 
@@ -598,34 +778,57 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
         add("straights=false", "no straights (Riang not counted)", {**base, "straights": False})
         for ace in ("low", "high", "both"):
             if ace != rules.ace:
-                add(f"ace={ace}", f"straights with the ace {ace}"
+                add(
+                    f"ace={ace}",
+                    f"straights with the ace {ace}"
                     + {"low": " (A-2-3 only)", "high": " (Q-K-A only)", "both": ""}[ace],
-                    {**base, "ace": ace})
+                    {**base, "ace": ace},
+                )
     else:
         for ace in ("both", "low", "high"):
-            add(f"straights=true,ace={ace}", f"straights counted (ace {ace})",
-                {**base, "straights": True, "ace": ace})
+            add(
+                f"straights=true,ace={ace}",
+                f"straights counted (ace {ace})",
+                {**base, "straights": True, "ace": ace},
+            )
     deng = dict(base["deng"])
-    for key, value, desc in (("pok_pair", 1, "a paired Pok given 1 deng"),
-                             ("pok_suited", 1, "a suited Pok given 1 deng"),
-                             ("two_card_pair", 1, "a two-card pair given 1 deng"),
-                             ("three_suited", 1, "three cards of one suit given 1 deng"),
-                             ("tong", 3, "Tong given 3 deng"),
-                             ("sam_lueang", 1, "Sam Lueang given 1 deng")):
+    for key, value, desc in (
+        ("pok_pair", 1, "a paired Pok given 1 deng"),
+        ("pok_suited", 1, "a suited Pok given 1 deng"),
+        ("two_card_pair", 1, "a two-card pair given 1 deng"),
+        ("three_suited", 1, "three cards of one suit given 1 deng"),
+        ("tong", 3, "Tong given 3 deng"),
+        ("sam_lueang", 1, "Sam Lueang given 1 deng"),
+    ):
         if deng.get(key) != value:
             add(f"deng.{key}={value}", desc, {**base, "deng": {**deng, key: value}})
-    add("mistake=three_card_pok", "a three-card 8 or 9 counted as Pok",
-        mistake="three_card_pok")
+    add("mistake=three_card_pok", "a three-card 8 or 9 counted as Pok", mistake="three_card_pok")
     show = ("showdown",)
     pays = 5 if rules.tong_vs_sam_lueang_pays != 5 else 2
-    add(f"tong_vs_sam_lueang_pays={pays}", f"Tong against Sam Lueang pays {pays}",
-        {**base, "tong_vs_sam_lueang_pays": pays}, modes=show)
-    add("mistake=deng_before_points", "deng compared before points",
-        mistake="deng_before_points", modes=show)
-    add("mistake=tong_by_rank", "Tong against Tong decided by rank, not points",
-        mistake="tong_by_rank", modes=show)
-    add("mistake=equal_pays_winner_deng", "equal type and points: the higher deng is paid "
-        "in full, not the difference", mistake="equal_full_deng", modes=show)
+    add(
+        f"tong_vs_sam_lueang_pays={pays}",
+        f"Tong against Sam Lueang pays {pays}",
+        {**base, "tong_vs_sam_lueang_pays": pays},
+        modes=show,
+    )
+    add(
+        "mistake=deng_before_points",
+        "deng compared before points",
+        mistake="deng_before_points",
+        modes=show,
+    )
+    add(
+        "mistake=tong_by_rank",
+        "Tong against Tong decided by rank, not points",
+        mistake="tong_by_rank",
+        modes=show,
+    )
+    add(
+        "mistake=equal_pays_winner_deng",
+        "equal type and points: the higher deng is paid in full, not the difference",
+        mistake="equal_full_deng",
+        modes=show,
+    )
     return out
 
 
@@ -635,14 +838,18 @@ def _pokdeng_rules(variant: Variant | None, base: Any) -> Any:
     hit = _RULES_CACHE.get(id(variant))
     if hit is None or hit[0] is not variant:
         from .pokdeng import PokDengRules
+
         hit = (variant, PokDengRules.from_data(base.name, variant.rules))
         _RULES_CACHE[id(variant)] = hit
     return hit[1]
 
 
-def pokdeng_hand_answers(cards: npt.NDArray[np.integer], size: npt.NDArray[np.integer],
-                         base: Any, variant: Variant | None = None
-                         ) -> dict[str, npt.NDArray[Any]]:
+def pokdeng_hand_answers(
+    cards: npt.NDArray[np.integer],
+    size: npt.NDArray[np.integer],
+    base: Any,
+    variant: Variant | None = None,
+) -> dict[str, npt.NDArray[Any]]:
     """``type``, ``points``, ``deng`` of hands (n, 3; the third card 255 in a two-card
     hand) under ``base`` rules or a variant.
 
@@ -654,6 +861,7 @@ def pokdeng_hand_answers(cards: npt.NDArray[np.integer], size: npt.NDArray[np.in
     ([5, 0], [8, 5], [2, 3])
     """
     from .pokdeng import HandType, classify
+
     rules = _pokdeng_rules(variant, base)
     c = np.asarray(cards, dtype=np.int64)
     sz = np.asarray(size)
@@ -672,12 +880,17 @@ def pokdeng_hand_answers(cards: npt.NDArray[np.integer], size: npt.NDArray[np.in
     return {"type": t, "points": p, "deng": d}
 
 
-def pokdeng_showdown_answers(player: npt.NDArray[np.integer], p_size: npt.NDArray[np.integer],
-                             dealer: npt.NDArray[np.integer], d_size: npt.NDArray[np.integer],
-                             base: Any, variant: Variant | None = None
-                             ) -> dict[str, npt.NDArray[Any]]:
+def pokdeng_showdown_answers(
+    player: npt.NDArray[np.integer],
+    p_size: npt.NDArray[np.integer],
+    dealer: npt.NDArray[np.integer],
+    d_size: npt.NDArray[np.integer],
+    base: Any,
+    variant: Variant | None = None,
+) -> dict[str, npt.NDArray[Any]]:
     """``winner`` (0 player, 1 dealer, 2 push) and ``net`` (the player's) of showdowns."""
     from .pokdeng import HandType, settle
+
     rules = _pokdeng_rules(variant, base)
     a = pokdeng_hand_answers(player, p_size, base, variant)
     b = pokdeng_hand_answers(dealer, d_size, base, variant)
@@ -690,19 +903,26 @@ def pokdeng_showdown_answers(player: npt.NDArray[np.integer], p_size: npt.NDArra
         net = np.where(ka > kb, a["deng"], np.where(ka < kb, -b["deng"], 0))
         tsl = {int(HandType.TONG), int(HandType.SAM_LUEANG)}
         pair = ~same_type & np.isin(a["type"], list(tsl)) & np.isin(b["type"], list(tsl))
-        net = np.where(pair, np.sign(a["type"] - b["type"]) * rules.tong_vs_sam_lueang_pays,
-                       net)
+        net = np.where(pair, np.sign(a["type"] - b["type"]) * rules.tong_vs_sam_lueang_pays, net)
     elif mistake == "tong_by_rank":
         both = same_type & (a["type"] == HandType.TONG)
         ra = np.asarray(player, dtype=np.int64)[:, 0] >> 2
         rb = np.asarray(dealer, dtype=np.int64)[:, 0] >> 2
-        net = np.where(both, np.where(ra > rb, a["deng"], np.where(ra < rb, -b["deng"], 0)),
-                       net)
+        net = np.where(both, np.where(ra > rb, a["deng"], np.where(ra < rb, -b["deng"], 0)), net)
     elif mistake == "equal_full_deng":
         eq = same_type & (a["points"] == b["points"])
-        net = np.where(eq, np.where(a["deng"] > b["deng"], a["deng"],
-                                    np.where(a["deng"] < b["deng"], -b["deng"], 0)), net)
+        net = np.where(
+            eq,
+            np.where(
+                a["deng"] > b["deng"], a["deng"], np.where(a["deng"] < b["deng"], -b["deng"], 0)
+            ),
+            net,
+        )
     net = np.asarray(net, dtype=np.int64)
     winner = np.where(net > 0, 0, np.where(net < 0, 1, 2))
-    return {"winner": winner, "net": net.astype(np.float64), "player_type": a["type"],
-            "dealer_type": b["type"]}
+    return {
+        "winner": winner,
+        "net": net.astype(np.float64),
+        "player_type": a["type"],
+        "dealer_type": b["type"],
+    }

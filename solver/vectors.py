@@ -33,8 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["build_vectors", "cli_vectors", "niuniu_vectors", "pokdeng_vectors",
-           "taungau_vectors"]
+__all__ = ["build_vectors", "cli_vectors", "niuniu_vectors", "pokdeng_vectors", "taungau_vectors"]
 
 POOL = 20_000
 """Random hands (and deals) searched, with a fixed seed, for situations and catches."""
@@ -43,11 +42,13 @@ _POOL_SEED = 20_260_601
 
 def _names(cards: Sequence[int] | npt.NDArray[Any]) -> list[str]:
     from .cards import CARD_NAMES
+
     return [CARD_NAMES[int(c)] for c in cards]
 
 
 def _parse(text: str) -> list[int]:
     from .cards import parse_cards
+
     return parse_cards(text)
 
 
@@ -109,16 +110,30 @@ def _suit_pairs() -> list[tuple[str, str, str]]:
     for a in range(4):
         for b in range(a + 1, 4):
             x, y = (s for s in suits if s not in (suits[a], suits[b]))
-            out.append((f"K{suits[a]} 9{x} 8{x} 7{x} 3{x}", f"K{suits[b]} 9{y} 8{y} 7{y} 3{y}",
-                        f"tie_all_ranks_equal_suit_{suits[a]}_vs_{suits[b]}"))
-            out.append((f"K{suits[b]} 9{x} 8{x} 7{x} 3{x}", f"K{suits[a]} 9{y} 8{y} 7{y} 3{y}",
-                        f"tie_all_ranks_equal_suit_{suits[b]}_vs_{suits[a]}"))
+            out.append(
+                (
+                    f"K{suits[a]} 9{x} 8{x} 7{x} 3{x}",
+                    f"K{suits[b]} 9{y} 8{y} 7{y} 3{y}",
+                    f"tie_all_ranks_equal_suit_{suits[a]}_vs_{suits[b]}",
+                )
+            )
+            out.append(
+                (
+                    f"K{suits[b]} 9{x} 8{x} 7{x} 3{x}",
+                    f"K{suits[a]} 9{y} 8{y} 7{y} 3{y}",
+                    f"tie_all_ranks_equal_suit_{suits[b]}_vs_{suits[a]}",
+                )
+            )
     return out
 
 
-def _nn_situations(rules: Any, p_cat: npt.NDArray[Any], b_cat: npt.NDArray[Any],
-                   pl: npt.NDArray[np.uint8], bk: npt.NDArray[np.uint8]
-                   ) -> dict[str, npt.NDArray[np.bool_]]:
+def _nn_situations(
+    rules: Any,
+    p_cat: npt.NDArray[Any],
+    b_cat: npt.NDArray[Any],
+    pl: npt.NDArray[np.uint8],
+    bk: npt.NDArray[np.uint8],
+) -> dict[str, npt.NDArray[np.bool_]]:
     """Showdown situations worth a vector each (masks over the pool)."""
     pr = np.sort(pl >> 2, axis=1)[:, ::-1]
     br = np.sort(bk >> 2, axis=1)[:, ::-1]
@@ -128,8 +143,7 @@ def _nn_situations(rules: Any, p_cat: npt.NDArray[Any], b_cat: npt.NDArray[Any],
     out = {
         "categories_differ": ~same,
         "tie_top_rank_differs": same & (pr[:, 0] != br[:, 0]),
-        "tie_top_rank_equal_second_differs": same & (pr[:, 0] == br[:, 0])
-        & (pr[:, 1] != br[:, 1]),
+        "tie_top_rank_equal_second_differs": same & (pr[:, 0] == br[:, 0]) & (pr[:, 1] != br[:, 1]),
         "tie_all_ranks_equal": same & (pr == br).all(axis=1),
         "tie_no_bull_vs_no_bull": same & (p_cat == 0),
         "tie_niu_niu_vs_niu_niu": same & (p_cat == 10),
@@ -140,16 +154,20 @@ def _nn_situations(rules: Any, p_cat: npt.NDArray[Any], b_cat: npt.NDArray[Any],
     for a in range(4):
         for b in range(a + 1, 4):
             out[f"tie_top_suit_{suits[a]}_vs_{suits[b]}"] = (
-                same & ((top_p >> 2) == (top_b >> 2)) & (
-                    ((s_p == a) & (s_b == b)) | ((s_p == b) & (s_b == a))))
+                same
+                & ((top_p >> 2) == (top_b >> 2))
+                & (((s_p == a) & (s_b == b)) | ((s_p == b) & (s_b == a)))
+            )
     return out
 
 
-def niuniu_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
-                   ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def niuniu_vectors(
+    rules: Any = None, seed: int = 20261129, sample: int = 200
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Niu Niu vectors under ``rules`` and their coverage summary."""
     from .diagnose import niuniu_catalogue, niuniu_hand_answers, niuniu_showdown_answers
     from .niuniu import Category, evaluate_arrays, load_rules
+
     r = load_rules(rules)
     bet_names = list(r.bets)
     records: list[dict[str, Any]] = []
@@ -160,26 +178,42 @@ def niuniu_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
         for i in range(len(cards)):
             mask = int(ev["bull_mask"][i])
             bull = [int(srt[i, p]) for p in range(5) if mask >> p & 1]
-            records.append({
-                "kind": "hand", "hand": _names(cards[i]),
-                "has_bull": bool(ev["has_bull"][i]), "points": int(ev["points"][i]),
-                "category": Category(int(ev["category"][i])).label,
-                "bull": _names(bull) if bull else None, "n_bulls": int(ev["n_bulls"][i]),
-                "tags": tags[i]})
+            records.append(
+                {
+                    "kind": "hand",
+                    "hand": _names(cards[i]),
+                    "has_bull": bool(ev["has_bull"][i]),
+                    "points": int(ev["points"][i]),
+                    "category": Category(int(ev["category"][i])).label,
+                    "bull": _names(bull) if bull else None,
+                    "n_bulls": int(ev["n_bulls"][i]),
+                    "tags": tags[i],
+                }
+            )
 
-    def showdown_records(pl: npt.NDArray[np.uint8], bk: npt.NDArray[np.uint8],
-                         bet: npt.NDArray[np.int64], tags: list[list[str]]) -> None:
+    def showdown_records(
+        pl: npt.NDArray[np.uint8],
+        bk: npt.NDArray[np.uint8],
+        bet: npt.NDArray[np.int64],
+        tags: list[list[str]],
+    ) -> None:
         comm = np.full(len(pl), r.commission)
         a = niuniu_showdown_answers(pl, bk, bet, comm, r)
         for i in range(len(pl)):
-            records.append({
-                "kind": "showdown", "player": _names(pl[i]), "banker": _names(bk[i]),
-                "bet": bet_names[int(bet[i])], "commission": r.commission,
-                "winner": ("player", "banker", "push")[int(a["winner"][i])],
-                "net": float(a["net"][i]),
-                "player_category": Category(int(a["player_category"][i])).label,
-                "banker_category": Category(int(a["banker_category"][i])).label,
-                "tags": tags[i]})
+            records.append(
+                {
+                    "kind": "showdown",
+                    "player": _names(pl[i]),
+                    "banker": _names(bk[i]),
+                    "bet": bet_names[int(bet[i])],
+                    "commission": r.commission,
+                    "winner": ("player", "banker", "push")[int(a["winner"][i])],
+                    "net": float(a["net"][i]),
+                    "player_category": Category(int(a["player_category"][i])).label,
+                    "banker_category": Category(int(a["banker_category"][i])).label,
+                    "tags": tags[i],
+                }
+            )
 
     # -- hands: hand-picked, then one of every category from the pool
     picked = np.array([_parse(h) for h, _ in _NN_HANDS], dtype=np.uint8)
@@ -203,8 +237,11 @@ def niuniu_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
     catches: dict[str, str] = {}
 
     def differs(a: dict[str, Any], b: dict[str, Any], i: Any) -> Any:
-        return ((a["has_bull"][i] != b["has_bull"][i]) | (a["points"][i] != b["points"][i])
-                | (a["category"][i] != b["category"][i]))
+        return (
+            (a["has_bull"][i] != b["has_bull"][i])
+            | (a["points"][i] != b["points"][i])
+            | (a["category"][i] != b["category"][i])
+        )
 
     for v in variants:
         if "hand" not in v.modes:
@@ -229,8 +266,11 @@ def niuniu_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
     if extra_rows:
         hand_records(pool[extra_rows], extra_tags)
     for rec in records:
-        rec["tags"] = [f"category_{rec['category']}", *rec["tags"]] if not any(
-            t.startswith("category_") for t in rec["tags"]) else rec["tags"]
+        rec["tags"] = (
+            [f"category_{rec['category']}", *rec["tags"]]
+            if not any(t.startswith("category_") for t in rec["tags"])
+            else rec["tags"]
+        )
     # -- showdowns: hand-picked, situations, every bet, catches
     shows = list(_NN_SHOWDOWNS) + _suit_pairs()
     sp = np.array([_parse(p) for p, _, _ in shows], dtype=np.uint8)
@@ -244,17 +284,21 @@ def niuniu_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
     base_deals = niuniu_showdown_answers(pp, pb, d_bet, comm, r)
     rows: list[int] = []
     row_tags: list[list[str]] = []
-    for name, mask in _nn_situations(r, base_deals["player_category"],
-                                     base_deals["banker_category"], pp, pb).items():
+    for name, mask in _nn_situations(
+        r, base_deals["player_category"], base_deals["banker_category"], pp, pb
+    ).items():
         hit = np.flatnonzero(mask)
         if len(hit):
             rows.append(int(hit[0]))
             row_tags.append([name])
     for w, label in ((0, "player_wins"), (1, "banker_wins")):
-        for cat in sorted(set(base_deals["player_category" if w == 0 else
-                                         "banker_category"].tolist())):
-            hit = np.flatnonzero((base_deals["winner"] == w) & (base_deals[
-                "player_category" if w == 0 else "banker_category"] == cat))
+        for cat in sorted(
+            set(base_deals["player_category" if w == 0 else "banker_category"].tolist())
+        ):
+            hit = np.flatnonzero(
+                (base_deals["winner"] == w)
+                & (base_deals["player_category" if w == 0 else "banker_category"] == cat)
+            )
             if len(hit):
                 rows.append(int(hit[0]))
                 row_tags.append([f"{label}_with_{Category(int(cat)).label}"])
@@ -263,15 +307,17 @@ def niuniu_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
         if "showdown" not in v.modes or v.key in catches:
             continue
         va = niuniu_showdown_answers(sp, sb, s_bet, np.full(len(sp), r.commission), r, v)
-        hit = np.flatnonzero((va["winner"] != base_sp["winner"]) |
-                             (np.abs(va["net"] - base_sp["net"]) > 1e-9))
+        hit = np.flatnonzero(
+            (va["winner"] != base_sp["winner"]) | (np.abs(va["net"] - base_sp["net"]) > 1e-9)
+        )
         if len(hit):
             s_tags[int(hit[0])].append(f"catches:{v.key}")
             catches[v.key] = "showdown"
             continue
         va = niuniu_showdown_answers(pp, pb, d_bet, comm, r, v)
-        hit = np.flatnonzero((va["winner"] != base_deals["winner"]) |
-                             (np.abs(va["net"] - base_deals["net"]) > 1e-9))
+        hit = np.flatnonzero(
+            (va["winner"] != base_deals["winner"]) | (np.abs(va["net"] - base_deals["net"]) > 1e-9)
+        )
         if len(hit):
             j = int(hit[0])
             if j in rows:
@@ -287,28 +333,51 @@ def niuniu_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
         if bet == r.default_bet:
             continue
         sel = [int(np.flatnonzero(base_deals["winner"] == w)[0]) for w in (0, 1)]
-        showdown_records(pp[sel], pb[sel], np.full(len(sel), b, dtype=np.int64),
-                         [[f"bet_{bet}", "player_wins"], [f"bet_{bet}", "banker_wins"]])
+        showdown_records(
+            pp[sel],
+            pb[sel],
+            np.full(len(sel), b, dtype=np.int64),
+            [[f"bet_{bet}", "player_wins"], [f"bet_{bet}", "banker_wins"]],
+        )
     # -- the seeded random sample
     srng = np.random.default_rng(seed)
     hand_records(_deal(srng, sample, 5), [["random"] for _ in range(sample)])
     ten = _deal(srng, sample, 10)
-    showdown_records(ten[:, :5], ten[:, 5:], srng.integers(0, len(bet_names), sample),
-                     [["random"] for _ in range(sample)])
+    showdown_records(
+        ten[:, :5],
+        ten[:, 5:],
+        srng.integers(0, len(bet_names), sample),
+        [["random"] for _ in range(sample)],
+    )
     for i, rec in enumerate(records):
         rec["id"] = f"niuniu-{i + 1:04d}"
     uncaught = [v.key for v in variants if v.key not in catches]
     return records, _coverage(records, "niuniu", r.name, seed, sample, catches, uncaught)
 
 
-def _coverage(records: list[dict[str, Any]], game: str, rules: str, seed: int, sample: int,
-              catches: dict[str, str], uncaught: list[str]) -> dict[str, Any]:
+def _coverage(
+    records: list[dict[str, Any]],
+    game: str,
+    rules: str,
+    seed: int,
+    sample: int,
+    catches: dict[str, str],
+    uncaught: list[str],
+) -> dict[str, Any]:
     tags: Counter[str] = Counter(t for rec in records for t in rec["tags"])
     kinds = Counter(rec["kind"] for rec in records)
-    return {"game": game, "rules": rules, "vectors": len(records), "hands": kinds["hand"],
-            "showdowns": kinds["showdown"], "seed": seed, "sample": sample,
-            "tags": dict(sorted(tags.items())), "variants_caught": sorted(catches),
-            "uncaught_variants": uncaught}
+    return {
+        "game": game,
+        "rules": rules,
+        "vectors": len(records),
+        "hands": kinds["hand"],
+        "showdowns": kinds["showdown"],
+        "seed": seed,
+        "sample": sample,
+        "tags": dict(sorted(tags.items())),
+        "variants_caught": sorted(catches),
+        "uncaught_variants": uncaught,
+    }
 
 
 # ================================================================ Tau Ngau
@@ -327,10 +396,12 @@ _TN_HANDS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _tn_record(rules: Any, tiles: Sequence[int], written: Sequence[int] | None,
-               tags: list[str]) -> dict[str, Any]:
+def _tn_record(
+    rules: Any, tiles: Sequence[int], written: Sequence[int] | None, tags: list[str]
+) -> dict[str, Any]:
     from .taungau import WILD_TILES, analyse, best_plays
     from .tiles import TILE_NAMES, hand_names
+
     h = np.array([sorted(tiles)], dtype=np.uint8)
     a = analyse(h)
     play = best_plays(a, rules)
@@ -344,22 +415,32 @@ def _tn_record(rules: Any, tiles: Sequence[int], written: Sequence[int] | None,
         "has_bull": has,
         "points": None if points == 255 else points,
         "bull": hand_names([tl[p] for p in range(5) if mask >> p & 1]) if has else None,
-        "values": {TILE_NAMES[w]: 6 if int(play.values[0]) >> b & 1 else 3
-                   for b, w in enumerate(WILD_TILES) if w in tl} if has else None,
-        "reachable": sorted(rules.score(d) for d in range(10)
-                            if int(a.reachable[0]) >> d & 1),
-        "tags": tags}
+        "values": {
+            TILE_NAMES[w]: 6 if int(play.values[0]) >> b & 1 else 3
+            for b, w in enumerate(WILD_TILES)
+            if w in tl
+        }
+        if has
+        else None,
+        "reachable": sorted(rules.score(d) for d in range(10) if int(a.reachable[0]) >> d & 1),
+        "tags": tags,
+    }
 
 
-def taungau_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200,
-                    banker_reveals: str | None = None, tables: str | None = None
-                    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def taungau_vectors(
+    rules: Any = None,
+    seed: int = 20261129,
+    sample: int = 200,
+    banker_reveals: str | None = None,
+    tables: str | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Tau Ngau vectors under ``rules`` and their coverage summary."""
     from .diagnose import taungau_catalogue, taungau_hand_answers, taungau_showdown_answers
     from .indexing import all_subsets
     from .taungau import load_rules
     from .taungau_play import evaluate_batch, settle_batch
     from .tiles import TILE_NAMES, canonical_hand, parse_tiles
+
     r = load_rules(rules)
     reveals = banker_reveals or r.banker_reveals
     records: list[dict[str, Any]] = []
@@ -373,23 +454,26 @@ def taungau_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200,
     chosen: dict[int, list[str]] = {}
     for score in sorted(set(base_all["points"].tolist())):
         j = int(np.flatnonzero(base_all["points"] == score)[0])
-        chosen.setdefault(j, []).append("no_bull" if score == -1 or not base_all[
-            "has_bull"][j] else f"best_{score}")
+        chosen.setdefault(j, []).append(
+            "no_bull" if score == -1 or not base_all["has_bull"][j] else f"best_{score}"
+        )
     picked_arr = np.array([sorted(canonical_hand(p)) for p in picked], dtype=np.uint8)
     base_picked = taungau_hand_answers(picked_arr, r)
     for v in variants:
         if "hand" not in v.modes:
             continue
         va = taungau_hand_answers(picked_arr, r, v)
-        hit = np.flatnonzero((va["points"] != base_picked["points"])
-                             | (va["has_bull"] != base_picked["has_bull"]))
+        hit = np.flatnonzero(
+            (va["points"] != base_picked["points"]) | (va["has_bull"] != base_picked["has_bull"])
+        )
         if len(hit):
             tags[int(hit[0])].append(f"catches:{v.key}")
             catches[v.key] = "hand"
             continue
         va = taungau_hand_answers(every, r, v)
-        hit = np.flatnonzero((va["points"] != base_all["points"])
-                             | (va["has_bull"] != base_all["has_bull"]))
+        hit = np.flatnonzero(
+            (va["points"] != base_all["points"]) | (va["has_bull"] != base_all["has_bull"])
+        )
         if len(hit):
             chosen.setdefault(int(hit[0]), []).append(f"catches:{v.key}")
             catches[v.key] = "hand"
@@ -444,25 +528,42 @@ def taungau_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200,
         records.append(_tn_record(r, h.tolist(), h.tolist(), ["random"]))
     deals = np.argsort(srng.random((sample, 32)), axis=1)[:, :10].astype(np.uint8)
     idx = list(rows)
-    spl = np.concatenate([pl[idx], np.sort(deals[:, :5], axis=1)]) if idx else np.sort(
-        deals[:, :5], axis=1)
-    sbk = np.concatenate([bk[idx], np.sort(deals[:, 5:], axis=1)]) if idx else np.sort(
-        deals[:, 5:], axis=1)
+    spl = (
+        np.concatenate([pl[idx], np.sort(deals[:, :5], axis=1)])
+        if idx
+        else np.sort(deals[:, :5], axis=1)
+    )
+    sbk = (
+        np.concatenate([bk[idx], np.sort(deals[:, 5:], axis=1)])
+        if idx
+        else np.sort(deals[:, 5:], axis=1)
+    )
     stags = [rows[i] for i in idx] + [["random"] for _ in range(sample)]
     res2 = settle_batch(spl, sbk, r, banker_reveals=reveals, tables=tables)
     for i in range(len(spl)):
         net = int(res2["net"][i])
-        records.append({"kind": "showdown", "player": [TILE_NAMES[t] for t in spl[i]],
-                        "banker": [TILE_NAMES[t] for t in sbk[i]],
-                        "banker_reveals": reveals, "declines": bool(res2["declines"][i]),
-                        "winner": "player" if net > 0 else "banker" if net < 0 else "push",
-                        "net": net, "tags": stags[i]})
+        records.append(
+            {
+                "kind": "showdown",
+                "player": [TILE_NAMES[t] for t in spl[i]],
+                "banker": [TILE_NAMES[t] for t in sbk[i]],
+                "banker_reveals": reveals,
+                "declines": bool(res2["declines"][i]),
+                "winner": "player" if net > 0 else "banker" if net < 0 else "push",
+                "net": net,
+                "tags": stags[i],
+            }
+        )
     for i, rec in enumerate(records):
         rec["id"] = f"taungau-{i + 1:04d}"
-        if not any(t.startswith(("best_", "no_bull")) for t in rec["tags"]) and rec[
-                "kind"] == "hand":
-            rec["tags"] = [("no_bull" if not rec["has_bull"] else f"best_{rec['points']}"),
-                           *rec["tags"]]
+        if (
+            not any(t.startswith(("best_", "no_bull")) for t in rec["tags"])
+            and rec["kind"] == "hand"
+        ):
+            rec["tags"] = [
+                ("no_bull" if not rec["has_bull"] else f"best_{rec['points']}"),
+                *rec["tags"],
+            ]
     uncaught = [v.key for v in variants if v.key not in catches]
     return records, _coverage(records, "taungau", r.name, seed, sample, catches, uncaught)
 
@@ -470,35 +571,56 @@ def taungau_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200,
 # ================================================================ Pok Deng
 
 _PD_HANDS: tuple[tuple[str, str], ...] = (
-    ("9S 9D", "worked_example pok_8 pair"), ("5S 4C", "worked_example pok_9"),
+    ("9S 9D", "worked_example pok_8 pair"),
+    ("5S 4C", "worked_example pok_9"),
     ("AC 4C 4D", "worked_example three_card_9_is_normal"),
     ("6C 4C 5C", "worked_example run suited"),
-    ("KH 2S AC", "worked_example"), ("KH 2S 3C", "worked_example"), ("2S 3S", "suited"),
-    ("4S 4D", "pair"), ("8H QH", "pok_8 suited"), ("9C 10C", "pok_9 suited"),
-    ("3S 3H 3D", "tong tong_points_9"), ("KS KH KD", "tong tong_points_0"),
-    ("JS QH KD", "sam_lueang run_j_q_k"), ("JS JH QD", "sam_lueang"),
-    ("QS KS AS", "run_q_k_a suited"), ("AH 2D 3C", "run_a_2_3"), ("KS AD 2C", "not_a_run_k_a_2"),
-    ("4D 5H 6S", "run"), ("9D 10D JD", "run suited"), ("2C 7C 9C", "three_suited"),
-    ("AS 7H", "pok_8"), ("KS 8D", "pok_8 ten_values_0"),
+    ("KH 2S AC", "worked_example"),
+    ("KH 2S 3C", "worked_example"),
+    ("2S 3S", "suited"),
+    ("4S 4D", "pair"),
+    ("8H QH", "pok_8 suited"),
+    ("9C 10C", "pok_9 suited"),
+    ("3S 3H 3D", "tong tong_points_9"),
+    ("KS KH KD", "tong tong_points_0"),
+    ("JS QH KD", "sam_lueang run_j_q_k"),
+    ("JS JH QD", "sam_lueang"),
+    ("QS KS AS", "run_q_k_a suited"),
+    ("AH 2D 3C", "run_a_2_3"),
+    ("KS AD 2C", "not_a_run_k_a_2"),
+    ("4D 5H 6S", "run"),
+    ("9D 10D JD", "run suited"),
+    ("2C 7C 9C", "three_suited"),
+    ("AS 7H", "pok_8"),
+    ("KS 8D", "pok_8 ten_values_0"),
 )
 _PD_SHOWDOWNS: tuple[tuple[str, str, str], ...] = (
-    ("9S 9D", "AC 4C 4D", "worked_example"), ("5S 4C", "9S 9D", "worked_example"),
-    ("6C 4C 5C", "KH 2S AC", "worked_example"), ("6C 4C 5C", "KH 2S 3C", "worked_example"),
-    ("6C 4C 5C", "2S 3S", "worked_example"), ("3S 3H 3D", "JS QH KD", "tong_vs_sam_lueang"),
+    ("9S 9D", "AC 4C 4D", "worked_example"),
+    ("5S 4C", "9S 9D", "worked_example"),
+    ("6C 4C 5C", "KH 2S AC", "worked_example"),
+    ("6C 4C 5C", "KH 2S 3C", "worked_example"),
+    ("6C 4C 5C", "2S 3S", "worked_example"),
+    ("3S 3H 3D", "JS QH KD", "tong_vs_sam_lueang"),
     ("QC JD KS", "7S 7H 7D", "sam_lueang_vs_tong"),
     ("2S 2H 2D", "JC JD QH", "tong_vs_sam_lueang"),
-    ("QS QD KC", "8S 8H 8D", "sam_lueang_vs_tong"), ("3S 3H 3D", "KS KH KD", "tong_points"),
-    ("JS JH JD", "QS QH QD", "tong_push"), ("4D 5H 6S", "7C 7H 7D", "run_vs_tong"),
-    ("9D 10D JD", "JS QH KD", "run_vs_sam_lueang"), ("2S 3S", "4C 5H 6D", "points_and_deng"),
-    ("4S 4D", "2C 6H", "deng_difference"), ("AS 7H", "8C 10C", "pok_8_push_on_deng"),
+    ("QS QD KC", "8S 8H 8D", "sam_lueang_vs_tong"),
+    ("3S 3H 3D", "KS KH KD", "tong_points"),
+    ("JS JH JD", "QS QH QD", "tong_push"),
+    ("4D 5H 6S", "7C 7H 7D", "run_vs_tong"),
+    ("9D 10D JD", "JS QH KD", "run_vs_sam_lueang"),
+    ("2S 3S", "4C 5H 6D", "points_and_deng"),
+    ("4S 4D", "2C 6H", "deng_difference"),
+    ("AS 7H", "8C 10C", "pok_8_push_on_deng"),
 )
 
 
-def pokdeng_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
-                    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def pokdeng_vectors(
+    rules: Any = None, seed: int = 20261129, sample: int = 200
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Pok Deng vectors under ``rules`` and their coverage summary."""
     from .diagnose import pokdeng_catalogue, pokdeng_hand_answers, pokdeng_showdown_answers
     from .pokdeng import HandType, all_hands, load_rules
+
     r = load_rules(rules)
     records: list[dict[str, Any]] = []
     catches: dict[str, str] = {}
@@ -507,17 +629,25 @@ def pokdeng_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
     def pad(rows: list[list[int]]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
         arr = np.full((len(rows), 3), 255, dtype=np.uint8)
         for i, row in enumerate(rows):
-            arr[i, :len(row)] = row
+            arr[i, : len(row)] = row
         return arr, np.array([len(row) for row in rows], dtype=np.int64)
 
-    def hand_recs(cards: npt.NDArray[np.uint8], size: npt.NDArray[np.int64],
-                  tags: list[list[str]]) -> None:
+    def hand_recs(
+        cards: npt.NDArray[np.uint8], size: npt.NDArray[np.int64], tags: list[list[str]]
+    ) -> None:
         a = pokdeng_hand_answers(cards, size, r)
         for i in range(len(cards)):
             t = HandType(int(a["type"][i]))
-            records.append({"kind": "hand", "hand": _names(cards[i, :size[i]]),
-                            "points": int(a["points"][i]), "type": t.label,
-                            "deng": int(a["deng"][i]), "tags": [f"type_{t.label}", *tags[i]]})
+            records.append(
+                {
+                    "kind": "hand",
+                    "hand": _names(cards[i, : size[i]]),
+                    "points": int(a["points"][i]),
+                    "type": t.label,
+                    "deng": int(a["deng"][i]),
+                    "tags": [f"type_{t.label}", *tags[i]],
+                }
+            )
 
     picked, psize = pad([_parse(h) for h, _ in _PD_HANDS])
     tags = [t.split() for _, t in _PD_HANDS]
@@ -599,10 +729,16 @@ def pokdeng_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
     a = pokdeng_showdown_answers(allp, allps, alld, allds, r)
     for i in range(len(allp)):
         net = int(a["net"][i])
-        records.append({"kind": "showdown", "player": _names(allp[i, :allps[i]]),
-                        "dealer": _names(alld[i, :allds[i]]),
-                        "winner": ("player", "dealer", "push")[int(a["winner"][i])],
-                        "net": net, "tags": alltags[i]})
+        records.append(
+            {
+                "kind": "showdown",
+                "player": _names(allp[i, : allps[i]]),
+                "dealer": _names(alld[i, : allds[i]]),
+                "winner": ("player", "dealer", "push")[int(a["winner"][i])],
+                "net": net,
+                "tags": alltags[i],
+            }
+        )
     for i, rec in enumerate(records):
         rec["id"] = f"pokdeng-{i + 1:04d}"
     uncaught = [v.key for v in variants if v.key not in catches]
@@ -611,12 +747,18 @@ def pokdeng_vectors(rules: Any = None, seed: int = 20261129, sample: int = 200
 
 # ================================================================ CLI
 
-def build_vectors(game: str, rules: str | None = None, seed: int = 20261129,
-                  sample: int = 200, tables: str | None = None,
-                  banker_reveals: str | None = None
-                  ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+
+def build_vectors(
+    game: str,
+    rules: str | None = None,
+    seed: int = 20261129,
+    sample: int = 200,
+    tables: str | None = None,
+    banker_reveals: str | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The vectors of ``game`` and their coverage summary."""
     from .errors import BullError
+
     if sample < 0:
         raise BullError(f"--sample must be at least 0, got {sample}")
     if game == "niuniu":
@@ -637,10 +779,18 @@ def cli_vectors(args: Any, out: Any) -> int:
     """``bull vectors``: JSON Lines to ``--out`` (or stdout), coverage to stdout (or to
     stderr when the vectors go to stdout, keeping it pure JSON Lines)."""
     from .errors import BullError
-    records, cov = build_vectors(args.game, args.rules, args.seed, args.sample, args.tables,
-                                 getattr(args, "banker_reveals", None))
-    lines = "".join(json.dumps(_order(r), ensure_ascii=False, separators=(",", ":")) + "\n"
-                    for r in records)
+
+    records, cov = build_vectors(
+        args.game,
+        args.rules,
+        args.seed,
+        args.sample,
+        args.tables,
+        getattr(args, "banker_reveals", None),
+    )
+    lines = "".join(
+        json.dumps(_order(r), ensure_ascii=False, separators=(",", ":")) + "\n" for r in records
+    )
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as f:
@@ -660,15 +810,22 @@ def cli_vectors(args: Any, out: Any) -> int:
 
 def _coverage_text(cov: dict[str, Any]) -> str:
     tags = cov["tags"]
-    main = sorted((t for t in tags if t.startswith(("category_", "best_", "type_", "no_bull"))),
-                  key=lambda t: (len(t), t))
-    situations = sorted(t for t in tags if not t.startswith(
-        ("category_", "best_", "type_", "no_bull", "catches:", "random")))
-    text = (f"{cov['vectors']} {cov['game']} vectors under {cov['rules']} "
-            f"({cov['hands']} hands, {cov['showdowns']} showdowns; random sample "
-            f"{cov['sample']} with seed {cov['seed']}); covers: {', '.join(main)}; "
-            f"{len(situations)} boundary and tie situations; "
-            f"variants caught: {len(cov['variants_caught'])}")
+    main = sorted(
+        (t for t in tags if t.startswith(("category_", "best_", "type_", "no_bull"))),
+        key=lambda t: (len(t), t),
+    )
+    situations = sorted(
+        t
+        for t in tags
+        if not t.startswith(("category_", "best_", "type_", "no_bull", "catches:", "random"))
+    )
+    text = (
+        f"{cov['vectors']} {cov['game']} vectors under {cov['rules']} "
+        f"({cov['hands']} hands, {cov['showdowns']} showdowns; random sample "
+        f"{cov['sample']} with seed {cov['seed']}); covers: {', '.join(main)}; "
+        f"{len(situations)} boundary and tie situations; "
+        f"variants caught: {len(cov['variants_caught'])}"
+    )
     if cov["uncaught_variants"]:
         text += f"; not caught: {', '.join(cov['uncaught_variants'])}"
     return text

@@ -91,8 +91,18 @@ FIELDS: dict[str, tuple[str, ...]] = {
 MAX_LISTED = 100
 """Malformed rows and examples kept in the summary (all are counted)."""
 
-_BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False,
-               "t": True, "f": False, "y": True, "n": False}
+_BOOL_WORDS = {
+    "true": True,
+    "false": False,
+    "1": True,
+    "0": False,
+    "yes": True,
+    "no": False,
+    "t": True,
+    "f": False,
+    "y": True,
+    "n": False,
+}
 NONE_WORDS = ("none", "null", "no_bull", "-", "[]", "n/a", "na")
 """Spellings of an explicit "nothing" (no bull, no score); an empty field is not a claim."""
 
@@ -109,8 +119,9 @@ def parse_column_options(items: Sequence[str]) -> dict[str, str]:
             raise BullError(f"--column {item!r}: expected FIELD=NAME, e.g. hand=cards")
         key, name = (s.strip() for s in item.split("=", 1))
         if key not in FIELDS:
-            raise BullError(f"--column {item!r}: unknown field {key!r} "
-                            f"(fields: {', '.join(FIELDS)})")
+            raise BullError(
+                f"--column {item!r}: unknown field {key!r} (fields: {', '.join(FIELDS)})"
+            )
         if not name:
             raise BullError(f"--column {item!r}: empty column name")
         out[key] = name
@@ -133,8 +144,10 @@ def map_columns(names: Sequence[str], explicit: Mapping[str, str]) -> dict[str, 
             elif want.lower() in lower:
                 out[key] = lower[want.lower()]
             else:
-                raise BullError(f"column {want!r} (for {key}) is not in the file "
-                                f"(columns: {', '.join(names) or 'none'})")
+                raise BullError(
+                    f"column {want!r} (for {key}) is not in the file "
+                    f"(columns: {', '.join(names) or 'none'})"
+                )
             continue
         for cand in default_names:
             if cand in lower:
@@ -144,6 +157,7 @@ def map_columns(names: Sequence[str], explicit: Mapping[str, str]) -> dict[str, 
 
 
 # ---------------------------------------------------------------- reading
+
 
 @dataclass
 class Chunk:
@@ -172,8 +186,9 @@ def detect_format(path: str, fmt: str | None) -> str:
         return "jsonl"
     if ext in (".parquet", ".pq"):
         return "parquet"
-    raise BullError(f"cannot tell the format of {path} from its extension; "
-                    "pass --format csv|jsonl|parquet")
+    raise BullError(
+        f"cannot tell the format of {path} from its extension; pass --format csv|jsonl|parquet"
+    )
 
 
 def _open_check(path: str) -> None:
@@ -184,8 +199,9 @@ def _open_check(path: str) -> None:
         raise BullError(f"cannot read claims file {path}: {exc.strerror}") from None
 
 
-def read_chunks(path: str, fmt: str, explicit: Mapping[str, str], batch_size: int
-                ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+def read_chunks(
+    path: str, fmt: str, explicit: Mapping[str, str], batch_size: int
+) -> tuple[dict[str, str], str, Iterator[Chunk]]:
     """Open a claims file: ``(field → column, line label, iterator of chunks)``.
 
     Bad input that makes the whole file unreadable raises :class:`BullError`.
@@ -202,8 +218,9 @@ def read_chunks(path: str, fmt: str, explicit: Mapping[str, str], batch_size: in
     raise BullError(f"unknown format {fmt!r} (expected csv, jsonl or parquet)")
 
 
-def _read_parquet(path: str, explicit: Mapping[str, str], batch_size: int
-                  ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+def _read_parquet(
+    path: str, explicit: Mapping[str, str], batch_size: int
+) -> tuple[dict[str, str], str, Iterator[Chunk]]:
     try:
         pf = pq.ParquetFile(path)
     except (OSError, pa.ArrowException) as exc:
@@ -216,19 +233,22 @@ def _read_parquet(path: str, explicit: Mapping[str, str], batch_size: int
         try:
             for batch in pf.iter_batches(batch_size=batch_size, columns=wanted):
                 n = batch.num_rows
-                cols = {k: batch.column(batch.schema.get_field_index(v))
-                        for k, v in mapping.items()}
+                cols = {
+                    k: batch.column(batch.schema.get_field_index(v)) for k, v in mapping.items()
+                }
                 yield Chunk(cols, np.arange(start, start + n, dtype=np.int64))
                 start += n
         except (OSError, pa.ArrowException) as exc:
-            raise BullError(f"{path}: unreadable Parquet data after row {start - 1}: "
-                            f"{str(exc).splitlines()[0]}") from None
+            raise BullError(
+                f"{path}: unreadable Parquet data after row {start - 1}: {str(exc).splitlines()[0]}"
+            ) from None
 
     return mapping, "row", gen()
 
 
-def _read_csv(path: str, explicit: Mapping[str, str], batch_size: int
-              ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+def _read_csv(
+    path: str, explicit: Mapping[str, str], batch_size: int
+) -> tuple[dict[str, str], str, Iterator[Chunk]]:
     with open(path, "rb") as f:
         first = f.readline()
     try:
@@ -247,23 +267,29 @@ def _read_csv(path: str, explicit: Mapping[str, str], batch_size: int
         number = int(row.number) if row.number is not None else -1
         skipped.append(number)
         if (row.text or "").strip():
-            bad.append((number, f"has {row.actual_columns} fields, the header has "
-                                f"{row.expected_columns}"))
+            bad.append(
+                (number, f"has {row.actual_columns} fields, the header has {row.expected_columns}")
+            )
         return "skip"
 
     names = header
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise BullError(f"{path}: the header names column {dup!r} twice")
-    read_opts = pacsv.ReadOptions(use_threads=False, block_size=max(1 << 20, batch_size * 64),
-                                  column_names=names, skip_rows=1)
+    read_opts = pacsv.ReadOptions(
+        use_threads=False, block_size=max(1 << 20, batch_size * 64), column_names=names, skip_rows=1
+    )
     parse_opts = pacsv.ParseOptions(invalid_row_handler=handler, ignore_empty_lines=False)
-    conv = pacsv.ConvertOptions(column_types={n: pa.string() for n in names},
-                                include_columns=sorted(set(mapping.values())),
-                                strings_can_be_null=False, quoted_strings_can_be_null=False)
+    conv = pacsv.ConvertOptions(
+        column_types={n: pa.string() for n in names},
+        include_columns=sorted(set(mapping.values())),
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
     try:
-        reader = pacsv.open_csv(path, read_options=read_opts, parse_options=parse_opts,
-                                convert_options=conv)
+        reader = pacsv.open_csv(
+            path, read_options=read_opts, parse_options=parse_opts, convert_options=conv
+        )
     except (OSError, pa.ArrowException) as exc:
         raise BullError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from None
 
@@ -278,8 +304,10 @@ def _read_csv(path: str, explicit: Mapping[str, str], batch_size: int
                     s = np.array(sorted(skipped), dtype=np.int64)
                     shifted = s - np.arange(len(s)) - 2
                     lines = k + 2 + np.searchsorted(shifted, k, side="right")
-                    cols = {key: part.column(part.schema.get_field_index(v))
-                            for key, v in mapping.items()}
+                    cols = {
+                        key: part.column(part.schema.get_field_index(v))
+                        for key, v in mapping.items()
+                    }
                     chunk = Chunk(cols, lines, list(bad))
                     bad.clear()
                     done += n
@@ -288,8 +316,11 @@ def _read_csv(path: str, explicit: Mapping[str, str], batch_size: int
             msg = str(exc).splitlines()[0]
             raise BullError(f"{path}: unreadable CSV after line {done + 1}: {msg}") from None
         if bad:
-            yield Chunk({k: pa.array([], pa.string()) for k in mapping},
-                        np.zeros(0, dtype=np.int64), list(bad))
+            yield Chunk(
+                {k: pa.array([], pa.string()) for k in mapping},
+                np.zeros(0, dtype=np.int64),
+                list(bad),
+            )
 
     return mapping, "line", gen()
 
@@ -322,21 +353,27 @@ def _jsonl_fast(lines: list[bytes]) -> pa.Table | None:
     """A block of JSON Lines read by Arrow at once, or ``None`` when the block needs the
     line-by-line reader (a blank or broken line, a value whose type changes)."""
     import pyarrow.json as pajson
+
     data = b"".join(lines)
     if not data.endswith(b"\n"):
         data += b"\n"
     if _BLANK_LINE.search(b"\n" + data):
         return None
     try:
-        t = pajson.read_json(io.BytesIO(data), read_options=pajson.ReadOptions(
-            use_threads=False, block_size=max(len(data) + 1, 1 << 20)))
+        t = pajson.read_json(
+            io.BytesIO(data),
+            read_options=pajson.ReadOptions(
+                use_threads=False, block_size=max(len(data) + 1, 1 << 20)
+            ),
+        )
     except (pa.ArrowException, ValueError):
         return None
     return t if t.num_rows == len(lines) else None
 
 
-def _jsonl_slow(lines: list[bytes], start: int
-                ) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str]]]:
+def _jsonl_slow(
+    lines: list[bytes], start: int
+) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str]]]:
     rows: list[tuple[int, dict[str, Any]]] = []
     bad: list[tuple[int, str]] = []
     for k, raw in enumerate(lines):
@@ -356,9 +393,11 @@ def _jsonl_slow(lines: list[bytes], start: int
     return rows, bad
 
 
-def _read_jsonl(path: str, explicit: Mapping[str, str], batch_size: int
-                ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+def _read_jsonl(
+    path: str, explicit: Mapping[str, str], batch_size: int
+) -> tuple[dict[str, str], str, Iterator[Chunk]]:
     from itertools import islice
+
     f = open(path, "rb")  # noqa: SIM115 - closed by the generator
     first = list(islice(f, batch_size))
     table = _jsonl_fast(first) if first else None
@@ -373,17 +412,27 @@ def _read_jsonl(path: str, explicit: Mapping[str, str], batch_size: int
             f.close()
             if not bad:
                 raise BullError(f"{path}: no rows (an empty JSON Lines file)")
-            raise BullError(f"{path}: nothing readable as JSON Lines (line {bad[0][0]}: "
-                            f"{bad[0][1]})")
+            raise BullError(
+                f"{path}: nothing readable as JSON Lines (line {bad[0][0]}: {bad[0][1]})"
+            )
     mapping = map_columns(keys, explicit)
 
-    def chunk_of(lines: list[bytes], start: int, t: pa.Table | None,
-                 parsed: tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str]]] | None
-                 ) -> Chunk:
+    def chunk_of(
+        lines: list[bytes],
+        start: int,
+        t: pa.Table | None,
+        parsed: tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str]]] | None,
+    ) -> Chunk:
         if t is not None:
             n = t.num_rows
-            cols = {k: (t.column(c).combine_chunks() if c in t.column_names
-                        else pa.nulls(n, pa.string())) for k, c in mapping.items()}
+            cols = {
+                k: (
+                    t.column(c).combine_chunks()
+                    if c in t.column_names
+                    else pa.nulls(n, pa.string())
+                )
+                for k, c in mapping.items()
+            }
             return Chunk(cols, np.arange(start, start + n, dtype=np.int64))
         got, errs = parsed if parsed is not None else _jsonl_slow(lines, start)
         cols = {k: _py_column([obj.get(c) for _, obj in got]) for k, c in mapping.items()}
@@ -408,6 +457,7 @@ def _read_jsonl(path: str, explicit: Mapping[str, str], batch_size: int
 
 # ---------------------------------------------------------------- value parsing
 
+
 @dataclass
 class Parsed:
     """A claim column parsed: ``value`` where ``stated``; ``bad`` rows are malformed."""
@@ -431,8 +481,9 @@ def _clean_text(arr: pa.Array) -> tuple[pa.Array, npt.NDArray[np.bool_]]:
     return t, np.asarray(stated.to_numpy(zero_copy_only=False), dtype=bool)
 
 
-def _lookup(text: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any
-            ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+def _lookup(
+    text: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
     keys = list(table)
     idx = pc.index_in(text, value_set=pa.array(keys, pa.string()))
     found = np.asarray(pc.is_valid(idx).to_numpy(zero_copy_only=False), dtype=bool)
@@ -441,9 +492,9 @@ def _lookup(text: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any
     return vals[pos], found
 
 
-def _text_lookup(arr: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any,
-                 label: bool = False
-                 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+def _text_lookup(
+    arr: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any, label: bool = False
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """``(value, found, stated)``: exact matches first; only the other rows are trimmed,
     lower-cased (and, for labels, spaces and dashes turned into ``_``)."""
     if not _is_text(arr.type):
@@ -455,8 +506,10 @@ def _text_lookup(arr: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any,
         sub = pc.utf8_lower(pc.utf8_trim_whitespace(pc.take(arr, pa.array(rest))))
         if label:
             sub = pc.replace_substring_regex(sub, r"[\s\-]+", "_")
-        st = np.asarray(pc.fill_null(pc.greater(pc.utf8_length(sub), 0), False).to_numpy(
-            zero_copy_only=False), dtype=bool)
+        st = np.asarray(
+            pc.fill_null(pc.greater(pc.utf8_length(sub), 0), False).to_numpy(zero_copy_only=False),
+            dtype=bool,
+        )
         v2, f2 = _lookup(sub, table, dtype, fill)
         vals[rest], found[rest], stated[rest] = v2, f2, st
     return vals, found, stated
@@ -500,8 +553,12 @@ def parse_int(arr: pa.Array, name: str, none_value: int | None = None) -> Parsed
         return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "an integer"))
     if pa.types.is_boolean(arr.type):
         stated = ~_nulls(arr)
-        return Parsed(np.zeros(n, np.int64), np.zeros(n, bool), stated,
-                      _messages(arr, stated, name, "an integer"))
+        return Parsed(
+            np.zeros(n, np.int64),
+            np.zeros(n, bool),
+            stated,
+            _messages(arr, stated, name, "an integer"),
+        )
     text, stated = _clean_text(arr)
     digits = pc.match_substring_regex(text, r"^[+-]?\d{1,9}(\.0*)?$")
     ok = np.asarray(pc.fill_null(digits, False).to_numpy(zero_copy_only=False), dtype=bool)
@@ -523,8 +580,10 @@ def parse_float(arr: pa.Array, name: str) -> Parsed:
     n = len(arr)
     if pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type):
         stated = ~_nulls(arr)
-        v = np.asarray(pc.fill_null(pc.cast(arr, pa.float64()), 0.0).to_numpy(
-            zero_copy_only=False), dtype=np.float64)
+        v = np.asarray(
+            pc.fill_null(pc.cast(arr, pa.float64()), 0.0).to_numpy(zero_copy_only=False),
+            dtype=np.float64,
+        )
         bad = stated & ~np.isfinite(v)
         return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "a number"))
     text, stated = _clean_text(arr)
@@ -533,8 +592,10 @@ def parse_float(arr: pa.Array, name: str) -> Parsed:
     v = np.zeros(n, dtype=np.float64)
     if ok.any():
         sel = pa.array(np.flatnonzero(ok))
-        v[ok] = np.asarray(pc.cast(pc.take(text, sel), pa.float64()).to_numpy(
-            zero_copy_only=False), dtype=np.float64)
+        v[ok] = np.asarray(
+            pc.cast(pc.take(text, sel), pa.float64()).to_numpy(zero_copy_only=False),
+            dtype=np.float64,
+        )
     bad = stated & ~ok
     return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "a number"))
 
@@ -543,8 +604,9 @@ def parse_label(arr: pa.Array, name: str, labels: Mapping[str, int]) -> Parsed:
     """A label from ``labels`` (normalised: lower case, spaces and dashes as ``_``)."""
     val, found, stated = _text_lookup(arr, labels, np.int64, -1, label=True)
     bad = stated & ~found
-    want = "one of " + ", ".join(sorted({k for k, v in labels.items()
-                                         if _canonical_label(labels, v) == k}))
+    want = "one of " + ", ".join(
+        sorted({k for k, v in labels.items() if _canonical_label(labels, v) == k})
+    )
     return Parsed(val, stated & found, bad, _messages(arr, bad, name, want))
 
 
@@ -552,8 +614,7 @@ def _canonical_label(labels: Mapping[str, int], value: int) -> str:
     return next(k for k, v in labels.items() if v == value)
 
 
-def _messages(arr: pa.Array, bad: npt.NDArray[np.bool_], name: str, want: str
-              ) -> dict[int, str]:
+def _messages(arr: pa.Array, bad: npt.NDArray[np.bool_], name: str, want: str) -> dict[int, str]:
     out: dict[int, str] = {}
     for i in np.flatnonzero(bad)[:MAX_LISTED].tolist():
         out[i] = f"{name} {_show(arr[i].as_py())}: expected {want}"
@@ -570,32 +631,50 @@ def _show(v: Any) -> str:
 PAD = 255
 """Filler after the last item of a short hand (Pok Deng two-card hands)."""
 
-_CARD_RANKS = {"A": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6, "8": 7, "9": 8,
-               "10": 9, "T": 9, "J": 10, "Q": 11, "K": 12}
+_CARD_RANKS = {
+    "A": 0,
+    "2": 1,
+    "3": 2,
+    "4": 3,
+    "5": 4,
+    "6": 5,
+    "7": 6,
+    "8": 7,
+    "9": 8,
+    "10": 9,
+    "T": 9,
+    "J": 10,
+    "Q": 11,
+    "K": 12,
+}
 _CARD_SUITS = {"S": 0, "H": 1, "D": 2, "C": 3}
 _CARD_TOKENS: dict[str, int] = {
     rr + ss: rv * 4 + sv
-    for r, rv in _CARD_RANKS.items() for s, sv in _CARD_SUITS.items()
-    for rr in sorted({r, r.lower()}) for ss in (s, s.lower())
+    for r, rv in _CARD_RANKS.items()
+    for s, sv in _CARD_SUITS.items()
+    for rr in sorted({r, r.lower()})
+    for ss in (s, s.lower())
 }
 _CARD_KEYS = pa.array(list(_CARD_TOKENS), pa.string())
 _CARD_IDS = np.array(list(_CARD_TOKENS.values()), dtype=np.uint8)
 
 
-def _fast_cards(text: pa.Array, sizes: tuple[int, ...]
-                ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+def _fast_cards(
+    text: pa.Array, sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
     """Vectorised read of hands written as white-space separated card names in the
     common spellings; rows it cannot read (``ok`` false) go to the slow parser."""
     sp = pc.ascii_split_whitespace(text)
-    lens = np.asarray(pc.fill_null(pc.list_value_length(sp), 0).to_numpy(
-        zero_copy_only=False), dtype=np.int64)
+    lens = np.asarray(
+        pc.fill_null(pc.list_value_length(sp), 0).to_numpy(zero_copy_only=False), dtype=np.int64
+    )
     idx = pc.index_in(sp.flatten(), value_set=_CARD_KEYS)
     return _gather_tokens(lens, idx, _CARD_IDS, sizes)
 
 
-def _gather_tokens(lens: npt.NDArray[np.int64], idx: pa.Array, table: npt.NDArray[np.uint8],
-                   sizes: tuple[int, ...]
-                   ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+def _gather_tokens(
+    lens: npt.NDArray[np.int64], idx: pa.Array, table: npt.NDArray[np.uint8], sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
     m = len(lens)
     width = max(sizes)
     filled = pc.fill_null(idx, 0) if idx.null_count else idx
@@ -623,6 +702,7 @@ def _gather_tokens(lens: npt.NDArray[np.int64], idx: pa.Array, table: npt.NDArra
 
 def _slow_cards(value: Any, sizes: tuple[int, ...]) -> list[int]:
     from .cards import parse_card, parse_cards, parse_hand
+
     if isinstance(value, str):
         parse_hand(value, size=sizes)  # names the bad card, the duplicate or the count
         return parse_cards(value)
@@ -658,11 +738,18 @@ class _LazyColumn:
         return self.column[self.index[i]]
 
 
-def parse_items(arr: pa.Array, sizes: tuple[int, ...], kind: str,
-                fast: Callable[[pa.Array, tuple[int, ...]], tuple[
-                    npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]],
-                slow: Callable[[Any, tuple[int, ...]], list[int]],
-                item: str = "card", allow_none: bool = False) -> Hands:
+def parse_items(
+    arr: pa.Array,
+    sizes: tuple[int, ...],
+    kind: str,
+    fast: Callable[
+        [pa.Array, tuple[int, ...]],
+        tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]],
+    ],
+    slow: Callable[[Any, tuple[int, ...]], list[int]],
+    item: str = "card",
+    allow_none: bool = False,
+) -> Hands:
     """Parse a column of hands of ``sizes`` items (cards or tiles).
 
     ``fast`` reads the common spellings of a text column at once (its ``ok`` rows);
@@ -679,24 +766,29 @@ def parse_items(arr: pa.Array, sizes: tuple[int, ...], kind: str,
         rest = np.flatnonzero(~done)
         if len(rest):
             trimmed = pc.utf8_trim_whitespace(pc.take(text, pa.array(rest)))
-            stated[rest] = np.asarray(pc.fill_null(pc.greater(pc.utf8_length(trimmed), 0),
-                                                   False).to_numpy(zero_copy_only=False),
-                                      dtype=bool)
+            stated[rest] = np.asarray(
+                pc.fill_null(pc.greater(pc.utf8_length(trimmed), 0), False).to_numpy(
+                    zero_copy_only=False
+                ),
+                dtype=bool,
+            )
     else:
         ids = np.full((n, width), PAD, dtype=np.uint8)
         size = np.zeros(n, dtype=np.int8)
         done = np.zeros(n, dtype=bool)
-        lens = np.asarray(pc.fill_null(pc.list_value_length(arr), 0).to_numpy(
-            zero_copy_only=False), dtype=np.int64)
+        lens = np.asarray(
+            pc.fill_null(pc.list_value_length(arr), 0).to_numpy(zero_copy_only=False),
+            dtype=np.int64,
+        )
         stated = ~_nulls(arr) & (lens > 0)
         if item == "card" and stated.any():  # ids in our encoding, read at once
             flat = arr.flatten()
-            vals = np.asarray(pc.fill_null(flat, 255).to_numpy(zero_copy_only=False),
-                              dtype=np.int64)
+            vals = np.asarray(
+                pc.fill_null(flat, 255).to_numpy(zero_copy_only=False), dtype=np.int64
+            )
             bad_val = (vals < 0) | (vals > 51)
             row_of = np.repeat(np.arange(n), np.where(_nulls(arr), 0, lens))
-            ok = stated & np.isin(lens, sizes) & (np.bincount(
-                row_of[bad_val], minlength=n) == 0)
+            ok = stated & np.isin(lens, sizes) & (np.bincount(row_of[bad_val], minlength=n) == 0)
             starts = np.cumsum(np.where(_nulls(arr), 0, lens)) - np.where(_nulls(arr), 0, lens)
             for k in sizes:
                 rows = np.flatnonzero(ok & (lens == k))
@@ -721,11 +813,12 @@ def parse_items(arr: pa.Array, sizes: tuple[int, ...], kind: str,
             if len(messages) < MAX_LISTED:
                 messages[i] = f"{kind}: {exc}"
             continue
-        ids[i, :len(items)] = items
+        ids[i, : len(items)] = items
         size[i] = len(items)
     srt = None
     if done.any():  # repeated items within a fast-read row (PAD sorts last)
         from .indexing import sort_columns
+
         cols = sort_columns([ids[:, j] for j in range(width)])
         dup = np.zeros(n, dtype=bool)
         for j in range(width - 1):
@@ -741,6 +834,7 @@ def parse_items(arr: pa.Array, sizes: tuple[int, ...], kind: str,
 
 def _dup_message(row: npt.NDArray[np.uint8], item: str) -> str:
     from .cards import CARD_NAMES
+
     vals = [c for c in row.tolist() if c != PAD]
     d = next(c for c in vals if vals.count(c) > 1)
     return f"duplicate {item} {CARD_NAMES[d] if item == 'card' else d}"
@@ -764,8 +858,9 @@ def _joined_text(arr: pa.Array) -> pa.Array | None:
     raise BullError(f"a hand column has type {t}; expected text or a list of names")
 
 
-def parse_card_hands(arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand",
-                     allow_none: bool = False) -> Hands:
+def parse_card_hands(
+    arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand", allow_none: bool = False
+) -> Hands:
     """Card hands in any accepted spelling (RULES §2), as ids in the order written.
 
     >>> h = parse_card_hands(pa.array(["AS 10H 3C 7D KS", "AS AS 2C 3D 4H", None]), (5,))
@@ -779,6 +874,7 @@ def parse_card_hands(arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand",
 
 # ---------------------------------------------------------------- results
 
+
 @dataclass(frozen=True)
 class FieldStats:
     """Per claimed field: how many rows agree, disagree, or do not state it."""
@@ -789,8 +885,11 @@ class FieldStats:
     kinds: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"agree": self.agree, "disagree": self.disagree,
-                               "not_stated": self.not_stated}
+        out: dict[str, Any] = {
+            "agree": self.agree,
+            "disagree": self.disagree,
+            "not_stated": self.not_stated,
+        }
         if self.kinds:
             out["kinds"] = dict(self.kinds)
         return out
@@ -831,12 +930,16 @@ class VerifyReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": self.game, "rules": self.rules, "file": self.file,
-            "rows": self.rows, "checked": self.checked, "agree": self.agree,
-            "disagree": self.disagree, "malformed": self.malformed,
+            "game": self.game,
+            "rules": self.rules,
+            "file": self.file,
+            "rows": self.rows,
+            "checked": self.checked,
+            "agree": self.agree,
+            "disagree": self.disagree,
+            "malformed": self.malformed,
             "numbering": self.line_label,
-            "malformed_rows": [{"line": m.line, "message": m.message}
-                               for m in self.malformed_rows],
+            "malformed_rows": [{"line": m.line, "message": m.message} for m in self.malformed_rows],
             "by_field": {k: v.disagree for k, v in self.fields},
             "fields": {k: v.to_json() for k, v in self.fields},
             "diagnosis": [d.to_json() for d in self.diagnosis],
@@ -849,17 +952,18 @@ class VerifyReport:
 
     def text(self) -> str:
         lab = self.line_label
-        lines = [f"verify {self.game} {self.file} (rules {self.rules})",
-                 f"rows read {self.rows}, checked {self.checked}, agree {self.agree}, "
-                 f"disagree {self.disagree}, malformed {self.malformed}"]
+        lines = [
+            f"verify {self.game} {self.file} (rules {self.rules})",
+            f"rows read {self.rows}, checked {self.checked}, agree {self.agree}, "
+            f"disagree {self.disagree}, malformed {self.malformed}",
+        ]
         if self.fields:
             lines.append(f"  {'field':<10} {'agree':>10} {'disagree':>10} {'not stated':>11}")
             for k, v in self.fields:
                 extra = ""
                 if v.kinds:
                     extra = "  (" + ", ".join(f"{n} {c}" for n, c in v.kinds) + ")"
-                lines.append(f"  {k:<10} {v.agree:>10} {v.disagree:>10} {v.not_stated:>11}"
-                             + extra)
+                lines.append(f"  {k:<10} {v.agree:>10} {v.disagree:>10} {v.not_stated:>11}" + extra)
         if self.malformed:
             lines.append(f"malformed rows ({self.malformed}):")
             for m in self.malformed_rows[:20]:
@@ -870,23 +974,39 @@ class VerifyReport:
             lines.append(f"disagreements (first {min(len(self.examples), 20)}):")
             for ex in self.examples[:20]:
                 sep = "" if self.game == "taungau" else " "
-                what = (sep.join(ex["hand"]) if "hand" in ex else
-                        f"{sep.join(ex.get('player', []))} vs "
-                        f"{sep.join(ex.get('banker', ex.get('dealer', [])))}")
+                what = (
+                    sep.join(ex["hand"])
+                    if "hand" in ex
+                    else f"{sep.join(ex.get('player', []))} vs "
+                    f"{sep.join(ex.get('banker', ex.get('dealer', [])))}"
+                )
                 lines.append(f"  {lab} {ex['line']}: {what}: {ex['reason']}")
         if self.disagree:
             lines.append("diagnosis: " + self.headline)
             for d in self.diagnosis[:10]:
-                lines.append(f"  {d.explains:>8} of {self.diagnosed}  {d.description}"
-                             + (f"  (would contradict {d.contradicts} agreeing rows)"
-                                if d.contradicts else ""))
-        lines.append("result: " + ("all claims agree" if self.exit_code == 0 else
-                                   "disagreements found" if self.disagree else
-                                   "malformed rows found"))
+                lines.append(
+                    f"  {d.explains:>8} of {self.diagnosed}  {d.description}"
+                    + (
+                        f"  (would contradict {d.contradicts} agreeing rows)"
+                        if d.contradicts
+                        else ""
+                    )
+                )
+        lines.append(
+            "result: "
+            + (
+                "all claims agree"
+                if self.exit_code == 0
+                else "disagreements found"
+                if self.disagree
+                else "malformed rows found"
+            )
+        )
         return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- checking, game-neutral
+
 
 @dataclass
 class Checked:
@@ -924,8 +1044,9 @@ def _empty_messages(hands: Hands, kind: str) -> dict[int, str]:
     return out
 
 
-def _merge_bad(n: int, parts: Sequence[tuple[npt.NDArray[np.bool_], Mapping[int, str]]]
-               ) -> tuple[npt.NDArray[np.bool_], dict[int, str]]:
+def _merge_bad(
+    n: int, parts: Sequence[tuple[npt.NDArray[np.bool_], Mapping[int, str]]]
+) -> tuple[npt.NDArray[np.bool_], dict[int, str]]:
     bad = np.zeros(n, dtype=bool)
     messages: dict[int, str] = {}
     for mask, msgs in parts:
@@ -942,8 +1063,12 @@ def _blank(columns: Mapping[str, pa.Array], n: int) -> npt.NDArray[np.bool_]:
     empty = np.ones(n, dtype=bool)
     for arr in columns.values():
         if _is_text(arr.type):
-            st = np.asarray(pc.fill_null(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(
-                arr)), 0), False).to_numpy(zero_copy_only=False), dtype=bool)
+            st = np.asarray(
+                pc.fill_null(
+                    pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(arr)), 0), False
+                ).to_numpy(zero_copy_only=False),
+                dtype=bool,
+            )
         else:
             st = ~_nulls(arr)
         empty &= ~st
@@ -952,12 +1077,19 @@ def _blank(columns: Mapping[str, pa.Array], n: int) -> npt.NDArray[np.bool_]:
 
 def _take(columns: Mapping[str, pa.Array], rows: npt.NDArray[np.int64]) -> dict[str, pa.Array]:
     idx = pa.array(rows, pa.int64())
-    return {k: (v if len(rows) == len(v) and np.array_equal(rows, np.arange(len(v)))
-                else pc.take(v, idx)) for k, v in columns.items()}
+    return {
+        k: (
+            v
+            if len(rows) == len(v) and np.array_equal(rows, np.arange(len(v)))
+            else pc.take(v, idx)
+        )
+        for k, v in columns.items()
+    }
 
 
 def _value_names(cards: Sequence[int]) -> list[str]:
     from .cards import RANK_NAMES
+
     return [RANK_NAMES[c >> 2] for c in cards]
 
 
@@ -967,11 +1099,20 @@ def _nn_value(c: int) -> int:
 
 # ---------------------------------------------------------------- Niu Niu
 
+
 def _nn_labels() -> dict[str, int]:
     from .niuniu import Category
+
     labels = {c.label: int(c) for c in Category}
-    labels |= {"niu_0": 0, "no_niu": 0, "nobull": 0, "none": 0, "niu_10": 10, "niuniu": 10,
-               "bull_bull": 10}
+    labels |= {
+        "niu_0": 0,
+        "no_niu": 0,
+        "nobull": 0,
+        "none": 0,
+        "niu_10": 10,
+        "niuniu": 10,
+        "bull_bull": 10,
+    }
     labels |= {f"niu{k}": k for k in range(1, 10)} | {f"bull_{k}": k for k in range(1, 10)}
     return labels
 
@@ -1005,6 +1146,7 @@ def _nn_special_why_not(special: str, cards: Sequence[int], rules: Any) -> str:
 
 def _nn_why(cat: int, cards: Sequence[int], bull_mask: int, rules: Any) -> str:
     from .niuniu import Category
+
     names = _value_names(cards)
     label = Category(cat).label
     ranks = [c >> 2 for c in cards]
@@ -1016,18 +1158,22 @@ def _nn_why(cat: int, cards: Sequence[int], bull_mask: int, rules: Any) -> str:
         quad = max(set(ranks), key=ranks.count)
         return f"four_of_a_kind: four {names[ranks.index(quad)]}s"
     if cat == Category.STRAIGHT_FLUSH:
-        return f"straight_flush: {names[ranks.index(min(ranks))]} to " \
-               f"{names[ranks.index(max(ranks))]} in one suit"
+        return (
+            f"straight_flush: {names[ranks.index(min(ranks))]} to "
+            f"{names[ranks.index(max(ranks))]} in one suit"
+        )
     if cat == Category.FIVE_SMALL_BULL:
         return f"five_small_bull: every card A..4, total {sum(_nn_value(c) for c in cards)}"
     if cat == Category.NO_BULL:
-        return f"no_bull: no three of {' '.join(sorted(names, key=_rank_key))} sum to a " \
-               "multiple of 10"
+        return (
+            f"no_bull: no three of {' '.join(sorted(names, key=_rank_key))} sum to a multiple of 10"
+        )
     return f"{label}: {_nn_bull_text(cards, bull_mask)}"
 
 
 def _rank_key(name: str) -> int:
     from .cards import RANK_NAMES
+
     return RANK_NAMES.index(name)
 
 
@@ -1039,8 +1185,10 @@ def _nn_bull_text(cards: Sequence[int], bull_mask: int) -> str:
     bsum = sum(_nn_value(cards[i]) for i in bull)
     rsum = sum(_nn_value(cards[i]) for i in rest)
     pts = (rsum - 1) % 10 + 1
-    return (f"{'+'.join(names[i] for i in bull)} = {bsum} is a bull, "
-            f"{'+'.join(names[i] for i in rest)} = {rsum}, points {pts}")
+    return (
+        f"{'+'.join(names[i] for i in bull)} = {bsum} is a bull, "
+        f"{'+'.join(names[i] for i in rest)} = {rsum}, points {pts}"
+    )
 
 
 class NiuNiuChecker:
@@ -1048,11 +1196,14 @@ class NiuNiuChecker:
 
     game = "niuniu"
     fields: ClassVar[dict[str, tuple[str, ...]]] = {
-        "hand": ("has_bull", "points", "category", "bull"), "showdown": ("winner", "net")}
+        "hand": ("has_bull", "points", "category", "bull"),
+        "showdown": ("winner", "net"),
+    }
 
     def __init__(self, rules: Any, options: Mapping[str, Any], tables: str | None) -> None:
         from .diagnose import niuniu_catalogue
         from .niuniu import PRESETS, load_rules
+
         self.rules = load_rules(rules)
         self.options = dict(options)
         self.bet = self.rules.bet(self.options.get("bet"))
@@ -1075,36 +1226,46 @@ class NiuNiuChecker:
     def _table(self) -> dict[str, npt.NDArray[Any]]:
         if self._cols is None:
             from .tables import open_table
+
             t = open_table("niuniu", self.tables)
             if t.rules.get(self.rules.name) != self.rules.to_data():
                 from .errors import TableError
-                raise TableError(f"table niuniu was built with other {self.rules.name!r} rules "
-                                 "than this solver's; rebuild with `bull build`")
+
+                raise TableError(
+                    f"table niuniu was built with other {self.rules.name!r} rules "
+                    "than this solver's; rebuild with `bull build`"
+                )
             name = self.rules.name
-            has, pts, cat = (t.column("has_bull"), t.column("points"),
-                             t.column(f"{name}_category"))
+            has, pts, cat = (t.column("has_bull"), t.column("points"), t.column(f"{name}_category"))
             # one gather per hand instead of three: bull | points << 1 | category << 5
-            packed = has.astype(np.uint16) | (pts.astype(np.uint16) << 1) | (
-                cat.astype(np.uint16) << 5)
+            packed = (
+                has.astype(np.uint16) | (pts.astype(np.uint16) << 1) | (cat.astype(np.uint16) << 5)
+            )
             self._cols = {"packed": packed, "bull_mask": t.column("bull_mask")}
         return self._cols
 
-    def answers(self, cards: npt.NDArray[np.uint8],
-                srt: npt.NDArray[np.uint8] | None = None) -> dict[str, npt.NDArray[Any]]:
+    def answers(
+        self, cards: npt.NDArray[np.uint8], srt: npt.NDArray[np.uint8] | None = None
+    ) -> dict[str, npt.NDArray[Any]]:
         """Our ``has_bull``, ``points`` and ``category`` for hands (n, 5) in input order,
         with the ``sorted`` cards and a ``row`` function for the rest of a row
         (``bull_mask``, ``strength``)."""
         from .indexing import batch_lookup, sort_columns
+
         if srt is None:
             srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
         if self.preset:
             cols = self._table()
             packed, ranks = batch_lookup(srt, [cols["packed"]], check=False, with_rank=True)
-            out: dict[str, Any] = {"has_bull": (packed & 1).astype(bool),
-                                   "points": (packed >> 1) & 15, "category": packed >> 5}
+            out: dict[str, Any] = {
+                "has_bull": (packed & 1).astype(bool),
+                "points": (packed >> 1) & 15,
+                "category": packed >> 5,
+            }
             out["bull_mask"] = _LazyColumn(cols["bull_mask"], ranks)
         else:
             from .niuniu import evaluate_arrays
+
             ev = evaluate_arrays(srt, self.rules)
             out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "category")}
         out["sorted"] = srt
@@ -1113,10 +1274,12 @@ class NiuNiuChecker:
     # -- hand rows
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
         from .diagnose import niuniu_hand_answers
+
         n = len(cols["hand"])
         hands = parse_card_hands(cols["hand"], (5,))
         parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
-            (hands.bad | ~hands.stated, _empty_messages(hands, "hand"))]
+            (hands.bad | ~hands.stated, _empty_messages(hands, "hand"))
+        ]
         claims: dict[str, Any] = {}
         if "has_bull" in cols:
             claims["has_bull"] = parse_bool(cols["has_bull"], "has_bull")
@@ -1145,8 +1308,9 @@ class NiuNiuChecker:
             vals = np.minimum((bull_ids.astype(np.int64) >> 2) + 1, 10).sum(axis=1)
             bull_valid = in_hand & (vals % 10 == 0) & ~bull_none
 
-        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
-                  ) -> dict[str, npt.NDArray[np.bool_]]:
+        def agree(
+            a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+        ) -> dict[str, npt.NDArray[np.bool_]]:
             out: dict[str, npt.NDArray[np.bool_]] = {}
             if "has_bull" in cv:
                 out["has_bull"] = cv["has_bull"][sel] == a["has_bull"]
@@ -1179,31 +1343,54 @@ class NiuNiuChecker:
         # small (a total <= 10 needs all ranks <= 6), four faces, four of a kind, a flush
         r0, r1, r3, r4 = (srt[:, j] >> 2 for j in (0, 1, 3, 4))
         s0 = srt[:, 0] & 3
-        flush = ((srt[:, 1] & 3) == s0) & ((srt[:, 2] & 3) == s0) & ((srt[:, 3] & 3) == s0) \
+        flush = (
+            ((srt[:, 1] & 3) == s0)
+            & ((srt[:, 2] & 3) == s0)
+            & ((srt[:, 3] & 3) == s0)
             & ((srt[:, 4] & 3) == s0)
+        )
         interesting = (r4 <= 5) | (r1 >= 10) | (r0 == r3) | (r1 == r4) | flush
 
         def record(i: int) -> dict[str, Any]:
             return self._hand_record(i, cards, ans, cv, stated, base_agree, bull_ids)
 
-        return Checked("hand", rows, np.flatnonzero(bad), messages, stated, base_agree, {},
-                       variant_agree, record, interesting)
+        return Checked(
+            "hand",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agree,
+            record,
+            interesting,
+        )
 
-    def _hand_record(self, i: int, cards: npt.NDArray[np.uint8],
-                     ans: Mapping[str, npt.NDArray[Any]], cv: Mapping[str, Any],
-                     stated: Mapping[str, npt.NDArray[np.bool_]],
-                     agree: Mapping[str, npt.NDArray[np.bool_]],
-                     bull_ids: npt.NDArray[np.uint8] | None) -> dict[str, Any]:
+    def _hand_record(
+        self,
+        i: int,
+        cards: npt.NDArray[np.uint8],
+        ans: Mapping[str, npt.NDArray[Any]],
+        cv: Mapping[str, Any],
+        stated: Mapping[str, npt.NDArray[np.bool_]],
+        agree: Mapping[str, npt.NDArray[np.bool_]],
+        bull_ids: npt.NDArray[np.uint8] | None,
+    ) -> dict[str, Any]:
         from .cards import hand_names
         from .niuniu import Category
+
         srt = [int(c) for c in ans["sorted"][i]]
         mask = int(ans["bull_mask"][i])
         has = bool(ans["has_bull"][i])
         pts = int(ans["points"][i])
         cat = int(ans["category"][i])
-        correct = {"has_bull": has, "points": pts, "category": Category(cat).label,
-                   "bull": hand_names([srt[p] for p in range(5) if mask >> p & 1]) if has
-                   else None}
+        correct = {
+            "has_bull": has,
+            "points": pts,
+            "category": Category(cat).label,
+            "bull": hand_names([srt[p] for p in range(5) if mask >> p & 1]) if has else None,
+        }
         claimed: dict[str, Any] = {}
         reasons: list[str] = []
         fields = [f for f in stated if stated[f][i] and not agree[f][i]]
@@ -1217,8 +1404,13 @@ class NiuNiuChecker:
                 claimed[f] = hand_names(b) if b else None
             else:
                 v = cv[f][i]
-                claimed[f] = (bool(v) if f == "has_bull" else Category(int(v)).label
-                              if f == "category" and 0 <= v < len(Category) else int(v))
+                claimed[f] = (
+                    bool(v)
+                    if f == "has_bull"
+                    else Category(int(v)).label
+                    if f == "category" and 0 <= v < len(Category)
+                    else int(v)
+                )
         said: list[str] = []
         for f in fields:
             if f == "has_bull":
@@ -1231,8 +1423,7 @@ class NiuNiuChecker:
                 if c >= Category.FIVE_FACES and c != cat:
                     special = Category(c).label
                     if special in self.rules.specials and self._qualifies(special, srt):
-                        text += (f" ({Category(cat).label} ranks above it under "
-                                 f"{self.rules.name})")
+                        text += f" ({Category(cat).label} ranks above it under {self.rules.name})"
                     else:
                         text += f" ({_nn_special_why_not(special, srt, self.rules)})"
                 said.append(text)
@@ -1241,44 +1432,57 @@ class NiuNiuChecker:
                 if cb is None:
                     said.append("bull none")
                     continue
-                b = sorted(int(c) for c in bull_ids[i] if c != PAD) if bull_ids is not None \
-                    else []
+                b = sorted(int(c) for c in bull_ids[i] if c != PAD) if bull_ids is not None else []
                 missing = [c for c in b if c not in srt]
                 if missing:
-                    said.append(f"bull {' '.join(cb)} ({hand_names(missing)[0]} is not in "
-                                "the hand)")
+                    said.append(
+                        f"bull {' '.join(cb)} ({hand_names(missing)[0]} is not in the hand)"
+                    )
                 else:
                     s = sum(_nn_value(c) for c in b)
-                    said.append(f"bull {' '.join(cb)} ({'+'.join(_value_names(b))} = {s} is "
-                                "not a multiple of 10)")
+                    said.append(
+                        f"bull {' '.join(cb)} ({'+'.join(_value_names(b))} = {s} is "
+                        "not a multiple of 10)"
+                    )
         ours: list[str] = []
         if any(f in fields for f in ("has_bull", "points", "bull")) or (
-                "category" in fields and cat <= Category.NIU_NIU):
-            ours.append(bull_text if has else
-                        f"no three of {names} sum to a multiple of 10, points 0")
-        if "category" in fields and (cat > Category.NIU_NIU or
-                                     int(cv["category"][i]) > Category.NIU_NIU):
+            "category" in fields and cat <= Category.NIU_NIU
+        ):
+            ours.append(
+                bull_text if has else f"no three of {names} sum to a multiple of 10, points 0"
+            )
+        if "category" in fields and (
+            cat > Category.NIU_NIU or int(cv["category"][i]) > Category.NIU_NIU
+        ):
             ours.append("it is " + _nn_why(cat, srt, mask, self.rules))
         elif "category" in fields:
             ours.append(f"category {Category(cat).label}")
         reasons = [f"claimed {', '.join(said)}; {'; '.join(ours)}"]
-        return {"hand": hand_names(srt), "fields": fields, "claimed": claimed,
-                "correct": correct, "reason": "; ".join(dict.fromkeys(reasons))}
+        return {
+            "hand": hand_names(srt),
+            "fields": fields,
+            "claimed": claimed,
+            "correct": correct,
+            "reason": "; ".join(dict.fromkeys(reasons)),
+        }
 
     def _qualifies(self, special: str, srt: Sequence[int]) -> bool:
         from .niuniu import evaluate_arrays
+
         ev = evaluate_arrays(np.array([srt], dtype=np.uint8), self.rules)
         return bool(ev[special][0])
 
     # -- showdown rows
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
         from .diagnose import niuniu_showdown_answers
+
         n = len(cols["player"])
         player = parse_card_hands(cols["player"], (5,), "player")
         banker = parse_card_hands(cols["banker"], (5,), "banker")
         parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
             (player.bad | ~player.stated, player.messages),
-            (banker.bad | ~banker.stated, banker.messages)]
+            (banker.bad | ~banker.stated, banker.messages),
+        ]
         claims: dict[str, Parsed] = {}
         if "winner" in cols:
             claims["winner"] = parse_label(cols["winner"], "winner", _WINNER_LABELS)
@@ -1295,15 +1499,23 @@ class NiuNiuChecker:
         if "commission" in cols:
             pcm = parse_float(cols["commission"], "commission")
             out_of_range = pcm.stated & ((pcm.value < 0) | (pcm.value >= 1))
-            parts.append((pcm.bad | out_of_range, {
-                i: f"commission {pcm.value[i]:g}: expected a fraction in [0, 1)"
-                for i in np.flatnonzero(out_of_range)[:MAX_LISTED].tolist()} | pcm.messages))
+            parts.append(
+                (
+                    pcm.bad | out_of_range,
+                    {
+                        i: f"commission {pcm.value[i]:g}: expected a fraction in [0, 1)"
+                        for i in np.flatnonzero(out_of_range)[:MAX_LISTED].tolist()
+                    }
+                    | pcm.messages,
+                )
+            )
             comm = np.where(pcm.stated & ~out_of_range, pcm.value, comm)
         overlap = (player.ids[:, :, None] == banker.ids[:, None, :]).any(axis=(1, 2))
         overlap &= player.stated & banker.stated & ~player.bad & ~banker.bad
         ov_msgs = {}
         for i in np.flatnonzero(overlap)[:MAX_LISTED].tolist():
             from .cards import CARD_NAMES
+
             shared = sorted(set(player.ids[i].tolist()) & set(banker.ids[i].tolist()))
             ov_msgs[i] = f"card {CARD_NAMES[shared[0]]} is in both hands (one deck)"
         parts.append((overlap, ov_msgs))
@@ -1319,8 +1531,9 @@ class NiuNiuChecker:
         stated = {f: p.stated[rows] for f, p in claims.items()}
         cv = {f: p.value[rows] for f, p in claims.items()}
 
-        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
-                  ) -> dict[str, npt.NDArray[np.bool_]]:
+        def agree(
+            a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+        ) -> dict[str, npt.NDArray[np.bool_]]:
             out: dict[str, npt.NDArray[np.bool_]] = {}
             if "winner" in cv:
                 out["winner"] = cv["winner"][sel] == a["winner"]
@@ -1331,8 +1544,7 @@ class NiuNiuChecker:
         base_agree = agree(ans)
 
         def variant_agree(variant: Any, sel: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-            va = niuniu_showdown_answers(pl[sel], bk[sel], bet[sel], comm[sel], self.rules,
-                                         variant)
+            va = niuniu_showdown_answers(pl[sel], bk[sel], bet[sel], comm[sel], self.rules, variant)
             ok = np.ones(len(sel), dtype=bool)
             for f, m in agree(va, sel).items():
                 ok &= ~stated[f][sel] | m
@@ -1344,31 +1556,58 @@ class NiuNiuChecker:
         def record(i: int) -> dict[str, Any]:
             return self._showdown_record(i, pl, bk, bet, comm, ans, cv, stated, base_agree)
 
-        return Checked("showdown", rows, np.flatnonzero(bad), messages, stated, base_agree,
-                       {}, variant_agree, record, interesting)
+        return Checked(
+            "showdown",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agree,
+            record,
+            interesting,
+        )
 
-    def _showdown_record(self, i: int, pl: npt.NDArray[np.uint8], bk: npt.NDArray[np.uint8],
-                         bet: npt.NDArray[np.int64], comm: npt.NDArray[np.float64],
-                         ans: Mapping[str, npt.NDArray[Any]], cv: Mapping[str, Any],
-                         stated: Mapping[str, npt.NDArray[np.bool_]],
-                         agree: Mapping[str, npt.NDArray[np.bool_]]) -> dict[str, Any]:
+    def _showdown_record(
+        self,
+        i: int,
+        pl: npt.NDArray[np.uint8],
+        bk: npt.NDArray[np.uint8],
+        bet: npt.NDArray[np.int64],
+        comm: npt.NDArray[np.float64],
+        ans: Mapping[str, npt.NDArray[Any]],
+        cv: Mapping[str, Any],
+        stated: Mapping[str, npt.NDArray[np.bool_]],
+        agree: Mapping[str, npt.NDArray[np.bool_]],
+    ) -> dict[str, Any]:
         from .cards import card_name, hand_names
         from .niuniu import Category
+
         w = int(ans["winner"][i])
         net = float(ans["net"][i])
-        pcat, bcat = Category(int(ans["player_category"][i])), Category(
-            int(ans["banker_category"][i]))
+        pcat, bcat = (
+            Category(int(ans["player_category"][i])),
+            Category(int(ans["banker_category"][i])),
+        )
         bet_name = self.rules.bets[int(bet[i])]
-        correct = {"winner": WINNERS[w], "net": net, "player_category": pcat.label,
-                   "banker_category": bcat.label}
+        correct = {
+            "winner": WINNERS[w],
+            "net": net,
+            "player_category": pcat.label,
+            "banker_category": bcat.label,
+        }
         claimed: dict[str, Any] = {}
         for f in stated:
             if stated[f][i]:
                 claimed[f] = WINNERS[int(cv[f][i])] if f == "winner" else float(cv[f][i])
         fields = [f for f in stated if stated[f][i] and not agree[f][i]]
         if pcat != bcat:
-            hi, lo = (("player", pcat), ("banker", bcat)) if w == 0 else (
-                ("banker", bcat), ("player", pcat))
+            hi, lo = (
+                (("player", pcat), ("banker", bcat))
+                if w == 0
+                else (("banker", bcat), ("player", pcat))
+            )
             why = f"{hi[0]}'s {hi[1].label} beats {lo[0]}'s {lo[1].label}"
         elif w == 2:
             why = f"both {pcat.label}, equal on the tie-break ({self.rules.tie_break}): push"
@@ -1381,25 +1620,31 @@ class NiuNiuChecker:
 
             tp, tb = top(pl[i]), top(bk[i])
             if r.tie_break == "highest_card" or (tp >> 2) == (tb >> 2):
-                why = (f"both {pcat.label}; highest card {card_name(tp if w == 0 else tb)} "
-                       f"beats {card_name(tb if w == 0 else tp)} (suits "
-                       f"{' > '.join(SUIT_NAMES_[s] for s in r.suit_order)})")
+                why = (
+                    f"both {pcat.label}; highest card {card_name(tp if w == 0 else tb)} "
+                    f"beats {card_name(tb if w == 0 else tp)} (suits "
+                    f"{' > '.join(SUIT_NAMES_[s] for s in r.suit_order)})"
+                )
             else:
                 why = f"both {pcat.label}; {WINNERS[w]} wins rank by rank"
-        said = ", ".join(claimed[f] if f == "winner" else f"net {claimed[f]:+g}"
-                         for f in fields)
+        said = ", ".join(claimed[f] if f == "winner" else f"net {claimed[f]:+g}" for f in fields)
         m = self.rules.multiplier_row(bet_name)
         if w == 0:
-            pay = (f"{m[pcat]} x stake ({bet_name} bet) less {comm[i] * 100:g}% commission")
+            pay = f"{m[pcat]} x stake ({bet_name} bet) less {comm[i] * 100:g}% commission"
         elif w == 1:
             pay = f"the player pays {m[bcat]} ({bet_name} bet)"
         else:
             pay = "nobody pays"
         outcome = f"{WINNERS[w]} wins: {why}" if w != 2 else why
         reasons = [f"claimed {said}; {outcome}; player net {net:+g}: {pay}"]
-        return {"player": hand_names(pl[i].tolist()), "banker": hand_names(bk[i].tolist()),
-                "fields": fields, "claimed": claimed, "correct": correct,
-                "reason": "; ".join(dict.fromkeys(reasons))}
+        return {
+            "player": hand_names(pl[i].tolist()),
+            "banker": hand_names(bk[i].tolist()),
+            "fields": fields,
+            "claimed": claimed,
+            "correct": correct,
+            "reason": "; ".join(dict.fromkeys(reasons)),
+        }
 
 
 SUIT_NAMES_ = ("S", "H", "D", "C")
@@ -1409,25 +1654,26 @@ _WINNER_LABELS = {"player": 0, "banker": 1, "dealer": 1, "push": 2, "tie": 2}
 
 # ---------------------------------------------------------------- Tau Ngau
 
+
 def _tile_re(k: int) -> str:
     return r"^[\s,]*(?:\[[1-6]:[1-6]\][\s,]*){" + str(k) + r"}$"
 
 
-def _tile_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                            npt.NDArray[np.int64]]:
+def _tile_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     from .tiles import TILE_TYPES, TYPE_COPIES, TYPE_FIRST_ID
+
     index = np.full((7, 7), -1, dtype=np.int64)
     for t, (hi, lo) in enumerate(TILE_TYPES):
         index[hi, lo] = index[lo, hi] = t
-    return index, np.array(TYPE_FIRST_ID, dtype=np.int64), np.array(TYPE_COPIES,
-                                                                     dtype=np.int64)
+    return index, np.array(TYPE_FIRST_ID, dtype=np.int64), np.array(TYPE_COPIES, dtype=np.int64)
 
 
 _TILE_INDEX, _TILE_FIRST, _TILE_COPIES = _tile_tables()
 
 
-def _fast_tiles(text: pa.Array, sizes: tuple[int, ...]
-                ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+def _fast_tiles(
+    text: pa.Array, sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
     """Vectorised read of hands written ``[6:5][4:1]...`` (separators optional): canonical
     sorted tile ids (copy 0 of a civil type before copy 1)."""
     n = len(text)
@@ -1440,15 +1686,19 @@ def _fast_tiles(text: pa.Array, sizes: tuple[int, ...]
         if not len(rest):
             break
         sub = pc.take(text, pa.array(rest))
-        m = np.asarray(pc.fill_null(pc.match_substring_regex(sub, _tile_re(k)), False)
-                       .to_numpy(zero_copy_only=False), dtype=bool)
+        m = np.asarray(
+            pc.fill_null(pc.match_substring_regex(sub, _tile_re(k)), False).to_numpy(
+                zero_copy_only=False
+            ),
+            dtype=bool,
+        )
         if not m.any():
             continue
-        digits = pc.replace_substring_regex(pc.take(sub, pa.array(np.flatnonzero(m))),
-                                            "[^1-6]", "")
+        digits = pc.replace_substring_regex(pc.take(sub, pa.array(np.flatnonzero(m))), "[^1-6]", "")
         off = np.frombuffer(digits.buffers()[1], dtype=np.int32)[
-            digits.offset: digits.offset + len(digits) + 1]
-        raw = np.frombuffer(digits.buffers()[2], dtype=np.uint8)[off[0]:off[-1]]
+            digits.offset : digits.offset + len(digits) + 1
+        ]
+        raw = np.frombuffer(digits.buffers()[2], dtype=np.uint8)[off[0] : off[-1]]
         pips = (raw.astype(np.int64) - 48).reshape(-1, k, 2)
         types = np.sort(_TILE_INDEX[pips[:, :, 0], pips[:, :, 1]], axis=1)
         dup = np.zeros(types.shape, dtype=bool)
@@ -1466,13 +1716,15 @@ def _fast_tiles(text: pa.Array, sizes: tuple[int, ...]
 
 def _slow_tiles(value: Any, sizes: tuple[int, ...]) -> list[int]:
     from .tiles import canonical_hand, parse_hand
+
     if isinstance(value, str | list):
         return list(canonical_hand(parse_hand(value, size=sizes)))
     raise BullError(f"not a hand of tiles: {_show(value)}")
 
 
-def parse_tile_hands(arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand",
-                     allow_none: bool = False) -> Hands:
+def parse_tile_hands(
+    arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand", allow_none: bool = False
+) -> Hands:
     """Tile hands in any accepted spelling (RULES §2), as canonical sorted ids.
 
     >>> h = parse_tile_hands(pa.array(["[6:5][4:1][2:2][3:3][5:4]", "66 66 66 11 22"]), (5,))
@@ -1482,9 +1734,15 @@ def parse_tile_hands(arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand",
     return parse_items(arr, sizes, kind, _fast_tiles, _slow_tiles, "tile", allow_none)
 
 
-def _parse_values(arr: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                                          npt.NDArray[np.bool_], npt.NDArray[np.bool_],
-                                          dict[int, str]]:
+def _parse_values(
+    arr: pa.Array,
+) -> tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    dict[int, str],
+]:
     """The ``values`` claims ({"[4:2]": 6}, ``[4:2]=6 [2:1]=3``): per row a mask of the
     wild tiles whose value is stated, their bits (6 = 1; bit 0 [2:1], bit 1 [4:2]),
     stated and bad rows."""
@@ -1495,8 +1753,13 @@ def _parse_values(arr: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.
     bad = np.zeros(n, dtype=bool)
     messages: dict[int, str] = {}
     cache: dict[str, tuple[int, int] | str] = {}
-    text = arr if _is_text(arr.type) else pc.cast(arr, pa.string()) if not (
-        pa.types.is_struct(arr.type) or pa.types.is_map(arr.type)) else None
+    text = (
+        arr
+        if _is_text(arr.type)
+        else pc.cast(arr, pa.string())
+        if not (pa.types.is_struct(arr.type) or pa.types.is_map(arr.type))
+        else None
+    )
     for i in range(n):
         raw = arr[i].as_py() if text is None else text[i].as_py()
         if raw is None:
@@ -1521,6 +1784,7 @@ def _parse_values(arr: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.
 def _values_of(raw: Any) -> tuple[int, int] | str:
     from .taungau import WILD_TILES
     from .tiles import parse_tile
+
     items: list[tuple[str, Any]]
     if isinstance(raw, str):
         s = raw.strip()
@@ -1530,7 +1794,7 @@ def _values_of(raw: Any) -> tuple[int, int] | str:
             except ValueError:
                 return "not valid JSON"
             if not isinstance(obj, dict):
-                return "expected an object like {\"[4:2]\": 6}"
+                return 'expected an object like {"[4:2]": 6}'
             items = list(obj.items())
         else:
             items = []
@@ -1544,7 +1808,7 @@ def _values_of(raw: Any) -> tuple[int, int] | str:
     elif isinstance(raw, dict):
         items = list(raw.items())
     else:
-        return "expected an object like {\"[4:2]\": 6} or [4:2]=6"
+        return 'expected an object like {"[4:2]": 6} or [4:2]=6'
     mask = bits = 0
     for k, v in items:
         if v is None:
@@ -1572,11 +1836,14 @@ class TauNgauChecker:
 
     game = "taungau"
     fields: ClassVar[dict[str, tuple[str, ...]]] = {
-        "hand": ("has_bull", "points", "bull", "values"), "showdown": ("winner", "net")}
+        "hand": ("has_bull", "points", "bull", "values"),
+        "showdown": ("winner", "net"),
+    }
 
     def __init__(self, rules: Any, options: Mapping[str, Any], tables: str | None) -> None:
         from .diagnose import taungau_catalogue
         from .taungau import load_rules
+
         for key in ("bet", "commission", "dealer_draws_at_most"):
             if options.get(key) is not None:
                 raise BullError(f"--{key.replace('_', '-')} does not apply to taungau")
@@ -1589,8 +1856,9 @@ class TauNgauChecker:
     def prepare(self) -> None:
         """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
 
-    def _scale_digit(self, points: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
-                                                                    npt.NDArray[np.bool_]]:
+    def _scale_digit(
+        self, points: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
         """Last digit of claimed scores, and which claims are bull scores at all."""
         if self.rules.zero_counts_as == 10:
             return points % 10, (points >= 1) & (points <= 10)
@@ -1599,10 +1867,12 @@ class TauNgauChecker:
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
         from .diagnose import taungau_hand_answers
         from .taungau import _VALUES
+
         n = len(cols["hand"])
         hands = parse_tile_hands(cols["hand"], (5,))
         parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
-            (hands.bad | ~hands.stated, _empty_messages(hands, "hand"))]
+            (hands.bad | ~hands.stated, _empty_messages(hands, "hand"))
+        ]
         claims: dict[str, Parsed] = {}
         if "has_bull" in cols:
             claims["has_bull"] = parse_bool(cols["has_bull"], "has_bull")
@@ -1628,6 +1898,7 @@ class TauNgauChecker:
         hv = _VALUES[:, tiles].astype(np.int64)  # (4, m, 5) values mod 10
         digit = hv.sum(axis=2) % 10  # (4, m)
         from .taungau import TRIPLES
+
         exists = np.zeros((4, m), dtype=bool)
         for t in TRIPLES:
             exists |= hv[:, :, list(t)].sum(axis=2) % 10 == 0
@@ -1648,28 +1919,29 @@ class TauNgauChecker:
             bull_ids = bull.ids[rows]
             b_none = bull.none[rows]
             from .tiles import TYPE_OF_TILE
+
             tot = np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
             ht, bt = tot[tiles], tot[bull_ids]
             contained = np.ones(m, dtype=bool)
             for j in range(3):
-                in_bull = (bt == bt[:, j:j + 1]).sum(axis=1)
-                in_hand = (ht == bt[:, j:j + 1]).sum(axis=1)
+                in_bull = (bt == bt[:, j : j + 1]).sum(axis=1)
+                in_hand = (ht == bt[:, j : j + 1]).sum(axis=1)
                 contained &= in_bull <= in_hand
             padded = np.zeros((4, 256), dtype=np.int64)
             padded[:, : _VALUES.shape[1]] = _VALUES
             bsum = padded[:, bull_ids].sum(axis=2) % 10 == 0  # (4, m)
             b_valid = contained & (bsum & cons & score_ok).any(axis=0) & ~b_none
 
-        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
-                  ) -> dict[str, npt.NDArray[np.bool_]]:
+        def agree(
+            a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+        ) -> dict[str, npt.NDArray[np.bool_]]:
             out: dict[str, npt.NDArray[np.bool_]] = {}
             if "has_bull" in cv:
                 out["has_bull"] = cv["has_bull"][sel] == a["has_bull"]
             if "points" in cv:
                 out["points"] = cv["points"][sel] == a["points"]
             if b_valid is not None and b_none is not None:
-                out["bull"] = np.where(b_none[sel], ~np.asarray(a["has_bull"], bool),
-                                       b_valid[sel])
+                out["bull"] = np.where(b_none[sel], ~np.asarray(a["has_bull"], bool), b_valid[sel])
             if vals is not None:
                 out["values"] = np.asarray((cons & exists & score_ok).any(axis=0))[sel]
             return out
@@ -1690,20 +1962,35 @@ class TauNgauChecker:
             return ok
 
         from .taungau import WILD_TILES
-        interesting = (tiles == WILD_TILES[0]).any(axis=1) | (tiles == WILD_TILES[1]).any(
-            axis=1) | (ans["reach"] & 1).astype(bool)
+
+        interesting = (
+            (tiles == WILD_TILES[0]).any(axis=1)
+            | (tiles == WILD_TILES[1]).any(axis=1)
+            | (ans["reach"] & 1).astype(bool)
+        )
 
         def record(i: int) -> dict[str, Any]:
             return self._hand_record(i, tiles, ans, cv, stated, base_agree, kinds, bull_ids)
 
-        return Checked("hand", rows, np.flatnonzero(bad), messages, stated, base_agree, kinds,
-                       variant_agree, record, interesting)
+        return Checked(
+            "hand",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            kinds,
+            variant_agree,
+            record,
+            interesting,
+        )
 
     def _bull_why(self, bull: list[int], hand: list[int], points: int | None) -> str:
         """Why a claimed Tau Ngau bull is wrong: a tile not in the hand, no multiple of 10
         under any 3/6 choice, or a remainder that cannot score the claimed points."""
         from .taungau import tile_value
         from .tiles import TILE_NAMES, TYPE_OF_TILE
+
         left = [TYPE_OF_TILE[t] for t in hand]
         for t in bull:
             if TYPE_OF_TILE[t] not in left:
@@ -1721,15 +2008,21 @@ class TauNgauChecker:
     def _show_points(self, p: int) -> str:
         return "no score (no bull)" if p == _TN_LABEL_NONE else str(p)
 
-    def _hand_record(self, i: int, tiles: npt.NDArray[np.uint8],
-                     ans: Mapping[str, npt.NDArray[Any]], cv: Mapping[str, Any],
-                     stated: Mapping[str, npt.NDArray[np.bool_]],
-                     agree: Mapping[str, npt.NDArray[np.bool_]],
-                     kinds: Mapping[str, Mapping[str, npt.NDArray[np.bool_]]],
-                     bull_ids: npt.NDArray[np.uint8] | None) -> dict[str, Any]:
+    def _hand_record(
+        self,
+        i: int,
+        tiles: npt.NDArray[np.uint8],
+        ans: Mapping[str, npt.NDArray[Any]],
+        cv: Mapping[str, Any],
+        stated: Mapping[str, npt.NDArray[np.bool_]],
+        agree: Mapping[str, npt.NDArray[np.bool_]],
+        kinds: Mapping[str, Mapping[str, npt.NDArray[np.bool_]]],
+        bull_ids: npt.NDArray[np.uint8] | None,
+    ) -> dict[str, Any]:
         from .taungau import WILD_TILES, analyse, best_plays
         from .tiles import TILE_NAMES, hand_names
-        h = tiles[i:i + 1]
+
+        h = tiles[i : i + 1]
         play = best_plays(analyse(h), self.rules)
         has = bool(ans["has_bull"][i])
         best = int(ans["points"][i])
@@ -1737,12 +2030,23 @@ class TauNgauChecker:
         tl = [int(t) for t in h[0]]
         bull = [tl[p] for p in range(5) if mask >> p & 1]
         rest = [tl[p] for p in range(5) if not mask >> p & 1]
-        values = {TILE_NAMES[w]: 6 if int(play.values[0]) >> b & 1 else 3
-                  for b, w in enumerate(WILD_TILES) if w in tl} if has else None
+        values = (
+            {
+                TILE_NAMES[w]: 6 if int(play.values[0]) >> b & 1 else 3
+                for b, w in enumerate(WILD_TILES)
+                if w in tl
+            }
+            if has
+            else None
+        )
         reach = sorted(self.rules.score(d) for d in range(10) if int(ans["reach"][i]) >> d & 1)
-        correct = {"has_bull": has, "points": None if best == _TN_LABEL_NONE else best,
-                   "bull": hand_names(bull) if has else None, "values": values,
-                   "reachable": reach}
+        correct = {
+            "has_bull": has,
+            "points": None if best == _TN_LABEL_NONE else best,
+            "bull": hand_names(bull) if has else None,
+            "values": values,
+            "reachable": reach,
+        }
         claimed: dict[str, Any] = {}
         for f in stated:
             if not stated[f][i]:
@@ -1758,10 +2062,15 @@ class TauNgauChecker:
             else:
                 claimed[f] = "stated"
         fields = [f for f in stated if stated[f][i] and not agree[f][i]]
-        how = (f"best {best}: bull {''.join(hand_names(bull))} + {''.join(hand_names(rest))}"
-               + "".join(f" {k}={v}" for k, v in (values or {}).items())
-               + f" (reachable: {', '.join(map(str, reach))})") if has else \
-            "no three tiles make a multiple of 10 under any 3/6 choice"
+        how = (
+            (
+                f"best {best}: bull {''.join(hand_names(bull))} + {''.join(hand_names(rest))}"
+                + "".join(f" {k}={v}" for k, v in (values or {}).items())
+                + f" (reachable: {', '.join(map(str, reach))})"
+            )
+            if has
+            else "no three tiles make a multiple of 10 under any 3/6 choice"
+        )
         said = []
         kind = None
         for f in fields:
@@ -1773,20 +2082,28 @@ class TauNgauChecker:
             elif f == "bull":
                 b = [int(t) for t in bull_ids[i] if t != PAD] if bull_ids is not None else []
                 pts = int(cv["points"][i]) if "points" in cv and stated["points"][i] else None
-                said.append(f"bull {''.join(claimed[f])} ({self._bull_why(b, tl, pts)})"
-                            if claimed[f] else "bull none")
+                said.append(
+                    f"bull {''.join(claimed[f])} ({self._bull_why(b, tl, pts)})"
+                    if claimed[f]
+                    else "bull none"
+                )
             elif f == "values":
                 said.append("values (no bull reaches the claimed score with them)")
-        rec = {"hand": hand_names(tl), "fields": fields, "claimed": claimed,
-               "correct": correct, "reason": f"claimed {', '.join(said)}; {how}"}
+        rec = {
+            "hand": hand_names(tl),
+            "fields": fields,
+            "claimed": claimed,
+            "correct": correct,
+            "reason": f"claimed {', '.join(said)}; {how}",
+        }
         if kind:
             rec["kind"] = kind
         return rec
 
     # -- showdowns
-    def _decision_last(self, rules: Any, tiles: npt.NDArray[np.uint8]
-                       ) -> npt.NDArray[np.uint8]:
+    def _decision_last(self, rules: Any, tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         from .taungau_play import evaluate_batch
+
         spec = rules.to_data() if rules != self.rules else self.rules
         if isinstance(spec, dict) and spec.get("name") in ("macau", "pagat"):
             spec = {**spec, "name": f"{spec['name']}-variant"}
@@ -1796,12 +2113,14 @@ class TauNgauChecker:
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
         from .diagnose import taungau_showdown_answers
         from .taungau_play import settle_batch
+
         n = len(cols["player"])
         player = parse_tile_hands(cols["player"], (5,), "player")
         banker = parse_tile_hands(cols["banker"], (5,), "banker")
         parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
             (player.bad | ~player.stated, player.messages),
-            (banker.bad | ~banker.stated, banker.messages)]
+            (banker.bad | ~banker.stated, banker.messages),
+        ]
         claims: dict[str, Parsed] = {}
         if "winner" in cols:
             claims["winner"] = parse_label(cols["winner"], "winner", _WINNER_LABELS)
@@ -1811,6 +2130,7 @@ class TauNgauChecker:
             parts.append((p.bad, p.messages))
         # the two hands come from one set: give the banker the other copy of a shared type
         from .tiles import TYPE_NAMES, TYPE_OF_TILE
+
         tot = np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
         pt, bt = tot[player.ids], tot[banker.ids]
         in_p = (bt[:, :, None] == pt[:, None, :]).sum(axis=2)
@@ -1824,8 +2144,10 @@ class TauNgauChecker:
             j = int(np.flatnonzero(copy[i] >= _TILE_COPIES[bt[i]])[0])
             t = int(bt[i, j])
             held = int((pt[i] == t).sum() + (bt[i] == t).sum())
-            ov_msgs[i] = (f"tile {TYPE_NAMES[t]} is held {held} times in the two hands; "
-                          f"the set has {_TILE_COPIES[t]}")
+            ov_msgs[i] = (
+                f"tile {TYPE_NAMES[t]} is held {held} times in the two hands; "
+                f"the set has {_TILE_COPIES[t]}"
+            )
         parts.append((over, ov_msgs))
         bad, messages = _merge_bad(n, parts)
         rows = np.flatnonzero(~bad)
@@ -1833,13 +2155,17 @@ class TauNgauChecker:
         bk = (_TILE_FIRST[bt[rows]] + copy[rows]).astype(np.uint8)
         bk = np.sort(bk, axis=1)
         res = settle_batch(pl, bk, self.rules, banker_reveals=self.reveals, tables=self.tables)
-        ans = {"winner": np.where(res["winner"] > 0, 0, np.where(res["winner"] < 0, 1, 2)),
-               "net": np.asarray(res["net"], dtype=np.float64), "declines": res["declines"]}
+        ans = {
+            "winner": np.where(res["winner"] > 0, 0, np.where(res["winner"] < 0, 1, 2)),
+            "net": np.asarray(res["net"], dtype=np.float64),
+            "declines": res["declines"],
+        }
         stated = {f: p.stated[rows] for f, p in claims.items()}
         cv = {f: p.value[rows] for f, p in claims.items()}
 
-        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
-                  ) -> dict[str, npt.NDArray[np.bool_]]:
+        def agree(
+            a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+        ) -> dict[str, npt.NDArray[np.bool_]]:
             out: dict[str, npt.NDArray[np.bool_]] = {}
             if "winner" in cv:
                 out["winner"] = cv["winner"][sel] == a["winner"]
@@ -1850,8 +2176,9 @@ class TauNgauChecker:
         base_agree = agree(ans)
 
         def variant_agree(variant: Any, sel: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-            va = taungau_showdown_answers(pl[sel], bk[sel], self.rules, self.reveals,
-                                          self._decision_last, variant)
+            va = taungau_showdown_answers(
+                pl[sel], bk[sel], self.rules, self.reveals, self._decision_last, variant
+            )
             ok = np.ones(len(sel), dtype=bool)
             for f, mm in agree(va, sel).items():
                 ok &= ~stated[f][sel] | mm
@@ -1859,46 +2186,77 @@ class TauNgauChecker:
 
         def record(i: int) -> dict[str, Any]:
             from .tiles import hand_names
+
             w = int(ans["winner"][i])
-            claimed = {f: (WINNERS[int(cv[f][i])] if f == "winner" else float(cv[f][i]))
-                       for f in stated if stated[f][i]}
+            claimed = {
+                f: (WINNERS[int(cv[f][i])] if f == "winner" else float(cv[f][i]))
+                for f in stated
+                if stated[f][i]
+            }
             fields = [f for f in stated if stated[f][i] and not base_agree[f][i]]
             hp = taungau_answers_one(pl[i], self.rules)
             hb = taungau_answers_one(bk[i], self.rules)
             dec = " and declines his bull" if ans["declines"][i] else ""
             net = ans["net"][i]
-            said = ", ".join(f"net {claimed[f]:+g}" if f == "net" else str(claimed[f])
-                             for f in fields)
-            reason = (f"claimed {said}; player "
-                      f"{hp}{dec}, banker {hb} ({self.rules.settlement}, banker reveals "
-                      f"{self.reveals}): {WINNERS[w]}{' wins' if w != 2 else ''}, player "
-                      f"net {net:+g}")
-            return {"player": hand_names(pl[i].tolist()), "banker": hand_names(bk[i].tolist()),
-                    "fields": fields, "claimed": claimed,
-                    "correct": {"winner": WINNERS[w], "net": net,
-                                "declines": bool(ans["declines"][i])}, "reason": reason}
+            said = ", ".join(
+                f"net {claimed[f]:+g}" if f == "net" else str(claimed[f]) for f in fields
+            )
+            reason = (
+                f"claimed {said}; player "
+                f"{hp}{dec}, banker {hb} ({self.rules.settlement}, banker reveals "
+                f"{self.reveals}): {WINNERS[w]}{' wins' if w != 2 else ''}, player "
+                f"net {net:+g}"
+            )
+            return {
+                "player": hand_names(pl[i].tolist()),
+                "banker": hand_names(bk[i].tolist()),
+                "fields": fields,
+                "claimed": claimed,
+                "correct": {"winner": WINNERS[w], "net": net, "declines": bool(ans["declines"][i])},
+                "reason": reason,
+            }
 
         interesting = np.ones(len(rows), dtype=bool)
-        return Checked("showdown", rows, np.flatnonzero(bad), messages, stated, base_agree,
-                       {}, variant_agree, record, interesting)
+        return Checked(
+            "showdown",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agree,
+            record,
+            interesting,
+        )
 
 
 def taungau_answers_one(tiles: npt.NDArray[np.uint8], rules: Any) -> str:
     """``'scores 7'`` or ``'has no bull'`` for one sorted hand."""
     from .diagnose import taungau_hand_answers
+
     a = taungau_hand_answers(tiles[None, :], rules)
     return "has no bull" if not a["has_bull"][0] else f"scores {int(a['points'][0])}"
 
 
 # ---------------------------------------------------------------- Pok Deng
 
+
 def _pd_labels() -> dict[str, int]:
     from .pokdeng import HandType
+
     labels = {t.label: int(t) for t in HandType}
-    labels |= {"riang": int(HandType.STRAIGHT), "straightflush": int(HandType.STRAIGHT_FLUSH),
-               "samlueang": int(HandType.SAM_LUEANG), "sam_leung": int(HandType.SAM_LUEANG),
-               "three_of_a_kind": int(HandType.TONG), "pok_8": int(HandType.POK),
-               "pok_9": int(HandType.POK), "pok8": int(HandType.POK), "pok9": int(HandType.POK)}
+    labels |= {
+        "riang": int(HandType.STRAIGHT),
+        "straightflush": int(HandType.STRAIGHT_FLUSH),
+        "samlueang": int(HandType.SAM_LUEANG),
+        "sam_leung": int(HandType.SAM_LUEANG),
+        "three_of_a_kind": int(HandType.TONG),
+        "pok_8": int(HandType.POK),
+        "pok_9": int(HandType.POK),
+        "pok8": int(HandType.POK),
+        "pok9": int(HandType.POK),
+    }
     return labels
 
 
@@ -1910,11 +2268,14 @@ class PokDengChecker:
 
     game = "pokdeng"
     fields: ClassVar[dict[str, tuple[str, ...]]] = {
-        "hand": ("points", "category", "deng"), "showdown": ("winner", "net")}
+        "hand": ("points", "category", "deng"),
+        "showdown": ("winner", "net"),
+    }
 
     def __init__(self, rules: Any, options: Mapping[str, Any], tables: str | None) -> None:
         from .diagnose import pokdeng_catalogue
         from .pokdeng import load_rules
+
         for key in ("bet", "commission", "banker_reveals"):
             if options.get(key) is not None:
                 raise BullError(f"--{key.replace('_', '-')} does not apply to pokdeng")
@@ -1928,10 +2289,12 @@ class PokDengChecker:
 
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
         from .diagnose import pokdeng_hand_answers
+
         n = len(cols["hand"])
         hands = parse_card_hands(cols["hand"], (2, 3))
         parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
-            (hands.bad | ~hands.stated, _empty_messages(hands, "hand"))]
+            (hands.bad | ~hands.stated, _empty_messages(hands, "hand"))
+        ]
         claims: dict[str, Parsed] = {}
         if "points" in cols:
             claims["points"] = parse_int(cols["points"], "points")
@@ -1949,8 +2312,9 @@ class PokDengChecker:
         cv = {f: p.value[rows] for f, p in claims.items()}
         key = {"points": "points", "category": "type", "deng": "deng"}
 
-        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
-                  ) -> dict[str, npt.NDArray[np.bool_]]:
+        def agree(
+            a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+        ) -> dict[str, npt.NDArray[np.bool_]]:
             return {f: cv[f][sel] == a[key[f]] for f in cv}
 
         base_agree = agree(ans)
@@ -1967,8 +2331,10 @@ class PokDengChecker:
         def record(i: int) -> dict[str, Any]:
             from .cards import hand_names
             from .pokdeng import HandClass, HandType
-            hc = HandClass(HandType(int(ans["type"][i])), int(ans["points"][i]),
-                           int(ans["deng"][i]))
+
+            hc = HandClass(
+                HandType(int(ans["type"][i])), int(ans["points"][i]), int(ans["deng"][i])
+            )
             claimed: dict[str, Any] = {}
             for f in stated:
                 if stated[f][i]:
@@ -1977,23 +2343,38 @@ class PokDengChecker:
             fields = [f for f in stated if stated[f][i] and not base_agree[f][i]]
             said = ", ".join(f"{'type' if f == 'category' else f} {claimed[f]}" for f in fields)
             names = [c for c in cards[i].tolist() if c != PAD]
-            return {"hand": hand_names(names), "fields": fields, "claimed": claimed,
-                    "correct": {"points": hc.points, "category": hc.type.label,
-                                "deng": hc.deng},
-                    "reason": f"claimed {said}; {' '.join(hand_names(names))} is {hc} "
-                              f"under {self.rules.name}"}
+            return {
+                "hand": hand_names(names),
+                "fields": fields,
+                "claimed": claimed,
+                "correct": {"points": hc.points, "category": hc.type.label, "deng": hc.deng},
+                "reason": f"claimed {said}; {' '.join(hand_names(names))} is {hc} "
+                f"under {self.rules.name}",
+            }
 
-        return Checked("hand", rows, np.flatnonzero(bad), messages, stated, base_agree, {},
-                       variant_agree, record, interesting)
+        return Checked(
+            "hand",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agree,
+            record,
+            interesting,
+        )
 
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
         from .diagnose import pokdeng_showdown_answers
+
         n = len(cols["player"])
         player = parse_card_hands(cols["player"], (2, 3), "player")
         dealer = parse_card_hands(cols["banker"], (2, 3), "dealer")
         parts: list[tuple[npt.NDArray[np.bool_], Mapping[int, str]]] = [
             (player.bad | ~player.stated, player.messages),
-            (dealer.bad | ~dealer.stated, dealer.messages)]
+            (dealer.bad | ~dealer.stated, dealer.messages),
+        ]
         claims: dict[str, Parsed] = {}
         if "winner" in cols:
             claims["winner"] = parse_label(cols["winner"], "winner", _WINNER_LABELS)
@@ -2005,9 +2386,12 @@ class PokDengChecker:
         overlap = ((pi[:, :, None] == di[:, None, :]) & (pi[:, :, None] != PAD)).any(axis=(1, 2))
         overlap &= ~player.bad & ~dealer.bad & player.stated & dealer.stated
         from .cards import CARD_NAMES
-        ov = {i: f"card {CARD_NAMES[sorted(set(pi[i].tolist()) & set(di[i].tolist()))[0]]} "
-                 "is in both hands (one deck)"
-              for i in np.flatnonzero(overlap)[:MAX_LISTED].tolist()}
+
+        ov = {
+            i: f"card {CARD_NAMES[sorted(set(pi[i].tolist()) & set(di[i].tolist()))[0]]} "
+            "is in both hands (one deck)"
+            for i in np.flatnonzero(overlap)[:MAX_LISTED].tolist()
+        }
         parts.append((overlap, ov))
         bad, messages = _merge_bad(n, parts)
         rows = np.flatnonzero(~bad)
@@ -2017,8 +2401,9 @@ class PokDengChecker:
         stated = {f: p.stated[rows] for f, p in claims.items()}
         cv = {f: p.value[rows] for f, p in claims.items()}
 
-        def agree(a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
-                  ) -> dict[str, npt.NDArray[np.bool_]]:
+        def agree(
+            a: Mapping[str, npt.NDArray[Any]], sel: Any = slice(None)
+        ) -> dict[str, npt.NDArray[np.bool_]]:
             out: dict[str, npt.NDArray[np.bool_]] = {}
             if "winner" in cv:
                 out["winner"] = cv["winner"][sel] == a["winner"]
@@ -2029,34 +2414,57 @@ class PokDengChecker:
         base_agree = agree(ans)
 
         def variant_agree(variant: Any, sel: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-            va = pokdeng_showdown_answers(pl[sel], ps[sel], dl[sel], ds[sel], self.rules,
-                                          variant)
+            va = pokdeng_showdown_answers(pl[sel], ps[sel], dl[sel], ds[sel], self.rules, variant)
             ok = np.ones(len(sel), dtype=bool)
             for f, mm in agree(va, sel).items():
                 ok &= ~stated[f][sel] | mm
             return ok
 
-        interesting = (ans["player_type"] == ans["dealer_type"]) | (ans["player_type"] > 0) \
+        interesting = (
+            (ans["player_type"] == ans["dealer_type"])
+            | (ans["player_type"] > 0)
             | (ans["dealer_type"] > 0)
+        )
 
         def record(i: int) -> dict[str, Any]:
             from .cards import hand_names
             from .pokdeng import classify_hand, settle_classes
+
             p = [c for c in pl[i].tolist() if c != PAD]
             d = [c for c in dl[i].tolist() if c != PAD]
-            st = settle_classes(classify_hand(p, self.rules), classify_hand(d, self.rules),
-                                self.rules)
-            claimed = {f: (_PD_WINNERS[int(cv[f][i])] if f == "winner" else float(cv[f][i]))
-                       for f in stated if stated[f][i]}
+            st = settle_classes(
+                classify_hand(p, self.rules), classify_hand(d, self.rules), self.rules
+            )
+            claimed = {
+                f: (_PD_WINNERS[int(cv[f][i])] if f == "winner" else float(cv[f][i]))
+                for f in stated
+                if stated[f][i]
+            }
             fields = [f for f in stated if stated[f][i] and not base_agree[f][i]]
-            said = ", ".join(f"net {claimed[f]:+g}" if f == "net" else str(claimed[f])
-                             for f in fields)
-            return {"player": hand_names(p), "dealer": hand_names(d), "fields": fields,
-                    "claimed": claimed, "correct": {"winner": st.winner, "net": st.net},
-                    "reason": f"claimed {said}; {st.reason}; player net {st.net:+d}"}
+            said = ", ".join(
+                f"net {claimed[f]:+g}" if f == "net" else str(claimed[f]) for f in fields
+            )
+            return {
+                "player": hand_names(p),
+                "dealer": hand_names(d),
+                "fields": fields,
+                "claimed": claimed,
+                "correct": {"winner": st.winner, "net": st.net},
+                "reason": f"claimed {said}; {st.reason}; player net {st.net:+d}",
+            }
 
-        return Checked("showdown", rows, np.flatnonzero(bad), messages, stated, base_agree,
-                       {}, variant_agree, record, interesting)
+        return Checked(
+            "showdown",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agree,
+            record,
+            interesting,
+        )
 
 
 # ---------------------------------------------------------------- the run
@@ -2106,8 +2514,9 @@ def _prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Iterator[Chunk]:
         t.join(timeout=5)
 
 
-def make_checker(game: str, rules: str | None, options: Mapping[str, Any],
-                 tables: str | None) -> Any:
+def make_checker(
+    game: str, rules: str | None, options: Mapping[str, Any], tables: str | None
+) -> Any:
     """The checker of ``game``."""
     if game == "niuniu":
         return NiuNiuChecker(rules, options, tables)
@@ -2131,29 +2540,58 @@ class _Writer:
         self.w = None
         if self.csv:
             self.w = csv.writer(self.f)
-            self.w.writerow(["line", "row_type", "hand", "player", "banker", "fields",
-                             "kind", "claimed", "correct", "reason", "explained_by"])
+            self.w.writerow(
+                [
+                    "line",
+                    "row_type",
+                    "hand",
+                    "player",
+                    "banker",
+                    "fields",
+                    "kind",
+                    "claimed",
+                    "correct",
+                    "reason",
+                    "explained_by",
+                ]
+            )
 
     def write(self, rec: Mapping[str, Any]) -> None:
         if self.w is None:
             self.f.write(json.dumps(rec, ensure_ascii=False) + "\n")
             return
-        self.w.writerow([rec.get("line"), rec.get("row_type"), " ".join(rec.get("hand") or []),
-                         " ".join(rec.get("player") or []),
-                         " ".join(rec.get("banker") or rec.get("dealer") or []),
-                         " ".join(rec.get("fields", [])), rec.get("kind", ""),
-                         json.dumps(rec.get("claimed"), ensure_ascii=False),
-                         json.dumps(rec.get("correct"), ensure_ascii=False), rec.get("reason"),
-                         "; ".join(rec.get("explained_by", []))])
+        self.w.writerow(
+            [
+                rec.get("line"),
+                rec.get("row_type"),
+                " ".join(rec.get("hand") or []),
+                " ".join(rec.get("player") or []),
+                " ".join(rec.get("banker") or rec.get("dealer") or []),
+                " ".join(rec.get("fields", [])),
+                rec.get("kind", ""),
+                json.dumps(rec.get("claimed"), ensure_ascii=False),
+                json.dumps(rec.get("correct"), ensure_ascii=False),
+                rec.get("reason"),
+                "; ".join(rec.get("explained_by", [])),
+            ]
+        )
 
     def close(self) -> None:
         self.f.close()
 
 
-def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | None = None,
-                columns: Mapping[str, str] | None = None, batch_size: int = 262_144,
-                options: Mapping[str, Any] | None = None, tables: str | None = None,
-                out: str | None = None) -> VerifyReport:
+def verify_file(
+    game: str,
+    path: str,
+    *,
+    rules: str | None = None,
+    fmt: str | None = None,
+    columns: Mapping[str, str] | None = None,
+    batch_size: int = 262_144,
+    options: Mapping[str, Any] | None = None,
+    tables: str | None = None,
+    out: str | None = None,
+) -> VerifyReport:
     r"""Verify a claims file; see the module docstring. ``out`` writes the disagreeing
     rows (JSON Lines, or CSV for a ``.csv`` name).
 
@@ -2167,6 +2605,7 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
     'all 1 disagreement is explained by: straights counted (ace both)'
     """
     from .diagnose import DIAGNOSE_LIMIT, Tally
+
     checker = make_checker(game, rules, options or {}, tables)
     fmt = detect_format(path, fmt)
     mapping, label, chunks = read_chunks(path, fmt, columns or {}, batch_size)
@@ -2176,8 +2615,10 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
     if "player" in mapping and "banker" in mapping:
         modes.append("showdown")
     if not modes:
-        raise BullError(f"{path}: missing required columns: need 'hand', or 'player' and "
-                        "'banker'/'dealer' (rename with --column FIELD=NAME)")
+        raise BullError(
+            f"{path}: missing required columns: need 'hand', or 'player' and "
+            "'banker'/'dealer' (rename with --column FIELD=NAME)"
+        )
     fields = [f for m in modes for f in checker.fields[m] if f in mapping]
     if not fields:
         want = ", ".join(f for m in modes for f in checker.fields[m])
@@ -2185,8 +2626,10 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
     checker.prepare()
     variants = checker.variants
     tally = Tally(variants)
-    mode_index = {m: np.array([i for i, v in enumerate(variants) if m in v.modes],
-                              dtype=np.int64) for m in ("hand", "showdown")}
+    mode_index = {
+        m: np.array([i for i, v in enumerate(variants) if m in v.modes], dtype=np.int64)
+        for m in ("hand", "showdown")
+    }
     stats = {f: [0, 0, 0] for f in fields}
     kinds: dict[str, Counter[str]] = {f: Counter() for f in fields}
     rows_read = checked = disagree = malformed = 0
@@ -2196,13 +2639,14 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
     first_left = SAMPLE_FIRST
     interesting_left = SAMPLE_INTERESTING
     try:
-        def split(chunk: Chunk) -> tuple[Chunk, int, list[tuple[str, npt.NDArray[np.int64],
-                                                                Checked]]]:
+
+        def split(
+            chunk: Chunk,
+        ) -> tuple[Chunk, int, list[tuple[str, npt.NDArray[np.int64], Checked]]]:
             n = len(chunk)
             if not n:
                 return chunk, 0, []
-            keep = (np.flatnonzero(~_blank(chunk.columns, n)) if fmt == "csv"
-                    else np.arange(n))
+            keep = np.flatnonzero(~_blank(chunk.columns, n)) if fmt == "csv" else np.arange(n)
             if "hand" in modes and "showdown" in modes:
                 hand_st = _stated_rows(chunk.columns["hand"])
                 groups = [("hand", keep[hand_st[keep]]), ("showdown", keep[~hand_st[keep]])]
@@ -2213,11 +2657,17 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
                 if not len(sel):
                     continue
                 need = ("hand",) if mode == "hand" else ("player", "banker")
-                cols = _take({k: v for k, v in chunk.columns.items()
-                              if k in need or k in checker.fields[mode]
-                              or k in ("bet", "commission", "values")}, sel)
-                res = (checker.check_hands(cols) if mode == "hand"
-                       else checker.check_showdowns(cols))
+                cols = _take(
+                    {
+                        k: v
+                        for k, v in chunk.columns.items()
+                        if k in need
+                        or k in checker.fields[mode]
+                        or k in ("bet", "commission", "values")
+                    },
+                    sel,
+                )
+                res = checker.check_hands(cols) if mode == "hand" else checker.check_showdowns(cols)
                 done.append((mode, sel, res))
             return chunk, len(keep), done
 
@@ -2233,8 +2683,9 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
                 for i in res.bad_rows.tolist():
                     malformed += 1
                     if len(malformed_rows) < MAX_LISTED:
-                        malformed_rows.append(Malformed(int(lines[i]), res.messages.get(
-                            i, "malformed")))
+                        malformed_rows.append(
+                            Malformed(int(lines[i]), res.messages.get(i, "malformed"))
+                        )
                 checked += len(res.rows)
                 dis = res.disagree
                 disagree += int(dis.sum())
@@ -2260,7 +2711,7 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
                 agree_rows = np.flatnonzero(~dis)
                 sample = agree_rows[:first_left]
                 first_left -= len(sample)
-                extra = agree_rows[len(sample):]
+                extra = agree_rows[len(sample) :]
                 extra = extra[res.interesting[extra]][:interesting_left]
                 interesting_left -= len(extra)
                 sample = np.concatenate([sample, extra])
@@ -2272,11 +2723,11 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
                 if writer is not None or len(examples) < MAX_LISTED:
                     limit = len(dis_rows) if writer is not None else MAX_LISTED - len(examples)
                     for j, i in enumerate(dis_rows[:limit].tolist()):
-                        rec = {"line": int(lines[res.rows[i]]), "row_type": mode,
-                               **res.record(i)}
+                        rec = {"line": int(lines[res.rows[i]]), "row_type": mode, **res.record(i)}
                         if explains is not None and j < len(explains):
-                            rec["explained_by"] = [variants[v].description
-                                                   for v in np.flatnonzero(explains[j])[:5]]
+                            rec["explained_by"] = [
+                                variants[v].description for v in np.flatnonzero(explains[j])[:5]
+                            ]
                         if writer is not None:
                             writer.write(rec)
                         if len(examples) < MAX_LISTED:
@@ -2292,37 +2743,71 @@ def verify_file(game: str, path: str, *, rules: str | None = None, fmt: str | No
         raise BullError(f"{path}: nothing readable: all {malformed} rows are malformed{where}")
     ranked = tally.ranked()
     return VerifyReport(
-        game=game, rules=checker.rules.name, file=path, line_label=label, rows=rows_read,
-        checked=checked, agree=checked - disagree, disagree=disagree, malformed=malformed,
+        game=game,
+        rules=checker.rules.name,
+        file=path,
+        line_label=label,
+        rows=rows_read,
+        checked=checked,
+        agree=checked - disagree,
+        disagree=disagree,
+        malformed=malformed,
         malformed_rows=tuple(malformed_rows),
-        fields=tuple((f, FieldStats(stats[f][0], stats[f][1], stats[f][2],
-                                    tuple(sorted((k, c) for k, c in kinds[f].items() if c))))
-                for f in fields),
-        diagnosis=tuple(ranked), cover=tuple(tally.cover()),
-        headline=tally.headline() + (
+        fields=tuple(
+            (
+                f,
+                FieldStats(
+                    stats[f][0],
+                    stats[f][1],
+                    stats[f][2],
+                    tuple(sorted((k, c) for k, c in kinds[f].items() if c)),
+                ),
+            )
+            for f in fields
+        ),
+        diagnosis=tuple(ranked),
+        cover=tuple(tally.cover()),
+        headline=tally.headline()
+        + (
             f" (diagnosed on the first {tally.total:,} of {disagree:,} disagreements)"
-            if tally.total < disagree else ""),
-        examples=tuple(examples), diagnosed=tally.total)
+            if tally.total < disagree
+            else ""
+        ),
+        examples=tuple(examples),
+        diagnosed=tally.total,
+    )
 
 
 def _stated_rows(arr: pa.Array) -> npt.NDArray[np.bool_]:
     text = _joined_text(arr)
     if text is None:
         return ~_nulls(arr)
-    return np.asarray(pc.fill_null(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(text)),
-                                              0), False).to_numpy(zero_copy_only=False),
-                      dtype=bool)
+    return np.asarray(
+        pc.fill_null(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(text)), 0), False).to_numpy(
+            zero_copy_only=False
+        ),
+        dtype=bool,
+    )
 
 
 def cli_verify(args: Any, out: Any) -> int:
     """The ``bull verify`` subcommand: print the summary, return the exit code."""
-    options = {k: getattr(args, k) for k in ("bet", "commission", "banker_reveals",
-                                             "dealer_draws_at_most")
-               if getattr(args, k, None) is not None}
-    report = verify_file(args.game, args.file, rules=args.rules, fmt=args.format,
-                         columns=parse_column_options(args.column or []),
-                         batch_size=args.batch_size, options=options, tables=args.tables,
-                         out=args.out)
+    options = {
+        k: getattr(args, k)
+        for k in ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
+        if getattr(args, k, None) is not None
+    }
+    report = verify_file(
+        args.game,
+        args.file,
+        rules=args.rules,
+        fmt=args.format,
+        columns=parse_column_options(args.column or []),
+        batch_size=args.batch_size,
+        options=options,
+        tables=args.tables,
+        out=args.out,
+    )
     if args.json:
         out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
     else:

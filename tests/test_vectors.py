@@ -34,11 +34,13 @@ def nn_category(cards: list[str], specials: list[str], fsb_below_10: bool = Fals
     """Independent Niu Niu category (RULES §3), optionally with the total < 10 mistake."""
     ranks = sorted(rank(c) for c in cards)
     total = sum(value(c) for c in cards)
-    q = {"five_faces": min(ranks) > 10,
-         "four_of_a_kind": any(ranks.count(r) == 4 for r in ranks),
-         "straight_flush": len({c[-1] for c in cards}) == 1
-         and ranks == list(range(ranks[0], ranks[0] + 5)),
-         "five_small_bull": max(ranks) <= 4 and (total < 10 if fsb_below_10 else total <= 10)}
+    q = {
+        "five_faces": min(ranks) > 10,
+        "four_of_a_kind": any(ranks.count(r) == 4 for r in ranks),
+        "straight_flush": len({c[-1] for c in cards}) == 1
+        and ranks == list(range(ranks[0], ranks[0] + 5)),
+        "five_small_bull": max(ranks) <= 4 and (total < 10 if fsb_below_10 else total <= 10),
+    }
     best = None
     for s in specials:
         if q[s]:
@@ -54,8 +56,9 @@ def nn_category(cards: list[str], specials: list[str], fsb_below_10: bool = Fals
 CASINO = ["five_faces", "four_of_a_kind", "straight_flush", "five_small_bull"]
 
 
-def vectors(tmp_path: Path, game: str, *args: str) -> tuple[Path, list[dict[str, Any]],
-                                                            dict[str, Any]]:
+def vectors(
+    tmp_path: Path, game: str, *args: str
+) -> tuple[Path, list[dict[str, Any]], dict[str, Any]]:
     path = tmp_path / f"{game}.jsonl"
     code, out, err = run("vectors", game, "--out", str(path), "--json", *args)
     assert code == 0, err
@@ -66,8 +69,9 @@ def vectors(tmp_path: Path, game: str, *args: str) -> tuple[Path, list[dict[str,
 def test_niuniu_round_trip(tmp_path: Path, niuniu_tables: Path, rules: str) -> None:
     path, recs, cov = vectors(tmp_path, "niuniu", "--rules", rules)
     assert cov["vectors"] == len(recs) and cov["uncaught_variants"] == []
-    code, out, _err = run("verify", "niuniu", str(path), "--rules", rules, "--tables",
-                         str(niuniu_tables), "--json")
+    code, out, _err = run(
+        "verify", "niuniu", str(path), "--rules", rules, "--tables", str(niuniu_tables), "--json"
+    )
     s = json.loads(out)
     assert code == 0, s["examples"][:3]
     assert s["checked"] == len(recs) and s["disagree"] == 0
@@ -78,10 +82,19 @@ def test_niuniu_coverage(tmp_path: Path) -> None:
     cats = {r["category"] for r in recs if r["kind"] == "hand"}
     assert cats == {"no_bull", *(f"niu_{k}" for k in range(1, 10)), "niu_niu", *CASINO}
     tags = cov["tags"]
-    for t in ("total_10", "total_11", "card_5", "four_faces_with_ten",
-              "four_faces_without_ten", "ace_low", "no_wraparound_straight",
-              "tie_all_ranks_equal_suit_D_vs_C", "tie_top_rank_equal_second_differs",
-              "quads_rank_vs_highest_card", "random"):
+    for t in (
+        "total_10",
+        "total_11",
+        "card_5",
+        "four_faces_with_ten",
+        "four_faces_without_ten",
+        "ace_low",
+        "no_wraparound_straight",
+        "tie_all_ranks_equal_suit_D_vs_C",
+        "tie_top_rank_equal_second_differs",
+        "quads_rank_vs_highest_card",
+        "random",
+    ):
         assert t in tags, t
     # every hand vector's category agrees with an independent evaluator
     for r in recs:
@@ -115,12 +128,14 @@ def test_vectors_catch_a_planted_mistake(tmp_path: Path, niuniu_tables: Path) ->
     answered = []
     for r in recs:
         if r["kind"] == "hand":
-            answered.append({"hand": r["hand"],
-                             "category": nn_category(r["hand"], CASINO, fsb_below_10=True)})
+            answered.append(
+                {"hand": r["hand"], "category": nn_category(r["hand"], CASINO, fsb_below_10=True)}
+            )
     path = tmp_path / "answers.jsonl"
     path.write_text("".join(json.dumps(a) + "\n" for a in answered))
-    code, out, _ = run("verify", "niuniu", str(path), "--rules", "casino", "--tables",
-                       str(niuniu_tables), "--json")
+    code, out, _ = run(
+        "verify", "niuniu", str(path), "--rules", "casino", "--tables", str(niuniu_tables), "--json"
+    )
     s = json.loads(out)
     assert code == 1 and s["disagree"] >= 1
     assert s["diagnosis"][0]["key"] == "five_small_bull_total=below_10"
@@ -135,6 +150,7 @@ def test_text_summary_with_out(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def taungau_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from solver.build import build
+
     out = tmp_path_factory.mktemp("taungau_tables")
     build(["taungau"], tables=out)
     return out
@@ -142,16 +158,23 @@ def taungau_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("rules", ["macau", "pagat"])
 def test_taungau_round_trip(tmp_path: Path, taungau_tables: Path, rules: str) -> None:
-    path, recs, cov = vectors(tmp_path, "taungau", "--rules", rules, "--tables",
-                              str(taungau_tables))
+    path, recs, cov = vectors(
+        tmp_path, "taungau", "--rules", rules, "--tables", str(taungau_tables)
+    )
     assert cov["uncaught_variants"] == []
     best = {t for t in cov["tags"] if t.startswith("best_")}
     assert len(best) == 10 and "no_bull" in cov["tags"]
-    for t in ("wild_4_2_as_6_in_rest", "both_wild_tiles", "wild_in_rest_scores_more",
-              "player_no_bull", "equal_scores"):
+    for t in (
+        "wild_4_2_as_6_in_rest",
+        "both_wild_tiles",
+        "wild_in_rest_scores_more",
+        "player_no_bull",
+        "equal_scores",
+    ):
         assert t in cov["tags"], t
-    code, out, _ = run("verify", "taungau", str(path), "--rules", rules, "--tables",
-                       str(taungau_tables), "--json")
+    code, out, _ = run(
+        "verify", "taungau", str(path), "--rules", rules, "--tables", str(taungau_tables), "--json"
+    )
     s = json.loads(out)
     assert code == 0, s["examples"][:3]
     assert s["checked"] == len(recs)
@@ -172,8 +195,7 @@ def test_pokdeng_round_trip(tmp_path: Path, rules: str) -> None:
     assert code == 0 and s["checked"] == len(recs)
     # RULES §5 worked examples, straights off
     if rules == "standard":
-        nets = [r["net"] for r in recs if r["kind"] == "showdown"
-                and "worked_example" in r["tags"]]
+        nets = [r["net"] for r in recs if r["kind"] == "showdown" and "worked_example" in r["tags"]]
         assert nets == [2, 1, 3, 2, 1]
 
 
@@ -196,11 +218,16 @@ def pd_deng(cards: list[str], pok_pair: int) -> int:
 
 def test_pokdeng_vectors_catch_paired_pok(tmp_path: Path) -> None:
     _, recs, _ = vectors(tmp_path, "pokdeng")
-    answered = [{"hand": r["hand"], "deng": pd_deng(r["hand"], pok_pair=1)}
-                for r in recs if r["kind"] == "hand"]
-    assert all(a["deng"] == r["deng"] for a, r in zip(answered, (
-        r for r in recs if r["kind"] == "hand"), strict=True)
-        if len(a["hand"]) == 3 or a["hand"][0][:-1] != a["hand"][1][:-1])
+    answered = [
+        {"hand": r["hand"], "deng": pd_deng(r["hand"], pok_pair=1)}
+        for r in recs
+        if r["kind"] == "hand"
+    ]
+    assert all(
+        a["deng"] == r["deng"]
+        for a, r in zip(answered, (r for r in recs if r["kind"] == "hand"), strict=True)
+        if len(a["hand"]) == 3 or a["hand"][0][:-1] != a["hand"][1][:-1]
+    )
     path = tmp_path / "answers.jsonl"
     path.write_text("".join(json.dumps(a) + "\n" for a in answered))
     code, out, _ = run("verify", "pokdeng", str(path), "--json")

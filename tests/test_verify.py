@@ -28,6 +28,7 @@ DECK = [r + s for r in RANKS for s in SUITS]
 
 # ---------------------------------------------------------------- the independent reference
 
+
 def rank(card: str) -> int:
     return RANKS.index(card[:-1]) + 1  # 1..13
 
@@ -46,9 +47,15 @@ def bull(cards: list[str], skip_first: bool = False) -> tuple[bool, int]:
     return False, 0
 
 
-def category(cards: list[str], specials: list[str], *, fsb_below_10: bool = False,
-             fsb_any_rank: bool = False, four_faces_any: bool = False,
-             skip_first: bool = False) -> str:
+def category(
+    cards: list[str],
+    specials: list[str],
+    *,
+    fsb_below_10: bool = False,
+    fsb_any_rank: bool = False,
+    four_faces_any: bool = False,
+    skip_first: bool = False,
+) -> str:
     """The category label under ``specials`` (low to high), with the mistakes asked for."""
     ranks = sorted(rank(c) for c in cards)
     faces = sum(r > 10 for r in ranks)
@@ -81,8 +88,12 @@ def hand_claims(cards: list[str], specials: list[str], **mistakes: bool) -> dict
     if mistakes.get("niu_niu_zero") and p == 10:
         p = 0
     cat_kw = {k: v for k, v in mistakes.items() if k != "niu_niu_zero"}
-    return {"hand": " ".join(cards), "has_bull": has, "points": p,
-            "category": category(cards, specials, **cat_kw)}
+    return {
+        "hand": " ".join(cards),
+        "has_bull": has,
+        "points": p,
+        "category": category(cards, specials, **cat_kw),
+    }
 
 
 def special_hands() -> list[list[str]]:
@@ -93,15 +104,27 @@ def special_hands() -> list[list[str]]:
         t = sum(value(c) for c in combo)
         if t in (9, 10, 11) and len(out) < 60:
             out.append(list(combo))
-    out += [["AS", "AH", "AD", "2C", "5S"], ["AS", "AH", "AD", "AC", "5S"],
-            ["AS", "AH", "AD", "2C", "6S"], ["AS", "2H", "3D", "AC", "3S"]]
+    out += [
+        ["AS", "AH", "AD", "2C", "5S"],
+        ["AS", "AH", "AD", "AC", "5S"],
+        ["AS", "AH", "AD", "2C", "6S"],
+        ["AS", "2H", "3D", "AC", "3S"],
+    ]
     # four faces with and without a 10; five faces; quads; straight flushes
-    out += [["JS", "QH", "KD", "JC", "10S"], ["JS", "QH", "KD", "JC", "9S"],
-            ["JS", "QH", "KD", "JC", "AS"], ["JS", "QH", "KD", "JC", "5H"],
-            ["JS", "JH", "JD", "JC", "10S"], ["JS", "JH", "JD", "JC", "QS"],
-            ["JS", "QH", "KD", "KC", "QS"], ["7S", "7H", "7D", "7C", "3S"],
-            ["AS", "2S", "3S", "4S", "5S"], ["9H", "10H", "JH", "QH", "KH"],
-            ["AS", "AH", "AD", "AC", "2S"], ["2S", "2H", "2D", "2C", "AS"]]
+    out += [
+        ["JS", "QH", "KD", "JC", "10S"],
+        ["JS", "QH", "KD", "JC", "9S"],
+        ["JS", "QH", "KD", "JC", "AS"],
+        ["JS", "QH", "KD", "JC", "5H"],
+        ["JS", "JH", "JD", "JC", "10S"],
+        ["JS", "JH", "JD", "JC", "QS"],
+        ["JS", "QH", "KD", "KC", "QS"],
+        ["7S", "7H", "7D", "7C", "3S"],
+        ["AS", "2S", "3S", "4S", "5S"],
+        ["9H", "10H", "JH", "QH", "KH"],
+        ["AS", "AH", "AD", "AC", "2S"],
+        ["2S", "2H", "2D", "2C", "AS"],
+    ]
     return out
 
 
@@ -112,6 +135,7 @@ def sample_hands(n: int, seed: int) -> list[list[str]]:
 
 # ---------------------------------------------------------------- helpers
 
+
 def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), out=out, err=err)
@@ -119,8 +143,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 def verify_json(path: Path, tables: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    code, out, err = run("verify", "niuniu", str(path), "--tables", str(tables), "--json",
-                         *extra)
+    code, out, err = run("verify", "niuniu", str(path), "--tables", str(tables), "--json", *extra)
     assert code in (0, 1), err
     return code, json.loads(out)
 
@@ -131,8 +154,9 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> Path:
         w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
         for r in rows:
-            w.writerow({k: ("true" if v is True else "false" if v is False else v)
-                        for k, v in r.items()})
+            w.writerow(
+                {k: ("true" if v is True else "false" if v is False else v) for k, v in r.items()}
+            )
     return path
 
 
@@ -141,9 +165,15 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
-def planted(tmp_path: Path, name: str, specials: list[str], seed: int = 1,
-            n_random: int = 1500, truth: list[str] | None = None,
-            **mistakes: bool) -> tuple[Path, set[int]]:
+def planted(
+    tmp_path: Path,
+    name: str,
+    specials: list[str],
+    seed: int = 1,
+    n_random: int = 1500,
+    truth: list[str] | None = None,
+    **mistakes: bool,
+) -> tuple[Path, set[int]]:
     """A CSV of claims made with ``mistakes`` (and ``specials``), and the line numbers
     where the claim differs from the right one under ``truth`` (default: ``specials``);
     line 1 is the header."""
@@ -162,6 +192,7 @@ def disagreeing_lines(out_file: Path) -> set[int]:
 
 
 # ---------------------------------------------------------------- clean files
+
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
 def test_clean_file_passes(tmp_path: Path, niuniu_tables: Path, fmt: str) -> None:
@@ -183,8 +214,9 @@ def test_clean_file_passes(tmp_path: Path, niuniu_tables: Path, fmt: str) -> Non
 def test_clean_casino_and_text_summary(tmp_path: Path, niuniu_tables: Path) -> None:
     rows = [hand_claims(c, CASINO) for c in special_hands() + sample_hands(300, 8)]
     path = write_csv(tmp_path / "c.csv", rows)
-    code, out, _ = run("verify", "niuniu", str(path), "--rules", "casino", "--tables",
-                       str(niuniu_tables))
+    code, out, _ = run(
+        "verify", "niuniu", str(path), "--rules", "casino", "--tables", str(niuniu_tables)
+    )
     assert code == 0
     assert f"rows read {len(rows)}, checked {len(rows)}" in out
     assert "result: all claims agree" in out
@@ -201,32 +233,55 @@ def test_lists_and_odd_spellings(tmp_path: Path, niuniu_tables: Path) -> None:
     code, s = verify_json(write_jsonl(tmp_path / "l.jsonl", rows[:3]), niuniu_tables)
     assert code == 0 and s["checked"] == 3
     path = tmp_path / "l.parquet"
-    pq.write_table(pa.table({"hand": pa.array([["AS", "2C", "4D", "7H", "9S"], ["KS", "QS",
-                                                                                 "JS", "10S",
-                                                                                 "5H"]]),
-                             "points": [3, 5]}), path)
+    pq.write_table(
+        pa.table(
+            {
+                "hand": pa.array([["AS", "2C", "4D", "7H", "9S"], ["KS", "QS", "JS", "10S", "5H"]]),
+                "points": [3, 5],
+            }
+        ),
+        path,
+    )
     assert verify_json(path, niuniu_tables)[0] == 0
     path = tmp_path / "ids.parquet"
-    pq.write_table(pa.table({"hand": pa.array([[0, 5, 14, 27, 32], [0, 0, 1, 2, 3], None],
-                                              pa.list_(pa.uint8())),
-                             "points": [3, 3, 3]}), path)
+    pq.write_table(
+        pa.table(
+            {
+                "hand": pa.array([[0, 5, 14, 27, 32], [0, 0, 1, 2, 3], None], pa.list_(pa.uint8())),
+                "points": [3, 3, 3],
+            }
+        ),
+        path,
+    )
     code, s = verify_json(path, niuniu_tables)
     assert code == 1 and s["checked"] == 1 and s["numbering"] == "row"
     assert [(m["line"], m["message"]) for m in s["malformed_rows"]] == [
-        (2, "hand: duplicate card AS"), (3, "hand: empty")]
+        (2, "hand: duplicate card AS"),
+        (3, "hand: empty"),
+    ]
 
 
 # ---------------------------------------------------------------- planted mistakes
 
-@pytest.mark.parametrize(("mistake", "specials", "rules", "expected"), [
-    ({"fsb_below_10": True}, CASINO, "casino", "five_small_bull_total=below_10"),
-    ({"fsb_any_rank": True}, CASINO, "casino", "five_small_bull_max_rank=any"),
-    ({"skip_first": True}, CLASSIC, "classic", "mistake=bull_skips_first"),
-    ({"skip_first": True}, CASINO, "casino", "mistake=bull_skips_first"),
-    ({"niu_niu_zero": True}, CLASSIC, "classic", "mistake=niu_niu_as_zero"),
-])
-def test_planted_hand_mistake(tmp_path: Path, niuniu_tables: Path, mistake: dict[str, bool],
-                              specials: list[str], rules: str, expected: str) -> None:
+
+@pytest.mark.parametrize(
+    ("mistake", "specials", "rules", "expected"),
+    [
+        ({"fsb_below_10": True}, CASINO, "casino", "five_small_bull_total=below_10"),
+        ({"fsb_any_rank": True}, CASINO, "casino", "five_small_bull_max_rank=any"),
+        ({"skip_first": True}, CLASSIC, "classic", "mistake=bull_skips_first"),
+        ({"skip_first": True}, CASINO, "casino", "mistake=bull_skips_first"),
+        ({"niu_niu_zero": True}, CLASSIC, "classic", "mistake=niu_niu_as_zero"),
+    ],
+)
+def test_planted_hand_mistake(
+    tmp_path: Path,
+    niuniu_tables: Path,
+    mistake: dict[str, bool],
+    specials: list[str],
+    rules: str,
+    expected: str,
+) -> None:
     path, wrong = planted(tmp_path, "p.csv", specials, **mistake)
     assert wrong, "the planted mistake must change some claims"
     out = tmp_path / "bad.jsonl"
@@ -245,10 +300,12 @@ def test_four_faces_without_the_ten(tmp_path: Path, niuniu_tables: Path) -> None
     that counts Four Faces properly."""
     specials = ["four_faces", "five_faces"]
     rules = tmp_path / "ff.toml"
-    rules.write_text('game = "niuniu"\nname = "ff"\nspecials = ["four_faces", "five_faces"]\n'
-                     'tie_break = "highest_card"\nsuit_order = ["S", "H", "C", "D"]\n'
-                     'bets = ["equal"]\ndefault_bet = "equal"\ncommission = 0.05\n'
-                     '[multipliers.equal]\ndefault = 1\n')
+    rules.write_text(
+        'game = "niuniu"\nname = "ff"\nspecials = ["four_faces", "five_faces"]\n'
+        'tie_break = "highest_card"\nsuit_order = ["S", "H", "C", "D"]\n'
+        'bets = ["equal"]\ndefault_bet = "equal"\ncommission = 0.05\n'
+        "[multipliers.equal]\ndefault = 1\n"
+    )
     path, wrong = planted(tmp_path, "ff.csv", specials, four_faces_any=True)
     code, s = verify_json(path, niuniu_tables, "--rules", str(rules))
     assert code == 1 and s["disagree"] == len(wrong) >= 3
@@ -256,23 +313,29 @@ def test_four_faces_without_the_ten(tmp_path: Path, niuniu_tables: Path) -> None
     assert s["diagnosis"][0]["explains"] == len(wrong)
 
 
-def test_four_faces_counted_when_the_preset_does_not(tmp_path: Path,
-                                                    niuniu_tables: Path) -> None:
-    path, wrong = planted(tmp_path, "ff.csv", ["four_faces", *CASINO], truth=CASINO,
-                          four_faces_any=True)
+def test_four_faces_counted_when_the_preset_does_not(tmp_path: Path, niuniu_tables: Path) -> None:
+    path, wrong = planted(
+        tmp_path, "ff.csv", ["four_faces", *CASINO], truth=CASINO, four_faces_any=True
+    )
     code, s = verify_json(path, niuniu_tables, "--rules", "casino")
     assert code == 1 and s["disagree"] == len(wrong)
     assert s["diagnosis"][0]["key"] == "four_faces_fifth=any"
     assert s["diagnosis"][0]["explains"] == len(wrong)
 
 
-@pytest.mark.parametrize(("specials", "expected"), [
-    (["five_faces", "five_small_bull", "four_of_a_kind", "straight_flush"],
-     "special_order=five_faces<five_small_bull<straight_flush<four_of_a_kind"),
-    (["five_faces", "four_of_a_kind", "five_small_bull"], "specials_without=straight_flush"),
-])
-def test_planted_specials(tmp_path: Path, niuniu_tables: Path, specials: list[str],
-                          expected: str) -> None:
+@pytest.mark.parametrize(
+    ("specials", "expected"),
+    [
+        (
+            ["five_faces", "five_small_bull", "four_of_a_kind", "straight_flush"],
+            "special_order=five_faces<five_small_bull<straight_flush<four_of_a_kind",
+        ),
+        (["five_faces", "four_of_a_kind", "five_small_bull"], "specials_without=straight_flush"),
+    ],
+)
+def test_planted_specials(
+    tmp_path: Path, niuniu_tables: Path, specials: list[str], expected: str
+) -> None:
     """Which specials count, and their order (AAAA2 is both quads and five small bull)."""
     path, wrong = planted(tmp_path, "sp.csv", specials, truth=CASINO)
     code, s = verify_json(path, niuniu_tables, "--rules", "casino")
@@ -291,14 +354,17 @@ def test_two_mistakes_are_covered_together(tmp_path: Path, niuniu_tables: Path) 
 
 
 def test_reason_and_correct_answer(tmp_path: Path, niuniu_tables: Path) -> None:
-    path = write_csv(tmp_path / "r.csv", [
-        {"hand": "AS 2C 4D 7H 9S", "has_bull": False, "points": 0, "bull": ""},
-        {"hand": "7S 3H 10D 8C 6S", "has_bull": True, "points": 4, "bull": "8C 6S 10D"},
-        {"hand": "KS 9H 8C 3D 7S", "has_bull": True, "points": 7, "bull": "KS 9H 8C"},
-        {"hand": "KS 9H 8C 3D 7S", "has_bull": True, "points": 7, "bull": "3D 7S KS"},
-        {"hand": "4C 7C 8D JD KH", "has_bull": False, "points": 0, "bull": "none"},
-        {"hand": "4C 7C 8D JD KH", "has_bull": "", "points": "", "bull": "4C 7C 8D"},
-    ])
+    path = write_csv(
+        tmp_path / "r.csv",
+        [
+            {"hand": "AS 2C 4D 7H 9S", "has_bull": False, "points": 0, "bull": ""},
+            {"hand": "7S 3H 10D 8C 6S", "has_bull": True, "points": 4, "bull": "8C 6S 10D"},
+            {"hand": "KS 9H 8C 3D 7S", "has_bull": True, "points": 7, "bull": "KS 9H 8C"},
+            {"hand": "KS 9H 8C 3D 7S", "has_bull": True, "points": 7, "bull": "3D 7S KS"},
+            {"hand": "4C 7C 8D JD KH", "has_bull": False, "points": 0, "bull": "none"},
+            {"hand": "4C 7C 8D JD KH", "has_bull": "", "points": "", "bull": "4C 7C 8D"},
+        ],
+    )
     out = tmp_path / "bad.csv"
     code, s = verify_json(path, niuniu_tables, "--out", str(out))
     assert code == 1
@@ -330,6 +396,7 @@ def test_bull_claim_any_valid_bull(tmp_path: Path, niuniu_tables: Path) -> None:
 
 # ---------------------------------------------------------------- showdowns
 
+
 def highest(cards: list[str], suits: str) -> tuple[int, int]:
     return max((rank(c), 3 - suits.index(c[-1])) for c in cards)
 
@@ -341,8 +408,13 @@ def first_written_top(cards: list[str], suits: str) -> tuple[int, int]:
     return top, 3 - suits.index(first[-1])
 
 
-def showdown(player: list[str], banker: list[str], suits: str = "SHCD",
-             tie_break: str = "highest_card", commission: float = 0.05) -> dict[str, Any]:
+def showdown(
+    player: list[str],
+    banker: list[str],
+    suits: str = "SHCD",
+    tie_break: str = "highest_card",
+    commission: float = 0.05,
+) -> dict[str, Any]:
     """classic: categories then the highest card; equal bet paying 1 less commission."""
     order = ["no_bull"] + [f"niu_{k}" for k in range(1, 10)] + ["niu_niu", "five_faces"]
     cp, cb = category(player, CLASSIC), category(banker, CLASSIC)
@@ -358,8 +430,7 @@ def showdown(player: list[str], banker: list[str], suits: str = "SHCD",
             kp, kb = highest(player, suits), highest(banker, suits)
     winner = "player" if kp > kb else "banker" if kb > kp else "push"
     net = round(1 - commission, 9) if winner == "player" else -1 if winner == "banker" else 0
-    return {"player": " ".join(player), "banker": " ".join(banker), "winner": winner,
-            "net": net}
+    return {"player": " ".join(player), "banker": " ".join(banker), "winner": winner, "net": net}
 
 
 def deals(n: int, seed: int) -> list[tuple[list[str], list[str]]]:
@@ -369,24 +440,30 @@ def deals(n: int, seed: int) -> list[tuple[list[str], list[str]]]:
         ten = rng.sample(DECK, 10)
         out.append((ten[:5], ten[5:]))
     # same top rank, suits decide; pairs of the top rank in one hand
-    out += [(["KS", "9H", "8C", "3D", "7S"], ["KH", "9S", "8D", "3C", "7H"]),
-            (["KC", "9H", "8C", "3D", "7S"], ["KD", "9S", "8D", "3C", "7H"]),
-            (["KD", "KH", "2C", "3D", "5S"], ["KS", "QS", "2D", "3C", "4H"]),
-            # a pair at the top, the lower suit written first: niu niu against niu niu
-            (["KD", "KS", "9D", "8D", "3D"], ["KH", "KC", "9H", "8H", "3H"]),
-            (["QC", "QH", "9C", "8C", "3C"], ["QD", "QS", "9S", "8S", "3S"]),
-            (["JD", "JH", "9D", "8D", "3D"], ["JC", "JS", "9H", "8H", "3H"])]
+    out += [
+        (["KS", "9H", "8C", "3D", "7S"], ["KH", "9S", "8D", "3C", "7H"]),
+        (["KC", "9H", "8C", "3D", "7S"], ["KD", "9S", "8D", "3C", "7H"]),
+        (["KD", "KH", "2C", "3D", "5S"], ["KS", "QS", "2D", "3C", "4H"]),
+        # a pair at the top, the lower suit written first: niu niu against niu niu
+        (["KD", "KS", "9D", "8D", "3D"], ["KH", "KC", "9H", "8H", "3H"]),
+        (["QC", "QH", "9C", "8C", "3C"], ["QD", "QS", "9S", "8S", "3S"]),
+        (["JD", "JH", "9D", "8D", "3D"], ["JC", "JS", "9H", "8H", "3H"]),
+    ]
     return out
 
 
-@pytest.mark.parametrize(("kwargs", "expected"), [
-    ({"suits": "SHDC"}, "suit_order=SHDC"),
-    ({"tie_break": "rank_by_rank"}, "tie_break=rank_by_rank"),
-    ({"commission": 0.03}, "commission=0.03"),
-    ({"tie_break": "input_order"}, "mistake=suit_from_input_order"),
-])
-def test_planted_showdown_mistake(tmp_path: Path, niuniu_tables: Path, kwargs: dict[str, Any],
-                                  expected: str) -> None:
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"suits": "SHDC"}, "suit_order=SHDC"),
+        ({"tie_break": "rank_by_rank"}, "tie_break=rank_by_rank"),
+        ({"commission": 0.03}, "commission=0.03"),
+        ({"tie_break": "input_order"}, "mistake=suit_from_input_order"),
+    ],
+)
+def test_planted_showdown_mistake(
+    tmp_path: Path, niuniu_tables: Path, kwargs: dict[str, Any], expected: str
+) -> None:
     rows, wrong = [], set()
     for i, (p, b) in enumerate(deals(1500, 3)):
         good, bad = showdown(p, b), showdown(p, b, **kwargs)
@@ -395,8 +472,7 @@ def test_planted_showdown_mistake(tmp_path: Path, niuniu_tables: Path, kwargs: d
             wrong.add(i + 2)
     assert wrong
     out = tmp_path / "bad.jsonl"
-    code, s = verify_json(write_csv(tmp_path / "s.csv", rows), niuniu_tables, "--out",
-                          str(out))
+    code, s = verify_json(write_csv(tmp_path / "s.csv", rows), niuniu_tables, "--out", str(out))
     assert code == 1 and s["disagree"] == len(wrong)
     assert disagreeing_lines(out) == wrong
     assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
@@ -414,18 +490,21 @@ def test_clean_showdowns_with_dealer_column(tmp_path: Path, niuniu_tables: Path)
 
 # ---------------------------------------------------------------- malformed rows, bad input
 
+
 def test_malformed_rows_reported_with_line_numbers(tmp_path: Path, niuniu_tables: Path) -> None:
-    text = ("hand,points,category\n"
-            "AS 2C 4D 7H 9S,3,niu_3\n"
-            "AS 2C 4D 7H ZZ,3,niu_3\n"          # 3: unknown card
-            "AS AS 4D 7H 9S,3,niu_3\n"          # 4: duplicate card
-            "AS 2C 4D 7H,3,niu_3\n"             # 5: four cards
-            "\n"                                # 6: blank, ignored
-            "AS 2C 4D 7H 9S,three,niu_3\n"      # 7: bad number
-            "AS 2C 4D 7H 9S,3,niu_33\n"         # 8: unknown category
-            "AS 2C 4D 7H 9S,3\n"                # 9: too few fields
-            "KS 9H 8C 3D 7S,7,niu_7\n"
-            ",3,niu_3\n")                      # 11: no hand
+    text = (
+        "hand,points,category\n"
+        "AS 2C 4D 7H 9S,3,niu_3\n"
+        "AS 2C 4D 7H ZZ,3,niu_3\n"  # 3: unknown card
+        "AS AS 4D 7H 9S,3,niu_3\n"  # 4: duplicate card
+        "AS 2C 4D 7H,3,niu_3\n"  # 5: four cards
+        "\n"  # 6: blank, ignored
+        "AS 2C 4D 7H 9S,three,niu_3\n"  # 7: bad number
+        "AS 2C 4D 7H 9S,3,niu_33\n"  # 8: unknown category
+        "AS 2C 4D 7H 9S,3\n"  # 9: too few fields
+        "KS 9H 8C 3D 7S,7,niu_7\n"
+        ",3,niu_3\n"
+    )  # 11: no hand
     path = tmp_path / "m.csv"
     path.write_text(text)
     for batch in ("262144", "2"):
@@ -443,31 +522,37 @@ def test_malformed_rows_reported_with_line_numbers(tmp_path: Path, niuniu_tables
 def test_malformed_jsonl_lines(tmp_path: Path, niuniu_tables: Path, batch: str) -> None:
     """Blocks read by Arrow at once and blocks read line by line number lines alike."""
     path = tmp_path / "m.jsonl"
-    path.write_text('{"hand": "AS 2C 4D 7H 9S", "points": 3}\n'
-                    '{"hand": "AS 2C 4D 7H 9S", "points": 3\n'
-                    '\n'
-                    '[1, 2]\n'
-                    '{"hand": "QS QH QD QC 10S", "points": 10}\n'
-                    '{"hand": ["QS", "QH", "QD", "QC", "10S"], "points": "10"}\n'
-                    '{"hand": "KS 9H 8C 3D 7S", "points": 7}\n'
-                    '{"hand": "KS 9H 8C 3D 7S", "points": 6}\n')
+    path.write_text(
+        '{"hand": "AS 2C 4D 7H 9S", "points": 3}\n'
+        '{"hand": "AS 2C 4D 7H 9S", "points": 3\n'
+        "\n"
+        "[1, 2]\n"
+        '{"hand": "QS QH QD QC 10S", "points": 10}\n'
+        '{"hand": ["QS", "QH", "QD", "QC", "10S"], "points": "10"}\n'
+        '{"hand": "KS 9H 8C 3D 7S", "points": 7}\n'
+        '{"hand": "KS 9H 8C 3D 7S", "points": 6}\n'
+    )
     code, s = verify_json(path, niuniu_tables, "--batch-size", batch)
     assert code == 1 and s["checked"] == 5 and s["malformed"] == 2 and s["disagree"] == 1
     assert [m["line"] for m in s["malformed_rows"]] == [2, 4]
     assert [e["line"] for e in s["examples"]] == [8]
 
 
-@pytest.mark.parametrize(("content", "args", "needle"), [
-    (None, (), "cannot read"),
-    ("hand,x\nAS 2C 4D 7H 9S,1\n", (), "no claim columns"),
-    ("hnd,points\nAS 2C 4D 7H 9S,3\n", (), "missing required columns"),
-    ("hand,points\nAS 2C 4D 7H 9S,3\n", ("--column", "points=pts"), "'pts'"),
-    ("hand,points\nAS 2C 4D 7H 9S,3\n", ("--column", "colour=x"), "unknown field"),
-    ("hand,points\nZZ,3\nYY,4\n", (), "nothing readable"),
-    ("hand,points\n", (), "no rows"),
-])
-def test_bad_input_exit_2(tmp_path: Path, niuniu_tables: Path, content: str | None,
-                          args: tuple[str, ...], needle: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "args", "needle"),
+    [
+        (None, (), "cannot read"),
+        ("hand,x\nAS 2C 4D 7H 9S,1\n", (), "no claim columns"),
+        ("hnd,points\nAS 2C 4D 7H 9S,3\n", (), "missing required columns"),
+        ("hand,points\nAS 2C 4D 7H 9S,3\n", ("--column", "points=pts"), "'pts'"),
+        ("hand,points\nAS 2C 4D 7H 9S,3\n", ("--column", "colour=x"), "unknown field"),
+        ("hand,points\nZZ,3\nYY,4\n", (), "nothing readable"),
+        ("hand,points\n", (), "no rows"),
+    ],
+)
+def test_bad_input_exit_2(
+    tmp_path: Path, niuniu_tables: Path, content: str | None, args: tuple[str, ...], needle: str
+) -> None:
     path = tmp_path / "x.csv"
     if content is not None:
         path.write_text(content)
@@ -485,23 +570,27 @@ def test_not_parquet_and_unknown_extension(tmp_path: Path, niuniu_tables: Path) 
     other.write_text("hand,points\nAS 2C 4D 7H 9S,3\n")
     code, _, err = run("verify", "niuniu", str(other), "--tables", str(niuniu_tables))
     assert code == 2 and "--format" in err
-    code, _, _ = run("verify", "niuniu", str(other), "--format", "csv", "--tables",
-                     str(niuniu_tables))
+    code, _, _ = run(
+        "verify", "niuniu", str(other), "--format", "csv", "--tables", str(niuniu_tables)
+    )
     assert code == 0
 
 
 def test_column_mapping(tmp_path: Path, niuniu_tables: Path) -> None:
     path = write_csv(tmp_path / "c.csv", [{"cards": "AS 2C 4D 7H 9S", "pts": 4}])
-    code, s = verify_json(path, niuniu_tables, "--column", "hand=cards", "--column",
-                          "points=pts")
+    code, s = verify_json(path, niuniu_tables, "--column", "hand=cards", "--column", "points=pts")
     assert code == 1 and s["by_field"] == {"points": 1}
 
 
 # ================================================================ Tau Ngau
 
 CIVIL = {(6, 6), (1, 1), (4, 4), (3, 1), (5, 5), (3, 3), (2, 2), (6, 5), (6, 4), (6, 1), (5, 1)}
-TILE_SET = [(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)
-            for _ in range(2 if (hi, lo) in CIVIL else 1)]
+TILE_SET = [
+    (hi, lo)
+    for hi in range(1, 7)
+    for lo in range(1, hi + 1)
+    for _ in range(2 if (hi, lo) in CIVIL else 1)
+]
 WILD = {(2, 1), (4, 2)}
 
 
@@ -512,20 +601,34 @@ def tile_text(tiles: list[tuple[int, int]]) -> str:
 def tn_digits(tiles: list[tuple[int, int]], mistake: str | None = None) -> set[int]:
     """Last digits some bull reaches (RULES §4), trying every per-tile 3/6 choice; or
     the mistakes: no choice (3 only), or a wild tile kept in the bull whenever it can be."""
-    options = [((3,) if mistake == "fixed_3" else (3, 6)) if t in WILD else (t[0] + t[1],)
-               for t in tiles]
+    options = [
+        ((3,) if mistake == "fixed_3" else (3, 6)) if t in WILD else (t[0] + t[1],) for t in tiles
+    ]
     if mistake == "first_bull":  # the first triple (sorted hand) that makes a bull
         tiles = sorted(tiles)
-        first = next((tri for tri in combinations(range(5), 3) for vals in product(*options)
-                      if sum(vals[i] for i in tri) % 10 == 0), None)
-        return {sum(vals) % 10 for vals in product(*options)
-                if first and sum(vals[i] for i in first) % 10 == 0}
+        first = next(
+            (
+                tri
+                for tri in combinations(range(5), 3)
+                for vals in product(*options)
+                if sum(vals[i] for i in tri) % 10 == 0
+            ),
+            None,
+        )
+        return {
+            sum(vals) % 10
+            for vals in product(*options)
+            if first and sum(vals[i] for i in first) % 10 == 0
+        }
     plain, with_wild = set(), set()
     for vals in product(*options):
         for tri in combinations(range(5), 3):
             if sum(vals[i] for i in tri) % 10 == 0:
-                rest = [3 if mistake == "rest_3" and tiles[i] in WILD else vals[i]
-                        for i in range(5) if i not in tri]
+                rest = [
+                    3 if mistake == "rest_3" and tiles[i] in WILD else vals[i]
+                    for i in range(5)
+                    if i not in tri
+                ]
                 d = (sum(vals[i] for i in tri) + sum(rest)) % 10
                 plain.add(d)
                 if any(tiles[i] in WILD for i in tri):
@@ -541,31 +644,37 @@ def tn_best(digits: set[int], zero_as: int = 10) -> int | None:
 
 def tn_hands(n: int, seed: int) -> list[list[tuple[int, int]]]:
     rng = random.Random(seed)
-    fixed = [[(6, 6), (6, 5), (4, 3), (4, 2), (2, 2)], [(1, 1), (1, 1), (2, 1), (2, 2), (2, 2)],
-             [(1, 1), (2, 1), (2, 2), (2, 2), (3, 1)], [(6, 5), (4, 1), (6, 4), (6, 4), (5, 5)],
-             [(4, 2), (2, 1), (6, 6), (5, 5), (3, 3)]]
+    fixed = [
+        [(6, 6), (6, 5), (4, 3), (4, 2), (2, 2)],
+        [(1, 1), (1, 1), (2, 1), (2, 2), (2, 2)],
+        [(1, 1), (2, 1), (2, 2), (2, 2), (3, 1)],
+        [(6, 5), (4, 1), (6, 4), (6, 4), (5, 5)],
+        [(4, 2), (2, 1), (6, 6), (5, 5), (3, 3)],
+    ]
     return fixed + [sorted(rng.sample(TILE_SET, 5)) for _ in range(n)]
 
 
 @pytest.fixture(scope="module")
 def taungau_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from solver.build import build
+
     out = tmp_path_factory.mktemp("taungau_tables")
     build(["taungau"], tables=out)
     return out
 
 
 def tn_verify(path: Path, tables: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    code, out, err = run("verify", "taungau", str(path), "--tables", str(tables), "--json",
-                         *extra)
+    code, out, err = run("verify", "taungau", str(path), "--tables", str(tables), "--json", *extra)
     assert code in (0, 1), err
     return code, json.loads(out)
 
 
 def test_taungau_clean_and_kinds(tmp_path: Path, taungau_tables: Path) -> None:
     hands = tn_hands(800, 5)
-    rows = [{"hand": tile_text(h), "has_bull": bool(tn_digits(h)),
-             "points": tn_best(tn_digits(h))} for h in hands]
+    rows = [
+        {"hand": tile_text(h), "has_bull": bool(tn_digits(h)), "points": tn_best(tn_digits(h))}
+        for h in hands
+    ]
     code, s = tn_verify(write_jsonl(tmp_path / "c.jsonl", rows), taungau_tables)
     assert code == 0 and s["checked"] == len(rows)
     # pagat: no bull is null (empty: not stated), 0 the lowest bull
@@ -584,8 +693,7 @@ def test_taungau_clean_and_kinds(tmp_path: Path, taungau_tables: Path) -> None:
             legal = p != 0 and p % 10 in d
             kinds["suboptimal" if legal else "illegal"] += 1
     out = tmp_path / "bad.jsonl"
-    code, s = tn_verify(write_jsonl(tmp_path / "k.jsonl", rows), taungau_tables, "--out",
-                        str(out))
+    code, s = tn_verify(write_jsonl(tmp_path / "k.jsonl", rows), taungau_tables, "--out", str(out))
     assert code == 1 and s["disagree"] == len(rows)
     assert s["fields"]["points"]["kinds"] == kinds
     written = [json.loads(x) for x in out.read_text().splitlines()]
@@ -593,15 +701,17 @@ def test_taungau_clean_and_kinds(tmp_path: Path, taungau_tables: Path) -> None:
     assert all(r["reason"].startswith("claimed points") for r in written)
 
 
-@pytest.mark.parametrize(("mistake", "expected"), [
-    ("zero", "zero_counts_as=0"),
-    ("fixed_3", "mistake=wild_fixed_3"),
-    ("in_bull", "mistake=wild_in_bull"),
-    ("rest_3", "mistake=wild_rest_3"),
-    ("first_bull", "mistake=first_bull"),
-])
-def test_taungau_planted(tmp_path: Path, taungau_tables: Path, mistake: str,
-                         expected: str) -> None:
+@pytest.mark.parametrize(
+    ("mistake", "expected"),
+    [
+        ("zero", "zero_counts_as=0"),
+        ("fixed_3", "mistake=wild_fixed_3"),
+        ("in_bull", "mistake=wild_in_bull"),
+        ("rest_3", "mistake=wild_rest_3"),
+        ("first_bull", "mistake=first_bull"),
+    ],
+)
+def test_taungau_planted(tmp_path: Path, taungau_tables: Path, mistake: str, expected: str) -> None:
     rows, wrong = [], set()
     for i, h in enumerate(tn_hands(2500, 6)):
         good = tn_best(tn_digits(h))
@@ -614,8 +724,7 @@ def test_taungau_planted(tmp_path: Path, taungau_tables: Path, mistake: str,
         if bad != good:
             wrong.add(i + 1)
     out = tmp_path / "bad.jsonl"
-    code, s = tn_verify(write_jsonl(tmp_path / "t.jsonl", rows), taungau_tables, "--out",
-                        str(out))
+    code, s = tn_verify(write_jsonl(tmp_path / "t.jsonl", rows), taungau_tables, "--out", str(out))
     assert code == 1 and s["disagree"] == len(wrong) > 0
     assert disagreeing_lines(out) == wrong
     assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
@@ -627,19 +736,21 @@ def test_taungau_bull_claims(tmp_path: Path, taungau_tables: Path) -> None:
     that reaches the claimed score; any such bull, not only ours."""
     hand = [(6, 6), (6, 5), (4, 3), (4, 2), (2, 2)]  # 12 11 7 3|6 4
     rows = [
-        ({"bull": "[6:6][6:5][4:3]", "points": 10}, True),    # 30; rest 4+6 = 10
-        ({"bull": "[6:6][6:5][4:3]", "points": 7}, True),     # 30; rest 4+3 = 7, legal
+        ({"bull": "[6:6][6:5][4:3]", "points": 10}, True),  # 30; rest 4+6 = 10
+        ({"bull": "[6:6][6:5][4:3]", "points": 7}, True),  # 30; rest 4+3 = 7, legal
         ({"bull": "[6:6][6:5][4:3]", "points": 10, "values": "[4:2]=3"}, False),
-        ({"bull": "[6:6][4:3][4:2]", "points": 10}, False),   # 12+7+3|6: no bull
-        ({"bull": "[6:6][4:4][2:2]", "points": 10}, False),   # [4:4] is not in the hand
+        ({"bull": "[6:6][4:3][4:2]", "points": 10}, False),  # 12+7+3|6: no bull
+        ({"bull": "[6:6][4:4][2:2]", "points": 10}, False),  # [4:4] is not in the hand
         ({"bull": "none", "points": 10}, False),
     ]
     data = [{"hand": tile_text(hand), **r} for r, _ in rows]
     out = tmp_path / "bad.jsonl"
-    _, s = tn_verify(write_jsonl(tmp_path / "b.jsonl", data), taungau_tables, "--out",
-                     str(out))
-    bad_bull = {json.loads(x)["line"] for x in out.read_text().splitlines()
-                if "bull" in json.loads(x)["fields"]}
+    _, s = tn_verify(write_jsonl(tmp_path / "b.jsonl", data), taungau_tables, "--out", str(out))
+    bad_bull = {
+        json.loads(x)["line"]
+        for x in out.read_text().splitlines()
+        if "bull" in json.loads(x)["fields"]
+    }
     assert bad_bull == {i + 1 for i, (_, ok) in enumerate(rows) if not ok}
     assert s["fields"]["points"]["kinds"] == {"suboptimal": 1}
 
@@ -663,20 +774,33 @@ def test_taungau_showdowns(tmp_path: Path, taungau_tables: Path) -> None:
         bv = tn_best(bs) if bs else None
         net = tn_net_macau_first(pv, bv)
         win = "player" if net > 0 else "banker" if net < 0 else "push"
-        rows.append({"player": tile_text(p), "banker": tile_text(b), "winner": win,
-                     "net": net})
+        rows.append({"player": tile_text(p), "banker": tile_text(b), "winner": win, "net": net})
         # even money (pagat's settlement), scores still on the macau scale
-        em = (0 if pv is None and bv is None else 1 if bv is None else -1 if pv is None
-              else (pv > bv) - (pv < bv))
-        bad_rows.append({**rows[-1], "net": em,
-                         "winner": "player" if em > 0 else "banker" if em < 0 else "push"})
+        em = (
+            0
+            if pv is None and bv is None
+            else 1
+            if bv is None
+            else -1
+            if pv is None
+            else (pv > bv) - (pv < bv)
+        )
+        bad_rows.append(
+            {
+                **rows[-1],
+                "net": em,
+                "winner": "player" if em > 0 else "banker" if em < 0 else "push",
+            }
+        )
         if em != net:
             wrong.add(i + 1)
-    code, s = tn_verify(write_jsonl(tmp_path / "s.jsonl", rows), taungau_tables,
-                        "--banker-reveals", "first")
+    code, s = tn_verify(
+        write_jsonl(tmp_path / "s.jsonl", rows), taungau_tables, "--banker-reveals", "first"
+    )
     assert code == 0 and s["checked"] == len(rows)
-    code, s = tn_verify(write_jsonl(tmp_path / "e.jsonl", bad_rows), taungau_tables,
-                        "--banker-reveals", "first")
+    code, s = tn_verify(
+        write_jsonl(tmp_path / "e.jsonl", bad_rows), taungau_tables, "--banker-reveals", "first"
+    )
     assert code == 1 and s["disagree"] == len(wrong)
     assert s["diagnosis"][0]["key"] == "settlement=even_money"
     assert s["diagnosis"][0]["explains"] == len(wrong)
@@ -684,23 +808,33 @@ def test_taungau_showdowns(tmp_path: Path, taungau_tables: Path) -> None:
 
 def test_taungau_malformed(tmp_path: Path, taungau_tables: Path) -> None:
     path = tmp_path / "m.csv"
-    path.write_text("hand,points\n[6:6][6:5][4:3][4:2][2:2],10\n[7:1][6:5][4:3][4:2][2:2],1\n"
-                    "[6:6][6:6][6:6][4:2][2:2],1\n[6:6][6:5],1\n")
+    path.write_text(
+        "hand,points\n[6:6][6:5][4:3][4:2][2:2],10\n[7:1][6:5][4:3][4:2][2:2],1\n"
+        "[6:6][6:6][6:6][4:2][2:2],1\n[6:6][6:5],1\n"
+    )
     code, s = tn_verify(path, taungau_tables)
     assert code == 1 and s["checked"] == 1
     assert [m["line"] for m in s["malformed_rows"]] == [3, 4, 5]
     assert "too many copies" in s["malformed_rows"][1]["message"]
     path = tmp_path / "s.csv"
-    path.write_text("player,banker,net\n[6:6][6:6][4:3][4:2][2:2],[6:6][1:1][5:5][3:3][5:4],1\n"
-                    "[6:6][6:5][4:3][4:2][2:2],[6:6][1:1][5:5][3:3][5:4],\n")
+    path.write_text(
+        "player,banker,net\n[6:6][6:6][4:3][4:2][2:2],[6:6][1:1][5:5][3:3][5:4],1\n"
+        "[6:6][6:5][4:3][4:2][2:2],[6:6][1:1][5:5][3:3][5:4],\n"
+    )
     code, s = tn_verify(path, taungau_tables)
     assert s["malformed"] == 1 and "held 3 times" in s["malformed_rows"][0]["message"]
 
 
 # ================================================================ Pok Deng
 
-def pd_class(cards: list[str], straights: bool = False, ace: str = "both",
-             pok_pair_deng: int = 2, three_card_pok: bool = False) -> tuple[int, int, int]:
+
+def pd_class(
+    cards: list[str],
+    straights: bool = False,
+    ace: str = "both",
+    pok_pair_deng: int = 2,
+    three_card_pok: bool = False,
+) -> tuple[int, int, int]:
     """(type rank, points, deng) from RULES §5: Normal 0 < Sam Lueang 1 < Straight 2 <
     Straight Flush 3 < Tong 4 < Pok 5 (or the mistake: a three-card 8/9 as Pok)."""
     t, p, d = _pd_class(cards, straights, ace, pok_pair_deng)
@@ -709,8 +843,9 @@ def pd_class(cards: list[str], straights: bool = False, ace: str = "both",
     return t, p, d
 
 
-def _pd_class(cards: list[str], straights: bool, ace: str,
-              pok_pair_deng: int) -> tuple[int, int, int]:
+def _pd_class(
+    cards: list[str], straights: bool, ace: str, pok_pair_deng: int
+) -> tuple[int, int, int]:
     pts = sum(rank(c) if rank(c) < 10 else 0 for c in cards) % 10
     suits = {c[-1] for c in cards}
     ranks = sorted(rank(c) for c in cards)
@@ -734,13 +869,19 @@ def _pd_class(cards: list[str], straights: bool, ace: str,
     return 0, pts, 3 if len(suits) == 1 else 1
 
 
-def pd_net(p: tuple[int, int, int], d: tuple[int, int, int], tong_vs_sam: int = 2,
-           deng_first: bool = False, tong_ranks: tuple[int, int] | None = None) -> int:
+def pd_net(
+    p: tuple[int, int, int],
+    d: tuple[int, int, int],
+    tong_vs_sam: int = 2,
+    deng_first: bool = False,
+    tong_ranks: tuple[int, int] | None = None,
+) -> int:
     if {p[0], d[0]} == {4, 1}:
         return tong_vs_sam if p[0] == 4 else -tong_vs_sam
     if tong_ranks is not None and p[0] == d[0] == 4:  # the mistake: ranks decide
-        return p[2] if tong_ranks[0] > tong_ranks[1] else -d[2] if tong_ranks[0] < \
-            tong_ranks[1] else 0
+        return (
+            p[2] if tong_ranks[0] > tong_ranks[1] else -d[2] if tong_ranks[0] < tong_ranks[1] else 0
+        )
     kp, kd = ((p[0], p[2], p[1]), (d[0], d[2], d[1])) if deng_first else (p[:2], d[:2])
     if kp > kd:
         return p[2]
@@ -751,9 +892,20 @@ def pd_net(p: tuple[int, int, int], d: tuple[int, int, int], tong_vs_sam: int = 
 
 def pd_hands(n: int, seed: int) -> list[list[str]]:
     rng = random.Random(seed)
-    fixed = [["9S", "9D"], ["5S", "4C"], ["AC", "4C", "4D"], ["6C", "4C", "5C"], ["KH", "2S", "AC"],
-             ["QS", "KS", "AS"], ["AH", "2D", "3C"], ["JS", "QH", "KD"], ["3S", "3H", "3D"],
-             ["KS", "KH", "KD"], ["4S", "4D"], ["8H", "QH"]]
+    fixed = [
+        ["9S", "9D"],
+        ["5S", "4C"],
+        ["AC", "4C", "4D"],
+        ["6C", "4C", "5C"],
+        ["KH", "2S", "AC"],
+        ["QS", "KS", "AS"],
+        ["AH", "2D", "3C"],
+        ["JS", "QH", "KD"],
+        ["3S", "3H", "3D"],
+        ["KS", "KH", "KD"],
+        ["4S", "4D"],
+        ["8H", "QH"],
+    ]
     return fixed + [rng.sample(DECK, rng.choice((2, 3))) for _ in range(n)]
 
 
@@ -780,15 +932,19 @@ def test_pokdeng_clean(tmp_path: Path) -> None:
     assert code == 0
 
 
-@pytest.mark.parametrize(("kw", "rules", "expected"), [
-    ({"straights": True, "ace": "both"}, "standard", "straights=true,ace=both"),
-    ({"straights": True, "ace": "low"}, "standard", "straights=true,ace=low"),
-    ({"straights": False}, "straights", "straights=false"),
-    ({"pok_pair_deng": 1}, "standard", "deng.pok_pair=1"),
-    ({"three_card_pok": True}, "standard", "mistake=three_card_pok"),
-])
-def test_pokdeng_planted_hands(tmp_path: Path, kw: dict[str, Any], rules: str,
-                               expected: str) -> None:
+@pytest.mark.parametrize(
+    ("kw", "rules", "expected"),
+    [
+        ({"straights": True, "ace": "both"}, "standard", "straights=true,ace=both"),
+        ({"straights": True, "ace": "low"}, "standard", "straights=true,ace=low"),
+        ({"straights": False}, "straights", "straights=false"),
+        ({"pok_pair_deng": 1}, "standard", "deng.pok_pair=1"),
+        ({"three_card_pok": True}, "standard", "mistake=three_card_pok"),
+    ],
+)
+def test_pokdeng_planted_hands(
+    tmp_path: Path, kw: dict[str, Any], rules: str, expected: str
+) -> None:
     truth = {"straights": rules == "straights"}
     rows, wrong = [], set()
     for i, h in enumerate(pd_hands(3000, 12)):
@@ -797,28 +953,36 @@ def test_pokdeng_planted_hands(tmp_path: Path, kw: dict[str, Any], rules: str,
         if good != bad:
             wrong.add(i + 2)
     out = tmp_path / "bad.jsonl"
-    code, s = pd_verify(write_csv(tmp_path / "p.csv", rows), "--rules", rules, "--out",
-                        str(out))
+    code, s = pd_verify(write_csv(tmp_path / "p.csv", rows), "--rules", rules, "--out", str(out))
     assert code == 1 and s["disagree"] == len(wrong) > 0
     assert disagreeing_lines(out) == wrong
     assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
     assert s["diagnosis"][0]["explains"] == len(wrong)
 
 
-@pytest.mark.parametrize(("kw", "expected"), [
-    ({"tong_vs_sam": 5}, "tong_vs_sam_lueang_pays=5"),
-    ({"deng_first": True}, "mistake=deng_before_points"),
-    ({"tong_by_rank": True}, "mistake=tong_by_rank"),
-])
+@pytest.mark.parametrize(
+    ("kw", "expected"),
+    [
+        ({"tong_vs_sam": 5}, "tong_vs_sam_lueang_pays=5"),
+        ({"deng_first": True}, "mistake=deng_before_points"),
+        ({"tong_by_rank": True}, "mistake=tong_by_rank"),
+    ],
+)
 def test_pokdeng_planted_showdowns(tmp_path: Path, kw: dict[str, Any], expected: str) -> None:
     rng = random.Random(13)
-    deals = [(["3S", "3H", "3D"], ["JS", "QH", "KD"]), (["QC", "JD", "KS"], ["7S", "7H", "7D"]),
-             (["6C", "4C", "5C"], ["KH", "2S", "3C"]), (["6C", "4C", "5C"], ["2S", "3S"]),
-             (["3S", "3H", "3D"], ["KS", "KH", "KD"]), (["9S", "9H", "9D"], ["QS", "QH", "QD"]),
-             (["2S", "2H", "2D"], ["AS", "AH", "AD"]), (["JS", "JH", "JD"], ["4S", "4H", "4D"])]
+    deals = [
+        (["3S", "3H", "3D"], ["JS", "QH", "KD"]),
+        (["QC", "JD", "KS"], ["7S", "7H", "7D"]),
+        (["6C", "4C", "5C"], ["KH", "2S", "3C"]),
+        (["6C", "4C", "5C"], ["2S", "3S"]),
+        (["3S", "3H", "3D"], ["KS", "KH", "KD"]),
+        (["9S", "9H", "9D"], ["QS", "QH", "QD"]),
+        (["2S", "2H", "2D"], ["AS", "AH", "AD"]),
+        (["JS", "JH", "JD"], ["4S", "4H", "4D"]),
+    ]
     for _ in range(2000):
         cards = rng.sample(DECK, 6)
-        deals.append((cards[: rng.choice((2, 3))], cards[3:3 + rng.choice((2, 3))]))
+        deals.append((cards[: rng.choice((2, 3))], cards[3 : 3 + rng.choice((2, 3))]))
     rows, wrong = [], set()
     for i, (p, d) in enumerate(deals):
         good = pd_net(pd_class(p), pd_class(d))
@@ -826,8 +990,14 @@ def test_pokdeng_planted_showdowns(tmp_path: Path, kw: dict[str, Any], expected:
         if extra.pop("tong_by_rank", False):
             extra["tong_ranks"] = (rank(p[0]), rank(d[0]))
         bad = pd_net(pd_class(p), pd_class(d), **extra)
-        rows.append({"player": " ".join(p), "dealer": " ".join(d), "net": bad,
-                     "winner": "player" if bad > 0 else "dealer" if bad < 0 else "push"})
+        rows.append(
+            {
+                "player": " ".join(p),
+                "dealer": " ".join(d),
+                "net": bad,
+                "winner": "player" if bad > 0 else "dealer" if bad < 0 else "push",
+            }
+        )
         if bad != good:
             wrong.add(i + 1)
     out = tmp_path / "bad.jsonl"
