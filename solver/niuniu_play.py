@@ -13,6 +13,7 @@ rule file is answered by the same vectorised evaluator the build uses.
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
@@ -106,6 +107,35 @@ class NiuNiuHand:
             "multiplier": self.multiplier,
             "rules": self.rules,
         }
+
+
+_SLOT_SETTERS = tuple(NiuNiuHand.__dict__[f].__set__ for f in NiuNiuHand.__slots__)
+_NEW = object.__new__
+
+
+def _make_hand(
+    cards: tuple[Card, ...],
+    points: int,
+    bull: tuple[Card, ...] | None,
+    n_bulls: int,
+    category: Category,
+    strength: int,
+    multiplier: int,
+    rules: str,
+) -> NiuNiuHand:
+    """``NiuNiuHand(...)`` at half the cost: the same slots, set directly (the frozen
+    dataclass ``__init__`` goes through ``object.__setattr__`` once per field)."""
+    h = _NEW(NiuNiuHand)
+    s0, s1, s2, s3, s4, s5, s6, s7 = _SLOT_SETTERS
+    s0(h, cards)
+    s1(h, points)
+    s2(h, bull)
+    s3(h, n_bulls)
+    s4(h, category)
+    s5(h, strength)
+    s6(h, multiplier)
+    s7(h, rules)
+    return h
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +245,12 @@ class _Source:
                 k, nb = divmod(k, 16)
                 pts, mask = divmod(k, 32)
                 decode.append((pts, _MASK_GET[mask], nb, _CATEGORIES[cat]))
-            self._packed = (inverse.tolist(), t.column(f"{name}_strength").tolist(), decode)
+            # compact machine arrays: one cache line per lookup, no boxed ints kept
+            self._packed = (
+                array("H", inverse.astype(np.uint16).tobytes()),
+                array("i", t.column(f"{name}_strength").astype(np.int32).tobytes()),
+                decode,
+            )
         return self._packed
 
 
@@ -309,7 +344,7 @@ def evaluate(
     i = _C1[a] + _C2[b] + _C3[c] + _C4[d] + _C5[e]
     points, get_bull, n_bulls, cat = decode[packed[i]]
     mult = src.mult_default if bet is None else src.multipliers(bet)
-    return NiuNiuHand(
+    return _make_hand(
         cards,
         points,
         get_bull(cards) if get_bull else None,

@@ -307,6 +307,10 @@ def test_batch_matches_single(niuniu_tables: Path) -> None:
             assert int(batch["points"][i]) == one.points
             assert int(batch["strength"][i]) == one.strength
             assert int(batch["category"][i]) == one.category
+            # the fast constructor builds the very object the dataclass would
+            fields = {f: getattr(one, f) for f in nn.NiuNiuHand.__slots__}
+            assert one == nn.NiuNiuHand(**fields)
+            assert hash(one) == hash(nn.NiuNiuHand(**fields))
 
 
 def test_settle_batch_matches_settle(niuniu_tables: Path) -> None:
