@@ -171,6 +171,9 @@ class Settlement:
 # ---------------------------------------------------------------- lookups
 
 
+_Packed = tuple["array[int]", "array[int]", list[tuple[int, Any, int, Category]]]
+
+
 class _Source:
     """Where answers for one rule set come from: a preset's table columns, or direct
     evaluation for a user's rule file."""
@@ -180,7 +183,7 @@ class _Source:
         self.tables = tables
         self.preset = rules.name in PRESETS and rules == load_rules(rules.name)
         self._table: LoadedTable | None = None
-        self._packed: tuple[list[int], list[int], list[Any]] | None = None
+        self._packed: _Packed | None = None
         self._mult: dict[str | None, tuple[int, ...]] = {}
         self.mult_default = rules.multiplier_row(None)
         self.name = rules.name
@@ -221,10 +224,10 @@ class _Source:
             row = self._mult[bet] = self.rules.multiplier_row(bet)
         return row
 
-    def packed(self) -> tuple[list[int], list[int], list[tuple[int, Any, int, Category]]]:
+    def packed(self) -> _Packed:
         """The fastest path for one hand at a time: per row an index into a small list
-        of distinct (points, bull positions, n_bulls, category), and the strengths, as
-        Python lists."""
+        of distinct (points, bull getter, n_bulls, category), and the strengths, as
+        compact machine arrays."""
         if self._packed is None:
             t = self.table()
             name = self.rules.name
