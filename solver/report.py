@@ -682,12 +682,18 @@ def write_report(
 def cli_report(args: Any, out: Any) -> int:
     """``bull report [--out DIR] [--tables DIR] [--json]``."""
 
-    def log(s: str) -> None:
-        if not getattr(args, "json", False):
-            out.write(s + "\n")
-            out.flush()
+    err = getattr(args, "err", None)
 
-    res = write_report(args.out, args.tables, log=log)
+    def log(s: str) -> None:  # progress on a terminal only; quiet when piped
+        if err is not None and getattr(err, "isatty", lambda: False)():
+            err.write(f"\r\033[K{s}")
+            err.flush()
+
+    try:
+        res = write_report(args.out, args.tables, log=log)
+    finally:
+        if err is not None and getattr(err, "isatty", lambda: False)():
+            err.write("\r\033[K")
     if getattr(args, "json", False):
         out.write(json.dumps(res.to_json()) + "\n")
     else:
