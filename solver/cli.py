@@ -77,9 +77,7 @@ def _read_lines(source: str) -> Iterator[tuple[int, str]]:
 def _hands(args: argparse.Namespace) -> list[str]:
     hands = list(args.hands or [])
     if args.input:
-        for n, line in _read_lines(args.input):
-            hands.append(line)
-            del n
+        hands.extend(line for _, line in _read_lines(args.input))
     if not hands:
         raise BullError("no hand given (pass hands as arguments or --input FILE)")
     for h in hands:
