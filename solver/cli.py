@@ -74,16 +74,21 @@ def _read_lines(source: str) -> Iterator[tuple[int, str]]:
             yield n, stripped
 
 
-def _hands(args: argparse.Namespace) -> list[str]:
+def _hands(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """The hands to evaluate, and where each came from (for error messages)."""
     hands = list(args.hands or [])
+    where = [f"argument {i}" for i in range(1, len(hands) + 1)]
     if args.input:
-        hands.extend(line for _, line in _read_lines(args.input))
+        name = "stdin" if args.input == "-" else args.input
+        for n, line in _read_lines(args.input):
+            hands.append(line)
+            where.append(f"{name} line {n}")
     if not hands:
         raise BullError("no hand given (pass hands as arguments or --input FILE)")
-    for h in hands:
+    for h, w in zip(hands, where, strict=True):
         if len(h) > MAX_LINE:
-            raise BullError(f"hand too long ({len(h)} characters)")
-    return hands
+            raise BullError(f"{w}: hand too long ({len(h)} characters)")
+    return hands, where
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -116,7 +121,19 @@ def _cmd_build(args: argparse.Namespace, out: Any) -> int:
 
 def _cmd_eval(args: argparse.Namespace, out: Any) -> int:
     play = _play(args.game)
-    records = play.cli_eval(_hands(args), args.rules, _options(args), args.tables)
+    hands, where = _hands(args)
+    options = _options(args)
+    try:
+        records = play.cli_eval(hands, args.rules, options, args.tables)
+    except BullError as exc:
+        if len(hands) > 1:  # name the offending line: re-check one hand at a time
+            for hand, w in zip(hands, where, strict=True):
+                try:
+                    play.cli_eval([hand], args.rules, options, args.tables)
+                except BullError as one:
+                    if str(one) == str(exc):
+                        raise BullError(f"{w}: {one}") from None
+        raise
     _emit(records, args.json, play.cli_eval_text, out)
     return 0
 

@@ -210,6 +210,7 @@ def test_bad_input_files(niuniu_tables: Path, tmp_path: Path) -> None:
     f.write_text("KS 9H 8C 3D 7S\nKS 9H 8C 3D\n")
     code, out, err = run("eval", "niuniu", "--input", str(f), "--tables", str(niuniu_tables))
     assert code == 2 and "expected 5" in err and out == ""
+    assert f"{f} line 2: hand 'KS 9H 8C 3D' has 4 cards" in err
 
 
 def test_help_and_version() -> None:
