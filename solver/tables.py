@@ -262,6 +262,27 @@ def _write_parquet(table: pa.Table, path: Path) -> None:
         os.fsync(f.fileno())
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def _remove_abandoned(sets: Path) -> None:
+    """Delete temporary sets left by builds that were killed (their process is gone)."""
+    for tmp in sets.glob(".tmp-*"):
+        try:
+            pid = int(tmp.name.split("-")[1])
+        except (IndexError, ValueError):
+            continue
+        if pid != os.getpid() and not _pid_alive(pid):
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 def write_set(
     tables: Mapping[str, pa.Table], directory: str | os.PathLike[str], log: Any = None
 ) -> Path:
@@ -272,6 +293,7 @@ def write_set(
     """
     root = Path(directory)
     (root / "sets").mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(root / "sets")
     old_set = resolve_set(root) if (root / "current").exists() else None
     tmp = root / "sets" / f".tmp-{os.getpid()}-{time.time_ns()}"
     tmp.mkdir()

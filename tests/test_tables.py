@@ -108,6 +108,9 @@ def test_killed_builds_leave_the_previous_tables_intact(tmp_path: Path) -> None:
         code = main(["check-tables", "--tables", str(out)], out=io.StringIO(), err=io.StringIO())
         assert code == 0
     assert pf.num_rows == 2_598_960
+    # the next build sweeps away what the killed ones left half-written
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    assert [p.name for p in (out / "sets").iterdir()] == [before.name]
 
 
 def _copy_tables(src: Path, dst: Path) -> Path:
