@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Tau Ngau and Pok Deng builds against direct enumeration, measured in the same run.
+
+* Tau Ngau: the whole tile build (every hand, every 3/6 choice, banker distributions by
+  inclusion-exclusion) against enumerating the 80,730 banker hands of each of the
+  201,376 player hands (timed on a sample, extrapolated).
+* Pok Deng: the whole strategy (1,326 starts x 3 dealer policies x 4 rule sets) against
+  settling every (dealer hand, player draw, dealer draw) deal of a start (2,763,600 per
+  start, timed on a sample with numpy, extrapolated).
+
+    python scripts/bench_builds.py [--sample N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from solver import pokdeng, pokdeng_strategy, taungau
+from solver.indexing import all_subsets, colex_rank_array
+
+
+def seconds(fn, repeat: int = 1) -> float:  # type: ignore[no-untyped-def]
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def taungau_direct(sample: int) -> float:
+    """Seconds per player hand to enumerate its banker hands and bin their scores."""
+    strength = taungau.all_strengths(taungau.load_rules("macau"))
+    hands = all_subsets(32, 5)
+    rng = np.random.default_rng(1)
+    picks = rng.choice(len(hands), sample, replace=False)
+    t = seconds(lambda: [taungau.banker_distribution_direct(hands[i], strength) for i in picks])
+    return t / sample
+
+
+def pokdeng_direct(sample: int) -> float:
+    """Seconds per start to settle every ordered deal (D, x, c) with numpy lookups."""
+    rules = pokdeng.load_rules("standard")
+    two, three = pokdeng.all_hands(2), pokdeng.all_hands(3)
+    t2, p2, d2 = pokdeng.classify(two, rules)
+    t3, p3, d3 = pokdeng.classify(three, rules)
+    i, j = np.triu_indices(50, 1)
+    x, c = np.nonzero(~np.eye(50, dtype=bool))
+    keep = (
+        (x[None] != i[:, None])
+        & (x[None] != j[:, None])
+        & (c[None] != i[:, None])
+        & (c[None] != j[:, None])
+    )
+    di, xc = np.nonzero(keep)
+    pos = (i[di], j[di], x[xc], c[xc])
+
+    def one(start: np.ndarray) -> int:
+        unseen = np.array([q for q in range(52) if q not in start])
+        d0, d1, xx, cc = (unseen[p] for p in pos)
+        r2 = colex_rank_array(np.stack([d0, d1], axis=1))
+        dealer_draws = (t2[r2] != pokdeng.HandType.POK) & (p2[r2] <= 4)
+        r3 = colex_rank_array(np.stack([d0, d1, cc], axis=1))
+        dt = np.where(dealer_draws, t3[r3], t2[r2])
+        dp = np.where(dealer_draws, p3[r3], p2[r2])
+        dd = np.where(dealer_draws, d3[r3], d2[r2])
+        pr = colex_rank_array(
+            np.stack([np.full_like(xx, start[0]), np.full_like(xx, start[1]), xx], axis=1)
+        )
+        net = pokdeng.settle(t3[pr], p3[pr], d3[pr], dt, dp, dd, rules)
+        return int(net.sum())
+
+    rng = np.random.default_rng(2)
+    starts = [np.sort(rng.choice(52, 2, replace=False)) for _ in range(sample)]
+    return seconds(lambda: [one(s) for s in starts]) / sample
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sample", type=int, default=5)
+    args = ap.parse_args()
+    t_tn = seconds(taungau.build_tables, 2)
+    per_hand = taungau_direct(args.sample * 4)
+    t_pd = seconds(pokdeng_strategy.build_tables, 2)
+    per_start = pokdeng_direct(args.sample)
+    n_tn, n_pd = 201_376, 1_326 * 3 * 4
+    report = {
+        "taungau_build_s": round(t_tn, 3),
+        "taungau_direct_s_per_hand": round(per_hand, 5),
+        "taungau_direct_extrapolated_s": round(per_hand * n_tn),
+        "taungau_speedup": round(per_hand * n_tn / t_tn),
+        "pokdeng_build_s": round(t_pd, 3),
+        "pokdeng_direct_s_per_start_and_policy": round(per_start, 4),
+        "pokdeng_direct_extrapolated_s": round(per_start * n_pd),
+        "pokdeng_speedup": round(per_start * n_pd / t_pd),
+        "targets": {"taungau_build_s": 10, "pokdeng_build_s": 60},
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
