@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any
@@ -75,6 +75,27 @@ class Variant:
     mistake: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     modes: tuple[str, ...] = ("hand", "showdown")
+
+
+class _Catalogue(list[Variant]):
+    """The variants of a catalogue for one ``mode`` (``all``, ``hand``, ``showdown``):
+    :meth:`add` keeps those that can explain rows of that mode."""
+
+    def __init__(self, mode: str) -> None:
+        super().__init__()
+        self.mode = mode
+
+    def add(
+        self,
+        key: str,
+        desc: str,
+        data: Mapping[str, Any] | None = None,
+        mistake: str | None = None,
+        modes: tuple[str, ...] = ("hand", "showdown"),
+        **options: Any,
+    ) -> None:
+        if self.mode == "all" or self.mode in modes:
+            self.append(Variant(key, desc, data, mistake, options, modes))
 
 
 @dataclass(frozen=True)
@@ -251,18 +272,8 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
     base = rules.to_data()
     sd = base["special_definitions"]
     specials = list(rules.specials)
-    out: list[Variant] = []
-
-    def add(
-        key: str,
-        desc: str,
-        data: Mapping[str, Any] | None = None,
-        mistake: str | None = None,
-        modes: tuple[str, ...] = ("hand", "showdown"),
-        **options: Any,
-    ) -> None:
-        if mode == "all" or mode in modes:
-            out.append(Variant(key, desc, data, mistake, options, modes))
+    out = _Catalogue(mode)
+    add = out.add
 
     for s in specials:
         add(
@@ -414,22 +425,30 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
         mistake="commission_on_stake",
         modes=show,
     )
-    return out
+    return list(out)
 
 
-def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
+def _variant_rules(
+    variant: Variant | None, base: Any, make: Callable[[str, Mapping[str, Any]], Any]
+) -> Any:
+    """The rules object of a data variant, made once per variant by ``make(name, data)``;
+    ``base`` for no variant or one that is not data."""
     if variant is None or variant.rules is None:
         return base
-    cache = _RULES_CACHE.get(id(variant))
-    if cache is None or cache[0] is not variant:
-        from .niuniu import NiuNiuRules
-
-        cache = (variant, NiuNiuRules.from_data(base.name, variant.rules))
-        _RULES_CACHE[id(variant)] = cache
-    return cache[1]
+    hit = _RULES_CACHE.get(id(variant))
+    if hit is None or hit[0] is not variant:
+        hit = (variant, make(base.name, variant.rules))
+        _RULES_CACHE[id(variant)] = hit
+    return hit[1]
 
 
 _RULES_CACHE: dict[int, tuple[Variant, Any]] = {}
+
+
+def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
+    from .niuniu import NiuNiuRules
+
+    return _variant_rules(variant, base, NiuNiuRules.from_data)
 
 
 def niuniu_hand_answers(
@@ -550,18 +569,8 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
     from .taungau import load_rules
 
     base = rules.to_data()
-    out: list[Variant] = []
-
-    def add(
-        key: str,
-        desc: str,
-        data: Mapping[str, Any] | None = None,
-        mistake: str | None = None,
-        modes: tuple[str, ...] = ("hand", "showdown"),
-        **options: Any,
-    ) -> None:
-        if mode == "all" or mode in modes:
-            out.append(Variant(key, desc, data, mistake, options, modes))
+    out = _Catalogue(mode)
+    add = out.add
 
     zero = 0 if rules.zero_counts_as == 10 else 10
     add(
@@ -626,19 +635,15 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
                 {**base, "decline_allowed": False},
                 modes=show,
             )
-    return out
+    return list(out)
 
 
 def _taungau_rules(variant: Variant | None, base: Any) -> Any:
-    if variant is None or variant.rules is None:
-        return base
-    hit = _RULES_CACHE.get(id(variant))
-    if hit is None or hit[0] is not variant:
-        from .taungau import TauNgauRules
+    from .taungau import TauNgauRules
 
-        hit = (variant, TauNgauRules.from_data(base.name + "-variant", variant.rules))
-        _RULES_CACHE[id(variant)] = hit
-    return hit[1]
+    return _variant_rules(
+        variant, base, lambda name, data: TauNgauRules.from_data(name + "-variant", data)
+    )
 
 
 def taungau_candidates(
@@ -762,17 +767,8 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
     """The Pok Deng variants of ``rules`` (a :class:`~solver.pokdeng.PokDengRules`)."""
     base = rules.to_data()
     base.pop("name", None)
-    out: list[Variant] = []
-
-    def add(
-        key: str,
-        desc: str,
-        data: Mapping[str, Any] | None = None,
-        mistake: str | None = None,
-        modes: tuple[str, ...] = ("hand", "showdown"),
-    ) -> None:
-        if mode == "all" or mode in modes:
-            out.append(Variant(key, desc, data, mistake, {}, modes))
+    out = _Catalogue(mode)
+    add = out.add
 
     if rules.straights:
         add("straights=false", "no straights (Riang not counted)", {**base, "straights": False})
@@ -829,19 +825,13 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
         mistake="equal_full_deng",
         modes=show,
     )
-    return out
+    return list(out)
 
 
 def _pokdeng_rules(variant: Variant | None, base: Any) -> Any:
-    if variant is None or variant.rules is None:
-        return base
-    hit = _RULES_CACHE.get(id(variant))
-    if hit is None or hit[0] is not variant:
-        from .pokdeng import PokDengRules
+    from .pokdeng import PokDengRules
 
-        hit = (variant, PokDengRules.from_data(base.name, variant.rules))
-        _RULES_CACHE[id(variant)] = hit
-    return hit[1]
+    return _variant_rules(variant, base, PokDengRules.from_data)
 
 
 def pokdeng_hand_answers(

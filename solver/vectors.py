@@ -25,9 +25,8 @@ deliberate order (some mistakes depend on it); answers do not depend on the orde
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,6 +54,56 @@ def _parse(text: str) -> list[int]:
 def _deal(rng: np.random.Generator, n: int, k: int) -> npt.NDArray[np.uint8]:
     """``n`` rows of ``k`` distinct cards, in random order."""
     return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)
+
+
+Differs = Callable[[Any], npt.NDArray[np.bool_]]
+"""``differs(variant)``: the rows of a set of vectors on which the variant's answer
+differs from ours."""
+Tag = Callable[[int, str], None]
+"""``tag(row, tag)``: mark a row of a set of vectors (adding it to the set written)."""
+
+
+def _find_catches(
+    variants: Sequence[Any],
+    mode: str,
+    catches: dict[str, str],
+    tiers: Sequence[tuple[Differs, Tag]],
+) -> None:
+    """For every variant of ``mode`` not caught yet, a vector that catches it: the first
+    row on which it differs, in the first of the ``tiers`` (hand-picked vectors, then a
+    pool) that has one, is tagged ``catches:KEY``; ``catches`` records it."""
+    for v in variants:
+        if mode not in v.modes or v.key in catches:
+            continue
+        for differs, tag in tiers:
+            hit = np.flatnonzero(differs(v))
+            if len(hit):
+                tag(int(hit[0]), f"catches:{v.key}")
+                catches[v.key] = mode
+                break
+
+
+def _differ(
+    a: Mapping[str, Any], base: Mapping[str, Any], exact: Sequence[str], close: Sequence[str] = ()
+) -> npt.NDArray[np.bool_]:
+    """Rows where the answers ``a`` differ from ``base``: in a key of ``exact``, or by more
+    than 1e-9 in a key of ``close``."""
+    out = np.zeros(len(base[(*exact, *close)[0]]), dtype=bool)
+    for k in exact:
+        out |= np.asarray(a[k] != base[k], dtype=bool)
+    for k in close:
+        out |= np.asarray(np.abs(a[k] - base[k]) > 1e-9, dtype=bool)
+    return out
+
+
+def _tag_in(tags: list[list[str]]) -> Tag:
+    """Tag rows that are all written already (hand-picked vectors)."""
+    return lambda j, t: tags[j].append(t)
+
+
+def _tag_pool(chosen: dict[int, list[str]]) -> Tag:
+    """Tag rows of a pool, choosing them for writing."""
+    return lambda j, t: chosen.setdefault(j, []).append(t)
 
 
 # ================================================================ Niu Niu
@@ -223,48 +272,37 @@ def niuniu_vectors(
     base_pool = niuniu_hand_answers(pool, r)
     base_picked = niuniu_hand_answers(picked, r)
     have = {int(c) for c in base_picked["category"]}
-    extra_rows, extra_tags = [], []
+    extra: dict[int, list[str]] = {}
     for c in Category:
         if int(c) in have:
             continue
         hit = np.flatnonzero(base_pool["category"] == c)
         if len(hit):
-            extra_rows.append(int(hit[0]))
-            extra_tags.append([f"category_{c.label}"])
+            extra.setdefault(int(hit[0]), []).append(f"category_{c.label}")
             have.add(int(c))
     # -- a vector that catches each hand variant
     variants = niuniu_catalogue(r, "all", bet=r.default_bet)
     catches: dict[str, str] = {}
 
-    def differs(a: dict[str, Any], b: dict[str, Any], i: Any) -> Any:
-        return (
-            (a["has_bull"][i] != b["has_bull"][i])
-            | (a["points"][i] != b["points"][i])
-            | (a["category"][i] != b["category"][i])
-        )
+    def differs(cards: npt.NDArray[np.uint8], base: dict[str, Any]) -> Differs:
+        def on(v: Any) -> npt.NDArray[np.bool_]:
+            a = niuniu_hand_answers(cards, r, v)
+            return _differ(a, base, ("has_bull", "points", "category"))
 
-    for v in variants:
-        if "hand" not in v.modes:
-            continue
-        va = niuniu_hand_answers(picked, r, v)
-        hit = np.flatnonzero(differs(va, base_picked, slice(None)))
-        if len(hit):
-            tags[int(hit[0])].append(f"catches:{v.key}")
-            catches[v.key] = "hand"
-            continue
-        va = niuniu_hand_answers(pool, r, v)
-        hit = np.flatnonzero(differs(va, base_pool, slice(None)))
-        if len(hit):
-            j = int(hit[0])
-            if j in extra_rows:
-                extra_tags[extra_rows.index(j)].append(f"catches:{v.key}")
-            else:
-                extra_rows.append(j)
-                extra_tags.append([f"catches:{v.key}"])
-            catches[v.key] = "hand"
+        return on
+
+    _find_catches(
+        variants,
+        "hand",
+        catches,
+        [
+            (differs(picked, base_picked), _tag_in(tags)),
+            (differs(pool, base_pool), _tag_pool(extra)),
+        ],
+    )
     hand_records(picked, tags)
-    if extra_rows:
-        hand_records(pool[extra_rows], extra_tags)
+    if extra:
+        hand_records(pool[list(extra)], list(extra.values()))
     for rec in records:
         rec["tags"] = (
             [f"category_{rec['category']}", *rec["tags"]]
@@ -302,30 +340,38 @@ def niuniu_vectors(
             if len(hit):
                 rows.append(int(hit[0]))
                 row_tags.append([f"{label}_with_{Category(int(cat)).label}"])
-    base_sp = niuniu_showdown_answers(sp, sb, s_bet, np.full(len(sp), r.commission), r)
-    for v in variants:
-        if "showdown" not in v.modes or v.key in catches:
-            continue
-        va = niuniu_showdown_answers(sp, sb, s_bet, np.full(len(sp), r.commission), r, v)
-        hit = np.flatnonzero(
-            (va["winner"] != base_sp["winner"]) | (np.abs(va["net"] - base_sp["net"]) > 1e-9)
-        )
-        if len(hit):
-            s_tags[int(hit[0])].append(f"catches:{v.key}")
-            catches[v.key] = "showdown"
-            continue
-        va = niuniu_showdown_answers(pp, pb, d_bet, comm, r, v)
-        hit = np.flatnonzero(
-            (va["winner"] != base_deals["winner"]) | (np.abs(va["net"] - base_deals["net"]) > 1e-9)
-        )
-        if len(hit):
-            j = int(hit[0])
-            if j in rows:
-                row_tags[rows.index(j)].append(f"catches:{v.key}")
-            else:
-                rows.append(j)
-                row_tags.append([f"catches:{v.key}"])
-            catches[v.key] = "showdown"
+    s_comm = np.full(len(sp), r.commission)
+    base_sp = niuniu_showdown_answers(sp, sb, s_bet, s_comm, r)
+
+    def settles(
+        pl: npt.NDArray[np.uint8],
+        bk: npt.NDArray[np.uint8],
+        bet: npt.NDArray[np.int64],
+        cm: npt.NDArray[np.float64],
+        base: dict[str, Any],
+    ) -> Differs:
+        def on(v: Any) -> npt.NDArray[np.bool_]:
+            a = niuniu_showdown_answers(pl, bk, bet, cm, r, v)
+            return _differ(a, base, ("winner",), ("net",))
+
+        return on
+
+    def add_row(j: int, tag: str) -> None:  # a deal may stand for several situations
+        if j in rows:
+            row_tags[rows.index(j)].append(tag)
+        else:
+            rows.append(j)
+            row_tags.append([tag])
+
+    _find_catches(
+        variants,
+        "showdown",
+        catches,
+        [
+            (settles(sp, sb, s_bet, s_comm, base_sp), _tag_in(s_tags)),
+            (settles(pp, pb, d_bet, comm, base_deals), add_row),
+        ],
+    )
     showdown_records(sp, sb, s_bet, s_tags)
     showdown_records(pp[rows], pb[rows], d_bet[rows], row_tags)
     # every bet, with a winning hand of each multiplier the bet pays
@@ -459,24 +505,23 @@ def taungau_vectors(
         )
     picked_arr = np.array([sorted(canonical_hand(p)) for p in picked], dtype=np.uint8)
     base_picked = taungau_hand_answers(picked_arr, r)
-    for v in variants:
-        if "hand" not in v.modes:
-            continue
-        va = taungau_hand_answers(picked_arr, r, v)
-        hit = np.flatnonzero(
-            (va["points"] != base_picked["points"]) | (va["has_bull"] != base_picked["has_bull"])
-        )
-        if len(hit):
-            tags[int(hit[0])].append(f"catches:{v.key}")
-            catches[v.key] = "hand"
-            continue
-        va = taungau_hand_answers(every, r, v)
-        hit = np.flatnonzero(
-            (va["points"] != base_all["points"]) | (va["has_bull"] != base_all["has_bull"])
-        )
-        if len(hit):
-            chosen.setdefault(int(hit[0]), []).append(f"catches:{v.key}")
-            catches[v.key] = "hand"
+
+    def scores(tiles: npt.NDArray[np.uint8], base: dict[str, Any]) -> Differs:
+        def on(v: Any) -> npt.NDArray[np.bool_]:
+            a = taungau_hand_answers(tiles, r, v)
+            return _differ(a, base, ("points", "has_bull"))
+
+        return on
+
+    _find_catches(
+        variants,
+        "hand",
+        catches,
+        [
+            (scores(picked_arr, base_picked), _tag_in(tags)),
+            (scores(every, base_all), _tag_pool(chosen)),
+        ],
+    )
     for p, t in zip(picked, tags, strict=True):
         records.append(_tn_record(r, canonical_hand(p), p, t))
     for j, t in chosen.items():
@@ -513,15 +558,12 @@ def taungau_vectors(
         return np.asarray(out.get("decision_last", np.zeros(len(tiles), np.uint8)))
 
     base_net = np.asarray(res["net"], dtype=np.float64)
-    for v in variants:
-        if "showdown" not in v.modes or v.key in catches:
-            continue
-        sel = np.arange(POOL)
-        va = taungau_showdown_answers(pl[sel], bk[sel], r, reveals, decision, v)
-        hit = np.flatnonzero(np.abs(va["net"] - base_net[sel]) > 1e-9)
-        if len(hit):
-            rows.setdefault(int(hit[0]), []).append(f"catches:{v.key}")
-            catches[v.key] = "showdown"
+
+    def settles(v: Any) -> npt.NDArray[np.bool_]:
+        va = taungau_showdown_answers(pl, bk, r, reveals, decision, v)
+        return _differ(va, {"net": base_net}, (), ("net",))
+
+    _find_catches(variants, "showdown", catches, [(settles, _tag_pool(rows))])
     srng = np.random.default_rng(seed)
     hands = np.argsort(srng.random((sample, 32)), axis=1)[:, :5]
     for h in hands:
@@ -662,21 +704,24 @@ def pokdeng_vectors(
             seen.add(key)
             extra.setdefault(j, []).append(f"deng_{key[1]}")
 
-    def diff(a: dict[str, Any], b: dict[str, Any]) -> Any:
-        return (a["type"] != b["type"]) | (a["points"] != b["points"]) | (a["deng"] != b["deng"])
+    def classes(
+        cards: npt.NDArray[np.uint8], size: npt.NDArray[np.int64], base: dict[str, Any]
+    ) -> Differs:
+        def on(v: Any) -> npt.NDArray[np.bool_]:
+            a = pokdeng_hand_answers(cards, size, r, v)
+            return _differ(a, base, ("type", "points", "deng"))
 
-    for v in variants:
-        if "hand" not in v.modes:
-            continue
-        hit = np.flatnonzero(diff(pokdeng_hand_answers(picked, psize, r, v), base_p))
-        if len(hit):
-            tags[int(hit[0])].append(f"catches:{v.key}")
-            catches[v.key] = "hand"
-            continue
-        hit = np.flatnonzero(diff(pokdeng_hand_answers(every, esize, r, v), base_e))
-        if len(hit):
-            extra.setdefault(int(hit[0]), []).append(f"catches:{v.key}")
-            catches[v.key] = "hand"
+        return on
+
+    _find_catches(
+        variants,
+        "hand",
+        catches,
+        [
+            (classes(picked, psize, base_p), _tag_in(tags)),
+            (classes(every, esize, base_e), _tag_pool(extra)),
+        ],
+    )
     hand_recs(picked, psize, tags)
     ex = list(extra)
     if ex:
@@ -696,20 +741,28 @@ def pokdeng_vectors(
     base_s = pokdeng_showdown_answers(sp, sps, sd, sds, r)
     base_pool = pokdeng_showdown_answers(pp, kp, dd, kd, r)
     rows: dict[int, list[str]] = {}
-    for v in variants:
-        if "showdown" not in v.modes or v.key in catches:
-            continue
-        va = pokdeng_showdown_answers(sp, sps, sd, sds, r, v)
-        hit = np.flatnonzero(va["net"] != base_s["net"])
-        if len(hit):
-            stags[int(hit[0])].append(f"catches:{v.key}")
-            catches[v.key] = "showdown"
-            continue
-        va = pokdeng_showdown_answers(pp, kp, dd, kd, r, v)
-        hit = np.flatnonzero(va["net"] != base_pool["net"])
-        if len(hit):
-            rows.setdefault(int(hit[0]), []).append(f"catches:{v.key}")
-            catches[v.key] = "showdown"
+
+    def settles(
+        pl: npt.NDArray[np.uint8],
+        ps: npt.NDArray[np.int64],
+        dl: npt.NDArray[np.uint8],
+        ds: npt.NDArray[np.int64],
+        base: dict[str, Any],
+    ) -> Differs:
+        def on(v: Any) -> npt.NDArray[np.bool_]:
+            return _differ(pokdeng_showdown_answers(pl, ps, dl, ds, r, v), base, ("net",))
+
+        return on
+
+    _find_catches(
+        variants,
+        "showdown",
+        catches,
+        [
+            (settles(sp, sps, sd, sds, base_s), _tag_in(stags)),
+            (settles(pp, kp, dd, kd, base_pool), _tag_pool(rows)),
+        ],
+    )
     srng = np.random.default_rng(seed)
     rh = _deal(srng, sample, 3)
     rk = srng.integers(2, 4, sample)
@@ -776,31 +829,24 @@ def _order(rec: dict[str, Any]) -> dict[str, Any]:
 
 
 def cli_vectors(args: Any, out: Any) -> int:
-    """``bull vectors``: JSON Lines to ``--out`` (or stdout), coverage to stdout (or to
-    stderr when the vectors go to stdout, keeping it pure JSON Lines)."""
-    from .errors import BullError
+    """``bull vectors``: JSON Lines to ``--out`` (written atomically: the file appears
+    only complete) or stdout; the coverage note to stdout, or to ``args.err`` (the CLI's
+    stream for notes) when the vectors go to stdout, keeping that pure JSON Lines."""
+    from .verify_report import AtomicFile
 
     records, cov = build_vectors(
-        args.game,
-        args.rules,
-        args.seed,
-        args.sample,
-        args.tables,
-        getattr(args, "banker_reveals", None),
+        args.game, args.rules, args.seed, args.sample, args.tables, args.banker_reveals
     )
     lines = "".join(
         json.dumps(_order(r), ensure_ascii=False, separators=(",", ":")) + "\n" for r in records
     )
     if args.out:
-        try:
-            with open(args.out, "w", encoding="utf-8") as f:
-                f.write(lines)
-        except OSError as exc:
-            raise BullError(f"cannot write {args.out}: {exc.strerror}") from None
+        with AtomicFile(args.out) as f:
+            f.write(lines)
         report = out
     else:
         out.write(lines)
-        report = sys.stderr
+        report = args.err
     if args.json:
         report.write(json.dumps(cov) + "\n")
     else:
