@@ -147,15 +147,6 @@ def test_text_summary_with_out(tmp_path: Path) -> None:
     assert code == 0 and "niuniu vectors under classic" in out and "covers:" in out
 
 
-@pytest.fixture(scope="module")
-def taungau_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from solver.build import build
-
-    out = tmp_path_factory.mktemp("taungau_tables")
-    build(["taungau"], tables=out)
-    return out
-
-
 @pytest.mark.parametrize("rules", ["macau", "pagat"])
 def test_taungau_round_trip(tmp_path: Path, taungau_tables: Path, rules: str) -> None:
     path, recs, cov = vectors(
@@ -184,13 +175,17 @@ def test_taungau_round_trip(tmp_path: Path, taungau_tables: Path, rules: str) ->
 
 
 @pytest.mark.parametrize("rules", ["standard", "straights"])
-def test_pokdeng_round_trip(tmp_path: Path, rules: str) -> None:
-    path, recs, cov = vectors(tmp_path, "pokdeng", "--rules", rules)
+def test_pokdeng_round_trip(tmp_path: Path, pokdeng_tables: Path, rules: str) -> None:
+    path, recs, cov = vectors(
+        tmp_path, "pokdeng", "--rules", rules, "--tables", str(pokdeng_tables)
+    )
     assert cov["uncaught_variants"] == []
     types = {r["type"] for r in recs if r["kind"] == "hand"}
     assert {"pok", "tong", "sam_lueang", "normal"} <= types
     assert ({"straight", "straight_flush"} <= types) == (rules == "straights")
-    code, out, _ = run("verify", "pokdeng", str(path), "--rules", rules, "--json")
+    code, out, _ = run(
+        "verify", "pokdeng", str(path), "--rules", rules, "--tables", str(pokdeng_tables), "--json"
+    )
     s = json.loads(out)
     assert code == 0 and s["checked"] == len(recs)
     # RULES §5 worked examples, straights off
@@ -216,8 +211,8 @@ def pd_deng(cards: list[str], pok_pair: int) -> int:
     return 3 if len(suits) == 1 else 1
 
 
-def test_pokdeng_vectors_catch_paired_pok(tmp_path: Path) -> None:
-    _, recs, _ = vectors(tmp_path, "pokdeng")
+def test_pokdeng_vectors_catch_paired_pok(tmp_path: Path, pokdeng_tables: Path) -> None:
+    _, recs, _ = vectors(tmp_path, "pokdeng", "--tables", str(pokdeng_tables))
     answered = [
         {"hand": r["hand"], "deng": pd_deng(r["hand"], pok_pair=1)}
         for r in recs
@@ -230,7 +225,87 @@ def test_pokdeng_vectors_catch_paired_pok(tmp_path: Path) -> None:
     )
     path = tmp_path / "answers.jsonl"
     path.write_text("".join(json.dumps(a) + "\n" for a in answered))
-    code, out, _ = run("verify", "pokdeng", str(path), "--json")
+    code, out, _ = run("verify", "pokdeng", str(path), "--tables", str(pokdeng_tables), "--json")
     s = json.loads(out)
     assert code == 1 and s["diagnosis"][0]["key"] == "deng.pok_pair=1"
     assert s["diagnosis"][0]["explains"] == s["disagree"]
+
+
+def test_taungau_banker_reveals_first(tmp_path: Path, taungau_tables: Path) -> None:
+    """`--banker-reveals first` reaches the vectors: their showdowns settle as if the
+    player saw the banker's hand, which `bull verify` accepts with the same flag only."""
+    tables = ("--tables", str(taungau_tables))
+    path, recs, cov = vectors(tmp_path, "taungau", "--banker-reveals", "first", *tables)
+    shows = [r for r in recs if r["kind"] == "showdown"]
+    assert shows and {r["banker_reveals"] for r in shows} == {"first"}
+    assert "catches:banker_reveals=last" in cov["tags"]
+    code, out, _ = run(
+        "verify", "taungau", str(path), "--banker-reveals", "first", *tables, "--json"
+    )
+    assert code == 0 and json.loads(out)["checked"] == len(recs)
+    code, out, _ = run("verify", "taungau", str(path), *tables, "--json")
+    s = json.loads(out)
+    assert code == 1 and s["diagnosis"][0]["key"] == "banker_reveals=first"
+
+
+def test_coverage_note_goes_to_the_cli_err_stream(capsys: pytest.CaptureFixture[str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["vectors", "niuniu", "--sample", "3"], out=out, err=err) == 0
+    assert all(json.loads(line)["id"].startswith("niuniu-") for line in out.getvalue().splitlines())
+    assert "vectors under classic" in err.getvalue()
+    assert capsys.readouterr().err == ""
+
+
+class FailingFile:
+    """A file that fails with ``exc`` once ``budget`` characters are written."""
+
+    def __init__(self, f: Any, budget: int, exc: BaseException) -> None:
+        self.f, self.budget, self.exc = f, budget, exc
+
+    def write(self, text: str) -> int:
+        if len(text) > self.budget:
+            self.f.write(text[: self.budget])
+            self.f.flush()
+            raise self.exc
+        self.budget -= len(text)
+        return int(self.f.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.f, name)
+
+
+@pytest.mark.parametrize("exc", [OSError(28, "No space left on device"), KeyboardInterrupt()])
+def test_out_never_half_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exc: BaseException
+) -> None:
+    """Vectors that fail or are interrupted half-way through writing leave the old file
+    as it was and no temporary file; a finished run leaves exactly the whole file."""
+    import builtins
+
+    import solver.verify_report
+
+    real_open = builtins.open
+
+    def failing_open(path: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        f = real_open(path, mode, *args, **kwargs)
+        return FailingFile(f, 5_000, exc) if "w" in mode or "x" in mode else f
+
+    outdir = tmp_path / "out"
+    outdir.mkdir()
+    target = outdir / "v.jsonl"
+    target.write_text("old\n")
+    monkeypatch.setattr(solver.verify_report, "open", failing_open, raising=False)
+    try:
+        code, _, err = run("vectors", "niuniu", "--out", str(target))
+    except KeyboardInterrupt:  # the CLI may also turn it into exit code 130
+        code, err = 130, "interrupted"
+    if isinstance(exc, KeyboardInterrupt):
+        assert code == 130 and "interrupted" in err
+    else:
+        assert code == 2 and "cannot write" in err and "No space left" in err
+    assert target.read_text() == "old\n"
+    assert [p.name for p in outdir.iterdir()] == ["v.jsonl"]
+    monkeypatch.undo()
+    code, _, _ = run("vectors", "niuniu", "--out", str(target))
+    assert code == 0 and [p.name for p in outdir.iterdir()] == ["v.jsonl"]
+    assert target.read_text() == run("vectors", "niuniu")[1]

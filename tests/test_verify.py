@@ -488,6 +488,91 @@ def test_clean_showdowns_with_dealer_column(tmp_path: Path, niuniu_tables: Path)
     assert code == 0 and s["checked"] == len(rows)
 
 
+# ---------------------------------------------------------------- --out is atomic
+
+
+class FailingFile:
+    """A file that fails with ``exc`` once ``budget`` characters are written: a full disk,
+    or an interruption, in the middle of writing."""
+
+    def __init__(self, f: Any, budget: int, exc: BaseException) -> None:
+        self.f, self.budget, self.exc = f, budget, exc
+
+    def write(self, text: str) -> int:
+        if len(text) > self.budget:
+            self.f.write(text[: self.budget])
+            self.f.flush()
+            raise self.exc
+        self.budget -= len(text)
+        return int(self.f.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.f, name)
+
+
+def fail_writes_after(monkeypatch: pytest.MonkeyPatch, budget: int, exc: BaseException) -> None:
+    """Files the ``--out`` writer opens fail after ``budget`` characters."""
+    import builtins
+
+    import solver.verify_report
+
+    real_open = builtins.open
+
+    def failing_open(path: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        f = real_open(path, mode, *args, **kwargs)
+        return FailingFile(f, budget, exc) if "w" in mode or "x" in mode else f
+
+    monkeypatch.setattr(solver.verify_report, "open", failing_open, raising=False)
+
+
+@pytest.mark.parametrize("name", ["bad.jsonl", "bad.csv"])
+@pytest.mark.parametrize("exc", [OSError(28, "No space left on device"), KeyboardInterrupt()])
+def test_out_never_half_written(
+    tmp_path: Path,
+    niuniu_tables: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    exc: BaseException,
+) -> None:
+    """A run that fails or is interrupted while writing --out leaves the old file as it
+    was (or none) and no temporary file; a finished run leaves exactly the whole file."""
+    path, wrong = planted(tmp_path, "p.csv", CLASSIC, skip_first=True)
+    outdir = tmp_path / "out"
+    outdir.mkdir()
+    out = outdir / name
+    out.write_text("old\n")
+    fail_writes_after(monkeypatch, 2_000, exc)
+    argv = ("verify", "niuniu", str(path), "--tables", str(niuniu_tables), "--out", str(out))
+    try:
+        code, _, err = run(*argv)
+    except KeyboardInterrupt:  # the CLI may also turn it into exit code 130
+        code, err = 130, "interrupted"
+    if isinstance(exc, KeyboardInterrupt):
+        assert code == 130 and "interrupted" in err
+    else:
+        assert code == 2 and "cannot write" in err and "No space left" in err
+    assert out.read_text() == "old\n"
+    assert sorted(p.name for p in outdir.iterdir()) == [name]
+    monkeypatch.undo()
+    code, _ = verify_json(path, niuniu_tables, "--out", str(out))
+    assert code == 1 and sorted(p.name for p in outdir.iterdir()) == [name]
+    text = out.read_text()
+    assert len(text) > 2_000 and text.endswith("\n")
+    if name.endswith(".jsonl"):
+        assert disagreeing_lines(out) == wrong
+    else:
+        assert {int(r["line"]) for r in csv.DictReader(io.StringIO(text))} == wrong
+
+
+def test_out_cannot_be_written(tmp_path: Path, niuniu_tables: Path) -> None:
+    path, _ = planted(tmp_path, "p.csv", CLASSIC, n_random=50)
+    for target in (tmp_path / "missing" / "bad.jsonl", tmp_path):
+        code, _, err = run(
+            "verify", "niuniu", str(path), "--tables", str(niuniu_tables), "--out", str(target)
+        )
+        assert code == 2 and f"cannot write {target}" in err
+
+
 # ---------------------------------------------------------------- malformed rows, bad input
 
 
@@ -652,15 +737,6 @@ def tn_hands(n: int, seed: int) -> list[list[tuple[int, int]]]:
         [(4, 2), (2, 1), (6, 6), (5, 5), (3, 3)],
     ]
     return fixed + [sorted(rng.sample(TILE_SET, 5)) for _ in range(n)]
-
-
-@pytest.fixture(scope="module")
-def taungau_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from solver.build import build
-
-    out = tmp_path_factory.mktemp("taungau_tables")
-    build(["taungau"], tables=out)
-    return out
 
 
 def tn_verify(path: Path, tables: Path, *extra: str) -> tuple[int, dict[str, Any]]:
@@ -909,8 +985,8 @@ def pd_hands(n: int, seed: int) -> list[list[str]]:
     return fixed + [rng.sample(DECK, rng.choice((2, 3))) for _ in range(n)]
 
 
-def pd_verify(path: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    code, out, err = run("verify", "pokdeng", str(path), "--json", *extra)
+def pd_verify(path: Path, tables: Path, *extra: str) -> tuple[int, dict[str, Any]]:
+    code, out, err = run("verify", "pokdeng", str(path), "--tables", str(tables), "--json", *extra)
     assert code in (0, 1), err
     return code, json.loads(out)
 
@@ -923,12 +999,14 @@ def pd_row(cards: list[str], **kw: Any) -> dict[str, Any]:
     return {"hand": " ".join(cards), "points": p, "type": PD_TYPES[t], "deng": d}
 
 
-def test_pokdeng_clean(tmp_path: Path) -> None:
+def test_pokdeng_clean(tmp_path: Path, pokdeng_tables: Path) -> None:
     hands = pd_hands(1500, 11)
-    code, s = pd_verify(write_csv(tmp_path / "c.csv", [pd_row(h) for h in hands]))
+    code, s = pd_verify(write_csv(tmp_path / "c.csv", [pd_row(h) for h in hands]), pokdeng_tables)
     assert code == 0 and s["checked"] == len(hands)
     rows = [pd_row(h, straights=True) for h in hands]
-    code, s = pd_verify(write_jsonl(tmp_path / "s.jsonl", rows), "--rules", "straights")
+    code, s = pd_verify(
+        write_jsonl(tmp_path / "s.jsonl", rows), pokdeng_tables, "--rules", "straights"
+    )
     assert code == 0
 
 
@@ -943,7 +1021,7 @@ def test_pokdeng_clean(tmp_path: Path) -> None:
     ],
 )
 def test_pokdeng_planted_hands(
-    tmp_path: Path, kw: dict[str, Any], rules: str, expected: str
+    tmp_path: Path, pokdeng_tables: Path, kw: dict[str, Any], rules: str, expected: str
 ) -> None:
     truth = {"straights": rules == "straights"}
     rows, wrong = [], set()
@@ -953,7 +1031,9 @@ def test_pokdeng_planted_hands(
         if good != bad:
             wrong.add(i + 2)
     out = tmp_path / "bad.jsonl"
-    code, s = pd_verify(write_csv(tmp_path / "p.csv", rows), "--rules", rules, "--out", str(out))
+    code, s = pd_verify(
+        write_csv(tmp_path / "p.csv", rows), pokdeng_tables, "--rules", rules, "--out", str(out)
+    )
     assert code == 1 and s["disagree"] == len(wrong) > 0
     assert disagreeing_lines(out) == wrong
     assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
@@ -968,7 +1048,9 @@ def test_pokdeng_planted_hands(
         ({"tong_by_rank": True}, "mistake=tong_by_rank"),
     ],
 )
-def test_pokdeng_planted_showdowns(tmp_path: Path, kw: dict[str, Any], expected: str) -> None:
+def test_pokdeng_planted_showdowns(
+    tmp_path: Path, pokdeng_tables: Path, kw: dict[str, Any], expected: str
+) -> None:
     rng = random.Random(13)
     deals = [
         (["3S", "3H", "3D"], ["JS", "QH", "KD"]),
@@ -1001,17 +1083,17 @@ def test_pokdeng_planted_showdowns(tmp_path: Path, kw: dict[str, Any], expected:
         if bad != good:
             wrong.add(i + 1)
     out = tmp_path / "bad.jsonl"
-    code, s = pd_verify(write_jsonl(tmp_path / "s.jsonl", rows), "--out", str(out))
+    code, s = pd_verify(write_jsonl(tmp_path / "s.jsonl", rows), pokdeng_tables, "--out", str(out))
     assert code == 1 and s["disagree"] == len(wrong) > 0
     assert disagreeing_lines(out) == wrong
     assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
     assert s["diagnosis"][0]["explains"] == len(wrong)
 
 
-def test_pokdeng_malformed_and_shared_card(tmp_path: Path) -> None:
+def test_pokdeng_malformed_and_shared_card(tmp_path: Path, pokdeng_tables: Path) -> None:
     path = tmp_path / "m.csv"
     path.write_text("player,dealer,net\n9S 9D,AC 4C 4D,2\n9S 9D,9S 4C,1\nAS 2S 3S 4S,5S 6S,1\n")
-    code, s = pd_verify(path)
+    code, s = pd_verify(path, pokdeng_tables)
     assert code == 1 and s["checked"] == 1 and s["disagree"] == 0
     assert [m["line"] for m in s["malformed_rows"]] == [3, 4]
     assert "both hands" in s["malformed_rows"][0]["message"]
