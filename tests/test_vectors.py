@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_verify import fail_writes_after
 
 from solver.cli import main
 
@@ -256,45 +257,17 @@ def test_coverage_note_goes_to_the_cli_err_stream(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().err == ""
 
 
-class FailingFile:
-    """A file that fails with ``exc`` once ``budget`` characters are written."""
-
-    def __init__(self, f: Any, budget: int, exc: BaseException) -> None:
-        self.f, self.budget, self.exc = f, budget, exc
-
-    def write(self, text: str) -> int:
-        if len(text) > self.budget:
-            self.f.write(text[: self.budget])
-            self.f.flush()
-            raise self.exc
-        self.budget -= len(text)
-        return int(self.f.write(text))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.f, name)
-
-
 @pytest.mark.parametrize("exc", [OSError(28, "No space left on device"), KeyboardInterrupt()])
 def test_out_never_half_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exc: BaseException
 ) -> None:
     """Vectors that fail or are interrupted half-way through writing leave the old file
     as it was and no temporary file; a finished run leaves exactly the whole file."""
-    import builtins
-
-    import solver.verify_report
-
-    real_open = builtins.open
-
-    def failing_open(path: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-        f = real_open(path, mode, *args, **kwargs)
-        return FailingFile(f, 5_000, exc) if "w" in mode or "x" in mode else f
-
     outdir = tmp_path / "out"
     outdir.mkdir()
     target = outdir / "v.jsonl"
     target.write_text("old\n")
-    monkeypatch.setattr(solver.verify_report, "open", failing_open, raising=False)
+    fail_writes_after(monkeypatch, 5_000, exc)
     try:
         code, _, err = run("vectors", "niuniu", "--out", str(target))
     except KeyboardInterrupt:  # the CLI may also turn it into exit code 130
