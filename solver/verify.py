@@ -43,8 +43,9 @@ readable).
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -285,9 +286,11 @@ def verify_file(
     options: Mapping[str, Any] | None = None,
     tables: str | None = None,
     out: str | None = None,
+    progress: Callable[[int], Any] | None = None,
 ) -> VerifyReport:
     r"""Verify a claims file; see the module docstring. ``out`` writes the disagreeing
-    rows (JSON Lines, or CSV for a ``.csv`` name), atomically.
+    rows (JSON Lines, or CSV for a ``.csv`` name), atomically. ``progress`` is called
+    with the number of rows read so far after each batch.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "claims.csv")
@@ -329,6 +332,8 @@ def verify_file(
             run.rows_read += kept
             for mode, sel, res in groups:
                 run.add(mode, chunk.lines[sel], res)
+            if progress is not None:
+                progress(run.rows_read)
     except BaseException:
         if writer is not None:
             writer.discard()
@@ -352,7 +357,29 @@ def cli_verify(args: Any, out: Any) -> int:
         for k in ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
         if getattr(args, k, None) is not None
     }
-    report = verify_file(
+    err: Any = getattr(args, "err", None) or sys.stderr
+    tty = bool(getattr(err, "isatty", lambda: False)())
+
+    def progress(rows: int) -> None:  # on a terminal only; quiet when piped
+        err.write(f"\rverifying {args.file}: {rows:,} rows")
+        err.flush()
+
+    try:
+        report = _verify_for_cli(args, options, progress if tty else None)
+    finally:
+        if tty:
+            err.write("\r\033[K")
+    if args.json:
+        out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+    else:
+        out.write(report.text() + "\n")
+    return report.exit_code
+
+
+def _verify_for_cli(
+    args: Any, options: dict[str, Any], progress: Callable[[int], Any] | None
+) -> VerifyReport:
+    return verify_file(
         args.game,
         args.file,
         rules=args.rules,
@@ -362,9 +389,5 @@ def cli_verify(args: Any, out: Any) -> int:
         options=options,
         tables=args.tables,
         out=args.out,
+        progress=progress,
     )
-    if args.json:
-        out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
-    else:
-        out.write(report.text() + "\n")
-    return report.exit_code

@@ -254,3 +254,21 @@ def test_console_script_and_module_entry_point(niuniu_tables: Path) -> None:
         text=True,
     )
     assert proc.returncode == 0 and "niu 7" in proc.stdout
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_long_work_shows_progress_on_a_terminal_only(niuniu_tables: Path, tmp_path: Path) -> None:
+    claims = tmp_path / "claims.csv"
+    claims.write_text("hand,points\nKS 9H 8C 3D 7S,7\n")
+    argv = ["verify", "niuniu", str(claims), "--tables", str(niuniu_tables)]
+    out, err = io.StringIO(), _Terminal()
+    assert main(argv, out=out, err=err) == 0
+    assert "verifying" in err.getvalue() and "1 rows" in err.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, out=out, err=err) == 0
+    assert err.getvalue() == ""  # piped: quiet
+    assert "agree 1" in out.getvalue()
