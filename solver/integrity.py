@@ -78,6 +78,8 @@ def _check_one(name: str, entry: dict[str, Any], set_dir: os.PathLike[str]) -> T
         problems.append("content digest differs from MANIFEST.json")
     if entry.get("rows") not in (None, table.num_rows):
         problems.append("row count differs from MANIFEST.json")
+    if isinstance(entry.get("rules"), dict) and entry["rules"] != meta["rules"]:
+        problems.append("rule sets differ from MANIFEST.json")
     return TableCheck(name, table.num_rows, digest, not problems, "; ".join(problems))
 
 

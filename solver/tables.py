@@ -320,16 +320,15 @@ def write_set(
                 "digest": meta["digest"],
                 "schema_version": meta["schema_version"],
                 "solver_version": meta["solver_version"],
-                "rules": sorted(meta["rules"]),
+                "rules": meta["rules"],  # full content, as in the file's metadata
             }
-        set_id = hashlib.sha256(
-            json.dumps({k: entries[k]["digest"] for k in sorted(entries)}).encode()
-        ).hexdigest()[:16]
-        manifest = {
+        listing = {
             "schema_version": SCHEMA_VERSION,
-            "set": set_id,
             "tables": {k: entries[k] for k in sorted(entries)},
         }
+        # the set id names everything the manifest says: content digests, versions, rules
+        set_id = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
+        manifest = {**listing, "set": set_id}
         (tmp / "MANIFEST.json").write_text(
             json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
         )
