@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from .errors import BullError
+from .status import StatusLine
 
 __all__ = ["main"]
 
@@ -104,16 +105,8 @@ def _cmd_build(args: argparse.Namespace, out: Any) -> int:
             out.write(s + "\n")
             out.flush()
 
-    def progress(s: str) -> None:
-        if sys.stderr.isatty():  # progress on a terminal only; quiet when piped
-            sys.stderr.write(f"\r\033[K{s}")
-            sys.stderr.flush()
-
-    try:
-        summary = build(args.game or None, args.tables, log=log, progress=progress)
-    finally:
-        if sys.stderr.isatty():
-            sys.stderr.write("\r\033[K")
+    with StatusLine(args.err) as status:
+        summary = build(args.game or None, args.tables, log=log, progress=status.show)
     if args.json:
         out.write(json.dumps(summary) + "\n")
     return 0

@@ -682,18 +682,10 @@ def write_report(
 def cli_report(args: Any, out: Any) -> int:
     """``bull report [--out DIR] [--tables DIR] [--json]``."""
 
-    err = getattr(args, "err", None)
+    from .status import StatusLine
 
-    def log(s: str) -> None:  # progress on a terminal only; quiet when piped
-        if err is not None and getattr(err, "isatty", lambda: False)():
-            err.write(f"\r\033[K{s}")
-            err.flush()
-
-    try:
-        res = write_report(args.out, args.tables, log=log)
-    finally:
-        if err is not None and getattr(err, "isatty", lambda: False)():
-            err.write("\r\033[K")
+    with StatusLine(getattr(args, "err", None)) as status:
+        res = write_report(args.out, args.tables, log=status.show)
     if getattr(args, "json", False):
         out.write(json.dumps(res.to_json()) + "\n")
     else:

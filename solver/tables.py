@@ -502,13 +502,3 @@ def open_table(name: str, tables: str | os.PathLike[str] | None = None) -> Loade
     loaded = LoadedTable(name=name, path=path, meta=meta, num_rows=meta["rows"], _file=pf)
     _LOADED[key] = loaded
     return loaded
-
-
-def progress(label: str, done: int, total: int, stream: Any = None) -> None:
-    """One-line progress on a terminal; silent when stderr is piped."""
-    out = stream or sys.stderr
-    if not getattr(out, "isatty", lambda: False)():
-        return
-    end = "\n" if done >= total else ""
-    out.write(f"\r{label}: {done}/{total}" + end)
-    out.flush()

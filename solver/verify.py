@@ -43,7 +43,6 @@ readable).
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -54,6 +53,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import BullError
+from .status import StatusLine
 from .verify_check import Checked, blank, take
 from .verify_niuniu import NiuNiuChecker
 from .verify_parse import joined_text, nonempty, nulls, parse_card_hands, parse_tile_hands
@@ -357,18 +357,12 @@ def cli_verify(args: Any, out: Any) -> int:
         for k in ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
         if getattr(args, k, None) is not None
     }
-    err: Any = getattr(args, "err", None) or sys.stderr
-    tty = bool(getattr(err, "isatty", lambda: False)())
+    with StatusLine(getattr(args, "err", None)) as status:
 
-    def progress(rows: int) -> None:  # on a terminal only; quiet when piped
-        err.write(f"\rverifying {args.file}: {rows:,} rows")
-        err.flush()
+        def progress(rows: int) -> None:
+            status.show(f"verifying {args.file}: {rows:,} rows")
 
-    try:
-        report = _verify_for_cli(args, options, progress if tty else None)
-    finally:
-        if tty:
-            err.write("\r\033[K")
+        report = _verify_for_cli(args, options, progress if status.live else None)
     if args.json:
         out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
     else:
