@@ -19,8 +19,12 @@ import time
 
 import numpy as np
 
-from solver import pokdeng, pokdeng_strategy, taungau
-from solver.indexing import all_subsets, colex_rank_array
+from solver.core.indexing import all_subsets, colex_rank_array
+from solver.games.pokdeng import hands as pokdeng
+from solver.games.pokdeng import rules as pokdeng_rules
+from solver.games.pokdeng import strategy as pokdeng_strategy
+from solver.games.taungau import hands as taungau
+from solver.games.taungau import rules as taungau_rules
 
 
 def seconds(fn, repeat: int = 1) -> float:  # type: ignore[no-untyped-def]
@@ -34,7 +38,7 @@ def seconds(fn, repeat: int = 1) -> float:  # type: ignore[no-untyped-def]
 
 def taungau_direct(sample: int) -> float:
     """Seconds per player hand to enumerate its banker hands and bin their scores."""
-    strength = taungau.all_strengths(taungau.load_rules("macau"))
+    strength = taungau.all_strengths(taungau_rules.load_rules("macau"))
     hands = all_subsets(32, 5)
     rng = np.random.default_rng(1)
     picks = rng.choice(len(hands), sample, replace=False)
@@ -44,7 +48,7 @@ def taungau_direct(sample: int) -> float:
 
 def pokdeng_direct(sample: int) -> float:
     """Seconds per start to settle every ordered deal (D, x, c) with numpy lookups."""
-    rules = pokdeng.load_rules("standard")
+    rules = pokdeng_rules.load_rules("standard")
     two, three = pokdeng.all_hands(2), pokdeng.all_hands(3)
     t2, p2, d2 = pokdeng.classify(two, rules)
     t3, p3, d3 = pokdeng.classify(three, rules)
@@ -63,7 +67,7 @@ def pokdeng_direct(sample: int) -> float:
         unseen = np.array([q for q in range(52) if q not in start])
         d0, d1, xx, cc = (unseen[p] for p in pos)
         r2 = colex_rank_array(np.stack([d0, d1], axis=1))
-        dealer_draws = (t2[r2] != pokdeng.HandType.POK) & (p2[r2] <= 4)
+        dealer_draws = (t2[r2] != pokdeng_rules.HandType.POK) & (p2[r2] <= 4)
         r3 = colex_rank_array(np.stack([d0, d1, cc], axis=1))
         dt = np.where(dealer_draws, t3[r3], t2[r2])
         dp = np.where(dealer_draws, p3[r3], p2[r2])

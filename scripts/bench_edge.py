@@ -19,9 +19,9 @@ import time
 
 import numpy as np
 
-from solver import analysis
-from solver.indexing import all_subsets, colex_rank_array
-from solver.tables import open_table
+from solver.core.indexing import all_subsets, colex_rank_array
+from solver.kit import exact as analysis
+from solver.store.tables import open_table
 
 PLAYER_HANDS = 2_598_960
 BANKER_HANDS = 1_533_939

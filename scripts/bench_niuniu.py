@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from solver import niuniu_play as nn
-from solver.cards import CARD_NAMES
-from solver.niuniu import build_tables
+from solver.core.cards import CARD_NAMES
+from solver.games.niuniu import play as nn
+from solver.games.niuniu.hands import build_tables
 
 
 def baseline_points(hand: tuple[int, ...]) -> int:
@@ -80,8 +80,8 @@ def main() -> int:
         )
     )
     nn.evaluate_batch(batch[:10], tables=args.tables)  # load the table once
-    from solver.indexing import batch_lookup
-    from solver.tables import open_table
+    from solver.core.indexing import batch_lookup
+    from solver.store.tables import open_table
 
     strength = open_table("niuniu", args.tables).column("classic_strength")
 

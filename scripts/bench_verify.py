@@ -63,8 +63,9 @@ sys.stderr.write(json.dumps({"wall": wall, "peak_mb": peak}) + "\\n")
 
 def generate(path: Path, rows: int, plant: int, seed: int = 1) -> int:
     """Write ``rows`` claims to ``path``; returns the number of planted mistakes."""
-    from solver.cards import CARD_NAMES
-    from solver.niuniu import Category, evaluate_arrays, load_rules
+    from solver.core.cards import CARD_NAMES
+    from solver.games.niuniu.hands import evaluate_arrays
+    from solver.games.niuniu.rules import Category, load_rules
 
     rules = load_rules("classic")
     rng = np.random.default_rng(seed)

@@ -1,6 +1,6 @@
 """``python -m solver`` runs the ``bull`` command line."""
 
-from .cli import entry
+from solver.cli import entry
 
 if __name__ == "__main__":
     entry()

@@ -3,7 +3,7 @@
 Game-specific work lives in ``solver.<game>_play`` (functions ``cli_eval``,
 ``cli_eval_text``, ``cli_compare``, ``cli_compare_text``); this module only parses
 arguments, reads input, prints text or JSON Lines, and turns every
-:class:`~solver.errors.BullError` into one line on stderr and exit code 2.
+:class:`~solver.core.errors.BullError` into one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ import importlib
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from types import ModuleType
 from typing import Any, NoReturn
 
-from .errors import BullError
-from .status import StatusLine
+from solver import games
+from solver.core.errors import BullError
+from solver.core.status import StatusLine
 
 __all__ = ["main"]
 
-GAMES = ("niuniu", "taungau", "pokdeng")
+GAMES = games.names()
 MAX_LINE = 10_000
 
 
@@ -32,10 +32,6 @@ class _ArgError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _ArgError(message)
-
-
-def _play(game: str) -> ModuleType:
-    return importlib.import_module(f"solver.{game}_play")
 
 
 def _emit(
@@ -98,7 +94,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_build(args: argparse.Namespace, out: Any) -> int:
-    from .build import build
+    from solver.build import build
 
     def log(s: str) -> None:
         if not args.json:
@@ -113,46 +109,76 @@ def _cmd_build(args: argparse.Namespace, out: Any) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace, out: Any) -> int:
-    play = _play(args.game)
+    game = games.get(args.game)
     hands, where = _hands(args)
     options = _options(args)
     try:
-        records = play.cli_eval(hands, args.rules, options, args.tables)
+        records = game.eval_records(hands, args.rules, options, args.tables)
     except BullError as exc:
         if len(hands) > 1:  # name the offending line: re-check one hand at a time
             for hand, w in zip(hands, where, strict=True):
                 try:
-                    play.cli_eval([hand], args.rules, options, args.tables)
+                    game.eval_records([hand], args.rules, options, args.tables)
                 except BullError as one:
                     if str(one) == str(exc):
                         raise BullError(f"{w}: {one}") from None
         raise
-    _emit(records, args.json, play.cli_eval_text, out)
+    _emit(records, args.json, game.eval_text, out)
     return 0
 
 
 def _cmd_compare(args: argparse.Namespace, out: Any) -> int:
-    play = _play(args.game)
-    rec = play.cli_compare(args.player, args.other, args.rules, _options(args), args.tables)
-    _emit([rec], args.json, play.cli_compare_text, out)
+    game = games.get(args.game)
+    rec = game.compare_record(args.player, args.other, args.rules, _options(args), args.tables)
+    _emit([rec], args.json, game.compare_text, out)
     return 0
 
 
+def _optional(command: str, name: str) -> games.Game:
+    """The game ``name``, if it has the optional ``command``; else an error naming the
+    games that do."""
+    game = games.get(name)
+    if command not in game.commands:
+        having = [g for g in games.names() if command in games.get(g).commands]
+        raise BullError(f"`bull {command}` is for {', '.join(having)} only, not {name}")
+    return game
+
+
 def _cmd_advise(args: argparse.Namespace, out: Any) -> int:
-    play = _play(args.game)
-    if not hasattr(play, "cli_advise"):
-        raise BullError(f"`bull advise` is for pokdeng only, not {args.game}")
-    rec = play.cli_advise(args.hand, args.rules, _options(args), args.tables)
-    _emit([rec], args.json, play.cli_advise_text, out)
+    game = _optional("advise", args.game)
+    rec = game.advise_record(args.hand, args.rules, _options(args), args.tables)
+    _emit([rec], args.json, game.advise_text, out)
     return 0
 
 
 def _cmd_strategy(args: argparse.Namespace, out: Any) -> int:
-    play = _play(args.game)
-    if not hasattr(play, "cli_strategy"):
-        raise BullError(f"`bull strategy` is for pokdeng only, not {args.game}")
-    rec = play.cli_strategy(args.rules, _options(args), args.tables, png=args.png)
-    _emit([rec], args.json, play.cli_strategy_text, out)
+    game = _optional("strategy", args.game)
+    rec = game.strategy_record(args.rules, _options(args), args.tables, args.png)
+    _emit([rec], args.json, game.strategy_text, out)
+    return 0
+
+
+def _cmd_odds(args: argparse.Namespace, out: Any) -> int:
+    from solver.kit.exact import odds_text
+
+    res = games.get(args.game).odds(args.rules, args.tables)
+    if args.json:
+        out.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
+    else:
+        out.write(odds_text(res) + "\n")
+    return 0
+
+
+def _cmd_edge(args: argparse.Namespace, out: Any) -> int:
+    options = {
+        k: getattr(args, k, None)
+        for k in ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
+    }
+    res = games.get(args.game).edge(args.rules, options, args.tables)
+    if args.json:
+        out.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
+    else:
+        out.write(res.text() + "\n")
     return 0
 
 
@@ -166,7 +192,7 @@ def _module_command(module: str, func: str) -> Callable[[argparse.Namespace, Any
 
 def _parser() -> _Parser:
     p = _Parser(prog="bull", description="Exhaustive solver for Niu Niu, Tau Ngau and Pok Deng.")
-    from . import __version__
+    from solver import __version__
 
     p.add_argument("--version", action="version", version=f"bull {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -247,13 +273,13 @@ def _parser() -> _Parser:
     o = sub.add_parser("odds", help="exact count and probability of every category/score/type")
     o.add_argument("game", choices=GAMES)
     common(o)
-    o.set_defaults(run=_module_command("solver.analysis", "cli_odds"))
+    o.set_defaults(run=_cmd_odds)
 
     g = sub.add_parser("edge", help="the player's exact expected value against the banker")
     g.add_argument("game", choices=GAMES)
     common(g)
     game_options(g)
-    g.set_defaults(run=_module_command("solver.analysis", "cli_edge"))
+    g.set_defaults(run=_cmd_edge)
 
     r = sub.add_parser("report", help="write a research report with every exact figure")
     r.add_argument("--out", metavar="DIR", default="report", help="output directory")
@@ -300,7 +326,7 @@ def _parser() -> _Parser:
 
     k = sub.add_parser("check-tables", help="recompute digests and verify every table")
     common(k, rules=False)
-    k.set_defaults(run=_module_command("solver.integrity", "cli_check_tables"))
+    k.set_defaults(run=_module_command("solver.store.integrity", "cli_check_tables"))
     return p
 
 

@@ -1,10 +1,12 @@
 """``bull report``: one Markdown report with every exact figure, the rule sets, and plots.
 
 The report holds, for every game and preset: the exact count and probability of every
-category/score/type (:func:`solver.analysis.odds`), the player's exact EV
-(:func:`solver.analysis.edge`) with fractions, the Monte Carlo cross-check of each
-headline EV (:mod:`solver.simulate`), and the full rule set each figure used. Plots are
-matplotlib PNGs drawn on the Agg canvas (matplotlib is imported only when drawing).
+category/score/type, the player's exact EV with fractions, the Monte Carlo cross-check
+of each headline EV, and the full rule set each figure used. Each game writes its own
+section (``solver.games.<game>.report``) into a shared
+:class:`~solver.kit.markdown.ReportContext`; this face only orders them, reached through
+the registry. Plots are matplotlib PNGs drawn on the Agg canvas (matplotlib is imported
+only when drawing).
 
 :func:`headline` gives the README's headline numbers, generated, never typed by hand.
 """
@@ -14,89 +16,36 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .analysis import (
-    EdgeResult,
-    OddsResult,
-    PokDengEdge,
-    TauNgauEdge,
-    fraction_text,
-    niuniu_edge,
-    odds,
-    pokdeng_edge,
-    taungau_edge,
-)
-from .errors import BullError
+from solver import __version__, games
+from solver.core.errors import BullError
+from solver.kit.markdown import ReportContext, md_table
 
 __all__ = ["Headline", "ReportResult", "cli_report", "headline", "headline_text", "write_report"]
 
 TablesLike = str | os.PathLike[str] | None
-NIUNIU_PRESETS = ("classic", "casino")
-TAUNGAU_PRESETS = ("macau", "pagat")
-POKDENG_PRESETS = ("standard", "straights")
-POKDENG_POLICIES = tuple(range(10))
-
-
-def _pct(f: Fraction | float, digits: int = 4) -> str:
-    return f"{100 * float(f):.{digits}f}%"
-
-
-def _ev(f: Fraction) -> str:
-    return f"{float(f):+.6f}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
-    """A Markdown table.
-
-    >>> _table(["a", "b"], [[1, 2]])
-    ['| a | b |', '| --- | --- |', '| 1 | 2 |']
-    """
-    out = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
-    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return out
-
-
-def _rules_block(title: str, data: dict[str, Any]) -> list[str]:
-    return [
-        f"<details><summary>Rule set <code>{title}</code> (full content)</summary>",
-        "",
-        "```json",
-        json.dumps(data, indent=2, sort_keys=True, default=str),
-        "```",
-        "",
-        "</details>",
-        "",
-    ]
-
-
-# ---------------------------------------------------------------- headline figures
 
 
 @dataclass(frozen=True)
 class Headline:
-    """The README's headline numbers."""
+    """The README's headline numbers: per game its table rows and a note on what it
+    averages over."""
 
-    niuniu: dict[str, EdgeResult]
-    taungau: dict[str, TauNgauEdge]
-    pokdeng: dict[str, PokDengEdge]
+    rows: dict[str, list[str]]
+    notes: dict[str, str]
 
 
 def headline(tables: TablesLike = None) -> Headline:
     """Compute the headline figures (default rule sets and options of every preset)."""
-    nn = {
-        f"{p}/{b}": niuniu_edge(p, b, None, tables)
-        for p, bets in (("classic", ("equal", "double")), ("casino", ("standard",)))
-        for b in bets
-    }
-    tn = {p: taungau_edge(p, None, tables) for p in TAUNGAU_PRESETS}
-    pd = {p: pokdeng_edge(p, 4) for p in POKDENG_PRESETS}
-    return Headline(nn, tn, pd)
+    rows: dict[str, list[str]] = {}
+    notes: dict[str, str] = {}
+    for name in games.names():
+        rows[name], notes[name] = games.get(name).headline(tables)
+    return Headline(rows, notes)
 
 
 def headline_text(h: Headline) -> str:
@@ -105,197 +54,11 @@ def headline_text(h: Headline) -> str:
         "| Game, rules | Player's exact EV per stake | Exact | House edge |",
         "| --- | --- | --- | --- |",
     ]
-    for key, e in h.niuniu.items():
-        preset, bet = key.split("/")
-        lines.append(
-            f"| Niu Niu `{preset}`, {bet} bet, {_pct(e.commission, 0)} commission "
-            f"| {_ev(e.ev)} | `{fraction_text(e.ev)}` | {_pct(-e.ev, 3)} |"
-        )
-    m = h.taungau["macau"]
-    lines.append(
-        f"| Tau Ngau `macau`, always declaring | {_ev(m.ev_always_declare)} | "
-        f"`{fraction_text(m.ev_always_declare)}` | {_pct(-m.ev_always_declare, 3)} |"
-    )
-    lines.append(
-        f"| Tau Ngau `macau`, declining optimally, banker reveals last | "
-        f"{_ev(m.ev_optimal_last)} | `{fraction_text(m.ev_optimal_last)}` | "
-        f"{_pct(-m.ev_optimal_last, 3)} |"
-    )
-    lines.append(
-        f"| Tau Ngau `macau`, declining optimally, banker reveals first | "
-        f"{_ev(m.ev_optimal_first)} | `{fraction_text(m.ev_optimal_first)}` | "
-        f"{_pct(-m.ev_optimal_first, 3)} |"
-    )
-    p = h.taungau["pagat"]
-    lines.append(
-        f"| Tau Ngau `pagat` (P(win) {_pct(p.p_win, 2)}, P(push) {_pct(p.p_push, 2)}, "
-        f"P(loss) {_pct(p.p_loss, 2)}) | {_ev(p.ev_optimal)} | "
-        f"`{fraction_text(p.ev_optimal)}` | {_pct(-p.ev_optimal, 3)} |"
-    )
-    for name, pe in h.pokdeng.items():
-        lines.append(
-            f"| Pok Deng `{name}`, optimal drawing (dealer draws on 4 or less) | "
-            f"{_ev(pe.ev_optimal)} | `{fraction_text(pe.ev_optimal)}` | "
-            f"{_pct(-pe.ev_optimal, 3)} |"
-        )
-        lines.append(
-            f"| Pok Deng `{name}`, draw on 4 or less | {_ev(pe.ev_simple)} | "
-            f"`{fraction_text(pe.ev_simple)}` | {_pct(-pe.ev_simple, 3)} |"
-        )
+    for rows in h.rows.values():
+        lines += rows
     lines.append("")
-    lines.append(
-        "Niu Niu averages over all 2,598,960 x 1,533,939 pairs of disjoint hands; "
-        "Tau Ngau over all 201,376 x 80,730 pairs of disjoint tile hands; Pok Deng "
-        "over all 1,326 starts heads-up with exact card removal. Generated by "
-        "`python scripts/headline.py`."
-    )
+    lines.append("; ".join(h.notes.values()) + ". Generated by `python scripts/headline.py`.")
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- plots
-
-
-def _figure(width: float, height: float) -> Any:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), dpi=110)
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _plot_niuniu_categories(path: Path, res: dict[str, OddsResult]) -> None:
-    fig = _figure(10, 5)
-    ax = fig.add_subplot(1, 1, 1)
-    labels = [lb for lb, _ in res["casino"].sections["category"]]
-    width = 0.4
-    for i, preset in enumerate(NIUNIU_PRESETS):
-        d = dict(res[preset].sections["category"])
-        total = res[preset].totals["category"]
-        xs = [j + (i - 0.5) * width for j in range(len(labels))]
-        ax.bar(xs, [d.get(lb, 0) / total for lb in labels], width, label=preset)
-    ax.set_yscale("log")
-    ax.set_xticks(
-        range(len(labels)), [lb.replace("_", " ") for lb in labels], rotation=40, ha="right"
-    )
-    ax.set_ylabel("probability (log scale)")
-    ax.set_title("Niu Niu: probability of each category (all 2,598,960 hands)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-
-
-def _plot_niuniu_ev(path: Path, edges: dict[str, EdgeResult]) -> None:
-    fig = _figure(10, 5)
-    ax = fig.add_subplot(1, 1, 1)
-    labels = list(edges["casino/standard"].ev_by_category)
-    width = 0.8 / len(edges)
-    for i, (key, e) in enumerate(edges.items()):
-        xs = [j + (i - (len(edges) - 1) / 2) * width for j in range(len(labels))]
-        ax.bar(
-            xs,
-            [float(e.ev_by_category.get(lb, float("nan"))) for lb in labels],
-            width,
-            label=key.replace("/", ", ") + " bet",
-        )
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(
-        range(len(labels)), [lb.replace("_", " ") for lb in labels], rotation=40, ha="right"
-    )
-    ax.set_ylabel("player's EV per stake holding this hand")
-    ax.set_title("Niu Niu: the player's exact EV by the class of his hand (5% commission)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-
-
-def _plot_taungau_scores(path: Path, res: dict[str, OddsResult]) -> None:
-    fig = _figure(10, 4.5)
-    for i, preset in enumerate(TAUNGAU_PRESETS):
-        ax = fig.add_subplot(1, 2, i + 1)
-        rows = res[preset].sections["best_score"]
-        total = res[preset].totals["best_score"]
-        ax.bar(
-            range(len(rows)),
-            [n / total for _, n in rows],
-            color=["#999999"] + ["#4f9de0"] * (len(rows) - 1),
-        )
-        ax.set_xticks(range(len(rows)), ["none" if lb == "no_bull" else lb for lb, _ in rows])
-        ax.set_title(f"Tau Ngau {preset}: best score")
-        ax.set_xlabel("score (none = no bull)")
-        ax.set_ylabel("probability")
-    fig.tight_layout()
-    fig.savefig(path)
-
-
-def _plot_macau_decline(path: Path, macau: TauNgauEdge, pays: int) -> None:
-    import numpy as np
-
-    fig = _figure(12, 5)
-    ax = fig.add_subplot(1, 2, 1)
-    grid = np.array([[p - b for b in range(11)] for p in range(1, 11)], dtype=float)
-    ax.imshow(grid, cmap="RdYlGn", vmin=-10, vmax=10, origin="lower", aspect="auto")
-    for pi, p in enumerate(range(1, 11)):
-        for b in range(11):
-            decline = p - b < -pays
-            ax.text(
-                b,
-                pi,
-                "D" if decline else f"{p - b:+d}" if p != b else "0",
-                ha="center",
-                va="center",
-                fontsize=8,
-                fontweight="bold" if decline else "normal",
-            )
-    ax.set_xticks(range(11), ["none"] + [str(b) for b in range(1, 11)])
-    ax.set_yticks(range(10), [str(p) for p in range(1, 11)])
-    ax.set_xlabel("banker's score")
-    ax.set_ylabel("player's score")
-    ax.set_title(f"Banker reveals first: player's net; D = decline (pay {pays})")
-    ax2 = fig.add_subplot(1, 2, 2)
-    scores = [s for s in macau.ev_by_score if s != "no_bull"]
-    ax2.bar(
-        range(len(scores)),
-        [float(macau.ev_by_score[s]) for s in scores],
-        color="#4f9de0",
-        label="EV of declaring (average over hands)",
-    )
-    ax2.axhline(-pays, color="#c0392b", linestyle="--", label=f"declining: {-pays}")
-    ax2.axhline(0, color="black", linewidth=0.8)
-    ax2.set_xticks(range(len(scores)), scores)
-    ax2.set_xlabel("player's best score")
-    ax2.set_ylabel("player's EV per stake")
-    ax2.set_title(f"Banker reveals last: {macau.decline_last} of 201,376 hands decline")
-    ax2.legend(loc="upper left")
-    fig.tight_layout()
-    fig.savefig(path)
-
-
-def _plot_pokdeng_policy(path: Path, curves: dict[str, list[PokDengEdge]]) -> None:
-    fig = _figure(9, 4.8)
-    ax = fig.add_subplot(1, 1, 1)
-    for name, edges in curves.items():
-        ks = [e.dealer_draws_at_most for e in edges]
-        ax.plot(
-            ks, [float(e.ev_optimal) for e in edges], marker="o", label=f"{name}: optimal drawing"
-        )
-        ax.plot(
-            ks,
-            [float(e.ev_simple) for e in edges],
-            marker="s",
-            linestyle="--",
-            label=f"{name}: draw on 4 or less",
-        )
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("dealer draws on K or less")
-    ax.set_ylabel("player's exact EV per stake")
-    ax.set_title("Pok Deng: the player's EV against each dealer policy")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path)
-
-
-# ---------------------------------------------------------------- the report
 
 
 @dataclass(frozen=True)
@@ -316,34 +79,6 @@ class ReportResult:
         }
 
 
-def _odds_rows(res: OddsResult, section: str) -> list[list[Any]]:
-    total = res.totals[section]
-    return [
-        [
-            lb.replace("_", " "),
-            f"{n:,}",
-            _pct(Fraction(n, total)),
-            fraction_text(Fraction(n, total)),
-        ]
-        for lb, n in res.sections[section]
-    ]
-
-
-def _optimal_policy(rules: Any) -> Callable[[Any], Any]:
-    """The exact Pok Deng strategy as a simulator policy: draw where it says draw."""
-    import numpy as np
-
-    from .indexing import colex_rank_array
-    from .pokdeng_strategy import Action, solve
-
-    action = solve(rules, rules.dealer_draws_at_most).action
-
-    def optimal(hand: Any) -> Any:
-        return np.asarray(action[colex_rank_array(hand)] == Action.DRAW)
-
-    return optimal
-
-
 def write_report(
     out: str | os.PathLike[str],
     tables: TablesLike = None,
@@ -352,11 +87,6 @@ def write_report(
     log: Callable[[str], Any] | None = None,
 ) -> ReportResult:
     """Compute every figure and write ``report.md`` (and PNGs) into ``out``."""
-    from . import simulate as sim
-    from .niuniu import load_rules as nn_rules
-    from .pokdeng import load_rules as pd_rules
-    from .taungau import load_rules as tn_rules
-
     say = log or (lambda s: None)
     t_start = time.perf_counter()
     timings: dict[str, float] = {}
@@ -370,8 +100,8 @@ def write_report(
             import matplotlib  # noqa: F401
         except ImportError:
             plots = False
-    images: list[Path] = []
-    md: list[str] = [
+    ctx = ReportContext(folder, tables, plots, simulate_rounds)
+    ctx.md += [
         "# Bull games: exact odds and house edge",
         "",
         f"Generated by `bull report` (bull-solver {__version__}). Every figure is exact "
@@ -383,277 +113,12 @@ def write_report(
         "house edge is -EV.",
         "",
     ]
-    sims: list[list[Any]] = []
-
-    def check(label: str, exact: Fraction, result: Any) -> None:
-        sims.append(
-            [
-                label,
-                _ev(exact),
-                f"{result.mean:+.4f}",
-                f"[{result.ci_low:+.4f}, {result.ci_high:+.4f}]",
-                "yes" if result.contains(exact) else "**NO**",
-            ]
-        )
-
-    # ------------------------------------------------------------ Niu Niu
-    t0 = time.perf_counter()
-    say("niuniu ...")
-    md += ["## Niu Niu", ""]
-    nn_odds = {p: odds("niuniu", p, tables) for p in NIUNIU_PRESETS}
-    nn_edges: dict[str, EdgeResult] = {}
-    for preset in NIUNIU_PRESETS:
-        rules = nn_rules(preset)
-        md += [
-            f"### Preset `{preset}`",
-            "",
-            rules.description,
-            "",
-            f"Specials counted (low to high): {', '.join(rules.specials) or 'none'}; "
-            f"tie-break `{rules.tie_break}`; bets {', '.join(rules.bets)}; commission "
-            f"{rules.commission:g} of the player's winnings.",
-            "",
-        ]
-        md += _rules_block(preset, rules.to_data())
-        md += ["#### Categories", ""]
-        md += _table(
-            ["category", "hands", "probability", "exact"], _odds_rows(nn_odds[preset], "category")
-        )
-        md += [""]
-        for bet in rules.bets:
-            e = niuniu_edge(rules, bet, None, tables)
-            nn_edges[f"{preset}/{bet}"] = e
-            fair = niuniu_edge(rules, bet, 0, tables)
-            three = niuniu_edge(rules, bet, 0.03, tables)
-            md += [
-                f"#### Edge: {bet} bet",
-                "",
-                f"Over all {e.pairs:,} ordered pairs of disjoint hands "
-                f"(computed in {e.seconds:.1f} s).",
-                "",
-            ]
-            md += _table(
-                ["commission", "player's EV", "exact", "house edge"],
-                [
-                    [f"{float(x.commission):g}", _ev(x.ev), f"`{fraction_text(x.ev)}`", _pct(-x.ev)]
-                    for x in (e, three, fair)
-                ],
-            )
-            md += [
-                "",
-                f"P(win) {_pct(e.p_win)}, P(loss) {_pct(e.p_loss)}, P(push) "
-                f"{_pct(e.p_push)} (exact `{fraction_text(e.p_win)}`, "
-                f"`{fraction_text(e.p_loss)}`, `{fraction_text(e.p_push)}`).",
-                "",
-                "The winning hand's category (either side; the two hands are "
-                "exchangeable, so each side wins with each category equally often), and "
-                "the player's EV holding each category:",
-                "",
-            ]
-            md += _table(
-                ["category", "P(winning hand is this)", "player's EV holding it"],
-                [
-                    [
-                        lb.replace("_", " "),
-                        _pct(e.winner_category[lb]),
-                        _ev(e.ev_by_category[lb]) if lb in e.ev_by_category else "—",
-                    ]
-                    for lb in e.winner_category
-                ],
-            )
-            md += [""]
-            mc = sim.simulate_niuniu(rules, bet, None, rounds=simulate_rounds, players=4, seed=2026)
-            check(f"Niu Niu {preset}, {bet} bet", e.ev, mc)
-    md += ["### Special hands before precedence", ""]
-    md += _table(
-        ["special", "hands", "probability", "exact"],
-        _odds_rows(nn_odds["classic"], "specials_before_precedence"),
-    )
-    md += [""]
-    if plots:
-        images.append(folder / "niuniu_categories.png")
-        _plot_niuniu_categories(images[-1], nn_odds)
-        images.append(folder / "niuniu_ev_by_class.png")
-        _plot_niuniu_ev(images[-1], nn_edges)
-        md += [
-            "![Niu Niu category frequencies](niuniu_categories.png)",
-            "",
-            "![Niu Niu EV by hand class](niuniu_ev_by_class.png)",
-            "",
-        ]
-    timings["niuniu"] = time.perf_counter() - t0
-
-    # ------------------------------------------------------------ Tau Ngau
-    t0 = time.perf_counter()
-    say("taungau ...")
-    md += ["## Tau Ngau", ""]
-    tn_odds = {p: odds("taungau", p, tables) for p in TAUNGAU_PRESETS}
-    tn_edges: dict[str, TauNgauEdge] = {}
-    for preset in TAUNGAU_PRESETS:
-        trules = tn_rules(preset)
-        te = taungau_edge(trules, None, tables)
-        tn_edges[preset] = te
-        md += [f"### Preset `{preset}`", "", trules.description, ""]
-        md += _rules_block(preset, trules.to_data())
-        md += ["#### Best score", ""]
-        md += _table(
-            ["score", "hands", "probability", "exact"], _odds_rows(tn_odds[preset], "best_score")
-        )
-        md += ["", "#### Edge", "", f"Over all {te.pairs:,} ordered pairs of disjoint hands.", ""]
-        md += _table(
-            ["play", "player's EV", "exact"],
-            [
-                [
-                    "always declaring a bull",
-                    _ev(te.ev_always_declare),
-                    f"`{fraction_text(te.ev_always_declare)}`",
-                ],
-                [
-                    "declining optimally, banker reveals first",
-                    _ev(te.ev_optimal_first),
-                    f"`{fraction_text(te.ev_optimal_first)}`",
-                ],
-                [
-                    "declining optimally, banker reveals last",
-                    _ev(te.ev_optimal_last),
-                    f"`{fraction_text(te.ev_optimal_last)}`",
-                ],
-            ],
-        )
-        md += [
-            "",
-            f"Always declaring: P(player wins) {_pct(te.p_win)}, P(push) "
-            f"{_pct(te.p_push)}, P(player loses) {_pct(te.p_loss)}.",
-            "",
-        ]
-        if trules.has_decline:
-            md += [
-                f"Banker reveals last: {te.decline_last:,} of 201,376 hands should "
-                "decline. Banker reveals first: decline from these banker scores on:",
-                "",
-            ]
-            md += _table(
-                ["player's score", "decline when the banker scores at least"],
-                [[p, "never" if b is None else b] for p, b in te.decline_from.items()],
-            )
-            md += [""]
-        md += ["The player's EV of declaring, by his best score:", ""]
-        md += _table(
-            ["best score", "hands", "EV"],
-            [
-                [s.replace("_", " "), f"{te.hands_by_score[s]:,}", _ev(v)]
-                for s, v in te.ev_by_score.items()
-            ],
-        )
-        md += [""]
-        check(
-            f"Tau Ngau {preset}, always declaring",
-            te.ev_always_declare,
-            sim.simulate_taungau(trules, "declare", rounds=simulate_rounds, seed=7),
-        )
-        if trules.has_decline:
-            check(
-                f"Tau Ngau {preset}, declining, banker reveals first",
-                te.ev_optimal_first,
-                sim.simulate_taungau(trules, "first", rounds=simulate_rounds, seed=8),
-            )
-    if plots:
-        images.append(folder / "taungau_scores.png")
-        _plot_taungau_scores(images[-1], tn_odds)
-        images.append(folder / "macau_decline.png")
-        _plot_macau_decline(images[-1], tn_edges["macau"], tn_rules("macau").no_bull_pays)
-        md += [
-            "![Tau Ngau best scores](taungau_scores.png)",
-            "",
-            "![Macau decline thresholds](macau_decline.png)",
-            "",
-        ]
-    timings["taungau"] = time.perf_counter() - t0
-
-    # ------------------------------------------------------------ Pok Deng
-    t0 = time.perf_counter()
-    say("pokdeng ...")
-    md += [
-        "## Pok Deng",
-        "",
-        "Heads-up, exact card removal (RULES.md §5): the EV averages every dealer "
-        "two-card hand from the 50 unseen cards, then the player's and the dealer's "
-        "draw cards. A dealer Pok settles at once; heads-up that changes no EV.",
-        "",
-    ]
-    curves: dict[str, list[PokDengEdge]] = {}
-    for preset in POKDENG_PRESETS:
-        prules = pd_rules(preset)
-        res = odds("pokdeng", preset, tables)
-        curves[preset] = [pokdeng_edge(prules, k) for k in POKDENG_POLICIES]
-        md += [f"### Preset `{preset}`", "", prules.description, ""]
-        md += _rules_block(preset, prules.to_data())
-        for section in ("2_card_type_points", "2_card_deng", "3_card_type", "3_card_deng"):
-            md += [f"#### {section.replace('_', ' ').capitalize()}", ""]
-            md += _table(["kind", "hands", "probability", "exact"], _odds_rows(res, section))
-            md += [""]
-        md += ["#### Edge by dealer policy", ""]
-        md += _table(
-            [
-                "dealer draws on K or less",
-                "optimal drawing",
-                "exact",
-                "draw on 4 or less",
-                "exact",
-                "starts that draw",
-            ],
-            [
-                [
-                    e.dealer_draws_at_most,
-                    _ev(e.ev_optimal),
-                    f"`{fraction_text(e.ev_optimal)}`",
-                    _ev(e.ev_simple),
-                    f"`{fraction_text(e.ev_simple)}`",
-                    e.draws_optimal,
-                ]
-                for e in curves[preset]
-            ],
-        )
-        md += [""]
-        default = curves[preset][prules.dealer_draws_at_most]
-        md += [
-            f"The player's EV by his two-card start, playing optimally (dealer draws on "
-            f"{prules.dealer_draws_at_most} or less):",
-            "",
-        ]
-        md += _table(
-            ["start", "player's EV"],
-            [
-                [("Pok " + lb[4:]) if lb.startswith("pok_") else f"total {lb}", _ev(v)]
-                for lb, v in default.ev_by_points.items()
-            ],
-        )
-        md += [""]
-        check(
-            f"Pok Deng {preset}, draw on 4 or less",
-            default.ev_simple,
-            sim.simulate_pokdeng(prules, "simple", None, rounds=simulate_rounds, seed=4),
-        )
-        check(
-            f"Pok Deng {preset}, optimal drawing (the exact strategy as policy)",
-            default.ev_optimal,
-            sim.simulate_pokdeng(
-                prules, _optimal_policy(prules), None, rounds=simulate_rounds, seed=5
-            ),
-        )
-        if plots:
-            from .pokdeng_play import chart_png, strategy_chart
-
-            chart = strategy_chart(preset, prules.dealer_draws_at_most, tables)
-            images.append(folder / f"pokdeng_strategy_{preset}.png")
-            chart_png(chart, images[-1])
-            md += [f"![Pok Deng strategy, {preset}](pokdeng_strategy_{preset}.png)", ""]
-    if plots:
-        images.append(folder / "pokdeng_policy.png")
-        _plot_pokdeng_policy(images[-1], curves)
-        md += ["![Pok Deng EV by dealer policy](pokdeng_policy.png)", ""]
-    timings["pokdeng"] = time.perf_counter() - t0
-
+    for name in games.names():
+        t0 = time.perf_counter()
+        say(f"{name} ...")
+        games.get(name).report_section(ctx)
+        timings[name] = time.perf_counter() - t0
+    md = ctx.md
     md += [
         "## Independent check: Monte Carlo",
         "",
@@ -661,7 +126,7 @@ def write_report(
         "99.9% normal interval over rounds.",
         "",
     ]
-    md += _table(["figure", "exact", "simulated", "99.9% interval", "exact inside"], sims)
+    md += md_table(["figure", "exact", "simulated", "99.9% interval", "exact inside"], ctx.sims)
     total = time.perf_counter() - t_start
     md += [
         "",
@@ -675,14 +140,14 @@ def write_report(
     except OSError as exc:
         raise BullError(f"cannot write {path}: {exc.strerror}") from None
     return ReportResult(
-        path=path, images=tuple(images), seconds=time.perf_counter() - t_start, timings=timings
+        path=path, images=tuple(ctx.images), seconds=time.perf_counter() - t_start, timings=timings
     )
 
 
 def cli_report(args: Any, out: Any) -> int:
     """``bull report [--out DIR] [--tables DIR] [--json]``."""
 
-    from .status import StatusLine
+    from solver.core.status import StatusLine
 
     with StatusLine(getattr(args, "err", None)) as status:
         res = write_report(args.out, args.tables, log=status.show)

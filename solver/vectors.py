@@ -3,7 +3,7 @@
 A compact, stable set of hands and showdowns for another implementation to test
 itself without our code: every category, every special-hand boundary, every tie-break
 situation, every 3/6 subtlety — and, for each rule variant and mistake the verifier
-knows (:mod:`solver.diagnose`), at least one vector on which that variant gives a
+knows (each game's ``diagnose`` catalogue), at least one vector on which that variant gives a
 different answer, so a conforming run proves none of them is present. A seeded random
 sample follows. The hand-picked part does not depend on ``--seed``.
 
@@ -15,12 +15,11 @@ deliberate order (some mistakes depend on it); answers do not depend on the orde
 
 ``bull verify GAME VECTORS.jsonl --rules SAME`` passes with exit code 0.
 
-The parts: :mod:`solver.vectors_core` (the pool, the catch search, the coverage summary;
-what the games share) and one module per game (:mod:`solver.vectors_niuniu`,
-:mod:`solver.vectors_taungau`, :mod:`solver.vectors_pokdeng`); this module is the
-command.
+The parts: :mod:`solver.kit.vectors` (the pool, the catch search, the coverage summary;
+what the games share) and one module per game (``solver.games.<game>.vectors``),
+reached through the registry; this module is the command.
 
->>> recs, cov = niuniu_vectors("classic", seed=1, sample=4)
+>>> recs, cov = build_vectors("niuniu", "classic", seed=1, sample=4)
 >>> recs[0]["kind"], sorted(recs[0])[:4]
 ('hand', ['bull', 'category', 'hand', 'has_bull'])
 >>> cov["uncaught_variants"]
@@ -32,11 +31,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .vectors_niuniu import niuniu_vectors
-from .vectors_pokdeng import pokdeng_vectors
-from .vectors_taungau import taungau_vectors
+from solver import games
 
-__all__ = ["build_vectors", "cli_vectors", "niuniu_vectors", "pokdeng_vectors", "taungau_vectors"]
+__all__ = ["build_vectors", "cli_vectors"]
 
 
 def build_vectors(
@@ -48,17 +45,13 @@ def build_vectors(
     banker_reveals: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The vectors of ``game`` and their coverage summary."""
-    from .errors import BullError
+    from solver.core.errors import BullError
 
     if sample < 0:
         raise BullError(f"--sample must be at least 0, got {sample}")
-    if game == "niuniu":
-        return niuniu_vectors(rules, seed, sample)
-    if game == "taungau":
-        return taungau_vectors(rules, seed, sample, banker_reveals, tables)
-    if game == "pokdeng":
-        return pokdeng_vectors(rules, seed, sample)
-    raise BullError(f"`bull vectors` does not support {game!r}")
+    if game not in games.names():
+        raise BullError(f"`bull vectors` does not support {game!r}")
+    return games.get(game).vectors(rules, seed, sample, {"banker_reveals": banker_reveals}, tables)
 
 
 def _order(rec: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +63,7 @@ def cli_vectors(args: Any, out: Any) -> int:
     """``bull vectors``: JSON Lines to ``--out`` (written atomically: the file appears
     only complete) or stdout; the coverage note to stdout, or to ``args.err`` (the CLI's
     stream for notes) when the vectors go to stdout, keeping that pure JSON Lines."""
-    from .verify_report import AtomicFile
+    from solver.kit.findings import AtomicFile
 
     records, cov = build_vectors(
         args.game, args.rules, args.seed, args.sample, args.tables, args.banker_reveals

@@ -26,14 +26,14 @@ the disagreements go to :mod:`solver.diagnose`, which names the rule variants th
 explain them. ``--out`` writes the disagreeing rows atomically: the file appears only
 once the run is complete.
 
-The parts: :mod:`solver.verify_read` (formats, columns, batches),
-:mod:`solver.verify_parse` (claim values and hands), :mod:`solver.verify_check` (what the
-games share), one module per game (:mod:`solver.verify_niuniu`,
-:mod:`solver.verify_taungau`, :mod:`solver.verify_pokdeng`), :mod:`solver.verify_report`
+The parts: :mod:`solver.kit.read` (formats, columns, batches),
+:mod:`solver.kit.parse` (claim values and hands), :mod:`solver.kit.check` (what the
+games share), one module per game (:mod:`solver.games.niuniu.verify`,
+:mod:`solver.games.taungau.verify`, :mod:`solver.games.pokdeng.verify`), :mod:`solver.kit.findings`
 (the summary and the ``--out`` file); this module runs them.
 
 Exit codes: 0 everything agrees, 1 a disagreement or a malformed row, 2 bad input
-(raised as :class:`~solver.errors.BullError`: unreadable file, missing columns, nothing
+(raised as :class:`~solver.core.errors.BullError`: unreadable file, missing columns, nothing
 readable).
 
 >>> sorted(FIELDS)[:4]
@@ -52,13 +52,13 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import BullError
-from .status import StatusLine
-from .verify_check import Checked, blank, take
-from .verify_niuniu import NiuNiuChecker
-from .verify_parse import joined_text, nonempty, nulls, parse_card_hands, parse_tile_hands
-from .verify_pokdeng import PokDengChecker
-from .verify_read import (
+from solver import games
+from solver.core.errors import BullError
+from solver.core.status import StatusLine
+from solver.kit.check import Checked, Checker, blank, take
+from solver.kit.findings import FieldStats, Malformed, RowWriter, VerifyReport
+from solver.kit.parse import joined_text, nonempty, nulls, parse_card_hands, parse_tile_hands
+from solver.kit.read import (
     FIELDS,
     MAX_LISTED,
     Chunk,
@@ -67,16 +67,11 @@ from .verify_read import (
     prefetch,
     read_chunks,
 )
-from .verify_report import FieldStats, Malformed, RowWriter, VerifyReport
-from .verify_taungau import TauNgauChecker
 
 __all__ = [
     "FIELDS",
     "FieldStats",
     "Malformed",
-    "NiuNiuChecker",
-    "PokDengChecker",
-    "TauNgauChecker",
     "VerifyReport",
     "cli_verify",
     "make_checker",
@@ -90,24 +85,22 @@ SAMPLE_FIRST = 5_000
 SAMPLE_INTERESTING = 20_000
 """Agreeing special-ish rows (rare hands, equal categories) re-checked likewise."""
 
-_CHECKERS = {"niuniu": NiuNiuChecker, "taungau": TauNgauChecker, "pokdeng": PokDengChecker}
-
 
 def make_checker(
     game: str, rules: str | None, options: Mapping[str, Any], tables: str | None
-) -> Any:
-    """The checker of ``game``."""
-    if game not in _CHECKERS:
+) -> Checker:
+    """The checker of ``game`` (from the registry)."""
+    if game not in games.names():
         raise BullError(f"`bull verify` does not support {game!r} yet")
-    return _CHECKERS[game](rules, options, tables)
+    return games.get(game).checker(rules, options, tables)
 
 
 class _Run:
     """The totals of one run, accumulated batch by batch: counts, per-field statistics,
     malformed rows, the diagnosis tally, examples and the ``--out`` rows."""
 
-    def __init__(self, checker: Any, fields: list[str], writer: RowWriter | None) -> None:
-        from .diagnose import Tally
+    def __init__(self, checker: Checker, fields: list[str], writer: RowWriter | None) -> None:
+        from solver.kit.diagnosis import Tally
 
         self.variants = checker.variants
         self.tally = Tally(self.variants)
@@ -132,7 +125,7 @@ class _Run:
 
     def add(self, mode: str, lines: npt.NDArray[np.int64], res: Checked) -> None:
         """One checked group of rows; ``lines``: the line numbers of the group."""
-        from .diagnose import DIAGNOSE_LIMIT
+        from solver.kit.diagnosis import DIAGNOSE_LIMIT
 
         for i in res.bad_rows.tolist():
             self.bad_line(int(lines[i]), res.messages.get(i, "malformed"))
@@ -244,7 +237,7 @@ class _Run:
 
 
 def _groups(
-    chunk: Chunk, checker: Any, modes: list[str], fmt: str
+    chunk: Chunk, checker: Checker, modes: list[str], fmt: str
 ) -> tuple[int, list[tuple[str, npt.NDArray[np.int64], Checked]]]:
     """Check a chunk: the rows kept (blank CSV lines are not rows) and, per kind of row
     (``hand``, ``showdown``), their positions and what the checker found."""

@@ -21,14 +21,9 @@ def committed_tables() -> set[str]:
 
 def tables_for(game: str, factory: Any) -> Path:
     """A tables directory holding ``game``'s tables."""
-    from solver.build import BUILDERS
+    from solver import games
 
-    wanted = {
-        "niuniu": {"niuniu"},
-        "taungau": {"taungau"},
-        "pokdeng": {"pokdeng", "pokdeng_strategy"},
-    }[game]
-    assert game in BUILDERS
+    wanted = set(games.get(game).tables)
     if wanted <= committed_tables():
         return REPO_TABLES
     if game not in _BUILT:

@@ -22,3 +22,14 @@ def taungau_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def pokdeng_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tables_for("pokdeng", tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def other_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Tau Ngau and Pok Deng tables freshly built into a temporary directory (one set
+    holding both, as a user's ``bull build --game taungau --game pokdeng`` makes)."""
+    from solver.build import build
+
+    out = tmp_path_factory.mktemp("other_tables")
+    build(["taungau", "pokdeng"], tables=out)
+    return out

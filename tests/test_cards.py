@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import (
+from solver.core.cards import (
     CARD_NAMES,
     card_name,
     card_rank,
@@ -13,7 +13,7 @@ from solver.cards import (
     parse_card,
     parse_hand,
 )
-from solver.errors import ParseError
+from solver.core.errors import ParseError
 
 
 def test_every_card_round_trips() -> None:

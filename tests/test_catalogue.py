@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import niuniu, pokdeng, taungau
+from solver import games
 from solver.cli import main
-from solver.errors import BullError, RulesError
+from solver.core.errors import BullError, RulesError
 
-GAMES = {"niuniu": niuniu, "taungau": taungau, "pokdeng": pokdeng}
+GAMES = {name: games.get(name) for name in games.names()}
 GOOD = {"niuniu": "KS 9H 8C 3D 7S", "taungau": "[6:5][4:1][3:3][5:5][2:2]", "pokdeng": "9S 9D"}
 
 
@@ -120,7 +120,7 @@ def _rule_file(tmp_path: Path, name: str, content: str | bytes) -> str:
 def test_malformed_and_contradictory_rule_files(
     tables: dict[str, str], game: str, tmp_path: Path
 ) -> None:
-    preset = GAMES[game].load_rules(None).to_data()  # type: ignore[attr-defined]
+    preset = GAMES[game].load_rules(None).to_data()
     cases: list[tuple[str, str | bytes, str]] = [
         ("syntax.toml", "x = [1,", "not valid TOML"),
         ("syntax.json", '{"x": ', "not valid JSON"),
@@ -144,7 +144,7 @@ def test_malformed_and_contradictory_rule_files(
 
 
 def test_contradictory_niuniu_rules(tmp_path: Path) -> None:
-    base = niuniu.load_rules("classic").to_data()
+    base = GAMES["niuniu"].load_rules("classic").to_data()
     contradictions = [
         {**base, "default_bet": "standard"},  # default not among bets
         {**base, "specials": ["five_faces", "five_faces"]},  # listed twice
@@ -154,7 +154,7 @@ def test_contradictory_niuniu_rules(tmp_path: Path) -> None:
     ]
     for data in contradictions:
         with pytest.raises(RulesError):
-            niuniu.load_rules(data)
+            GAMES["niuniu"].load_rules(data)
 
 
 # ---------------------------------------------------------------- fuzzing
@@ -178,19 +178,19 @@ JSONISH = st.recursive(
 def test_rule_loader_fuzz(game: str, data: st.DataObject) -> None:
     """Mutate a preset's fields at random: the loader accepts or raises RulesError."""
     module = GAMES[game]
-    preset = module.load_rules(None).to_data()  # type: ignore[attr-defined]
+    preset = module.load_rules(None).to_data()
     keys = sorted(preset)
     mutated = dict(preset)
     for _ in range(data.draw(st.integers(1, 3))):
         key = data.draw(st.sampled_from([*keys, "extra_field"]))
         mutated[key] = data.draw(JSONISH)
     try:
-        rules = module.load_rules(mutated)  # type: ignore[attr-defined]
+        rules = module.load_rules(mutated)
     except RulesError as exc:
         assert "\n" not in str(exc)
     else:
         # whatever loads round-trips
-        again = module.load_rules(rules.to_data())  # type: ignore[attr-defined]
+        again = module.load_rules(rules.to_data())
         assert again.to_data() == rules.to_data()
 
 
@@ -204,6 +204,6 @@ def test_rule_file_bytes_fuzz(raw: bytes) -> None:
         f.flush()
         for module in GAMES.values():
             try:
-                module.load_rules(f.name)  # type: ignore[attr-defined]
+                module.load_rules(f.name)
             except BullError as exc:
                 assert "\n" not in str(exc)

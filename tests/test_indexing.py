@@ -6,7 +6,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from solver.indexing import (
+from solver.core.indexing import (
     all_subsets,
     colex_rank,
     colex_rank_array,

@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from solver import analysis as an
 from solver.cli import main
+from solver.games.niuniu import odds as nn_odds
+from solver.games.pokdeng import odds as pd_odds
+from solver.games.taungau import odds as tn_odds
+from solver.kit import exact as an
 from solver.report import headline, headline_text
-from solver.tables import read_manifest
+from solver.store.tables import read_manifest
 
 REPO_TABLES = Path(__file__).resolve().parent.parent / "tables"
 ALL = {"niuniu", "taungau", "pokdeng", "pokdeng_strategy"}
@@ -69,9 +72,9 @@ def test_report_has_every_game_preset_and_rule_set(report: tuple[Path, dict]) ->
 def test_report_figures_match_the_api(report: tuple[Path, dict], all_tables: Path) -> None:
     out, _ = report
     text = (out / "report.md").read_text(encoding="utf-8")
-    double = an.niuniu_edge("classic", "double", None, all_tables)
-    macau = an.taungau_edge("macau", "first", all_tables)
-    pok = an.pokdeng_edge("straights", 4)
+    double = nn_odds.niuniu_edge("classic", "double", None, all_tables)
+    macau = tn_odds.taungau_edge("macau", "first", all_tables)
+    pok = pd_odds.pokdeng_edge("straights", 4)
     for f in (double.ev, macau.ev_optimal_first, macau.ev_always_declare, pok.ev_optimal):
         assert f"`{an.fraction_text(f)}`" in text
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-import _taungau_fixtures as ref
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from taungau import fixtures as ref
 
-from solver.errors import ParseError
-from solver.tiles import (
+from solver.core.errors import ParseError
+from solver.core.tiles import (
     NUM_TILES,
     TILE_NAMES,
     canonical_hand,

@@ -514,7 +514,7 @@ def fail_writes_after(monkeypatch: pytest.MonkeyPatch, budget: int, exc: BaseExc
     """Files the ``--out`` writer opens fail after ``budget`` characters."""
     import builtins
 
-    import solver.verify_report
+    import solver.kit.findings
 
     real_open = builtins.open
 
@@ -522,7 +522,7 @@ def fail_writes_after(monkeypatch: pytest.MonkeyPatch, budget: int, exc: BaseExc
         f = real_open(path, mode, *args, **kwargs)
         return FailingFile(f, budget, exc) if "w" in mode or "x" in mode else f
 
-    monkeypatch.setattr(solver.verify_report, "open", failing_open, raising=False)
+    monkeypatch.setattr(solver.kit.findings, "open", failing_open, raising=False)
 
 
 @pytest.mark.parametrize("name", ["bad.jsonl", "bad.csv"])

@@ -1,0 +1,241 @@
+"""Rule sets as data: named presets shipped with the package, or a user's TOML/JSON file.
+
+Every game keeps its rule options in a frozen dataclass built from a plain dict by
+``from_data``; this module finds and reads the dict and offers :class:`Reader`, a
+small validator whose errors name the file and the field.
+
+Presets are ``<name>.toml`` files in a game's own ``presets/`` folder; the game passes
+that folder in, so this module knows no game.
+
+>>> from importlib import resources
+>>> folder = resources.files("solver.games.niuniu") / "presets"
+>>> preset_names(folder)
+['casino', 'classic']
+>>> name, data = load_rule_data("niuniu", "classic", folder)
+>>> name, data["game"]
+('classic', 'niuniu')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, Protocol
+
+from solver.core.errors import RulesError
+
+__all__ = ["Reader", "RuleSet", "RuleSpec", "load_rule_data", "preset_names"]
+
+RuleSpec = str | os.PathLike[str] | Mapping[str, Any] | None
+"""How a caller names a rule set: a preset name, a rule file's path, a dict, or ``None``
+(the game's default preset)."""
+
+
+class RuleSet(Protocol):
+    """What every game's rule set offers (each game has its own frozen dataclass)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    def to_data(self) -> dict[str, Any]:
+        """The full rule set as plain data (what a rule file with every field says)."""
+        ...
+
+
+def preset_names(folder: Traversable) -> list[str]:
+    """Names of the presets in a game's ``presets/`` folder (``<name>.toml`` files)."""
+    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def _parse_text(text: str, source: str, as_json: bool) -> dict[str, Any]:
+    try:
+        data = json.loads(text) if as_json else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        kind = "JSON" if as_json else "TOML"
+        raise RulesError(f"rule file {source}: not valid {kind}: {exc}") from None
+    if not isinstance(data, dict):
+        raise RulesError(f"rule file {source}: the top level must be a table/object")
+    return data
+
+
+def load_rule_data(
+    game: str,
+    spec: str | os.PathLike[str] | Mapping[str, Any] | None,
+    presets: Traversable,
+    default: str | None = None,
+) -> tuple[str, dict[str, Any]]:
+    """Find the rule set ``spec`` for ``game``: a preset name (a file in ``presets``), a
+    file path, or a dict.
+
+    Returns ``(name, data)``. A file must say ``game = "<game>"``; its ``name`` defaults
+    to the file's stem. ``None`` means ``default`` (the game's default preset).
+    """
+    if spec is None:
+        if default is None:
+            raise RulesError(f"no rule set given for {game}")
+        spec = default
+    if isinstance(spec, Mapping):
+        data = dict(spec)
+        source = "<dict>"
+        name = str(data.get("name", "custom"))
+    else:
+        text_spec = os.fspath(spec)
+        names = preset_names(presets)
+        if text_spec in names:
+            res = presets / f"{text_spec}.toml"
+            data = _parse_text(res.read_text(encoding="utf-8"), f"preset {text_spec}", False)
+            return text_spec, data
+        path = Path(text_spec)
+        looks_like_file = path.suffix.lower() in (".toml", ".json") or os.sep in text_spec
+        if not looks_like_file:
+            raise RulesError(
+                f"unknown rule set {text_spec!r} for {game} "
+                f"(presets: {', '.join(names)}; or give a .toml/.json file)"
+            )
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise RulesError(f"cannot read rule file {text_spec}: {exc.strerror}") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RulesError(f"rule file {text_spec}: not UTF-8 text") from None
+        data = _parse_text(text, text_spec, path.suffix.lower() == ".json")
+        source = text_spec
+        name = str(data.get("name", path.stem))
+    file_game = data.get("game", game)
+    if file_game != game:
+        raise RulesError(f"rule file {source}: it is for game {file_game!r}, not {game!r}")
+    return name, data
+
+
+class Reader:
+    """Validating accessor over a rule dict; errors name the source and the field.
+
+    >>> r = Reader({"commission": 0.05, "game": "niuniu"}, "demo")
+    >>> r.number("commission", minimum=0, maximum=1)
+    0.05
+    >>> r.string("tie_break", choices=("a", "b"))
+    Traceback (most recent call last):
+    ...
+    solver.core.errors.RulesError: rule set demo: missing field 'tie_break'
+    """
+
+    _ABSENT = object()
+
+    def __init__(self, data: Mapping[str, Any], source: str, path: str = "") -> None:
+        self.data = dict(data)
+        self.source = source
+        self.path = path
+        self.used: set[str] = set()
+
+    def _where(self, key: str) -> str:
+        return f"{self.path}{key}"
+
+    def fail(self, key: str, message: str) -> RulesError:
+        return RulesError(f"rule set {self.source}: field {self._where(key)!r} {message}")
+
+    def _get(self, key: str, default: Any) -> Any:
+        self.used.add(key)
+        if key in self.data:
+            return self.data[key]
+        if default is Reader._ABSENT:
+            raise RulesError(f"rule set {self.source}: missing field {self._where(key)!r}")
+        return default
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def string(self, key: str, choices: Iterable[str] | None = None, default: Any = _ABSENT) -> str:
+        value = self._get(key, default)
+        if not isinstance(value, str):
+            raise self.fail(key, f"must be a string, got {value!r}")
+        if choices is not None:
+            options = tuple(choices)
+            if value not in options:
+                raise self.fail(key, f"is {value!r}; expected one of: {', '.join(options)}")
+        return value
+
+    def boolean(self, key: str, default: Any = _ABSENT) -> bool:
+        value = self._get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, got {value!r}")
+        return value
+
+    def integer(
+        self,
+        key: str,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        default: Any = _ABSENT,
+    ) -> int:
+        value = self._get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"must be an integer, got {value!r}")
+        self._bounds(key, value, minimum, maximum)
+        return value
+
+    def number(
+        self,
+        key: str,
+        minimum: float | None = None,
+        maximum: float | None = None,
+        default: Any = _ABSENT,
+    ) -> float:
+        value = self._get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(key, f"must be a number, got {value!r}")
+        self._bounds(key, value, minimum, maximum)
+        return float(value) if isinstance(value, float) else value
+
+    def _bounds(self, key: str, value: float, minimum: float | None, maximum: float | None) -> None:
+        if minimum is not None and value < minimum:
+            raise self.fail(key, f"is {value!r}; must be at least {minimum}")
+        if maximum is not None and value > maximum:
+            raise self.fail(key, f"is {value!r}; must be at most {maximum}")
+
+    def string_list(
+        self,
+        key: str,
+        choices: Iterable[str] | None = None,
+        unique: bool = True,
+        default: Any = _ABSENT,
+    ) -> list[str]:
+        value = self._get(key, default)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(key, f"must be a list of strings, got {value!r}")
+        if choices is not None:
+            options = tuple(choices)
+            for v in value:
+                if v not in options:
+                    raise self.fail(key, f"has unknown entry {v!r}; expected: {', '.join(options)}")
+        if unique and len(set(value)) != len(value):
+            dup = next(v for v in value if value.count(v) > 1)
+            raise self.fail(key, f"lists {dup!r} twice")
+        return list(value)
+
+    def table(self, key: str, default: Any = _ABSENT) -> Reader:
+        value = self._get(key, default)
+        if not isinstance(value, Mapping):
+            raise self.fail(key, f"must be a table/object, got {value!r}")
+        return Reader(value, self.source, f"{self._where(key)}.")
+
+    def keys(self) -> list[str]:
+        return list(self.data)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self.data))
+
+    def done(self, ignore: Iterable[str] = ("game", "name", "description")) -> None:
+        """Reject fields nobody asked for (typos must not pass silently)."""
+        extra = set(self.data) - self.used - set(ignore)
+        if extra:
+            key = sorted(extra)[0]
+            raise RulesError(f"rule set {self.source}: unknown field {self._where(key)!r}")

@@ -1,0 +1,179 @@
+"""The game registry: what a game provides (:class:`Game`) and one entry per game.
+
+The faces — the CLI, the build, the report, the verify and vectors commands — know no
+game: they ask this registry for one by name and use only what :class:`Game` says.
+Everything that knows a game's rules lives in its package ``solver/games/<game>/``,
+which exports one object ``GAME`` satisfying :class:`Game`. Adding a game is a new
+package plus one line in :data:`_ENTRIES` (see the README, "Adding a game").
+
+>>> names()
+('niuniu', 'taungau', 'pokdeng')
+>>> get("taungau").title
+'Tau Ngau'
+>>> get("poker")
+Traceback (most recent call last):
+...
+solver.core.errors.BullError: unknown game 'poker' (expected one of: niuniu, taungau, pokdeng)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from solver.core.errors import BullError
+from solver.core.rules import RuleSet, RuleSpec
+from solver.games.niuniu import GAME as _NIUNIU
+from solver.games.pokdeng import GAME as _POKDENG
+from solver.games.taungau import GAME as _TAUNGAU
+from solver.store.tables import set_autobuilder
+
+if TYPE_CHECKING:
+    import os
+
+    import pyarrow as pa
+
+    from solver.kit.check import Checker
+    from solver.kit.exact import OddsResult
+    from solver.kit.markdown import ReportContext
+
+__all__ = ["ExactEdge", "Game", "Options", "get", "names"]
+
+Options = Mapping[str, Any]
+"""Command options a game may take, by name: ``bet``, ``commission``, ``banker_reveals``,
+``dealer_draws_at_most``; ``None`` values mean "not given"."""
+
+
+class ExactEdge(Protocol):
+    """An exact edge result (``bull edge``): JSON and text."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``bull edge --json`` object."""
+        ...
+
+    def text(self) -> str:
+        """The plain-text summary."""
+        ...
+
+
+class Game(Protocol):
+    """Everything a face may ask of a game.
+
+    Records are the JSON objects of a command's ``--json`` output; the matching
+    ``*_text`` method prints one as text. A game that has no such command (only Pok
+    Deng advises and draws a strategy chart) raises :class:`BullError` naming it.
+    """
+
+    name: str
+    """The registry key and CLI spelling, e.g. ``"niuniu"``."""
+    title: str
+    """The name people read, e.g. ``"Niu Niu"``."""
+    default_rules: str
+    """The preset used when no ``--rules`` is given (RULES.md §8)."""
+    tables: tuple[str, ...]
+    """The tables :meth:`build_tables` returns."""
+    commands: frozenset[str]
+    """Which optional commands (``advise``, ``strategy``) the game has."""
+
+    def presets(self) -> list[str]:
+        """The names of the presets shipped with the game."""
+        ...
+
+    def load_rules(self, spec: RuleSpec) -> RuleSet:
+        """The game's own rule set for a preset name, rule file or dict."""
+        ...
+
+    # -- tables
+    def build_tables(self) -> dict[str, pa.Table]:
+        """Enumerate every hand and return the game's tables (with provenance)."""
+        ...
+
+    def table_headlines(self, name: str, table: pa.Table) -> list[str]:
+        """A few facts about a built table for the build summary."""
+        ...
+
+    # -- commands
+    def eval_records(
+        self, hands: Sequence[str], rules: str | None, options: Options, tables: str | None
+    ) -> list[dict[str, Any]]: ...
+
+    def eval_text(self, rec: dict[str, Any]) -> str: ...
+
+    def compare_record(
+        self, player: str, banker: str, rules: str | None, options: Options, tables: str | None
+    ) -> dict[str, Any]: ...
+
+    def compare_text(self, rec: dict[str, Any]) -> str: ...
+
+    def advise_record(
+        self, hand: str, rules: str | None, options: Options, tables: str | None
+    ) -> dict[str, Any]: ...
+
+    def advise_text(self, rec: dict[str, Any]) -> str: ...
+
+    def strategy_record(
+        self, rules: str | None, options: Options, tables: str | None, png: str | None
+    ) -> dict[str, Any]: ...
+
+    def strategy_text(self, rec: dict[str, Any]) -> str: ...
+
+    # -- exact figures
+    def odds(self, rules: str | None, tables: str | None) -> OddsResult:
+        """Exact count of every category/score/type under ``rules``."""
+        ...
+
+    def edge(self, rules: str | None, options: Options, tables: str | None) -> ExactEdge:
+        """The player's exact EV against the banker/dealer."""
+        ...
+
+    # -- verify and vectors
+    def checker(self, rules: str | None, options: Options, tables: str | None) -> Checker:
+        """The checker ``bull verify`` streams claims through."""
+        ...
+
+    def vectors(
+        self, rules: str | None, seed: int, sample: int, options: Options, tables: str | None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """Conformance vectors and their coverage summary."""
+        ...
+
+    # -- research report
+    def report_section(self, ctx: ReportContext) -> None:
+        """Append the game's section (text, plots, Monte Carlo checks) to the report."""
+        ...
+
+    def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
+        """The README headline rows and a note on what they average over."""
+        ...
+
+
+_ENTRIES: dict[str, Game] = {
+    "niuniu": _NIUNIU,
+    "taungau": _TAUNGAU,
+    "pokdeng": _POKDENG,
+}
+"""One line per game, in the order the faces list them."""
+
+
+def names() -> tuple[str, ...]:
+    """The registered games, in order."""
+    return tuple(_ENTRIES)
+
+
+def get(name: str) -> Game:
+    """The game registered as ``name``."""
+    try:
+        return _ENTRIES[name]
+    except KeyError:
+        raise BullError(f"unknown game {name!r} (expected one of: {', '.join(_ENTRIES)})") from None
+
+
+def _build_every_table(target: os.PathLike[str]) -> None:
+    """Build every game's tables into ``target`` (the store's autobuild, on first use
+    of an install without tables)."""
+    from solver.store.build import build_set
+
+    build_set({g.name: g.build_tables for g in _ENTRIES.values()}, target)
+
+
+set_autobuilder(_build_every_table)

@@ -1,0 +1,74 @@
+"""Niu Niu's command-line adapters: the records and text of ``bull eval`` and
+``bull compare`` (the CLI itself is game-blind)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.core.cards import card_name, parse_hand
+from solver.core.errors import BullError
+from solver.games.niuniu.play import _evaluate_many, _source, settle
+
+__all__ = ["cli_compare", "cli_compare_text", "cli_eval", "cli_eval_text"]
+
+
+def cli_eval(
+    hands: list[str], rules: str | None, options: dict[str, Any], tables: str | None
+) -> list[dict[str, Any]]:
+    src = _source(rules, tables)
+    bet = src.rules.bet(options.get("bet"))
+    parsed = [parse_hand(h, size=5) for h in hands]
+    few = len(parsed) <= 64
+    out = []
+    for h in _evaluate_many(parsed, src, bet, few=few):
+        out.append(h.to_json())
+    return out
+
+
+def cli_eval_text(rec: dict[str, Any]) -> str:
+    hand = " ".join(rec["hand"])
+    if rec["has_bull"]:
+        how = f"bull {' '.join(rec['bull'])} + {' '.join(rec['rest'])}"
+    else:
+        how = "no three cards make a multiple of 10"
+    label = rec["category"].replace("_", " ")
+    return f"{hand}: {label} ({how}); strength {rec['strength']} [{rec['rules']}]"
+
+
+def cli_compare(
+    player: str, banker: str, rules: str | None, options: dict[str, Any], tables: str | None
+) -> dict[str, Any]:
+    pc, bc = parse_hand(player, size=5), parse_hand(banker, size=5)
+    shared = sorted(set(pc) & set(bc))
+    if shared:
+        raise BullError(f"card {card_name(shared[0])} is in both hands (one deck)")
+    src = _source(rules, tables)
+    bet = src.rules.bet(options.get("bet"))
+    p, b = _evaluate_many([pc, bc], src, bet, few=True)
+    s = settle(pc, bc, src.rules, bet=bet, commission=options.get("commission"), tables=tables)
+    return {
+        "player": p.to_json(),
+        "banker": b.to_json(),
+        "winner": s.winner,
+        "reason": s.comparison.reason,
+        "bet": s.bet,
+        "commission": s.commission,
+        "net": s.net,
+        "rules": src.rules.name,
+    }
+
+
+def cli_compare_text(rec: dict[str, Any]) -> str:
+    p, b = rec["player"], rec["banker"]
+    lines = [
+        f"player {' '.join(p['hand'])}: {p['category'].replace('_', ' ')}",
+        f"banker {' '.join(b['hand'])}: {b['category'].replace('_', ' ')}",
+    ]
+    if rec["winner"] == "push":
+        lines.append(f"push ({rec['reason']}); player net 0")
+    else:
+        lines.append(
+            f"{rec['winner']} wins: {rec['reason']}; player net {rec['net']:+g} "
+            f"({rec['bet']} bet, commission {rec['commission']:g}) [{rec['rules']}]"
+        )
+    return "\n".join(lines)

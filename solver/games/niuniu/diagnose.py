@@ -1,0 +1,342 @@
+"""Rule-variant diagnosis for Niu Niu: the catalogue of variants of a rule set and the
+answers (hands, showdowns) under any of them. The data variants run through
+:mod:`solver.games.niuniu.hands`'s own evaluator; the mistakes (a bull search that skips the first
+card, Niu Niu reported as 0, a tie-break suit taken from the order the cards were
+written in, the loser's multiplier, commission on the stake) are evaluated here.
+
+>>> import numpy as np
+>>> from solver.games.niuniu.rules import load_rules
+>>> from solver.kit.diagnosis import Tally
+>>> keys = [v.key for v in niuniu_catalogue(load_rules("casino"), "hand")]
+>>> "five_small_bull_total=below_10" in keys, "mistake=bull_skips_first" in keys
+(True, True)
+>>> t = Tally(niuniu_catalogue(load_rules("casino"), "hand")[:2])
+>>> t.add(np.array([[True, False], [True, True]]))
+>>> [(e.key, e.explains) for e in t.ranked()]
+[('specials_without=five_faces', 2), ('specials_without=four_of_a_kind', 1)]
+>>> t.headline()
+'all 2 disagreements are explained by: five_faces not counted as a special'
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from itertools import combinations, permutations
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.kit.diagnosis import Catalogue, Variant, mistake_of, options_of, variant_rules
+
+__all__ = [
+    "niuniu_catalogue",
+    "niuniu_hand_answers",
+    "niuniu_showdown_answers",
+    "niuniu_showdown_strengths",
+]
+
+SUIT_LETTERS = ("S", "H", "D", "C")
+
+_SPECIAL_ORDER = ("four_faces", "five_faces", "four_of_a_kind", "straight_flush", "five_small_bull")
+"""Where a special the rule set does not count is inserted (low to high)."""
+
+
+def _with(data: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
+    out = copy.deepcopy(dict(data))
+    for k, v in changes.items():
+        if k == "special_definitions":
+            out["special_definitions"] = {**out.get("special_definitions", {}), **v}
+        else:
+            out[k] = v
+    return out
+
+
+def _insert_special(specials: Sequence[str], s: str) -> list[str]:
+    out = list(specials)
+    rank = _SPECIAL_ORDER.index(s)
+    pos = sum(1 for x in out if _SPECIAL_ORDER.index(x) < rank)
+    out.insert(pos, s)
+    return out
+
+
+_CO_OCCUR = frozenset(
+    {
+        frozenset(p)
+        for p in (
+            ("five_faces", "four_of_a_kind"),
+            ("four_faces", "four_of_a_kind"),
+            ("four_of_a_kind", "five_small_bull"),
+        )
+    }
+)
+"""Pairs of specials one hand can hold at once (JJJJQ, JJJJ10, AAAA2): only their
+relative order can matter."""
+
+
+def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Variant]:
+    """The Niu Niu variants of ``rules`` (a
+    :class:`~solver.games.niuniu.rules.NiuNiuRules`) that can
+    explain rows of ``mode`` (``hand``, ``showdown`` or ``all``); ``bet`` is the bet in
+    use (no "settled as" variant for it)."""
+    base = rules.to_data()
+    sd = base["special_definitions"]
+    specials = list(rules.specials)
+    out = Catalogue(mode)
+    add, add_mistake = out.add, out.add_mistake
+
+    for s in specials:
+        add(
+            f"specials_without={s}",
+            f"{s} not counted as a special",
+            _with(base, specials=[x for x in specials if x != s]),
+        )
+    for s in _SPECIAL_ORDER:
+        if s in specials:
+            continue
+        add(
+            f"specials_with={s}",
+            f"{s} counted as a special",
+            _with(base, specials=_insert_special(specials, s)),
+        )
+
+    def redefine(special: str, key: str, desc: str, **definitions: str) -> None:
+        """A special defined otherwise (and counted, if the preset lacks it)."""
+        counted = specials if special in specials else _insert_special(specials, special)
+        note = "" if special in specials else f" ({special} counted)"
+        add(key, desc + note, _with(base, specials=counted, special_definitions=definitions))
+
+    if sd["five_small_bull_total"] == "at_most_10":
+        redefine(
+            "five_small_bull",
+            "five_small_bull_total=below_10",
+            "five_small_bull uses total < 10",
+            five_small_bull_total="below_10",
+        )
+    else:
+        redefine(
+            "five_small_bull",
+            "five_small_bull_total=at_most_10",
+            "five_small_bull uses total <= 10",
+            five_small_bull_total="at_most_10",
+        )
+    if sd["five_small_bull_max_rank"] == "4":
+        redefine(
+            "five_small_bull",
+            "five_small_bull_max_rank=any",
+            "five_small_bull without the 'every card A..4' test",
+            five_small_bull_max_rank="any",
+        )
+        redefine(
+            "five_small_bull",
+            "five_small_bull=below_10,any_rank",
+            "five_small_bull uses total < 10 and no 'every card A..4' test",
+            five_small_bull_max_rank="any",
+            five_small_bull_total="below_10",
+        )
+    if sd["four_faces_fifth"] == "ten":
+        redefine(
+            "four_faces",
+            "four_faces_fifth=any",
+            "four_faces without checking for exactly one 10",
+            four_faces_fifth="any",
+        )
+    else:
+        redefine(
+            "four_faces",
+            "four_faces_fifth=ten",
+            "four_faces requires exactly one 10",
+            four_faces_fifth="ten",
+        )
+    for i, j in combinations(range(len(specials)), 2):
+        if frozenset((specials[i], specials[j])) not in _CO_OCCUR:
+            continue
+        order = list(specials)
+        order[i], order[j] = order[j], order[i]
+        add(
+            f"special_order={'<'.join(order)}",
+            f"specials ranked {specials[i]} above {specials[j]}",
+            _with(base, specials=order),
+        )
+    if len(specials) > 2:
+        add(
+            "special_order=reversed",
+            "specials ranked in reverse order",
+            _with(base, specials=specials[::-1]),
+        )
+    add_mistake("bull_skips_first", "bull search skips the first card (as written)")
+    add_mistake(
+        "niu_niu_as_zero", "Niu Niu reported as points 0 (a 0 not counted as 10)", modes=("hand",)
+    )
+    # showdowns: tie-breaks, suits, settlement
+    show = ("showdown",)
+    tb = rules.tie_break
+    for other, desc in (
+        ("highest_card", "tie-break by the highest card (rank, then suit)"),
+        ("rank_by_rank", "tie-break rank by rank from the highest card down"),
+        ("none", "no tie-break (equal categories push)"),
+    ):
+        if other != tb:
+            add(f"tie_break={other}", desc, _with(base, tie_break=other), modes=show)
+    if tb != "none":
+        suits = base["suit_order"]
+        for perm in permutations(SUIT_LETTERS):
+            if list(perm) != suits:
+                add(
+                    f"suit_order={''.join(perm)}",
+                    "suit order " + " > ".join(perm),
+                    _with(base, suit_order=list(perm)),
+                    modes=show,
+                )
+        add_mistake(
+            "suit_from_input_order",
+            "tie-break suit taken from the first-written card of the highest rank "
+            "(depends on input order)",
+            modes=show,
+        )
+    if tb == "rank_by_rank":
+        add(
+            f"quads_first={not rules.quads_first}".lower(),
+            "four of a kind compared by the quad rank first"
+            if not rules.quads_first
+            else "four of a kind compared rank by rank (not by the quad rank first)",
+            _with(base, quads_first=not rules.quads_first),
+            modes=show,
+        )
+    for c in (0.0, 0.03, 0.05, 0.1):
+        if abs(c - rules.commission) > 1e-12:
+            add(
+                f"commission={c:g}",
+                f"commission {c * 100:g}% of the player's winnings",
+                mistake=None,
+                modes=show,
+                commission=c,
+            )
+    for other in rules.bets:
+        if other != (bet or rules.default_bet):
+            add(f"bet={other}", f"settled as the {other} bet", modes=show, bet=other)
+    add_mistake(
+        "loser_multiplier",
+        "the loser pays its own hand's multiplier (not the winner's)",
+        modes=show,
+    )
+    add_mistake(
+        "commission_on_stake", "commission taken on the stake, not on the winnings", modes=show
+    )
+    return list(out)
+
+
+def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
+    from solver.games.niuniu.rules import NiuNiuRules
+
+    return variant_rules(variant, base, NiuNiuRules.from_data)
+
+
+def niuniu_hand_answers(
+    cards: npt.NDArray[np.integer], base: Any, variant: Variant | None = None
+) -> dict[str, npt.NDArray[Any]]:
+    """Answers for hands written as ``cards`` (n, 5) in input order, under ``base``
+    rules or a variant of them: ``has_bull``, ``points``, ``category``, ``strength`` and
+    ``forbidden`` (a card a valid bull may not use, 255 = none).
+
+    >>> from solver.games.niuniu.rules import load_rules
+    >>> from solver.core.cards import parse_cards
+    >>> h = np.array([parse_cards("AS 2C 7D 4H 8S")], dtype=np.uint8)
+    >>> a = niuniu_hand_answers(h, load_rules("classic"))
+    >>> bool(a["has_bull"][0]), int(a["points"][0])
+    (True, 2)
+    >>> v = Variant("x", "x", mistake="bull_skips_first")
+    >>> bool(niuniu_hand_answers(h, load_rules("classic"), v)["has_bull"][0])
+    False
+    """
+    from solver.games.niuniu.hands import evaluate_arrays, strength_arrays
+    from solver.games.niuniu.rules import Category
+
+    rules = _niuniu_rules(variant, base)
+    c = np.asarray(cards, dtype=np.uint8)
+    srt = np.sort(c, axis=1)
+    ev = evaluate_arrays(srt, rules)
+    has = ev["has_bull"].copy()
+    points = ev["points"].astype(np.int64)
+    cat = ev["category"].astype(np.int64)
+    forbidden = np.full(len(c), 255, dtype=np.uint8)
+    mistake = mistake_of(variant)
+    if mistake == "bull_skips_first":
+        value = np.minimum((c >> 2) + 1, 10).astype(np.int64)
+        has = np.zeros(len(c), dtype=bool)
+        for a, b, d in ((1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)):
+            has |= (value[:, a] + value[:, b] + value[:, d]) % 10 == 0
+        total = value.sum(axis=1)
+        points = np.where(has, (total - 1) % 10 + 1, 0)
+        plain = cat <= Category.NIU_NIU
+        cat = np.where(plain, points, cat)
+        forbidden = c[:, 0].copy()
+    elif mistake == "niu_niu_as_zero":
+        points = np.where(points == 10, 0, points)
+    strength = strength_arrays(srt, cat.astype(np.uint8), rules)
+    return {
+        "has_bull": has,
+        "points": points,
+        "category": cat,
+        "strength": strength,
+        "forbidden": forbidden,
+    }
+
+
+def niuniu_showdown_strengths(
+    cards: npt.NDArray[np.integer], rules: Any, variant: Variant | None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """``(category, strength)`` of hands written as ``cards`` under a variant."""
+    a = niuniu_hand_answers(cards, rules, variant)
+    cat, strength = a["category"], a["strength"]
+    if mistake_of(variant) == "suit_from_input_order":
+        r = _niuniu_rules(variant, rules)
+        c = np.asarray(cards, dtype=np.int64)
+        rank = c >> 2
+        top = rank.max(axis=1)
+        first = np.argmax(rank == top[:, None], axis=1)
+        suit = c[np.arange(len(c)), first] & 3
+        ss = np.array(r.suit_strength, dtype=np.int64)[suit]
+        if r.tie_break in ("highest_card", "rank_by_rank"):
+            strength = (strength & ~np.int64(3)) | ss
+    return cat, strength
+
+
+def niuniu_showdown_answers(
+    player: npt.NDArray[np.integer],
+    banker: npt.NDArray[np.integer],
+    bet: npt.NDArray[np.int64],
+    commission: npt.NDArray[np.float64],
+    base: Any,
+    variant: Variant | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """``winner`` (0 player, 1 banker, 2 push) and ``net`` (the player's, in stakes) of
+    showdowns, under ``base`` or a variant. ``bet`` indexes ``base.bets`` per row."""
+    rules = _niuniu_rules(variant, base)
+    pc_, ps = niuniu_showdown_strengths(player, rules, variant)
+    bc, bs = niuniu_showdown_strengths(banker, rules, variant)
+    winner = np.where(ps > bs, 0, np.where(ps < bs, 1, 2))
+    opts = options_of(variant)
+    rows = np.array([rules.multiplier_row(b) for b in rules.bets], dtype=np.float64)
+    bet_idx = np.asarray(bet, dtype=np.int64)
+    if "bet" in opts:
+        bet_idx = np.full(len(bet_idx), list(rules.bets).index(opts["bet"]))
+    comm = np.asarray(commission, dtype=np.float64)
+    if "commission" in opts:
+        comm = np.full(len(comm), float(opts["commission"]))
+    pm = rows[bet_idx, pc_]
+    bm = rows[bet_idx, bc]
+    mistake = mistake_of(variant)
+    if mistake == "loser_multiplier":
+        pm, bm = bm, pm
+    win = pm - comm if mistake == "commission_on_stake" else pm * (1 - comm)
+    net = np.where(winner == 0, win, np.where(winner == 1, -bm, 0.0))
+    return {
+        "winner": winner,
+        "net": np.round(net, 9),
+        "player_category": pc_,
+        "banker_category": bc,
+        "player_strength": ps,
+        "banker_strength": bs,
+    }

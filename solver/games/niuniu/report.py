@@ -1,0 +1,176 @@
+"""Niu Niu's part of ``bull report`` and of the README's headline numbers: per preset,
+the exact probability of every category and the exact edge of every bet, each checked
+by the simulator, with two plots."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from solver.games.niuniu.odds import EdgeResult, niuniu_edge, odds
+from solver.games.niuniu.rules import load_rules
+from solver.games.niuniu.simulate import simulate_niuniu
+from solver.kit.exact import OddsResult, fraction_text
+from solver.kit.markdown import (
+    ReportContext,
+    ev_text,
+    figure,
+    md_table,
+    odds_rows,
+    pct,
+    rules_block,
+)
+
+__all__ = ["PRESETS", "headline", "section"]
+
+PRESETS = ("classic", "casino")
+"""The presets the report covers, in order."""
+HEADLINE_BETS = (("classic", ("equal", "double")), ("casino", ("standard",)))
+
+
+def headline(tables: str | os.PathLike[str] | None = None) -> tuple[list[str], str]:
+    """The README headline rows (each preset's default and other bets) and their note."""
+    rows = []
+    for preset, bets in HEADLINE_BETS:
+        for bet in bets:
+            e = niuniu_edge(preset, bet, None, tables)
+            rows.append(
+                f"| Niu Niu `{preset}`, {bet} bet, {pct(e.commission, 0)} commission "
+                f"| {ev_text(e.ev)} | `{fraction_text(e.ev)}` | {pct(-e.ev, 3)} |"
+            )
+    return rows, "Niu Niu averages over all 2,598,960 x 1,533,939 pairs of disjoint hands"
+
+
+def section(ctx: ReportContext) -> None:
+    """Append the Niu Niu section to the report ``ctx``."""
+    md = ctx.md
+    md += ["## Niu Niu", ""]
+    nn_odds = {p: odds(p, ctx.tables) for p in PRESETS}
+    nn_edges: dict[str, EdgeResult] = {}
+    for preset in PRESETS:
+        rules = load_rules(preset)
+        md += [
+            f"### Preset `{preset}`",
+            "",
+            rules.description,
+            "",
+            f"Specials counted (low to high): {', '.join(rules.specials) or 'none'}; "
+            f"tie-break `{rules.tie_break}`; bets {', '.join(rules.bets)}; commission "
+            f"{rules.commission:g} of the player's winnings.",
+            "",
+        ]
+        md += rules_block(preset, rules.to_data())
+        md += ["#### Categories", ""]
+        md += md_table(
+            ["category", "hands", "probability", "exact"], odds_rows(nn_odds[preset], "category")
+        )
+        md += [""]
+        for bet in rules.bets:
+            e = niuniu_edge(rules, bet, None, ctx.tables)
+            nn_edges[f"{preset}/{bet}"] = e
+            fair = niuniu_edge(rules, bet, 0, ctx.tables)
+            three = niuniu_edge(rules, bet, 0.03, ctx.tables)
+            md += [
+                f"#### Edge: {bet} bet",
+                "",
+                f"Over all {e.pairs:,} ordered pairs of disjoint hands "
+                f"(computed in {e.seconds:.1f} s).",
+                "",
+            ]
+            md += md_table(
+                ["commission", "player's EV", "exact", "house edge"],
+                [
+                    [
+                        f"{float(x.commission):g}",
+                        ev_text(x.ev),
+                        f"`{fraction_text(x.ev)}`",
+                        pct(-x.ev),
+                    ]
+                    for x in (e, three, fair)
+                ],
+            )
+            md += [
+                "",
+                f"P(win) {pct(e.p_win)}, P(loss) {pct(e.p_loss)}, P(push) "
+                f"{pct(e.p_push)} (exact `{fraction_text(e.p_win)}`, "
+                f"`{fraction_text(e.p_loss)}`, `{fraction_text(e.p_push)}`).",
+                "",
+                "The winning hand's category (either side; the two hands are "
+                "exchangeable, so each side wins with each category equally often), and "
+                "the player's EV holding each category:",
+                "",
+            ]
+            md += md_table(
+                ["category", "P(winning hand is this)", "player's EV holding it"],
+                [
+                    [
+                        lb.replace("_", " "),
+                        pct(e.winner_category[lb]),
+                        ev_text(e.ev_by_category[lb]) if lb in e.ev_by_category else "—",
+                    ]
+                    for lb in e.winner_category
+                ],
+            )
+            md += [""]
+            mc = simulate_niuniu(rules, bet, None, rounds=ctx.simulate_rounds, players=4, seed=2026)
+            ctx.check(f"Niu Niu {preset}, {bet} bet", e.ev, mc)
+    md += ["### Special hands before precedence", ""]
+    md += md_table(
+        ["special", "hands", "probability", "exact"],
+        odds_rows(nn_odds["classic"], "specials_before_precedence"),
+    )
+    md += [""]
+    if ctx.plots:
+        _plot_categories(ctx.image("niuniu_categories.png"), nn_odds)
+        _plot_ev(ctx.image("niuniu_ev_by_class.png"), nn_edges)
+        md += [
+            "![Niu Niu category frequencies](niuniu_categories.png)",
+            "",
+            "![Niu Niu EV by hand class](niuniu_ev_by_class.png)",
+            "",
+        ]
+
+
+def _plot_categories(path: Path, res: dict[str, OddsResult]) -> None:
+    fig = figure(10, 5)
+    ax = fig.add_subplot(1, 1, 1)
+    labels = [lb for lb, _ in res["casino"].sections["category"]]
+    width = 0.4
+    for i, preset in enumerate(PRESETS):
+        d = dict(res[preset].sections["category"])
+        total = res[preset].totals["category"]
+        xs = [j + (i - 0.5) * width for j in range(len(labels))]
+        ax.bar(xs, [d.get(lb, 0) / total for lb in labels], width, label=preset)
+    ax.set_yscale("log")
+    ax.set_xticks(
+        range(len(labels)), [lb.replace("_", " ") for lb in labels], rotation=40, ha="right"
+    )
+    ax.set_ylabel("probability (log scale)")
+    ax.set_title("Niu Niu: probability of each category (all 2,598,960 hands)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def _plot_ev(path: Path, edges: dict[str, EdgeResult]) -> None:
+    fig = figure(10, 5)
+    ax = fig.add_subplot(1, 1, 1)
+    labels = list(edges["casino/standard"].ev_by_category)
+    width = 0.8 / len(edges)
+    for i, (key, e) in enumerate(edges.items()):
+        xs = [j + (i - (len(edges) - 1) / 2) * width for j in range(len(labels))]
+        ax.bar(
+            xs,
+            [float(e.ev_by_category.get(lb, float("nan"))) for lb in labels],
+            width,
+            label=key.replace("/", ", ") + " bet",
+        )
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(
+        range(len(labels)), [lb.replace("_", " ") for lb in labels], rotation=40, ha="right"
+    )
+    ax.set_ylabel("player's EV per stake holding this hand")
+    ax.set_title("Niu Niu: the player's exact EV by the class of his hand (5% commission)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)

@@ -1,0 +1,555 @@
+"""Checking Niu Niu claims for ``bull verify``.
+
+Hand rows: ``has_bull``, ``points``, ``category`` and ``bull`` (three cards that make a
+multiple of 10 and reach the claimed points; any valid bull is right, RULES §8) are
+compared with the table (presets) or the evaluator (rule files). Showdown rows:
+``winner`` and ``net``, with the row's ``bet`` and ``commission`` if stated. Each
+disagreement gets the correct answer and a reason naming the rule (``claimed no_bull;
+A+2+7 = 10 is a bull, 4+9 = 13, points 3``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+from solver.core.errors import BullError
+from solver.kit.check import (
+    Checked,
+    Mask,
+    claim_parts,
+    claim_rows,
+    differing,
+    empty_messages,
+    equal_fields,
+    merge_bad,
+    one_deck,
+    read_claims,
+    read_showdowns,
+    showdown_agree,
+    showdown_claims,
+    variant_agreement,
+)
+from solver.kit.parse import PAD, parse_bool, parse_card_hands, parse_float, parse_int, parse_label
+from solver.kit.read import MAX_LISTED
+
+__all__ = ["NiuNiuChecker"]
+
+SUIT_NAMES_ = ("S", "H", "D", "C")
+WINNERS = ("player", "banker", "push")
+_HAND_KEYS = {"has_bull": "has_bull", "points": "points", "category": "category"}
+"""Hand claims right when equal to our answer (the bull is checked as a bull)."""
+
+
+def _value_names(cards: Sequence[int]) -> list[str]:
+    from solver.core.cards import RANK_NAMES
+
+    return [RANK_NAMES[c >> 2] for c in cards]
+
+
+def _nn_value(c: int) -> int:
+    return min((c >> 2) + 1, 10)
+
+
+class _LazyColumn:
+    """``column[index]`` gathered one element at a time, on demand."""
+
+    def __init__(self, column: npt.NDArray[Any], index: npt.NDArray[np.integer]) -> None:
+        self.column = column
+        self.index = index
+
+    def __getitem__(self, i: int) -> Any:
+        return self.column[self.index[i]]
+
+
+def _nn_labels() -> dict[str, int]:
+    from solver.games.niuniu.rules import Category
+
+    labels = {c.label: int(c) for c in Category}
+    labels |= {
+        "niu_0": 0,
+        "no_niu": 0,
+        "nobull": 0,
+        "none": 0,
+        "niu_10": 10,
+        "niuniu": 10,
+        "bull_bull": 10,
+    }
+    labels |= {f"niu{k}": k for k in range(1, 10)} | {f"bull_{k}": k for k in range(1, 10)}
+    return labels
+
+
+def _nn_special_why_not(special: str, cards: Sequence[int], rules: Any) -> str:
+    ranks = [c >> 2 for c in cards]
+    values = [_nn_value(c) for c in cards]
+    faces = sum(r >= 10 for r in ranks)
+    total = sum(values)
+    if special not in rules.specials:
+        return f"{special} does not count under {rules.name}"
+    if special == "five_faces":
+        return f"only {faces} of the cards are J/Q/K"
+    if special == "four_faces":
+        if faces != 4:
+            return f"{faces} of the cards are J/Q/K, not 4"
+        fifth = next(c for c in cards if c >> 2 < 10)
+        return f"the fifth card is {_value_names([fifth])[0]}, not a 10"
+    if special == "four_of_a_kind":
+        return "no four cards of one rank"
+    if special == "straight_flush":
+        return "not five consecutive ranks in one suit"
+    if special == "five_small_bull":
+        big = [n for n, r in zip(_value_names(cards), ranks, strict=True) if r > 3]
+        if big and rules.five_small_bull_max_rank == "4":
+            return f"{big[0]} is above 4"
+        limit = "<= 10" if rules.five_small_bull_total == "at_most_10" else "< 10"
+        return f"the total {total} is not {limit}"
+    return f"not {special}"
+
+
+def _nn_why(cat: int, cards: Sequence[int], bull_mask: int, rules: Any) -> str:
+    from solver.games.niuniu.rules import Category
+
+    names = _value_names(cards)
+    label = Category(cat).label
+    ranks = [c >> 2 for c in cards]
+    if cat == Category.FIVE_FACES:
+        return "five_faces: all five cards J/Q/K"
+    if cat == Category.FOUR_FACES:
+        return "four_faces: four J/Q/K and one 10"
+    if cat == Category.FOUR_OF_A_KIND:
+        quad = max(set(ranks), key=ranks.count)
+        return f"four_of_a_kind: four {names[ranks.index(quad)]}s"
+    if cat == Category.STRAIGHT_FLUSH:
+        return (
+            f"straight_flush: {names[ranks.index(min(ranks))]} to "
+            f"{names[ranks.index(max(ranks))]} in one suit"
+        )
+    if cat == Category.FIVE_SMALL_BULL:
+        return f"five_small_bull: every card A..4, total {sum(_nn_value(c) for c in cards)}"
+    if cat == Category.NO_BULL:
+        return (
+            f"no_bull: no three of {' '.join(sorted(names, key=_rank_key))} sum to a multiple of 10"
+        )
+    return f"{label}: {_nn_bull_text(cards, bull_mask)}"
+
+
+def _rank_key(name: str) -> int:
+    from solver.core.cards import RANK_NAMES
+
+    return RANK_NAMES.index(name)
+
+
+def _nn_bull_text(cards: Sequence[int], bull_mask: int) -> str:
+    """``'A+2+7 = 10 is the bull, 4+9 = 13 → points 3'`` for sorted ``cards``."""
+    names = _value_names(cards)
+    bull = [i for i in range(5) if bull_mask >> i & 1]
+    rest = [i for i in range(5) if not bull_mask >> i & 1]
+    bsum = sum(_nn_value(cards[i]) for i in bull)
+    rsum = sum(_nn_value(cards[i]) for i in rest)
+    pts = (rsum - 1) % 10 + 1
+    return (
+        f"{'+'.join(names[i] for i in bull)} = {bsum} is a bull, "
+        f"{'+'.join(names[i] for i in rest)} = {rsum}, points {pts}"
+    )
+
+
+class NiuNiuChecker:
+    """Checks Niu Niu claims: table lookups for presets, the evaluator for rule files."""
+
+    game = "niuniu"
+    fields: ClassVar[dict[str, tuple[str, ...]]] = {
+        "hand": ("has_bull", "points", "category", "bull"),
+        "showdown": ("winner", "net"),
+    }
+
+    def __init__(self, rules: Any, options: Mapping[str, Any], tables: str | None) -> None:
+        from solver.games.niuniu.diagnose import niuniu_catalogue
+        from solver.games.niuniu.rules import PRESETS, load_rules
+
+        self.rules = load_rules(rules)
+        self.options = dict(options)
+        self.bet = self.rules.bet(self.options.get("bet"))
+        comm = self.options.get("commission")
+        if comm is not None and not 0 <= comm < 1:
+            raise BullError(f"commission {comm!r} must be a fraction in [0, 1), e.g. 0.05")
+        self.commission = self.rules.commission if comm is None else float(comm)
+        self.tables = tables
+        self.preset = self.rules.name in PRESETS and self.rules == load_rules(self.rules.name)
+        self._cols: dict[str, npt.NDArray[Any]] | None = None
+        self.labels = _nn_labels()
+        self.variants = niuniu_catalogue(self.rules, "all", bet=self.bet)
+
+    def prepare(self) -> None:
+        """Load what the worker threads share (the table columns) before they start."""
+        if self.preset:
+            self._table()
+
+    # -- answers
+    def _table(self) -> dict[str, npt.NDArray[Any]]:
+        if self._cols is None:
+            from solver.store.tables import open_table
+
+            t = open_table("niuniu", self.tables)
+            if t.rules.get(self.rules.name) != self.rules.to_data():
+                from solver.core.errors import TableError
+
+                raise TableError(
+                    f"table niuniu was built with other {self.rules.name!r} rules "
+                    "than this solver's; rebuild with `bull build`"
+                )
+            name = self.rules.name
+            has, pts, cat = (t.column("has_bull"), t.column("points"), t.column(f"{name}_category"))
+            # one gather per hand instead of three: bull | points << 1 | category << 5
+            packed = (
+                has.astype(np.uint16) | (pts.astype(np.uint16) << 1) | (cat.astype(np.uint16) << 5)
+            )
+            self._cols = {"packed": packed, "bull_mask": t.column("bull_mask")}
+        return self._cols
+
+    def answers(
+        self, cards: npt.NDArray[np.uint8], srt: npt.NDArray[np.uint8] | None = None
+    ) -> dict[str, npt.NDArray[Any]]:
+        """Our ``has_bull``, ``points`` and ``category`` for hands (n, 5) in input order,
+        with the ``sorted`` cards and a ``row`` function for the rest of a row
+        (``bull_mask``, ``strength``)."""
+        from solver.core.indexing import batch_lookup, sort_columns
+
+        if srt is None:
+            srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
+        if self.preset:
+            cols = self._table()
+            packed, ranks = batch_lookup(srt, [cols["packed"]], check=False, with_rank=True)
+            out: dict[str, Any] = {
+                "has_bull": (packed & 1).astype(bool),
+                "points": (packed >> 1) & 15,
+                "category": packed >> 5,
+            }
+            out["bull_mask"] = _LazyColumn(cols["bull_mask"], ranks)
+        else:
+            from solver.games.niuniu.hands import evaluate_arrays
+
+            ev = evaluate_arrays(srt, self.rules)
+            out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "category")}
+        out["sorted"] = srt
+        return out
+
+    # -- hand rows
+    def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from solver.games.niuniu.diagnose import niuniu_hand_answers
+
+        hands = parse_card_hands(cols["hand"], (5,))
+        claims = read_claims(
+            cols,
+            {
+                "has_bull": lambda a: parse_bool(a, "has_bull"),
+                "points": lambda a: parse_int(a, "points", none_value=0),
+                "category": lambda a: parse_label(a, "category", self.labels),
+            },
+        )
+        parts = [(hands.bad | ~hands.stated, empty_messages(hands, "hand")), *claim_parts(claims)]
+        bull = None
+        if "bull" in cols:
+            bull = parse_card_hands(cols["bull"], (3,), "bull", allow_none=True)
+            parts.append((bull.bad, bull.messages))
+        bad, messages = merge_bad(len(cols["hand"]), parts)
+        rows = np.flatnonzero(~bad)
+        cards = hands.ids[rows]
+        ans = self.answers(cards, None if hands.sorted is None else hands.sorted[rows])
+        stated, cv = claim_rows(claims, rows)
+        bull_ids = bull_valid = None
+        if bull is not None:
+            stated["bull"] = bull.stated[rows]
+            bull_ids = bull.ids[rows]
+            bull_none = bull.none[rows]
+            in_hand = (bull_ids[:, :, None] == cards[:, None, :]).any(axis=2).all(axis=1)
+            vals = np.minimum((bull_ids.astype(np.int64) >> 2) + 1, 10).sum(axis=1)
+            bull_valid = in_hand & (vals % 10 == 0) & ~bull_none
+
+        def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
+            out = equal_fields(cv, a, sel, _HAND_KEYS)
+            if bull_ids is not None and bull_valid is not None:
+                forb = a.get("forbidden")
+                ok = bull_valid[sel].copy()
+                if forb is not None:
+                    ok &= ~(bull_ids[sel] == np.asarray(forb)[:, None]).any(axis=1)
+                if "points" in cv:  # a valid bull reaching the claimed score (RULES §8)
+                    ok &= ~stated["points"][sel] | (cv["points"][sel] == a["points"])
+                out["bull"] = np.where(bull_none[sel], ~np.asarray(a["has_bull"], bool), ok)
+            return out
+
+        base_agree = agree(ans)
+
+        def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
+            return niuniu_hand_answers(cards[sel], self.rules, variant)
+
+        srt = ans["sorted"]
+        # special-ish hands, where the special-hand variants can differ: every card
+        # small (a total <= 10 needs all ranks <= 6), four faces, four of a kind, a flush
+        r0, r1, r3, r4 = (srt[:, j] >> 2 for j in (0, 1, 3, 4))
+        s0 = srt[:, 0] & 3
+        flush = (
+            ((srt[:, 1] & 3) == s0)
+            & ((srt[:, 2] & 3) == s0)
+            & ((srt[:, 3] & 3) == s0)
+            & ((srt[:, 4] & 3) == s0)
+        )
+        interesting = (r4 <= 5) | (r1 >= 10) | (r0 == r3) | (r1 == r4) | flush
+
+        def record(i: int) -> dict[str, Any]:
+            return self._hand_record(i, ans, cv, stated, base_agree, bull_ids)
+
+        return Checked(
+            "hand",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agreement(answers, agree, stated),
+            record,
+            interesting,
+        )
+
+    def _hand_record(
+        self,
+        i: int,
+        ans: Mapping[str, npt.NDArray[Any]],
+        cv: Mapping[str, Any],
+        stated: Mapping[str, npt.NDArray[np.bool_]],
+        agree: Mapping[str, npt.NDArray[np.bool_]],
+        bull_ids: npt.NDArray[np.uint8] | None,
+    ) -> dict[str, Any]:
+        from solver.core.cards import hand_names
+        from solver.games.niuniu.rules import Category
+
+        srt = [int(c) for c in ans["sorted"][i]]
+        mask = int(ans["bull_mask"][i])
+        has = bool(ans["has_bull"][i])
+        pts = int(ans["points"][i])
+        cat = int(ans["category"][i])
+        correct = {
+            "has_bull": has,
+            "points": pts,
+            "category": Category(cat).label,
+            "bull": hand_names([srt[p] for p in range(5) if mask >> p & 1]) if has else None,
+        }
+        claimed: dict[str, Any] = {}
+        fields = differing(stated, agree, i)
+        bull_text = _nn_bull_text(srt, mask) if has else ""
+        names = " ".join(_value_names(srt))
+        for f in stated:
+            if not stated[f][i]:
+                continue
+            if f == "bull" and bull_ids is not None:
+                b = [int(c) for c in bull_ids[i] if c != PAD]
+                claimed[f] = hand_names(b) if b else None
+            else:
+                v = cv[f][i]
+                claimed[f] = (
+                    bool(v)
+                    if f == "has_bull"
+                    else Category(int(v)).label
+                    if f == "category" and 0 <= v < len(Category)
+                    else int(v)
+                )
+        said: list[str] = []
+        for f in fields:
+            if f == "has_bull":
+                said.append("no_bull" if not claimed[f] else "a bull")
+            elif f == "points":
+                said.append(f"points {claimed[f]}")
+            elif f == "category":
+                c = int(cv["category"][i])
+                text = f"category {claimed[f]}"
+                if c >= Category.FIVE_FACES and c != cat:
+                    special = Category(c).label
+                    if special in self.rules.specials and self._qualifies(special, srt):
+                        text += f" ({Category(cat).label} ranks above it under {self.rules.name})"
+                    else:
+                        text += f" ({_nn_special_why_not(special, srt, self.rules)})"
+                said.append(text)
+            elif f == "bull":
+                cb = claimed.get("bull")
+                if cb is None:
+                    said.append("bull none")
+                    continue
+                b = sorted(int(c) for c in bull_ids[i] if c != PAD) if bull_ids is not None else []
+                missing = [c for c in b if c not in srt]
+                if missing:
+                    said.append(
+                        f"bull {' '.join(cb)} ({hand_names(missing)[0]} is not in the hand)"
+                    )
+                else:
+                    s = sum(_nn_value(c) for c in b)
+                    said.append(
+                        f"bull {' '.join(cb)} ({'+'.join(_value_names(b))} = {s} is "
+                        "not a multiple of 10)"
+                    )
+        ours: list[str] = []
+        if any(f in fields for f in ("has_bull", "points", "bull")) or (
+            "category" in fields and cat <= Category.NIU_NIU
+        ):
+            ours.append(
+                bull_text if has else f"no three of {names} sum to a multiple of 10, points 0"
+            )
+        if "category" in fields and (
+            cat > Category.NIU_NIU or int(cv["category"][i]) > Category.NIU_NIU
+        ):
+            ours.append("it is " + _nn_why(cat, srt, mask, self.rules))
+        elif "category" in fields:
+            ours.append(f"category {Category(cat).label}")
+        return {
+            "hand": hand_names(srt),
+            "fields": fields,
+            "claimed": claimed,
+            "correct": correct,
+            "reason": f"claimed {', '.join(said)}; {'; '.join(ours)}",
+        }
+
+    def _qualifies(self, special: str, srt: Sequence[int]) -> bool:
+        from solver.games.niuniu.hands import evaluate_arrays
+
+        ev = evaluate_arrays(np.array([srt], dtype=np.uint8), self.rules)
+        return bool(ev[special][0])
+
+    # -- showdown rows
+    def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from solver.games.niuniu.diagnose import niuniu_showdown_answers
+
+        n = len(cols["player"])
+        sd = read_showdowns(cols, parse_card_hands, (5,))
+        parts = sd.parts
+        bet = np.full(n, self.rules.bets.index(self.bet), dtype=np.int64)
+        comm = np.full(n, self.commission, dtype=np.float64)
+        if "bet" in cols:
+            pb = parse_label(cols["bet"], "bet", {b: i for i, b in enumerate(self.rules.bets)})
+            parts.append((pb.bad, pb.messages))
+            bet = np.where(pb.stated, pb.value, bet)
+        if "commission" in cols:
+            pcm = parse_float(cols["commission"], "commission")
+            out_of_range = pcm.stated & ((pcm.value < 0) | (pcm.value >= 1))
+            parts.append(
+                (
+                    pcm.bad | out_of_range,
+                    {
+                        i: f"commission {pcm.value[i]:g}: expected a fraction in [0, 1)"
+                        for i in np.flatnonzero(out_of_range)[:MAX_LISTED].tolist()
+                    }
+                    | pcm.messages,
+                )
+            )
+            comm = np.where(pcm.stated & ~out_of_range, pcm.value, comm)
+        parts.append(one_deck(sd.player, sd.banker, PAD))
+        bad, messages = merge_bad(n, parts)
+        for i in np.flatnonzero(bad & ~sd.player.stated)[:MAX_LISTED].tolist():
+            messages[i] = "player: empty"
+        both = bad & sd.player.stated & ~sd.banker.stated
+        for i in np.flatnonzero(both)[:MAX_LISTED].tolist():
+            messages[i] = "banker: empty"
+        rows = np.flatnonzero(~bad)
+        pl, bk = sd.player.ids[rows], sd.banker.ids[rows]
+        bet, comm = bet[rows], comm[rows]
+        ans = niuniu_showdown_answers(pl, bk, bet, comm, self.rules)
+        stated, cv = claim_rows(sd.claims, rows)
+        agree = showdown_agree(cv)
+        base_agree = agree(ans)
+
+        def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
+            return niuniu_showdown_answers(
+                pl[sel], bk[sel], bet[sel], comm[sel], self.rules, variant
+            )
+
+        interesting = ans["player_category"] == ans["banker_category"]
+        interesting |= (ans["player_category"] > 10) | (ans["banker_category"] > 10)
+
+        def record(i: int) -> dict[str, Any]:
+            return self._showdown_record(i, pl, bk, bet, comm, ans, cv, stated, base_agree)
+
+        return Checked(
+            "showdown",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agreement(answers, agree, stated),
+            record,
+            interesting,
+        )
+
+    def _showdown_record(
+        self,
+        i: int,
+        pl: npt.NDArray[np.uint8],
+        bk: npt.NDArray[np.uint8],
+        bet: npt.NDArray[np.int64],
+        comm: npt.NDArray[np.float64],
+        ans: Mapping[str, npt.NDArray[Any]],
+        cv: Mapping[str, Any],
+        stated: Mapping[str, npt.NDArray[np.bool_]],
+        agree: Mapping[str, npt.NDArray[np.bool_]],
+    ) -> dict[str, Any]:
+        from solver.core.cards import card_name, hand_names
+        from solver.games.niuniu.rules import Category
+
+        w = int(ans["winner"][i])
+        net = float(ans["net"][i])
+        pcat, bcat = (
+            Category(int(ans["player_category"][i])),
+            Category(int(ans["banker_category"][i])),
+        )
+        bet_name = self.rules.bets[int(bet[i])]
+        correct = {
+            "winner": WINNERS[w],
+            "net": net,
+            "player_category": pcat.label,
+            "banker_category": bcat.label,
+        }
+        claimed, fields, said = showdown_claims(i, stated, cv, agree, WINNERS)
+        if pcat != bcat:
+            hi, lo = (
+                (("player", pcat), ("banker", bcat))
+                if w == 0
+                else (("banker", bcat), ("player", pcat))
+            )
+            why = f"{hi[0]}'s {hi[1].label} beats {lo[0]}'s {lo[1].label}"
+        elif w == 2:
+            why = f"both {pcat.label}, equal on the tie-break ({self.rules.tie_break}): push"
+        else:
+            r = self.rules
+            ss = r.suit_strength
+
+            def top(h: npt.NDArray[np.uint8]) -> int:
+                return int(max(h.tolist(), key=lambda c: (c >> 2, ss[c & 3])))
+
+            tp, tb = top(pl[i]), top(bk[i])
+            if r.tie_break == "highest_card" or (tp >> 2) == (tb >> 2):
+                why = (
+                    f"both {pcat.label}; highest card {card_name(tp if w == 0 else tb)} "
+                    f"beats {card_name(tb if w == 0 else tp)} (suits "
+                    f"{' > '.join(SUIT_NAMES_[s] for s in r.suit_order)})"
+                )
+            else:
+                why = f"both {pcat.label}; {WINNERS[w]} wins rank by rank"
+        m = self.rules.multiplier_row(bet_name)
+        if w == 0:
+            pay = f"{m[pcat]} x stake ({bet_name} bet) less {comm[i] * 100:g}% commission"
+        elif w == 1:
+            pay = f"the player pays {m[bcat]} ({bet_name} bet)"
+        else:
+            pay = "nobody pays"
+        outcome = f"{WINNERS[w]} wins: {why}" if w != 2 else why
+        return {
+            "player": hand_names(pl[i].tolist()),
+            "banker": hand_names(bk[i].tolist()),
+            "fields": fields,
+            "claimed": claimed,
+            "correct": correct,
+            "reason": f"claimed {said}; {outcome}; player net {net:+g}: {pay}",
+        }

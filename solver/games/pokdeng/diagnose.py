@@ -1,0 +1,171 @@
+"""Rule-variant diagnosis for Pok Deng: the catalogue of variants of a rule set (straights
+and the ace, the deng of each kind of hand, Tong against Sam Lueang) and the answers
+under any of them, including the mistakes (a three-card 8 or 9 counted as Pok, deng
+compared before points, Tong against Tong by rank, equal hands paid the higher deng).
+
+>>> from solver.games.pokdeng.rules import load_rules
+>>> [v.key for v in pokdeng_catalogue(load_rules("standard"), "showdown")][-1]
+'mistake=equal_pays_winner_deng'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.kit.diagnosis import Catalogue, Variant, mistake_of, variant_rules, winner_of_net
+
+__all__ = [
+    "pokdeng_catalogue",
+    "pokdeng_hand_answers",
+    "pokdeng_showdown_answers",
+]
+
+
+def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
+    """The Pok Deng variants of ``rules`` (a :class:`~solver.games.pokdeng.rules.PokDengRules`)."""
+    base = rules.to_data()
+    base.pop("name", None)
+    out = Catalogue(mode)
+    add, add_mistake = out.add, out.add_mistake
+
+    if rules.straights:
+        add("straights=false", "no straights (Riang not counted)", {**base, "straights": False})
+        for ace in ("low", "high", "both"):
+            if ace != rules.ace:
+                add(
+                    f"ace={ace}",
+                    f"straights with the ace {ace}"
+                    + {"low": " (A-2-3 only)", "high": " (Q-K-A only)", "both": ""}[ace],
+                    {**base, "ace": ace},
+                )
+    else:
+        for ace in ("both", "low", "high"):
+            add(
+                f"straights=true,ace={ace}",
+                f"straights counted (ace {ace})",
+                {**base, "straights": True, "ace": ace},
+            )
+    deng = dict(base["deng"])
+    for key, value, desc in (
+        ("pok_pair", 1, "a paired Pok given 1 deng"),
+        ("pok_suited", 1, "a suited Pok given 1 deng"),
+        ("two_card_pair", 1, "a two-card pair given 1 deng"),
+        ("three_suited", 1, "three cards of one suit given 1 deng"),
+        ("tong", 3, "Tong given 3 deng"),
+        ("sam_lueang", 1, "Sam Lueang given 1 deng"),
+    ):
+        if deng.get(key) != value:
+            add(f"deng.{key}={value}", desc, {**base, "deng": {**deng, key: value}})
+    add("mistake=three_card_pok", "a three-card 8 or 9 counted as Pok", mistake="three_card_pok")
+    show = ("showdown",)
+    pays = 5 if rules.tong_vs_sam_lueang_pays != 5 else 2
+    add(
+        f"tong_vs_sam_lueang_pays={pays}",
+        f"Tong against Sam Lueang pays {pays}",
+        {**base, "tong_vs_sam_lueang_pays": pays},
+        modes=show,
+    )
+    add_mistake("deng_before_points", "deng compared before points", modes=show)
+    add_mistake("tong_by_rank", "Tong against Tong decided by rank, not points", modes=show)
+    add_mistake(
+        "equal_full_deng",
+        "equal type and points: the higher deng is paid in full, not the difference",
+        modes=show,
+        key="mistake=equal_pays_winner_deng",
+    )
+    return list(out)
+
+
+def _pokdeng_rules(variant: Variant | None, base: Any) -> Any:
+    from solver.games.pokdeng.rules import PokDengRules
+
+    return variant_rules(variant, base, PokDengRules.from_data)
+
+
+def pokdeng_hand_answers(
+    cards: npt.NDArray[np.integer],
+    size: npt.NDArray[np.integer],
+    base: Any,
+    variant: Variant | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """``type``, ``points``, ``deng`` of hands (n, 3; the third card 255 in a two-card
+    hand) under ``base`` rules or a variant.
+
+    >>> from solver.games.pokdeng.rules import load_rules
+    >>> from solver.core.cards import parse_cards
+    >>> h = np.array([parse_cards("9S 9D") + [255], parse_cards("6C 4C 5C")], dtype=np.uint8)
+    >>> a = pokdeng_hand_answers(h, np.array([2, 3]), load_rules())
+    >>> a["type"].tolist(), a["points"].tolist(), a["deng"].tolist()
+    ([5, 0], [8, 5], [2, 3])
+    """
+    from solver.games.pokdeng.hands import classify
+    from solver.games.pokdeng.rules import HandType
+
+    rules = _pokdeng_rules(variant, base)
+    c = np.asarray(cards, dtype=np.int64)
+    sz = np.asarray(size)
+    n = len(c)
+    t = np.zeros(n, dtype=np.int64)
+    p = np.zeros(n, dtype=np.int64)
+    d = np.ones(n, dtype=np.int64)
+    for k in (2, 3):
+        sel = np.flatnonzero(sz == k)
+        if len(sel):
+            tt, pp, dd = classify(c[sel, :k], rules)
+            t[sel], p[sel], d[sel] = tt, pp, dd
+    if mistake_of(variant) == "three_card_pok":
+        pok3 = (sz == 3) & (p >= 8) & (t == HandType.NORMAL)
+        t[pok3] = HandType.POK
+    return {"type": t, "points": p, "deng": d}
+
+
+def pokdeng_showdown_answers(
+    player: npt.NDArray[np.integer],
+    p_size: npt.NDArray[np.integer],
+    dealer: npt.NDArray[np.integer],
+    d_size: npt.NDArray[np.integer],
+    base: Any,
+    variant: Variant | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """``winner`` (0 player, 1 dealer, 2 push) and ``net`` (the player's) of showdowns."""
+    from solver.games.pokdeng.hands import settle
+    from solver.games.pokdeng.rules import HandType
+
+    rules = _pokdeng_rules(variant, base)
+    a = pokdeng_hand_answers(player, p_size, base, variant)
+    b = pokdeng_hand_answers(dealer, d_size, base, variant)
+    mistake = mistake_of(variant)
+    net = settle(a["type"], a["points"], a["deng"], b["type"], b["points"], b["deng"], rules)
+    same_type = a["type"] == b["type"]
+    if mistake == "deng_before_points":
+        ka = a["type"] * 100 + a["deng"] * 10 + a["points"]
+        kb = b["type"] * 100 + b["deng"] * 10 + b["points"]
+        net = np.where(ka > kb, a["deng"], np.where(ka < kb, -b["deng"], 0))
+        tsl = {int(HandType.TONG), int(HandType.SAM_LUEANG)}
+        pair = ~same_type & np.isin(a["type"], list(tsl)) & np.isin(b["type"], list(tsl))
+        net = np.where(pair, np.sign(a["type"] - b["type"]) * rules.tong_vs_sam_lueang_pays, net)
+    elif mistake == "tong_by_rank":
+        both = same_type & (a["type"] == HandType.TONG)
+        ra = np.asarray(player, dtype=np.int64)[:, 0] >> 2
+        rb = np.asarray(dealer, dtype=np.int64)[:, 0] >> 2
+        net = np.where(both, np.where(ra > rb, a["deng"], np.where(ra < rb, -b["deng"], 0)), net)
+    elif mistake == "equal_full_deng":
+        eq = same_type & (a["points"] == b["points"])
+        net = np.where(
+            eq,
+            np.where(
+                a["deng"] > b["deng"], a["deng"], np.where(a["deng"] < b["deng"], -b["deng"], 0)
+            ),
+            net,
+        )
+    net = np.asarray(net, dtype=np.int64)
+    winner = winner_of_net(net)
+    return {
+        "winner": winner,
+        "net": net.astype(np.float64),
+        "player_type": a["type"],
+        "dealer_type": b["type"],
+    }

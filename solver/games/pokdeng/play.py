@@ -1,0 +1,456 @@
+"""Pok Deng at runtime: evaluate, settle, advise and chart — single hands and batches.
+
+Presets (``standard``, ``straights``) are looked up by colex rank in the ``pokdeng`` and
+``pokdeng_strategy`` tables; a user's rule file (or dict) is computed directly with the
+vectorised code of :mod:`solver.games.pokdeng.hands` and
+:mod:`solver.games.pokdeng.strategy` (fast: the whole strategy for one rule set takes
+well under a second).
+
+>>> evaluate("9S 9D", rules={"name": "demo"})
+HandEval(hand=('9S', '9D'), type=HandType.POK, points=8, deng=2, strength=58, rules='demo')
+>>> print(compare("6C 4C 5C", "KH 2S 3C", rules={"name": "demo"}))
+player wins 2: both Normal 5: deng 3 vs 1, player wins the difference 2
+>>> a = advise("7H 5D", rules={"name": "demo"})
+>>> a.action, a.ev_draw > a.ev_stand
+('draw', True)
+>>> print(a)  # doctest: +NORMALIZE_WHITESPACE
+5D 7H (Normal 2, 1 deng): DRAW — EV draw -0.5346, stand -0.8756 (margin 0.3410);
+dealer draws on 4 or less; rules demo
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core.cards import CARD_NAMES, Card, parse_hand
+from solver.core.errors import ParseError, RulesError, TableError
+from solver.core.indexing import colex_rank_array
+from solver.core.rules import preset_names
+from solver.games.pokdeng.hands import N_TWO, HandClass, classify, settle_classes
+from solver.games.pokdeng.hands import settle as _settle_arrays
+from solver.games.pokdeng.rules import PRESET_DIR, HandType, PokDengRules, load_rules
+from solver.games.pokdeng.strategy import (
+    CONFIGS,
+    DRAW_DEN,
+    POLICIES,
+    Action,
+    Solution,
+    config_rules,
+    overall_ev,
+    solve,
+    strategy_row,
+)
+from solver.store.tables import LoadedTable, open_table
+
+__all__ = [
+    "Advice",
+    "HandEval",
+    "Showdown",
+    "advise",
+    "advise_batch",
+    "compare",
+    "evaluate",
+    "evaluate_batch",
+    "overall",
+    "settle",
+    "settle_batch",
+]
+
+RulesSpec = str | os.PathLike[str] | Mapping[str, Any] | PokDengRules | None
+
+
+# ---------------------------------------------------------------- rule sets and tables
+
+
+@dataclass(frozen=True)
+class _Ruleset:
+    rules: PokDengRules
+    config: str | None  # a table configuration (preset), or None: compute directly
+
+
+def _resolve(spec: RulesSpec) -> _Ruleset:
+    if isinstance(spec, PokDengRules):
+        return _Ruleset(spec, None)
+    if spec is None or (isinstance(spec, str) and spec in preset_names(PRESET_DIR)):
+        rules = load_rules(spec)
+        return _Ruleset(rules, rules.name if rules.name in CONFIGS else None)
+    return _Ruleset(load_rules(spec), None)
+
+
+_CHECKED: set[tuple[int, str]] = set()
+
+
+def _table(name: str, tables: str | os.PathLike[str] | None, config: str) -> LoadedTable:
+    """Open a Pok Deng table and check it was built with today's preset ``config``."""
+    t = open_table(name, tables)
+    key = (id(t), config)
+    if key not in _CHECKED:
+        stored = t.rules.get(config)
+        if stored is None:
+            raise TableError(
+                f"table {name} has no rule set {config!r}; rebuild with `bull build --game pokdeng`"
+            )
+        if stored != config_rules(config).to_data():
+            raise TableError(
+                f"table {name} was built with different {config!r} rules; "
+                "rebuild with `bull build --game pokdeng`"
+            )
+        _CHECKED.add(key)
+    return t
+
+
+def _policy(rs: _Ruleset, k: int | None) -> int:
+    if k is None:
+        return rs.rules.dealer_draws_at_most
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 9:
+        raise RulesError(
+            f"dealer policy {k!r}: the dealer draws at a total of K or less, K an integer 0..9"
+        )
+    return k
+
+
+def _check_policy_in_table(rs: _Ruleset, k: int) -> None:
+    if rs.config is not None and k not in POLICIES:
+        built = ", ".join(str(p) for p in POLICIES)
+        raise RulesError(
+            f"dealer policy K={k} is not in the tables for preset "
+            f"{rs.config!r} (built: {built}); a rule file may set any K"
+        )
+
+
+@lru_cache(maxsize=16)
+def _solution(rules: PokDengRules, k: int) -> Solution:
+    return solve(rules, k)
+
+
+# ---------------------------------------------------------------- evaluate
+
+
+@dataclass(frozen=True)
+class HandEval:
+    """One hand's type, points, deng and strength (``10 * type + points``)."""
+
+    hand: tuple[str, ...]
+    type: HandType
+    points: int
+    deng: int
+    strength: int
+    rules: str
+
+    @property
+    def hand_class(self) -> HandClass:
+        return HandClass(self.type, self.points, self.deng)
+
+    def __str__(self) -> str:
+        return f"{' '.join(self.hand)}: {self.hand_class} (strength {self.strength})"
+
+
+def _as_cards(
+    hand: str | Sequence[str] | Sequence[int], sizes: Sequence[int] = (2, 3)
+) -> tuple[Card, ...]:
+    return parse_hand(hand, size=sizes)
+
+
+def _check_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    arr = np.asarray(cards)
+    if arr.ndim != 2 or arr.shape[1] not in (2, 3):
+        raise ParseError(f"a batch of hands must have shape (n, 2) or (n, 3), got {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise ParseError("card ids must be integers 0..51")
+    arr = arr.astype(np.int64)
+    bad = np.nonzero(((arr < 0) | (arr > 51)).any(axis=1))[0]
+    if bad.size:
+        raise ParseError(f"row {int(bad[0])}: card id out of range 0..51")
+    srt = np.sort(arr, axis=1)
+    dup = np.nonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))[0]
+    if dup.size:
+        row = [CARD_NAMES[c] for c in arr[dup[0]].tolist()]
+        raise ParseError(f"row {int(dup[0])}: duplicate card in hand {' '.join(row)!r}")
+    return srt
+
+
+def evaluate_batch(
+    cards: npt.ArrayLike, rules: RulesSpec = None, tables: str | os.PathLike[str] | None = None
+) -> dict[str, npt.NDArray[np.int8]]:
+    """Type, points, deng and strength of a batch: ``cards`` is (n, 2) or (n, 3) card ids.
+
+    >>> out = evaluate_batch([[32, 34], [0, 4]], rules={"name": "demo"})
+    >>> out["type"].tolist(), out["deng"].tolist()
+    ([5, 0], [2, 2])
+    """
+    srt = _check_batch(cards)
+    rs = _resolve(rules)
+    if rs.config is None:
+        t, p, d = classify(srt, rs.rules)
+        return {
+            "type": t,
+            "points": p,
+            "deng": d,
+            "strength": (10 * t.astype(np.int16) + p).astype(np.int8),
+        }
+    table = _table("pokdeng", tables, rs.config)
+    rows = colex_rank_array(srt, presorted=True) + (N_TWO if srt.shape[1] == 3 else 0)
+    cfg = rs.config
+    return {
+        "type": table.column(f"{cfg}_type")[rows],
+        "points": table.column("points")[rows],
+        "deng": table.column(f"{cfg}_deng")[rows],
+        "strength": table.column(f"{cfg}_strength")[rows],
+    }
+
+
+def evaluate(
+    hand: str | Sequence[str] | Sequence[int],
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> HandEval:
+    """Evaluate one hand of 2 or 3 cards."""
+    cards = _as_cards(hand)
+    rs = _resolve(rules)
+    out = evaluate_batch(np.array([cards]), rs.rules if rs.config is None else rs.config, tables)
+    return HandEval(
+        hand=tuple(CARD_NAMES[c] for c in cards),
+        type=HandType(int(out["type"][0])),
+        points=int(out["points"][0]),
+        deng=int(out["deng"][0]),
+        strength=int(out["strength"][0]),
+        rules=rs.rules.name,
+    )
+
+
+# ---------------------------------------------------------------- compare / settle
+
+
+@dataclass(frozen=True)
+class Showdown:
+    """A settled showdown; ``net`` is the player's net in stakes."""
+
+    player: HandEval
+    dealer: HandEval
+    winner: str
+    net: int
+    reason: str
+
+    def __str__(self) -> str:
+        if self.winner == "push":
+            return f"push: {self.reason}"
+        return f"{self.winner} wins {abs(self.net)}: {self.reason}"
+
+
+def compare(
+    player: str | Sequence[str] | Sequence[int],
+    dealer: str | Sequence[str] | Sequence[int],
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> Showdown:
+    """Settle the player's hand against the dealer's (2 or 3 cards each, one deck)."""
+    p_cards = _as_cards(player)
+    d_cards = _as_cards(dealer)
+    shared = sorted(set(p_cards) & set(d_cards))
+    if shared:
+        raise ParseError(f"card {CARD_NAMES[shared[0]]} is in both hands (one deck)")
+    rs = _resolve(rules)
+    spec: RulesSpec = rs.rules if rs.config is None else rs.config
+    p = evaluate(p_cards, spec, tables)
+    d = evaluate(d_cards, spec, tables)
+    s = settle_classes(p.hand_class, d.hand_class, rs.rules)
+    return Showdown(player=p, dealer=d, winner=s.winner, net=s.net, reason=s.reason)
+
+
+def settle(
+    player: str | Sequence[str] | Sequence[int],
+    dealer: str | Sequence[str] | Sequence[int],
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> int:
+    """The player's net in stakes (see :func:`compare` for the winner and the reason).
+
+    >>> settle("3S 3H 3D", "JS QH KD", rules={"name": "demo"})
+    2
+    """
+    return compare(player, dealer, rules, tables).net
+
+
+def settle_batch(
+    player: npt.ArrayLike,
+    dealer: npt.ArrayLike,
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> npt.NDArray[np.int64]:
+    """The player's net for each row of two batches of hands (each (n, 2) or (n, 3)).
+
+    >>> settle_batch([[32, 34]], [[0, 12, 13]], rules={"name": "demo"}).tolist()
+    [2]
+    """
+    p_arr = np.asarray(player)
+    d_arr = np.asarray(dealer)
+    if len(p_arr) != len(d_arr):
+        raise ParseError(f"{len(p_arr)} player hands but {len(d_arr)} dealer hands")
+    p_srt = _check_batch(p_arr)
+    d_srt = _check_batch(d_arr)
+    both = np.sort(np.concatenate([p_srt, d_srt], axis=1), axis=1)
+    clash = np.nonzero((both[:, 1:] == both[:, :-1]).any(axis=1))[0]
+    if clash.size:
+        raise ParseError(f"row {int(clash[0])}: a card is in both hands (one deck)")
+    rs = _resolve(rules)
+    spec: RulesSpec = rs.rules if rs.config is None else rs.config
+    p = evaluate_batch(p_srt, spec, tables)
+    d = evaluate_batch(d_srt, spec, tables)
+    return _settle_arrays(
+        p["type"], p["points"], p["deng"], d["type"], d["points"], d["deng"], rs.rules
+    )
+
+
+# ---------------------------------------------------------------- advise
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The best action for a two-card start with both exact EVs (player's net per stake)."""
+
+    hand: tuple[str, ...]
+    type: HandType
+    points: int
+    deng: int
+    action: str
+    ev_stand: Fraction
+    ev_draw: Fraction
+    margin: Fraction
+    dealer_draws_at_most: int
+    rules: str
+
+    def __str__(self) -> str:
+        head = f"{' '.join(self.hand)} ({HandClass(self.type, self.points, self.deng)})"
+        tail = f"dealer draws on {self.dealer_draws_at_most} or less; rules {self.rules}"
+        if self.action == "pok":
+            return f"{head}: POK — no choice, EV {float(self.ev_stand):+.4f}; {tail}"
+        other = "stand" if self.action == "draw" else "draw"
+        ev = {"stand": self.ev_stand, "draw": self.ev_draw}
+        return (
+            f"{head}: {self.action.upper()} — EV {self.action} {float(ev[self.action]):.4f}"
+            f", {other} {float(ev[other]):.4f} (margin {float(self.margin):.4f}); {tail}"
+        )
+
+
+def advise_batch(
+    cards: npt.ArrayLike,
+    dealer_draws_at_most: int | None = None,
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """Action code (:class:`~solver.games.pokdeng.strategy.Action`) and exact EV numerators
+    over ``den`` for a batch of two-card starts, shape (n, 2)."""
+    srt = _check_batch(cards)
+    if srt.shape[1] != 2:
+        raise ParseError("advice is for two-card starts; a three-card hand has already drawn")
+    rs = _resolve(rules)
+    k = _policy(rs, dealer_draws_at_most)
+    ranks = colex_rank_array(srt, presorted=True)
+    if rs.config is None:
+        sol = _solution(rs.rules, k)
+        stand, draw = sol.ev_stand_num[ranks], sol.ev_draw_num[ranks]
+        action = sol.action[ranks]
+    else:
+        _check_policy_in_table(rs, k)
+        table = _table("pokdeng_strategy", tables, rs.config)
+        rows = strategy_row(rs.config, k, 0) + ranks
+        stand = table.column("ev_stand_num")[rows] * (
+            DRAW_DEN // table.column("ev_stand_den")[rows]
+        )
+        draw = table.column("ev_draw_num")[rows] * (DRAW_DEN // table.column("ev_draw_den")[rows])
+        action = table.column("action")[rows].astype(np.int8)
+        check = table.column("rank")[rows]
+        cfg = table.column("config")[rows]
+        pol = table.column("dealer_draws_at_most")[rows]
+        if (check != ranks).any() or (cfg != CONFIGS.index(rs.config)).any() or (pol != k).any():
+            raise TableError(
+                "table pokdeng_strategy rows are out of order; rebuild with "
+                "`bull build --game pokdeng`"
+            )
+    return {
+        "action": action,
+        "ev_stand_num": stand,
+        "ev_draw_num": draw,
+        "den": np.full(len(ranks), DRAW_DEN, dtype=np.int64),
+    }
+
+
+def advise(
+    hand: str | Sequence[str] | Sequence[int],
+    dealer_draws_at_most: int | None = None,
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> Advice:
+    """Stand or draw for a two-card start, with both exact EVs (RULES §5)."""
+    cards = parse_hand(hand, size=(2, 3))
+    if len(cards) == 3:
+        shown = " ".join(CARD_NAMES[c] for c in cards)
+        raise ParseError(
+            f"advise takes a two-card start; {shown!r} has 3 cards (a three-card "
+            "hand has already drawn: no choice left)"
+        )
+    rs = _resolve(rules)
+    k = _policy(rs, dealer_draws_at_most)
+    spec: RulesSpec = rs.rules if rs.config is None else rs.config
+    out = advise_batch(np.array([cards]), k, spec, tables)
+    ev = evaluate(cards, spec, tables)
+    stand = Fraction(int(out["ev_stand_num"][0]), DRAW_DEN)
+    draw = Fraction(int(out["ev_draw_num"][0]), DRAW_DEN)
+    return Advice(
+        hand=ev.hand,
+        type=ev.type,
+        points=ev.points,
+        deng=ev.deng,
+        action=Action(int(out["action"][0])).label,
+        ev_stand=stand,
+        ev_draw=draw,
+        margin=abs(draw - stand),
+        dealer_draws_at_most=k,
+        rules=rs.rules.name,
+    )
+
+
+def overall(
+    rules: RulesSpec = None,
+    dealer_draws_at_most: int | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """The player's overall EV under optimal drawing (``ev_optimal``) and under "draw on 4
+    or less" (``ev_simple``), floats and exact ``*_fraction`` strings.
+
+    >>> overall({"name": "demo"})["ev_simple_fraction"]   # the same policy as the dealer
+    '0/1'
+    """
+    rs = _resolve(rules)
+    k = _policy(rs, dealer_draws_at_most)
+    if rs.config is None:
+        return overall_ev(_solution(rs.rules, k))
+    _check_policy_in_table(rs, k)
+    table = _table("pokdeng_strategy", tables, rs.config)
+    try:
+        rec = dict(table.meta["extra"]["overall_ev"][rs.config][str(k)])
+    except (KeyError, TypeError):
+        raise TableError(
+            "table pokdeng_strategy lacks the overall EVs; rebuild with `bull build --game pokdeng`"
+        ) from None
+    return rec
+
+
+# ---------------------------------------------------------------- the strategy chart
+
+
+# ---------------------------------------------------------------- CLI contract
+
+_OTHER_GAME_OPTIONS = {
+    "bet": "--bet",
+    "commission": "--commission",
+    "banker_reveals": "--banker-reveals",
+}

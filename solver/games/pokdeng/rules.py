@@ -1,0 +1,173 @@
+"""The Pok Deng rule model: hand types, the deng table, the :class:`PokDengRules` of a
+preset or a user's rule file (straights and the ace, deng values, the Tong vs Sam
+Lueang payout, the dealer's policy), and the presets shipped in ``presets/``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from enum import IntEnum
+from importlib import resources
+from typing import Any
+
+from solver.core.errors import ParseError
+from solver.core.rules import Reader, load_rule_data
+
+__all__ = ["ACES", "PRESET_DIR", "Deng", "HandType", "PokDengRules", "load_rules"]
+
+PRESET_DIR = resources.files("solver.games.pokdeng") / "presets"
+"""This game's shipped rule sets, one ``<name>.toml`` each."""
+ACES: tuple[str, ...] = ("low", "high", "both")
+"""Where the ace may sit in a straight: A-2-3, Q-K-A, or either (never K-A-2)."""
+
+
+class HandType(IntEnum):
+    """Hand types, low to high (RULES §5); with straights off the two straight types never
+    occur. The value is the type's rank, so comparing types compares hands first."""
+
+    NORMAL = 0
+    SAM_LUEANG = 1
+    STRAIGHT = 2
+    STRAIGHT_FLUSH = 3
+    TONG = 4
+    POK = 5
+
+    @property
+    def label(self) -> str:
+        """Machine name: ``'pok'``, ``'tong'``, ``'straight_flush'``, ``'straight'``,
+        ``'sam_lueang'``, ``'normal'``."""
+        return self.name.lower()
+
+    @property
+    def title(self) -> str:
+        """Human name, e.g. ``'Sam Lueang'``."""
+        return self.name.replace("_", " ").title()
+
+    @classmethod
+    def from_label(cls, label: str) -> HandType:
+        """The type called ``label`` (``'straight_flush'`` ...)."""
+        try:
+            return cls[label.upper()]
+        except KeyError:
+            names = ", ".join(t.label for t in cls)
+            raise ParseError(f"unknown Pok Deng hand type {label!r} (expected: {names})") from None
+
+    def __repr__(self) -> str:
+        return f"HandType.{self.name}"
+
+
+@dataclass(frozen=True)
+class Deng:
+    """Deng (payout multiplier) of each kind of hand; a hand that is none of these is 1."""
+
+    two_card_pair: int = 2
+    two_card_suited: int = 2
+    pok_pair: int = 2
+    pok_suited: int = 2
+    three_suited: int = 3
+    tong: int = 5
+    sam_lueang: int = 3
+    straight: int = 3
+    straight_flush: int = 5
+
+
+_DENG_FIELDS = tuple(Deng.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class PokDengRules:
+    """One Pok Deng rule set (a preset or a user's file).
+
+    Fields (all optional in a rule file; the defaults are the ``standard`` preset):
+
+    * ``straights`` — three consecutive ranks are a Straight (one suit: Straight Flush).
+    * ``ace`` — ``low`` (A-2-3), ``high`` (Q-K-A) or ``both``; never K-A-2.
+    * ``tong_vs_sam_lueang_pays`` — what Tong collects from Sam Lueang (2 = 5 - 3).
+    * ``dealer_pok_first`` — a dealer Pok settles every hand at once.
+    * ``dealer_draws_at_most`` — the dealer draws on this total or less.
+    * ``deng`` — the payout multipliers (:class:`Deng`).
+    """
+
+    name: str = "standard"
+    description: str = ""
+    straights: bool = False
+    ace: str = "both"
+    tong_vs_sam_lueang_pays: int = 2
+    dealer_pok_first: bool = True
+    dealer_draws_at_most: int = 4
+    deng: Deng = field(default_factory=Deng)
+
+    @classmethod
+    def from_data(cls, name: str, data: Mapping[str, Any]) -> PokDengRules:
+        """Validate a rule dict (unknown fields are rejected, naming the field).
+
+        >>> PokDengRules.from_data("x", {"straights": True, "ace": "low"}).ace
+        'low'
+        >>> PokDengRules.from_data("x", {"ace": "middle"})
+        Traceback (most recent call last):
+        ...
+        solver.core.errors.RulesError: rule set x: field 'ace' is 'middle'; expected one of: ...
+        """
+        r = Reader(data, name)
+        d = cls()
+        straights = r.boolean("straights", default=d.straights)
+        ace = r.string("ace", choices=ACES, default=d.ace)
+        pays = r.integer(
+            "tong_vs_sam_lueang_pays", minimum=0, maximum=9, default=d.tong_vs_sam_lueang_pays
+        )
+        pok_first = r.boolean("dealer_pok_first", default=d.dealer_pok_first)
+        k = r.integer("dealer_draws_at_most", minimum=0, maximum=9, default=d.dealer_draws_at_most)
+        description = r.string("description", default="")
+        deng = Deng()
+        if r.has("deng"):
+            dr = r.table("deng")
+            deng = Deng(
+                **{
+                    f: dr.integer(f, minimum=1, maximum=9, default=getattr(deng, f))
+                    for f in _DENG_FIELDS
+                }
+            )
+            dr.done(ignore=())
+        r.done()
+        return cls(
+            name=name,
+            description=description,
+            straights=straights,
+            ace=ace,
+            tong_vs_sam_lueang_pays=pays,
+            dealer_pok_first=pok_first,
+            dealer_draws_at_most=k,
+            deng=deng,
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        """The full rule content as a JSON/TOML-able dict (round-trips through
+        :meth:`from_data`).
+
+        >>> r = load_rules("straights")
+        >>> PokDengRules.from_data(r.name, r.to_data()) == r
+        True
+        """
+        out: dict[str, Any] = {"game": "pokdeng"}
+        out.update(asdict(self))
+        return out
+
+    def with_policy(self, k: int) -> PokDengRules:
+        """The same rules with the dealer drawing on ``k`` or less."""
+        return replace(self, dealer_draws_at_most=k)
+
+    def content_key(self) -> tuple[Any, ...]:
+        """What decides hand types and payouts (not the name, description or policy)."""
+        return (self.straights, self.ace, self.tong_vs_sam_lueang_pays, self.deng)
+
+
+def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> PokDengRules:
+    """A preset name (``standard``, ``straights``), a rule file, a dict, or ``None``
+    for the default preset ``standard``.
+
+    >>> load_rules().name, load_rules("straights").ace
+    ('standard', 'both')
+    """
+    name, data = load_rule_data("pokdeng", spec, PRESET_DIR, default="standard")
+    return PokDengRules.from_data(name, data)

@@ -1,0 +1,158 @@
+"""A seeded Monte Carlo simulator of Pok Deng rounds, an independent check of the exact
+figures: its small classifier is written from RULES.md and shares no code with
+:mod:`solver.games.pokdeng.hands`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from solver.core.errors import BullError
+from solver.kit.simulation import Arr, SimResult, check_round, deal, summarise
+
+__all__ = ["pokdeng_classes", "simulate_pokdeng"]
+
+_POK, _TONG, _SF, _STRAIGHT, _SAM, _NORMAL = 6, 5, 4, 3, 2, 1
+
+
+def pokdeng_classes(cards: Arr, rules: Any) -> tuple[Arr, Arr, Arr]:
+    """(type level, points, deng) of hands of 2 or 3 card ids, written from RULES §5.
+    Levels: 6 Pok > 5 Tong > 4 Straight Flush > 3 Straight > 2 Sam Lueang > 1 Normal.
+
+    >>> pokdeng_classes(np.array([[32, 34]]), _pd_rules("standard"))   # 9S 9D: Pok 8, 2 deng
+    (array([6]), array([8]), array([2]))
+    """
+    c = np.asarray(cards, dtype=np.int64)
+    rank, suit = c // 4, c % 4
+    value = np.where(rank < 9, rank + 1, 0)
+    points = value.sum(axis=1) % 10
+    d = rules.deng
+    n = len(c)
+    if c.shape[1] == 2:
+        pair = rank[:, 0] == rank[:, 1]
+        suited = suit[:, 0] == suit[:, 1]
+        pok = points >= 8
+        level = np.where(pok, _POK, _NORMAL)
+        deng = np.ones(n, dtype=np.int64)
+        deng = np.where(suited, np.where(pok, d.pok_suited, d.two_card_suited), deng)
+        deng = np.where(pair, np.where(pok, d.pok_pair, d.two_card_pair), deng)
+        return level, points, deng
+    srt = np.sort(rank, axis=1)
+    same_suit = (suit == suit[:, :1]).all(axis=1)
+    tong = srt[:, 0] == srt[:, 2]
+    sam = srt[:, 0] >= 10
+    straight = np.zeros(n, dtype=bool)
+    if rules.straights:
+        run = (srt[:, 1] == srt[:, 0] + 1) & (srt[:, 2] == srt[:, 1] + 1)
+        ace_low = run & (srt[:, 0] == 0)
+        ace_high = (srt[:, 0] == 0) & (srt[:, 1] == 11) & (srt[:, 2] == 12)
+        straight = run & ~ace_low
+        if rules.ace in ("low", "both"):
+            straight |= ace_low
+        if rules.ace in ("high", "both"):
+            straight |= ace_high
+    level = np.full(n, _NORMAL)
+    deng = np.where(same_suit, d.three_suited, 1)
+    level = np.where(sam, _SAM, level)
+    deng = np.where(sam, d.sam_lueang, deng)
+    level = np.where(straight, np.where(same_suit, _SF, _STRAIGHT), level)
+    deng = np.where(straight, np.where(same_suit, d.straight_flush, d.straight), deng)
+    level = np.where(tong, _TONG, level)
+    deng = np.where(tong, d.tong, deng)
+    return level, points, deng
+
+
+def _pd_rules(spec: Any) -> Any:
+    from solver.games.pokdeng.rules import PokDengRules, load_rules
+
+    return spec if isinstance(spec, PokDengRules) else load_rules(spec)
+
+
+def _pd_settle(p: tuple[Arr, Arr, Arr], d: tuple[Arr, Arr, Arr], rules: Any) -> Arr:
+    pl, pp, pd = p
+    dl, dp, dd = d
+    ps, ds = pl * 10 + pp, dl * 10 + dp
+    net = np.where(ps > ds, pd, np.where(ps < ds, -dd, pd - dd))
+    pays = rules.tong_vs_sam_lueang_pays
+    net = np.where((pl == _TONG) & (dl == _SAM), pays, net)
+    return np.where((pl == _SAM) & (dl == _TONG), -pays, net)
+
+
+def _pick(mask: Arr, yes: tuple[Arr, Arr, Arr], no: tuple[Arr, Arr, Arr]) -> tuple[Arr, Arr, Arr]:
+    return (
+        np.where(mask, yes[0], no[0]),
+        np.where(mask, yes[1], no[1]),
+        np.where(mask, yes[2], no[2]),
+    )
+
+
+def simulate_pokdeng(
+    rules: Any = None,
+    policy: str | Callable[[Arr], Arr] = "simple",
+    dealer_draws_at_most: int | None = None,
+    rounds: int = 100_000,
+    players: int = 4,
+    seed: int = 0,
+    confidence: float = 0.999,
+    batch: int = 50_000,
+) -> SimResult:
+    """The player's net per stake. ``policy``: ``simple`` (draw on 4 or less) or a
+    function from an (n, 2) array of a non-Pok player's cards to booleans (draw?), e.g.
+    a strategy table. The dealer draws on ``dealer_draws_at_most`` or less (default: the
+    rule set's); a Pok on either side settles with two cards; with ``dealer_pok_first``
+    a dealer Pok settles every hand before anyone draws."""
+    check_round(rounds, players)
+    r = _pd_rules(rules)
+    k = r.dealer_draws_at_most if dealer_draws_at_most is None else dealer_draws_at_most
+    wants: Callable[[Arr], Arr]
+    if policy == "simple":
+
+        def simple(cards: Arr) -> Arr:
+            return np.asarray(pokdeng_classes(cards, r)[1] <= 4)
+
+        wants = simple
+        name = "draw on 4 or less"
+    elif callable(policy):
+        wants = policy
+        name = getattr(policy, "__name__", "custom")
+    else:
+        raise BullError(f"unknown Pok Deng policy {policy!r} (simple or a function)")
+    rng = np.random.default_rng(seed)
+    out = []
+    for start in range(0, rounds, batch):
+        n = min(batch, rounds - start)
+        deck = deal(rng, n, 52, 2 * (players + 1) + players + 1)
+        top = 2 * (players + 1)  # next undealt card per round
+        nxt = np.full(n, top)
+        dealer2 = deck[:, :2]
+        d2 = pokdeng_classes(dealer2, r)
+        dealer_pok = d2[0] == _POK
+        finals: list[tuple[Arr, Arr, Arr]] = []
+        for p in range(1, players + 1):
+            hand2 = deck[:, 2 * p : 2 * p + 2]
+            c2 = pokdeng_classes(hand2, r)
+            can = (c2[0] != _POK) & ~(dealer_pok & r.dealer_pok_first)
+            draw = can & np.asarray(wants(hand2), dtype=bool)
+            third = deck[np.arange(n), nxt]
+            nxt = nxt + draw
+            c3 = pokdeng_classes(np.concatenate([hand2, third[:, None]], axis=1), r)
+            finals.append(_pick(draw, c3, c2))
+        d_draw = ~dealer_pok & (d2[1] <= k)
+        d_third = deck[np.arange(n), nxt]
+        d3 = pokdeng_classes(np.concatenate([dealer2, d_third[:, None]], axis=1), r)
+        dfinal = _pick(d_draw, d3, d2)
+        net = np.zeros(n)
+        for fin in finals:
+            net += _pd_settle(fin, dfinal, r)
+        out.append(net / players)
+    return summarise(
+        "pokdeng",
+        r.name,
+        f"{name}; dealer draws on {k} or less",
+        np.concatenate(out),
+        players,
+        seed,
+        confidence,
+    )

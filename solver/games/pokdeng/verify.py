@@ -1,0 +1,209 @@
+"""Checking Pok Deng claims for ``bull verify``.
+
+Hand rows (two or three cards): ``points``, ``category`` (the hand type: Pok, Tong,
+Sam Lueang, straights when the rules count them, Normal) and ``deng``. Showdown rows
+(``player`` against ``dealer``, also accepted as ``banker``): ``winner`` and ``net``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+from solver.core.errors import BullError
+from solver.kit.check import (
+    Checked,
+    Mask,
+    claim_parts,
+    claim_rows,
+    differing,
+    empty_messages,
+    equal_fields,
+    merge_bad,
+    one_deck,
+    read_claims,
+    read_showdowns,
+    showdown_agree,
+    showdown_claims,
+    variant_agreement,
+)
+from solver.kit.parse import PAD, parse_card_hands, parse_int, parse_label
+
+__all__ = ["PokDengChecker"]
+
+_HAND_KEYS = {"points": "points", "category": "type", "deng": "deng"}
+"""Hand claims (all right when equal to our answer) → the key of our answer."""
+
+
+def _pd_labels() -> dict[str, int]:
+    from solver.games.pokdeng.rules import HandType
+
+    labels = {t.label: int(t) for t in HandType}
+    labels |= {
+        "riang": int(HandType.STRAIGHT),
+        "straightflush": int(HandType.STRAIGHT_FLUSH),
+        "samlueang": int(HandType.SAM_LUEANG),
+        "sam_leung": int(HandType.SAM_LUEANG),
+        "three_of_a_kind": int(HandType.TONG),
+        "pok_8": int(HandType.POK),
+        "pok_9": int(HandType.POK),
+        "pok8": int(HandType.POK),
+        "pok9": int(HandType.POK),
+    }
+    return labels
+
+
+_PD_WINNERS = ("player", "dealer", "push")
+
+
+class PokDengChecker:
+    """Checks Pok Deng claims: points, type, deng of 2- and 3-card hands; settlements."""
+
+    game = "pokdeng"
+    fields: ClassVar[dict[str, tuple[str, ...]]] = {
+        "hand": ("points", "category", "deng"),
+        "showdown": ("winner", "net"),
+    }
+
+    def __init__(self, rules: Any, options: Mapping[str, Any], tables: str | None) -> None:
+        from solver.games.pokdeng.diagnose import pokdeng_catalogue
+        from solver.games.pokdeng.rules import load_rules
+
+        for key in ("bet", "commission", "banker_reveals"):
+            if options.get(key) is not None:
+                raise BullError(f"--{key.replace('_', '-')} does not apply to pokdeng")
+        self.rules = load_rules(rules)
+        self.tables = tables
+        self.labels = _pd_labels()
+        self.variants = pokdeng_catalogue(self.rules, "all")
+
+    def prepare(self) -> None:
+        """Nothing to preload: hands are classified directly."""
+
+    def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from solver.games.pokdeng.diagnose import pokdeng_hand_answers
+
+        hands = parse_card_hands(cols["hand"], (2, 3))
+        claims = read_claims(
+            cols,
+            {
+                "points": lambda a: parse_int(a, "points"),
+                "category": lambda a: parse_label(a, "type", self.labels),
+                "deng": lambda a: parse_int(a, "deng"),
+            },
+        )
+        parts = [(hands.bad | ~hands.stated, empty_messages(hands, "hand")), *claim_parts(claims)]
+        bad, messages = merge_bad(len(cols["hand"]), parts)
+        rows = np.flatnonzero(~bad)
+        cards, size = hands.ids[rows], hands.size[rows]
+        ans = pokdeng_hand_answers(cards, size, self.rules)
+        stated, cv = claim_rows(claims, rows)
+
+        def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
+            return equal_fields(cv, a, sel, _HAND_KEYS)
+
+        base_agree = agree(ans)
+
+        def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
+            return pokdeng_hand_answers(cards[sel], size[sel], self.rules, variant)
+
+        interesting = (size == 3) | (ans["deng"] > 1) | (ans["type"] > 0)
+
+        def record(i: int) -> dict[str, Any]:
+            from solver.core.cards import hand_names
+            from solver.games.pokdeng.hands import HandClass
+            from solver.games.pokdeng.rules import HandType
+
+            hc = HandClass(
+                HandType(int(ans["type"][i])), int(ans["points"][i]), int(ans["deng"][i])
+            )
+            claimed: dict[str, Any] = {}
+            for f in stated:
+                if stated[f][i]:
+                    v = int(cv[f][i])
+                    claimed[f] = HandType(v).label if f == "category" else v
+            fields = differing(stated, base_agree, i)
+            said = ", ".join(f"{'type' if f == 'category' else f} {claimed[f]}" for f in fields)
+            names = [c for c in cards[i].tolist() if c != PAD]
+            return {
+                "hand": hand_names(names),
+                "fields": fields,
+                "claimed": claimed,
+                "correct": {"points": hc.points, "category": hc.type.label, "deng": hc.deng},
+                "reason": f"claimed {said}; {' '.join(hand_names(names))} is {hc} "
+                f"under {self.rules.name}",
+            }
+
+        return Checked(
+            "hand",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agreement(answers, agree, stated),
+            record,
+            interesting,
+        )
+
+    def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from solver.games.pokdeng.diagnose import pokdeng_showdown_answers
+
+        sd = read_showdowns(cols, parse_card_hands, (2, 3), "dealer")
+        bad, messages = merge_bad(
+            len(cols["player"]), [*sd.parts, one_deck(sd.player, sd.banker, PAD)]
+        )
+        rows = np.flatnonzero(~bad)
+        player, dealer = sd.player, sd.banker
+        pl, ps = player.ids[rows], player.size[rows]
+        dl, ds = dealer.ids[rows], dealer.size[rows]
+        ans = pokdeng_showdown_answers(pl, ps, dl, ds, self.rules)
+        stated, cv = claim_rows(sd.claims, rows)
+        agree = showdown_agree(cv)
+        base_agree = agree(ans)
+
+        def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
+            return pokdeng_showdown_answers(pl[sel], ps[sel], dl[sel], ds[sel], self.rules, variant)
+
+        interesting = (
+            (ans["player_type"] == ans["dealer_type"])
+            | (ans["player_type"] > 0)
+            | (ans["dealer_type"] > 0)
+        )
+
+        def record(i: int) -> dict[str, Any]:
+            from solver.core.cards import hand_names
+            from solver.games.pokdeng.hands import classify_hand, settle_classes
+
+            p = [c for c in pl[i].tolist() if c != PAD]
+            d = [c for c in dl[i].tolist() if c != PAD]
+            st = settle_classes(
+                classify_hand(p, self.rules), classify_hand(d, self.rules), self.rules
+            )
+            claimed, fields, said = showdown_claims(i, stated, cv, base_agree, _PD_WINNERS)
+            return {
+                "player": hand_names(p),
+                "dealer": hand_names(d),
+                "fields": fields,
+                "claimed": claimed,
+                "correct": {"winner": st.winner, "net": st.net},
+                "reason": f"claimed {said}; {st.reason}; player net {st.net:+d}",
+            }
+
+        return Checked(
+            "showdown",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agreement(answers, agree, stated),
+            record,
+            interesting,
+        )

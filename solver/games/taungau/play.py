@@ -1,0 +1,594 @@
+"""Tau Ngau at run time: evaluate hands, settle showdowns, and the CLI frontend.
+
+Preset rule sets are answered by an array lookup at the hand's colex rank in the
+``taungau`` table; a user's rule file is answered by the same vectorised evaluator the
+build uses (:func:`solver.games.taungau.hands.evaluate_rows`). Answers depend only on the tile
+types: a hand is first canonicalised (copy 0 of a civil type before copy 1).
+
+Doctests here use ``book``, a copy of ``macau`` under another name: a rule set that is
+not a shipped preset is evaluated directly, so they need no tables.
+
+>>> book = {**load_rules("macau").to_data(), "name": "book"}
+>>> h = evaluate("[6:6] [6:5] [4:3] [4:2] [2:2]", rules=book)
+>>> h.points, h.values_by_name, h.decision_last.label, h.reachable
+(10, {'[4:2]': 6}, 'declare', (7, 10))
+>>> pagat = {**load_rules("pagat").to_data(), "name": "pagat-copy"}
+>>> evaluate("[6:6] [6:5] [4:3] [4:2] [2:2]", rules=pagat).points
+7
+>>> s = compare("[6:5][4:1][6:4][6:4][5:5]", "[6:6][4:4][3:2][5:3][6:1]", rules=book)
+>>> s.player.points, s.banker.points, s.winner, s.net
+(6, 10, 'banker', -4)
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core.errors import BullError, ParseError, TableError
+from solver.core.indexing import all_subsets, colex_rank_array
+from solver.core.tiles import (
+    NUM_TILES,
+    TILE_NAMES,
+    TYPE_COPIES,
+    TYPE_NAMES,
+    TYPE_OF_TILE,
+    Tile,
+    canonical_hand,
+    canonicalize_array,
+    format_hand,
+    hand_names,
+    parse_hand,
+)
+from solver.games.taungau.hands import (
+    BANKER_HANDS,
+    NONE,
+    WILD_TILES,
+    banker_distribution,
+    decline_analysis,
+    evaluate_rows,
+)
+from solver.games.taungau.hands import settle as settle_strengths
+from solver.games.taungau.rules import PRESETS, Decision, TauNgauRules, load_rules
+from solver.store.tables import LoadedTable, open_table
+
+__all__ = [
+    "Showdown",
+    "TauNgauHand",
+    "compare",
+    "evaluate",
+    "evaluate_batch",
+    "settle",
+    "settle_batch",
+]
+
+HandLike = str | Iterable[str] | Iterable[int]
+RulesLike = str | os.PathLike[str] | Mapping[str, Any] | TauNgauRules | None
+_BASE = ("has_bull", "reachable", "points", "strength", "bull_mask", "values")
+_DECLINE = (
+    *(f"banker_{k}" for k in range(11)),
+    "ev_declare_num",
+    "decision_last",
+    "decline_at_least",
+    "ev_first_num",
+    "ev_last_num",
+)
+_FEW = 64
+_DIRECT_FEW = 200
+
+
+@dataclass(frozen=True, slots=True)
+class TauNgauHand:
+    """An evaluated hand under one rule set (the canonical best play).
+
+    ``tiles``: canonical ids, sorted; ``points``: the best score on the rule set's
+    scale (no bull: 0 when a 0 counts as 10, else ``None``); ``strength``: 0 no bull,
+    1..10 worst to best; ``bull``: the canonical bull's three tiles; ``values``: the
+    3/6 value given to each [2:1]/[4:2] in the hand (``None`` without a bull);
+    ``reachable``: every score some bull with some 3/6 choice reaches, on the scale.
+
+    With a decline analysis (settlement ``difference``): ``banker`` counts the 80,730
+    banker hands from the other 27 tiles by banker strength; ``ev_declare`` and
+    ``ev_decline`` are exact EVs; ``decision_last`` is the choice when the banker
+    reveals last; ``decline_if_banker_at_least`` the lowest banker score at which to
+    decline when he reveals first; ``ev_banker_first``/``ev_banker_last`` the EVs of
+    playing that way. Otherwise those fields are ``None``.
+    """
+
+    tiles: tuple[Tile, ...]
+    rules: str
+    has_bull: bool
+    strength: int
+    points: int | None
+    bull: tuple[Tile, ...] | None
+    values: tuple[tuple[Tile, int], ...] | None
+    reachable: tuple[int, ...]
+    banker: tuple[int, ...] | None = None
+    ev_declare: Fraction | None = None
+    ev_decline: Fraction | None = None
+    decision_last: Decision | None = None
+    decline_if_banker_at_least: int | None = None
+    ev_banker_first: Fraction | None = None
+    ev_banker_last: Fraction | None = None
+
+    @property
+    def rest(self) -> tuple[Tile, ...] | None:
+        """The two tiles that score, or ``None`` without a bull."""
+        if self.bull is None:
+            return None
+        return tuple(t for t in self.tiles if t not in self.bull)
+
+    @property
+    def values_by_name(self) -> dict[str, int] | None:
+        """``{'[4:2]': 6}``: the value chosen for each wild tile in the hand."""
+        return None if self.values is None else {TILE_NAMES[t]: v for t, v in self.values}
+
+    def ev(self, banker_reveals: str) -> Fraction | None:
+        """EV of the best play when the banker reveals ``first`` or ``last``."""
+        return self.ev_banker_first if banker_reveals == "first" else self.ev_banker_last
+
+    def __repr__(self) -> str:
+        return f"evaluate({format_hand(self.tiles)!r}, rules={self.rules!r})"
+
+    def __str__(self) -> str:
+        if self.bull is None:
+            how = "no bull"
+        else:
+            vals = "".join(f" {n}={v}" for n, v in (self.values_by_name or {}).items())
+            how = (
+                f"{self.points}: bull {format_hand(self.bull)} + "
+                f"{format_hand(self.rest or ())}{vals}"
+            )
+        text = f"{format_hand(self.tiles)} {how} [{self.rules}]"
+        if self.decision_last is not None and self.ev_declare is not None:
+            text += (
+                f"; banker last: {self.decision_last.label} "
+                f"(EV {float(self.ev_declare):+.4f} vs {float(self.ev_decline or 0):+g})"
+            )
+        return text
+
+    def to_json(self, banker_reveals: str | None = None) -> dict[str, Any]:
+        """The CLI record (JSON-ready)."""
+        rest = self.rest
+        rec: dict[str, Any] = {
+            "hand": hand_names(self.tiles),
+            "has_bull": self.has_bull,
+            "points": self.points,
+            "bull": None if self.bull is None else hand_names(self.bull),
+            "rest": None if rest is None else hand_names(rest),
+            "values": self.values_by_name,
+            "reachable": list(self.reachable),
+            "strength": self.strength,
+            "rules": self.rules,
+        }
+        if self.banker is not None:
+            rec |= {
+                "ev_declare": _num(self.ev_declare),
+                "ev_decline": _num(self.ev_decline),
+                "decision_banker_last": None
+                if self.decision_last is None
+                else self.decision_last.label,
+                "decline_if_banker_at_least": self.decline_if_banker_at_least,
+                "ev_banker_last": _num(self.ev_banker_last),
+                "ev_banker_first": _num(self.ev_banker_first),
+                "ev_exact": {
+                    "declare": _frac(self.ev_declare),
+                    "banker_last": _frac(self.ev_banker_last),
+                    "banker_first": _frac(self.ev_banker_first),
+                },
+                "banker_distribution": list(self.banker),
+            }
+            if banker_reveals is not None:
+                rec["banker_reveals"] = banker_reveals
+                rec["ev"] = _num(self.ev(banker_reveals))
+        return rec
+
+
+def _num(x: Fraction | None) -> float | None:
+    return None if x is None else float(x)
+
+
+def _frac(x: Fraction | None) -> str | None:
+    return None if x is None else str(x)
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    """One player against the banker: each side's best play, whether the player
+    declines his bull, the winner and both nets in stakes (they sum to zero)."""
+
+    player: TauNgauHand
+    banker: TauNgauHand
+    rules: str
+    banker_reveals: str
+    player_declines: bool
+    winner: str
+    net: int
+    banker_net: int
+
+    def __repr__(self) -> str:
+        return (
+            f"compare({format_hand(self.player.tiles)!r}, "
+            f"{format_hand(self.banker.tiles)!r}, rules={self.rules!r}, "
+            f"banker_reveals={self.banker_reveals!r})"
+        )
+
+    def __str__(self) -> str:
+        return cli_compare_text(self.to_json())
+
+    def to_json(self) -> dict[str, Any]:
+        p = _side_json(self.player)
+        p["declines"] = self.player_declines
+        return {
+            "player": p,
+            "banker": _side_json(self.banker),
+            "winner": self.winner,
+            "net": self.net,
+            "banker_net": self.banker_net,
+            "rules": self.rules,
+            "banker_reveals": self.banker_reveals,
+        }
+
+
+def _side_json(h: TauNgauHand) -> dict[str, Any]:
+    rec = h.to_json()
+    return {k: rec[k] for k in ("hand", "has_bull", "points", "bull", "rest", "values", "strength")}
+
+
+# ---------------------------------------------------------------- lookups
+
+
+class _Source:
+    """Where answers for one rule set come from: a preset's table columns, or direct
+    evaluation for any other rule set (a user's file or dict)."""
+
+    def __init__(self, rules: TauNgauRules, tables: str | os.PathLike[str] | None) -> None:
+        self.rules = rules
+        self.tables = tables
+        self.preset = rules.name in PRESETS and rules == load_rules(rules.name)
+        self._table: LoadedTable | None = None
+
+    def table(self) -> LoadedTable:
+        if self._table is None:
+            t = open_table("taungau", self.tables)
+            if t.rules.get(self.rules.name) != self.rules.to_data():
+                raise TableError(
+                    f"table taungau was built with other {self.rules.name!r} "
+                    "rules than this solver's; rebuild with `bull build`"
+                )
+            self._table = t
+        return self._table
+
+    def names(self) -> list[str]:
+        return list(_BASE + _DECLINE) if self.rules.has_decline else list(_BASE)
+
+    def lookup(self, hands: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
+        """Unprefixed columns for canonical sorted hands (shape (n, 5))."""
+        if not self.preset:
+            if len(hands) <= _DIRECT_FEW:
+                rows = evaluate_rows(hands, self.rules)
+                return {n: rows[n] for n in self.names()}
+            ranks = colex_rank_array(hands, presorted=True)
+            full = _all_rows(self.rules)
+            return {n: full[n][ranks] for n in self.names()}
+        t = self.table()
+        ranks = colex_rank_array(hands, presorted=True)
+        p = self.rules.name
+
+        def col(n: str) -> str:
+            return n if n in ("has_bull", "reachable") else f"{p}_{n}"
+
+        names = self.names()
+        if len(ranks) <= _FEW:
+            raw = t.rows(ranks, [col(n) for n in names])
+        else:
+            raw = {col(n): t.column(col(n))[ranks] for n in names}
+        return {n: raw[col(n)] for n in names}
+
+
+@lru_cache(maxsize=2)
+def _all_rows_cached(rules: TauNgauRules) -> dict[str, npt.NDArray[Any]]:
+    hands = all_subsets(NUM_TILES, 5)
+    out = evaluate_rows(hands, rules, with_banker=False)
+    if rules.has_decline:
+        dist = banker_distribution(out["strength"])
+        for k in range(11):
+            out[f"banker_{k}"] = dist[:, k]
+        out |= decline_analysis(out["strength"], dist, rules)
+    return out
+
+
+def _all_rows(rules: TauNgauRules) -> dict[str, npt.NDArray[Any]]:
+    """Every hand's columns under ``rules``, computed in memory (for big batches)."""
+    return _all_rows_cached(rules)
+
+
+_SOURCES: dict[tuple[TauNgauRules, str | None], _Source] = {}
+
+
+def _rules(rules: RulesLike) -> TauNgauRules:
+    return rules if isinstance(rules, TauNgauRules) else load_rules(rules)
+
+
+def _source(rules: RulesLike, tables: str | os.PathLike[str] | None) -> _Source:
+    r = _rules(rules)
+    key = (r, None if tables is None else os.fspath(tables))
+    src = _SOURCES.get(key)
+    if src is None:
+        src = _SOURCES[key] = _Source(r, tables)
+    return src
+
+
+def _scale(rules: TauNgauRules, reach_mask: int) -> tuple[int, ...]:
+    return tuple(sorted(rules.score(d) for d in range(10) if reach_mask >> d & 1))
+
+
+def _hand_from_row(
+    tiles: tuple[Tile, ...], row: Mapping[str, Any], rules: TauNgauRules
+) -> TauNgauHand:
+    strength = int(row["strength"])
+    has = strength > 0
+    mask = int(row["bull_mask"])
+    bull = tuple(tiles[i] for i in range(5) if mask >> i & 1) if has else None
+    values: tuple[tuple[Tile, int], ...] | None = None
+    if has:
+        bits = int(row["values"])
+        values = tuple(
+            (w, 6 if bits >> i & 1 else 3) for i, w in enumerate(WILD_TILES) if w in tiles
+        )
+    points = int(row["points"])
+    hand = TauNgauHand(
+        tiles=tiles,
+        rules=rules.name,
+        has_bull=has,
+        strength=strength,
+        points=None if points == NONE else points,
+        bull=bull,
+        values=values,
+        reachable=_scale(rules, int(row["reachable"])),
+    )
+    if not rules.has_decline:
+        return hand
+    banker = tuple(int(row[f"banker_{k}"]) for k in range(11))
+    at_least = int(row["decline_at_least"])
+    return TauNgauHand(
+        tiles=tiles,
+        rules=rules.name,
+        has_bull=has,
+        strength=strength,
+        points=hand.points,
+        bull=bull,
+        values=values,
+        reachable=hand.reachable,
+        banker=banker,
+        ev_declare=Fraction(int(row["ev_declare_num"]), BANKER_HANDS) if has else None,
+        ev_decline=Fraction(-rules.no_bull_pays),
+        decision_last=Decision(int(row["decision_last"])),
+        decline_if_banker_at_least=None if at_least == NONE else at_least,
+        ev_banker_first=Fraction(int(row["ev_first_num"]), BANKER_HANDS),
+        ev_banker_last=Fraction(int(row["ev_last_num"]), BANKER_HANDS),
+    )
+
+
+def _evaluate_many(hands: Sequence[tuple[Tile, ...]], src: _Source) -> list[TauNgauHand]:
+    if not hands:
+        return []
+    arr = np.array(hands, dtype=np.uint8)
+    cols = src.lookup(arr)
+    lists = {k: np.asarray(v).tolist() for k, v in cols.items()}
+    return [
+        _hand_from_row(h, {k: v[i] for k, v in lists.items()}, src.rules)
+        for i, h in enumerate(hands)
+    ]
+
+
+def _parse(hand: HandLike) -> tuple[Tile, ...]:
+    return canonical_hand(parse_hand(hand, size=5))
+
+
+def evaluate(
+    hand: HandLike, rules: RulesLike = None, *, tables: str | os.PathLike[str] | None = None
+) -> TauNgauHand:
+    """Evaluate one hand (a string like ``"[6:5][4:1] 22 33 54"``, tile strings, or
+    tile ids) under a preset name, rule file, dict or :class:`TauNgauRules`
+    (default ``macau``).
+
+    >>> book = {**load_rules("macau").to_data(), "name": "book"}
+    >>> evaluate("[5:4][1:1][6:4][6:4][5:5]", rules=book).points
+    1
+    >>> str(evaluate("[5:4][1:1][6:4][6:4][5:5]", rules=book)).split(";")[0]
+    '[1:1][5:4][5:5][6:4][6:4] 1: bull [5:5][6:4][6:4] + [1:1][5:4] [book]'
+    """
+    return _evaluate_many([_parse(hand)], _source(rules, tables))[0]
+
+
+def evaluate_batch(
+    ids: npt.ArrayLike, rules: RulesLike = None, *, tables: str | os.PathLike[str] | None = None
+) -> dict[str, npt.NDArray[Any]]:
+    """Evaluate many hands: ``ids`` has shape (n, 5), tile ids in any order.
+
+    Returns arrays of length n: ``tiles`` (canonical, sorted), ``has_bull``,
+    ``reachable`` (bit d: last digit d), ``points`` (255: none), ``strength``,
+    ``bull_mask`` (bits of sorted positions), ``values`` (bit 0 [2:1] = 6, bit 1
+    [4:2] = 6; 255 no bull) and, with a decline analysis, ``banker`` (n, 11),
+    ``ev_declare``, ``ev_banker_first``, ``ev_banker_last`` (floats; exact numerators
+    over 80,730 as ``*_num``), ``decision_last`` and ``decline_at_least`` (255: none).
+
+    >>> book = {**load_rules("macau").to_data(), "name": "book"}
+    >>> out = evaluate_batch([[30, 28, 12, 11, 3], [31, 29, 12, 11, 4]], rules=book)
+    >>> out["points"].tolist(), out["tiles"][1].tolist()
+    ([10, 10], [3, 11, 12, 28, 30])
+    """
+    arr = np.asarray(ids)
+    if arr.ndim != 2 or arr.shape[1] != 5:
+        raise ParseError(f"hands must have shape (n, 5), got {arr.shape}")
+    canon = canonicalize_array(arr)
+    src = _source(rules, tables)
+    cols = dict(src.lookup(canon))
+    out: dict[str, npt.NDArray[Any]] = {"tiles": canon}
+    out |= {k: np.asarray(v) for k, v in cols.items() if not k.startswith("banker_")}
+    if src.rules.has_decline:
+        out["banker"] = np.stack([np.asarray(cols[f"banker_{k}"]) for k in range(11)], axis=1)
+        out["ev_declare"] = out["ev_declare_num"] / BANKER_HANDS
+        out["ev_banker_first"] = out.pop("ev_first_num") / BANKER_HANDS
+        out["ev_banker_last"] = out.pop("ev_last_num") / BANKER_HANDS
+    return out
+
+
+# ---------------------------------------------------------------- showdowns
+
+
+def _check_pair(player: tuple[Tile, ...], banker: tuple[Tile, ...]) -> None:
+    counts = Counter(TYPE_OF_TILE[t] for t in (*player, *banker))
+    for t, n in sorted(counts.items()):
+        if n > TYPE_COPIES[t]:
+            raise ParseError(
+                f"tile {TYPE_NAMES[t]} is held {n} times in the two hands; "
+                f"the set has {TYPE_COPIES[t]}"
+            )
+
+
+def _reveals(rules: TauNgauRules, banker_reveals: str | None) -> str:
+    mode = banker_reveals or rules.banker_reveals
+    if mode not in TauNgauRules.REVEALS:
+        raise BullError(f"banker_reveals is {mode!r}; expected first or last")
+    return mode
+
+
+def _declines(p: TauNgauHand, b: TauNgauHand, rules: TauNgauRules, mode: str) -> bool:
+    if not (rules.has_decline and p.has_bull):
+        return False
+    if mode == "first":
+        loss = rules.payoff_value(b.strength) - rules.payoff_value(p.strength)
+        return loss > rules.no_bull_pays
+    return p.decision_last is Decision.DECLINE
+
+
+def _winner(net: int) -> str:
+    return "player" if net > 0 else "banker" if net < 0 else "push"
+
+
+def compare(
+    player: HandLike,
+    banker: HandLike,
+    rules: RulesLike = None,
+    *,
+    banker_reveals: str | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> Showdown:
+    """Settle ``player`` against ``banker``. The two hands come from one tile set.
+
+    ``banker_reveals`` (``first``/``last``; default: the rule set's) decides what the
+    player knows when he chooses whether to decline his bull.
+
+    >>> compare("[6:5][4:1][2:2][3:3][5:4]", "[5:4][2:2][6:6][4:4][1:1]", rules="no-such")
+    Traceback (most recent call last):
+    ...
+    solver.core.errors.ParseError: tile [5:4] is held 2 times in the two hands; the set has 1
+    """
+    ph, bh = _parse(player), _parse(banker)
+    _check_pair(ph, bh)
+    src = _source(rules, tables)
+    mode = _reveals(src.rules, banker_reveals)
+    p, b = _evaluate_many([ph, bh], src)
+    declines = _declines(p, b, src.rules, mode)
+    net, banker_net = settle_strengths(p.strength, b.strength, src.rules, declines)
+    return Showdown(
+        player=p,
+        banker=b,
+        rules=src.rules.name,
+        banker_reveals=mode,
+        player_declines=declines,
+        winner=_winner(net),
+        net=net,
+        banker_net=banker_net,
+    )
+
+
+def settle(
+    player: HandLike,
+    banker: HandLike,
+    rules: RulesLike = None,
+    *,
+    banker_reveals: str | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> int:
+    """The player's net in stakes (see :func:`compare`).
+
+    >>> book = {**load_rules("macau").to_data(), "name": "book"}
+    >>> settle("[6:5][4:1][6:4][6:4][5:5]", "[5:4][2:2][3:2][5:3][6:1]", rules=book)
+    3
+    """
+    return compare(player, banker, rules, banker_reveals=banker_reveals, tables=tables).net
+
+
+def settle_batch(
+    player: npt.ArrayLike,
+    banker: npt.ArrayLike,
+    rules: RulesLike = None,
+    *,
+    banker_reveals: str | None = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """Vectorised :func:`compare` over (n, 5) id arrays (hands of a row must not share
+    a physical tile id). Returns ``net``, ``banker_net``, ``declines`` and ``winner``
+    (1 player, -1 banker, 0 push)."""
+    pa_, ba_ = np.asarray(player), np.asarray(banker)
+    both = np.concatenate([pa_, ba_], axis=1)
+    srt = np.sort(both, axis=1)
+    if np.any(srt[:, 1:] == srt[:, :-1]):
+        raise ParseError("a row's two hands share a tile id")
+    src = _source(rules, tables)
+    mode = _reveals(src.rules, banker_reveals)
+    p = evaluate_batch(pa_, src.rules, tables=tables)
+    b = evaluate_batch(ba_, src.rules, tables=tables)
+    r = src.rules
+    ps, bs = p["strength"].astype(np.int64), b["strength"].astype(np.int64)
+    pay = np.array([r.payoff_value(s) for s in range(11)], dtype=np.int64)
+    declines = np.zeros(len(ps), dtype=bool)
+    if r.has_decline:
+        if mode == "first":
+            declines = (ps > 0) & (pay[bs] - pay[ps] > r.no_bull_pays)
+        else:
+            declines = p["decision_last"] == Decision.DECLINE
+    eff = np.where(declines, 0, ps)
+    if r.settlement == "difference":
+        net = np.where(eff == 0, -r.no_bull_pays, pay[eff] - pay[bs])
+        banker_net = np.where(eff == 0, r.no_bull_pays, pay[bs] - pay[eff])
+    else:
+        net = np.sign(eff - bs)
+        banker_net = np.sign(bs - eff)
+    return {"net": net, "banker_net": banker_net, "declines": declines, "winner": np.sign(net)}
+
+
+# ---------------------------------------------------------------- CLI frontend
+
+
+def _side_text(role: str, side: dict[str, Any]) -> str:
+    hand = "".join(side["hand"])
+    if not side["has_bull"]:
+        return f"{role} {hand}: no bull"
+    vals = "".join(f" {k}={v}" for k, v in (side["values"] or {}).items())
+    return (
+        f"{role} {hand}: {side['points']} (bull {''.join(side['bull'])} + "
+        f"{''.join(side['rest'])}{vals})"
+    )
+
+
+def cli_compare_text(rec: dict[str, Any]) -> str:
+    """Three readable lines: each side, then the outcome."""
+    p = rec["player"]
+    lines = [_side_text("player", p), _side_text("banker", rec["banker"])]
+    if p.get("declines"):
+        lines[0] += f"; declines the bull (banker reveals {rec['banker_reveals']})"
+    outcome = "push" if rec["winner"] == "push" else f"{rec['winner']} wins"
+    lines.append(f"{outcome}; player net {rec['net']:+d} [{rec['rules']}]")
+    return "\n".join(lines)

@@ -1,0 +1,159 @@
+"""The Tau Ngau rule model: the :class:`TauNgauRules` of a preset or a user's rule file
+(0 counted as 10 or 0, settlement, payment without a bull, whether the banker reveals
+first), the decline :class:`Decision`, and the presets shipped in ``presets/``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core.rules import Reader, load_rule_data
+
+__all__ = ["PRESETS", "PRESET_DIR", "Decision", "TauNgauRules", "load_rules"]
+
+PRESET_DIR = resources.files("solver.games.taungau") / "presets"
+"""This game's shipped rule sets, one ``<name>.toml`` each."""
+PRESETS: tuple[str, ...] = ("macau", "pagat")
+"""The presets the table carries columns for."""
+
+
+class Decision(IntEnum):
+    """What a player holding a hand does when the banker reveals last."""
+
+    DECLARE = 0
+    DECLINE = 1
+    NO_BULL = 2
+
+    @property
+    def label(self) -> str:
+        """``'declare'``, ``'decline'`` or ``'no_bull'``."""
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class TauNgauRules:
+    """A Tau Ngau rule set (see ``solver/presets/taungau-*.toml`` for every field).
+
+    >>> r = load_rules("pagat")
+    >>> r.zero_counts_as, r.settlement, r.max_score
+    (0, 'even_money', 9)
+    >>> TauNgauRules.from_data("x", r.to_data() | {"zero_count_as": 0})
+    Traceback (most recent call last):
+    ...
+    solver.core.errors.RulesError: rule set x: unknown field 'zero_count_as'
+    """
+
+    name: str
+    zero_counts_as: int
+    settlement: str
+    no_bull_pays: int
+    decline_allowed: bool
+    banker_reveals: str
+    bank_passes: str = "unspecified"
+    description: str = ""
+
+    SETTLEMENTS = ("difference", "even_money")
+    REVEALS = ("first", "last")
+
+    @classmethod
+    def from_data(cls, name: str, data: Mapping[str, Any]) -> TauNgauRules:
+        """Validate a rule dict; unknown or ill-typed fields are errors naming the field."""
+        r = Reader(data, name)
+        zero = r.integer("zero_counts_as")
+        if zero not in (0, 10):
+            raise r.fail("zero_counts_as", f"is {zero}; expected 10 or 0")
+        settlement = r.string("settlement", choices=cls.SETTLEMENTS)
+        if settlement == "difference":
+            pays = r.integer("no_bull_pays", minimum=0, maximum=100)
+            decline = r.boolean("decline_allowed")
+        else:
+            if r.has("no_bull_pays"):
+                raise r.fail("no_bull_pays", 'applies only to settlement = "difference"')
+            decline = r.boolean("decline_allowed", default=False)
+            if decline:
+                raise r.fail("decline_allowed", 'can be true only with settlement = "difference"')
+            pays = 1
+        reveals = r.string("banker_reveals", choices=cls.REVEALS, default="last")
+        passes = r.string(
+            "bank_passes", choices=("unspecified", "banker_bull"), default="unspecified"
+        )
+        description = r.string("description", default="")
+        r.done()
+        return cls(
+            name=name,
+            zero_counts_as=zero,
+            settlement=settlement,
+            no_bull_pays=pays,
+            decline_allowed=decline,
+            banker_reveals=reveals,
+            bank_passes=passes,
+            description=description,
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        """The full rule set as a JSON-able dict (``from_data`` reads it back)."""
+        data: dict[str, Any] = {
+            "game": "taungau",
+            "name": self.name,
+            "description": self.description,
+            "zero_counts_as": self.zero_counts_as,
+            "settlement": self.settlement,
+        }
+        if self.settlement == "difference":
+            data["no_bull_pays"] = self.no_bull_pays
+        data |= {
+            "decline_allowed": self.decline_allowed,
+            "banker_reveals": self.banker_reveals,
+            "bank_passes": self.bank_passes,
+        }
+        return data
+
+    @property
+    def max_score(self) -> int:
+        """The best score: 10 when a 0 counts as 10, else 9."""
+        return 10 if self.zero_counts_as == 10 else 9
+
+    @property
+    def has_decline(self) -> bool:
+        """Whether the decline-bull analysis applies."""
+        return self.settlement == "difference" and self.decline_allowed
+
+    def score(self, digit: int) -> int:
+        """Score of a bull whose hand totals last digit ``digit``.
+
+        >>> load_rules("macau").score(0), load_rules("pagat").score(0)
+        (10, 0)
+        """
+        return self.zero_counts_as if digit == 0 else digit
+
+    def strength_of_digits(self, digits: npt.NDArray[np.integer]) -> npt.NDArray[np.uint8]:
+        """Strength 1..10 of bulls with these last digits (0 is kept for no bull)."""
+        d = np.asarray(digits).astype(np.uint8)
+        if self.zero_counts_as == 10:
+            return np.where(d == 0, 10, d).astype(np.uint8)
+        return (d + 1).astype(np.uint8)
+
+    def score_of_strength(self, strength: int) -> int | None:
+        """The score of a strength (``None`` for 0, no bull)."""
+        if strength == 0:
+            return None
+        return strength if self.zero_counts_as == 10 else strength - 1
+
+    def payoff_value(self, strength: int) -> int:
+        """The number settled under ``difference``: the score, 0 for no bull."""
+        s = self.score_of_strength(strength)
+        return 0 if s is None else s
+
+
+def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> TauNgauRules:
+    """A Tau Ngau rule set from a preset name, a TOML/JSON file or a dict (default
+    ``macau``)."""
+    name, data = load_rule_data("taungau", spec, PRESET_DIR, default="macau")
+    return TauNgauRules.from_data(name, data)

@@ -1,0 +1,517 @@
+"""Checking Tau Ngau claims for ``bull verify``.
+
+Hand rows: a claimed score is **legal** if some 3/6 choice with a bull reaches it and
+right only if it is the **best** (a legal, lower one is ``suboptimal``, an unreachable
+one ``illegal``); a claimed ``bull`` must be three of the hand's tiles making a multiple
+of 10, under 3/6 ``values`` consistent with the claim, leaving the claimed score.
+Showdown rows: ``winner`` and ``net`` under the rule set's settlement and the banker's
+reveal order; the two hands share one tile set.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from solver.core.errors import BullError
+from solver.kit.check import (
+    Checked,
+    Mask,
+    claim_parts,
+    claim_rows,
+    differing,
+    empty_messages,
+    equal_fields,
+    merge_bad,
+    read_claims,
+    read_showdowns,
+    showdown_agree,
+    showdown_claims,
+    variant_agreement,
+)
+from solver.kit.parse import (
+    NONE_WORDS,
+    PAD,
+    TILE_COPIES,
+    TILE_FIRST,
+    is_text,
+    parse_bool,
+    parse_int,
+    parse_tile_hands,
+    show,
+)
+from solver.kit.read import MAX_LISTED
+
+__all__ = ["TauNgauChecker"]
+
+WINNERS = ("player", "banker", "push")
+_HAND_KEYS = {"has_bull": "has_bull", "points": "points"}
+"""Hand claims right when equal to our answer (bull and values are checked as such)."""
+
+
+@cache
+def _type_of_tile() -> npt.NDArray[np.int64]:
+    """Tile id → tile type, for every byte (:data:`PAD` and other fillers: 255)."""
+    from solver.core.tiles import TYPE_OF_TILE
+
+    return np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
+
+
+def _parse_values(
+    arr: pa.Array,
+) -> tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    dict[int, str],
+]:
+    """The ``values`` claims ({"[4:2]": 6}, ``[4:2]=6 [2:1]=3``): per row a mask of the
+    wild tiles whose value is stated, their bits (6 = 1; bit 0 [2:1], bit 1 [4:2]),
+    stated and bad rows."""
+    n = len(arr)
+    mask = np.zeros(n, dtype=np.int64)
+    bits = np.zeros(n, dtype=np.int64)
+    stated = np.zeros(n, dtype=bool)
+    bad = np.zeros(n, dtype=bool)
+    messages: dict[int, str] = {}
+    cache: dict[str, tuple[int, int] | str] = {}
+    text = (
+        arr
+        if is_text(arr.type)
+        else pc.cast(arr, pa.string())
+        if not (pa.types.is_struct(arr.type) or pa.types.is_map(arr.type))
+        else None
+    )
+    for i in range(n):
+        raw = arr[i].as_py() if text is None else text[i].as_py()
+        if raw is None:
+            continue
+        key = json.dumps(raw, sort_keys=True) if not isinstance(raw, str) else raw
+        if not key.strip() or key.strip().lower() in (*NONE_WORDS, "{}"):
+            continue
+        got = cache.get(key)
+        if got is None:
+            got = _values_of(raw)
+            cache[key] = got
+        stated[i] = True
+        if isinstance(got, str):
+            bad[i] = True
+            if len(messages) < MAX_LISTED:
+                messages[i] = f"values {show(raw)}: {got}"
+            continue
+        mask[i], bits[i] = got
+    return mask, bits, stated, bad, messages
+
+
+def _values_of(raw: Any) -> tuple[int, int] | str:
+    from solver.core.tiles import parse_tile
+    from solver.games.taungau.hands import WILD_TILES
+
+    items: list[tuple[str, Any]]
+    if isinstance(raw, str):
+        s = raw.strip()
+        if s.startswith("{"):
+            try:
+                obj = json.loads(s)
+            except ValueError:
+                return "not valid JSON"
+            if not isinstance(obj, dict):
+                return 'expected an object like {"[4:2]": 6}'
+            items = list(obj.items())
+        else:
+            items = []
+            for part in re.split(r"[\s,;]+", s):
+                if not part:
+                    continue
+                if "=" not in part:
+                    return "expected TILE=3|6 pairs, e.g. [4:2]=6"
+                k, v = part.split("=", 1)
+                items.append((k, v))
+    elif isinstance(raw, dict):
+        items = list(raw.items())
+    else:
+        return 'expected an object like {"[4:2]": 6} or [4:2]=6'
+    mask = bits = 0
+    for k, v in items:
+        if v is None:
+            continue
+        try:
+            tile = parse_tile(str(k))
+        except BullError as exc:
+            return str(exc)
+        if tile not in WILD_TILES:
+            return f"{k} is not [2:1] or [4:2]: only those take a 3/6 value"
+        b = WILD_TILES.index(tile)
+        if str(v).strip() not in ("3", "6"):
+            return f"the value of {k} must be 3 or 6, not {v!r}"
+        mask |= 1 << b
+        bits |= (str(v).strip() == "6") << b
+    return mask, bits
+
+
+_TN_LABEL_NONE = -1
+
+
+class TauNgauChecker:
+    """Checks Tau Ngau claims: legal and optimal scores, real bulls with their 3/6
+    values, and settlements."""
+
+    game = "taungau"
+    fields: ClassVar[dict[str, tuple[str, ...]]] = {
+        "hand": ("has_bull", "points", "bull", "values"),
+        "showdown": ("winner", "net"),
+    }
+
+    def __init__(self, rules: Any, options: Mapping[str, Any], tables: str | None) -> None:
+        from solver.games.taungau.diagnose import taungau_catalogue
+        from solver.games.taungau.rules import load_rules
+
+        for key in ("bet", "commission", "dealer_draws_at_most"):
+            if options.get(key) is not None:
+                raise BullError(f"--{key.replace('_', '-')} does not apply to taungau")
+        self.rules = load_rules(rules)
+        self.tables = tables
+        self.reveals = options.get("banker_reveals") or self.rules.banker_reveals
+        self.variants = taungau_catalogue(self.rules, "all", self.reveals)
+        self._decisions: dict[Any, npt.NDArray[np.uint8]] = {}
+
+    def prepare(self) -> None:
+        """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
+
+    def _scale_digit(
+        self, points: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """Last digit of claimed scores, and which claims are bull scores at all."""
+        if self.rules.zero_counts_as == 10:
+            return points % 10, (points >= 1) & (points <= 10)
+        return points, (points >= 0) & (points <= 9)
+
+    def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from solver.games.taungau.diagnose import taungau_hand_answers
+        from solver.games.taungau.hands import _VALUES
+
+        hands = parse_tile_hands(cols["hand"], (5,))
+        claims = read_claims(
+            cols,
+            {
+                "has_bull": lambda a: parse_bool(a, "has_bull"),
+                "points": lambda a: parse_int(a, "points", none_value=_TN_LABEL_NONE),
+            },
+        )
+        parts = [(hands.bad | ~hands.stated, empty_messages(hands, "hand")), *claim_parts(claims)]
+        bull = None
+        if "bull" in cols:
+            bull = parse_tile_hands(cols["bull"], (3,), "bull", allow_none=True)
+            parts.append((bull.bad, bull.messages))
+        vals = None
+        if "values" in cols:
+            vals = _parse_values(cols["values"])
+            parts.append((vals[3], vals[4]))
+        bad, messages = merge_bad(len(cols["hand"]), parts)
+        rows = np.flatnonzero(~bad)
+        tiles = hands.ids[rows]
+        ans = taungau_hand_answers(tiles, self.rules)
+        stated, cv = claim_rows(claims, rows)
+        m = len(rows)
+        hv = _VALUES[:, tiles].astype(np.int64)  # (4, m, 5) values mod 10
+        digit = hv.sum(axis=2) % 10  # (4, m)
+        from solver.games.taungau.hands import TRIPLES
+
+        exists = np.zeros((4, m), dtype=bool)
+        for t in TRIPLES:
+            exists |= hv[:, :, list(t)].sum(axis=2) % 10 == 0
+        cons = np.ones((4, m), dtype=bool)
+        if vals is not None:
+            vm, vb = vals[0][rows], vals[1][rows]
+            stated["values"] = vals[2][rows]
+            for c in range(4):
+                cons[c] = (c & vm) == vb
+        score_ok = np.ones((4, m), dtype=bool)
+        if "points" in cv:
+            d, is_score = self._scale_digit(cv["points"])
+            use = stated["points"] & is_score
+            score_ok = ~use[None, :] | (digit == d[None, :])
+        b_valid = b_none = bull_ids = None
+        if bull is not None:
+            stated["bull"] = bull.stated[rows]
+            bull_ids = bull.ids[rows]
+            b_none = bull.none[rows]
+            tot = _type_of_tile()
+            ht, bt = tot[tiles], tot[bull_ids]
+            contained = np.ones(m, dtype=bool)
+            for j in range(3):
+                in_bull = (bt == bt[:, j : j + 1]).sum(axis=1)
+                in_hand = (ht == bt[:, j : j + 1]).sum(axis=1)
+                contained &= in_bull <= in_hand
+            padded = np.zeros((4, 256), dtype=np.int64)
+            padded[:, : _VALUES.shape[1]] = _VALUES
+            bsum = padded[:, bull_ids].sum(axis=2) % 10 == 0  # (4, m)
+            b_valid = contained & (bsum & cons & score_ok).any(axis=0) & ~b_none
+
+        def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
+            out = equal_fields(cv, a, sel, _HAND_KEYS)
+            if b_valid is not None and b_none is not None:
+                out["bull"] = np.where(b_none[sel], ~np.asarray(a["has_bull"], bool), b_valid[sel])
+            if vals is not None:
+                out["values"] = np.asarray((cons & exists & score_ok).any(axis=0))[sel]
+            return out
+
+        base_agree = agree(ans)
+        kinds: dict[str, dict[str, Mask]] = {}
+        if "points" in cv:
+            d, is_score = self._scale_digit(cv["points"])
+            legal = is_score & ((ans["reach"] >> np.clip(d, 0, 9)) & 1).astype(bool)
+            wrong = stated["points"] & ~base_agree["points"]
+            kinds["points"] = {"suboptimal": wrong & legal, "illegal": wrong & ~legal}
+
+        def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
+            return taungau_hand_answers(tiles[sel], self.rules, variant)
+
+        from solver.games.taungau.hands import WILD_TILES
+
+        interesting = (
+            (tiles == WILD_TILES[0]).any(axis=1)
+            | (tiles == WILD_TILES[1]).any(axis=1)
+            | (ans["reach"] & 1).astype(bool)
+        )
+
+        def record(i: int) -> dict[str, Any]:
+            return self._hand_record(i, tiles, ans, cv, stated, base_agree, kinds, bull_ids)
+
+        return Checked(
+            "hand",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            kinds,
+            variant_agreement(answers, agree, stated),
+            record,
+            interesting,
+        )
+
+    def _bull_why(self, bull: list[int], hand: list[int], points: int | None) -> str:
+        """Why a claimed Tau Ngau bull is wrong: a tile not in the hand, no multiple of 10
+        under any 3/6 choice, or a remainder that cannot score the claimed points."""
+        from solver.core.tiles import TILE_NAMES, TYPE_OF_TILE
+        from solver.games.taungau.hands import tile_value
+
+        left = [TYPE_OF_TILE[t] for t in hand]
+        for t in bull:
+            if TYPE_OF_TILE[t] not in left:
+                return f"{TILE_NAMES[t]} is not in the hand"
+            left.remove(TYPE_OF_TILE[t])
+        sums = sorted({sum(tile_value(t, c) for t in bull) for c in range(4)})
+        if all(x % 10 for x in sums):
+            return f"it totals {' or '.join(map(str, sums))}, not a multiple of 10"
+        rest = [t for t in hand if TYPE_OF_TILE[t] in left]
+        rest_sums = sorted({sum(tile_value(t, c) for t in rest) % 10 for c in range(4)})
+        scores = sorted({self.rules.score(d) for d in rest_sums})
+        claimed = "" if points is None else f", not the claimed {self._show_points(points)}"
+        return f"a bull, but the other two score {' or '.join(map(str, scores))}{claimed}"
+
+    def _show_points(self, p: int) -> str:
+        return "no score (no bull)" if p == _TN_LABEL_NONE else str(p)
+
+    def _hand_record(
+        self,
+        i: int,
+        tiles: npt.NDArray[np.uint8],
+        ans: Mapping[str, npt.NDArray[Any]],
+        cv: Mapping[str, Any],
+        stated: Mapping[str, npt.NDArray[np.bool_]],
+        agree: Mapping[str, npt.NDArray[np.bool_]],
+        kinds: Mapping[str, Mapping[str, npt.NDArray[np.bool_]]],
+        bull_ids: npt.NDArray[np.uint8] | None,
+    ) -> dict[str, Any]:
+        from solver.core.tiles import TILE_NAMES, hand_names
+        from solver.games.taungau.hands import WILD_TILES, analyse, best_plays
+
+        h = tiles[i : i + 1]
+        play = best_plays(analyse(h), self.rules)
+        has = bool(ans["has_bull"][i])
+        best = int(ans["points"][i])
+        mask = int(play.bull_mask[0])
+        tl = [int(t) for t in h[0]]
+        bull = [tl[p] for p in range(5) if mask >> p & 1]
+        rest = [tl[p] for p in range(5) if not mask >> p & 1]
+        values = (
+            {
+                TILE_NAMES[w]: 6 if int(play.values[0]) >> b & 1 else 3
+                for b, w in enumerate(WILD_TILES)
+                if w in tl
+            }
+            if has
+            else None
+        )
+        reach = sorted(self.rules.score(d) for d in range(10) if int(ans["reach"][i]) >> d & 1)
+        correct = {
+            "has_bull": has,
+            "points": None if best == _TN_LABEL_NONE else best,
+            "bull": hand_names(bull) if has else None,
+            "values": values,
+            "reachable": reach,
+        }
+        claimed: dict[str, Any] = {}
+        for f in stated:
+            if not stated[f][i]:
+                continue
+            if f == "bull" and bull_ids is not None:
+                b = [int(t) for t in bull_ids[i] if t != PAD]
+                claimed[f] = hand_names(b) if b else None
+            elif f == "has_bull":
+                claimed[f] = bool(cv[f][i])
+            elif f == "points":
+                p = int(cv[f][i])
+                claimed[f] = None if p == _TN_LABEL_NONE else p
+            else:
+                claimed[f] = "stated"
+        fields = differing(stated, agree, i)
+        how = (
+            (
+                f"best {best}: bull {''.join(hand_names(bull))} + {''.join(hand_names(rest))}"
+                + "".join(f" {k}={v}" for k, v in (values or {}).items())
+                + f" (reachable: {', '.join(map(str, reach))})"
+            )
+            if has
+            else "no three tiles make a multiple of 10 under any 3/6 choice"
+        )
+        said = []
+        kind = None
+        for f in fields:
+            if f == "has_bull":
+                said.append("no bull" if not claimed[f] else "a bull")
+            elif f == "points":
+                kind = next((k for k, mk in kinds["points"].items() if mk[i]), None)
+                said.append(f"points {self._show_points(int(cv[f][i]))} ({kind})")
+            elif f == "bull":
+                b = [int(t) for t in bull_ids[i] if t != PAD] if bull_ids is not None else []
+                pts = int(cv["points"][i]) if "points" in cv and stated["points"][i] else None
+                said.append(
+                    f"bull {''.join(claimed[f])} ({self._bull_why(b, tl, pts)})"
+                    if claimed[f]
+                    else "bull none"
+                )
+            elif f == "values":
+                said.append("values (no bull reaches the claimed score with them)")
+        rec = {
+            "hand": hand_names(tl),
+            "fields": fields,
+            "claimed": claimed,
+            "correct": correct,
+            "reason": f"claimed {', '.join(said)}; {how}",
+        }
+        if kind:
+            rec["kind"] = kind
+        return rec
+
+    # -- showdowns
+    def _decision_last(self, rules: Any, tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        from solver.games.taungau.play import evaluate_batch
+
+        spec = rules.to_data() if rules != self.rules else self.rules
+        if isinstance(spec, dict) and spec.get("name") in ("macau", "pagat"):
+            spec = {**spec, "name": f"{spec['name']}-variant"}
+        out = evaluate_batch(tiles, spec, tables=self.tables)
+        return np.asarray(out.get("decision_last", np.zeros(len(tiles), np.uint8)))
+
+    def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
+        from solver.core.tiles import TYPE_NAMES
+        from solver.games.taungau.diagnose import taungau_showdown_answers
+        from solver.games.taungau.play import settle_batch
+
+        sd = read_showdowns(cols, parse_tile_hands, (5,))
+        player, banker = sd.player, sd.banker
+        # the two hands come from one set: give the banker the other copy of a shared type
+        tot = _type_of_tile()
+        pt, bt = tot[player.ids], tot[banker.ids]
+        in_p = (bt[:, :, None] == pt[:, None, :]).sum(axis=2)
+        own = np.zeros(bt.shape, dtype=np.int64)
+        own[:, 1:] = bt[:, 1:] == bt[:, :-1]
+        copy = in_p + own
+        over = (copy >= TILE_COPIES[np.minimum(bt, 20)]).any(axis=1)
+        over &= ~player.bad & ~banker.bad & player.stated & banker.stated
+        ov_msgs = {}
+        for i in np.flatnonzero(over)[:MAX_LISTED].tolist():
+            j = int(np.flatnonzero(copy[i] >= TILE_COPIES[bt[i]])[0])
+            t = int(bt[i, j])
+            held = int((pt[i] == t).sum() + (bt[i] == t).sum())
+            ov_msgs[i] = (
+                f"tile {TYPE_NAMES[t]} is held {held} times in the two hands; "
+                f"the set has {TILE_COPIES[t]}"
+            )
+        bad, messages = merge_bad(len(cols["player"]), [*sd.parts, (over, ov_msgs)])
+        rows = np.flatnonzero(~bad)
+        pl = player.ids[rows]
+        bk = (TILE_FIRST[bt[rows]] + copy[rows]).astype(np.uint8)
+        bk = np.sort(bk, axis=1)
+        res = settle_batch(pl, bk, self.rules, banker_reveals=self.reveals, tables=self.tables)
+        ans = {
+            "winner": np.where(res["winner"] > 0, 0, np.where(res["winner"] < 0, 1, 2)),
+            "net": np.asarray(res["net"], dtype=np.float64),
+            "declines": res["declines"],
+        }
+        stated, cv = claim_rows(sd.claims, rows)
+        agree = showdown_agree(cv)
+        base_agree = agree(ans)
+
+        def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
+            return taungau_showdown_answers(
+                pl[sel], bk[sel], self.rules, self.reveals, self._decision_last, variant
+            )
+
+        def record(i: int) -> dict[str, Any]:
+            from solver.core.tiles import hand_names
+
+            w = int(ans["winner"][i])
+            claimed, fields, said = showdown_claims(i, stated, cv, base_agree, WINNERS)
+            hp = taungau_answers_one(pl[i], self.rules)
+            hb = taungau_answers_one(bk[i], self.rules)
+            dec = " and declines his bull" if ans["declines"][i] else ""
+            net = ans["net"][i]
+            reason = (
+                f"claimed {said}; player "
+                f"{hp}{dec}, banker {hb} ({self.rules.settlement}, banker reveals "
+                f"{self.reveals}): {WINNERS[w]}{' wins' if w != 2 else ''}, player "
+                f"net {net:+g}"
+            )
+            return {
+                "player": hand_names(pl[i].tolist()),
+                "banker": hand_names(bk[i].tolist()),
+                "fields": fields,
+                "claimed": claimed,
+                "correct": {"winner": WINNERS[w], "net": net, "declines": bool(ans["declines"][i])},
+                "reason": reason,
+            }
+
+        interesting = np.ones(len(rows), dtype=bool)
+        return Checked(
+            "showdown",
+            rows,
+            np.flatnonzero(bad),
+            messages,
+            stated,
+            base_agree,
+            {},
+            variant_agreement(answers, agree, stated),
+            record,
+            interesting,
+        )
+
+
+def taungau_answers_one(tiles: npt.NDArray[np.uint8], rules: Any) -> str:
+    """``'scores 7'`` or ``'has no bull'`` for one sorted hand."""
+    from solver.games.taungau.diagnose import taungau_hand_answers
+
+    a = taungau_hand_answers(tiles[None, :], rules)
+    return "has no bull" if not a["has_bull"][0] else f"scores {int(a['points'][0])}"

@@ -1,0 +1,263 @@
+"""Game-neutral pieces of checking a batch of claims, shared by the three games.
+
+A game's checker (:mod:`solver.games.niuniu.verify`, :mod:`solver.games.taungau.verify`,
+:mod:`solver.games.pokdeng.verify`) parses a batch's claim columns, computes our answers and
+returns a :class:`Checked`: per claimed field, which rows state it and which agree.
+What is the same for every game lives here: reading the claim columns
+(:func:`read_claims`), setting malformed rows aside (:func:`merge_bad`), the rule that a
+variant explains a row when it agrees with every field the row states
+(:func:`variant_agreement`), the fields a row gets wrong (:func:`differing`), and the
+whole showdown side but the settlement itself: the two hands, the ``winner``/``net``
+claims and how they are compared and described (:func:`read_showdowns`,
+:func:`one_deck`, :func:`showdown_agree`, :func:`showdown_claims`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from solver.core.rules import RuleSet
+from solver.kit.diagnosis import Variant
+from solver.kit.parse import Hands, Parsed, is_text, nonempty, nulls, parse_float, parse_label
+from solver.kit.read import MAX_LISTED
+
+Mask = npt.NDArray[np.bool_]
+Part = tuple[Mask, Mapping[int, str]]
+"""A reason rows are malformed: the rows, and messages for some of them."""
+Agree = Callable[..., dict[str, Mask]]
+"""``agree(answers, sel=slice(None))``: per claimed field, the rows ``sel`` agreeing."""
+
+WINNER_LABELS = {"player": 0, "banker": 1, "dealer": 1, "push": 2, "tie": 2}
+"""Spellings of a showdown's winner: 0 the player, 1 the banker or dealer, 2 a push."""
+
+
+@dataclass
+class Checked:
+    """One batch of rows of one kind (``hand`` or ``showdown``), checked.
+
+    ``rows``: positions in the chunk of the well-formed rows; per field, ``stated`` and
+    ``agree`` masks over those rows (and optional ``kinds`` of disagreement). The game
+    object behind it answers the questions the run asks about variants and reasons.
+    """
+
+    mode: str
+    rows: npt.NDArray[np.int64]
+    bad_rows: npt.NDArray[np.int64]
+    messages: dict[int, str]
+    stated: dict[str, npt.NDArray[np.bool_]]
+    agree: dict[str, npt.NDArray[np.bool_]]
+    kinds: dict[str, dict[str, npt.NDArray[np.bool_]]]
+    variant_agree: Callable[[Any, npt.NDArray[np.int64]], npt.NDArray[np.bool_]]
+    record: Callable[[int], dict[str, Any]]
+    interesting: npt.NDArray[np.bool_]
+
+    @property
+    def disagree(self) -> npt.NDArray[np.bool_]:
+        out = np.zeros(len(self.rows), dtype=bool)
+        for f, st in self.stated.items():
+            out |= st & ~self.agree[f]
+        return out
+
+
+class Checker(Protocol):
+    """What a game's verify checker provides to the game-blind verify engine: the
+    fields each row kind can claim, its rule set and diagnosis variants, and the batch
+    checks. One per game (``solver.games.<game>.verify``)."""
+
+    game: str
+    fields: ClassVar[dict[str, tuple[str, ...]]]
+    variants: list[Variant]
+
+    @property
+    def rules(self) -> RuleSet: ...
+
+    def prepare(self) -> None: ...
+
+    def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked: ...
+
+    def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked: ...
+
+
+def empty_messages(hands: Hands, kind: str) -> dict[int, str]:
+    """The parse messages, plus "empty" for rows that state no hand at all."""
+    out = dict(hands.messages)
+    for i in np.flatnonzero(~hands.stated)[:MAX_LISTED].tolist():
+        out[i] = f"{kind}: empty"
+    return out
+
+
+def merge_bad(n: int, parts: Sequence[Part]) -> tuple[Mask, dict[int, str]]:
+    """Rows malformed for any reason, each with the first reason's message."""
+    bad = np.zeros(n, dtype=bool)
+    messages: dict[int, str] = {}
+    for mask, msgs in parts:
+        bad |= mask
+        for i, m in msgs.items():
+            messages.setdefault(i, m)
+    for i in np.flatnonzero(bad)[:MAX_LISTED].tolist():
+        messages.setdefault(i, "malformed")
+    return bad, messages
+
+
+def blank(columns: Mapping[str, pa.Array], n: int) -> npt.NDArray[np.bool_]:
+    """Rows where every mapped column is empty (e.g. a blank CSV line): ignored."""
+    empty = np.ones(n, dtype=bool)
+    for arr in columns.values():
+        empty &= ~(nonempty(pc.utf8_trim_whitespace(arr)) if is_text(arr.type) else ~nulls(arr))
+    return empty
+
+
+def take(columns: Mapping[str, pa.Array], rows: npt.NDArray[np.int64]) -> dict[str, pa.Array]:
+    """The ``rows`` of every column (the columns themselves when that is all of them)."""
+    idx = pa.array(rows, pa.int64())
+    return {
+        k: (
+            v
+            if len(rows) == len(v) and np.array_equal(rows, np.arange(len(v)))
+            else pc.take(v, idx)
+        )
+        for k, v in columns.items()
+    }
+
+
+# ---------------------------------------------------------------- claims
+
+
+def read_claims(
+    cols: Mapping[str, pa.Array], parsers: Mapping[str, Callable[[pa.Array], Parsed]]
+) -> dict[str, Parsed]:
+    """The claim columns present in ``cols``, parsed (in the order of ``parsers``)."""
+    return {f: parse(cols[f]) for f, parse in parsers.items() if f in cols}
+
+
+def claim_parts(claims: Mapping[str, Parsed]) -> list[Part]:
+    """The malformed rows of each claim column."""
+    return [(p.bad, p.messages) for p in claims.values()]
+
+
+def claim_rows(
+    claims: Mapping[str, Parsed], rows: npt.NDArray[np.int64]
+) -> tuple[dict[str, Mask], dict[str, npt.NDArray[Any]]]:
+    """``(stated, value)`` per claimed field, over the well-formed ``rows``."""
+    return (
+        {f: p.stated[rows] for f, p in claims.items()},
+        {f: p.value[rows] for f, p in claims.items()},
+    )
+
+
+def equal_fields(
+    cv: Mapping[str, npt.NDArray[Any]],
+    answers: Mapping[str, Any],
+    sel: Any,
+    keys: Mapping[str, str],
+) -> dict[str, Mask]:
+    """Claims right when equal to our answer: field → the answer's key."""
+    return {f: cv[f][sel] == answers[k] for f, k in keys.items() if f in cv}
+
+
+def variant_agreement(
+    answers: Callable[[Any, npt.NDArray[np.int64]], Mapping[str, Any]],
+    agree: Agree,
+    stated: Mapping[str, Mask],
+) -> Callable[[Any, npt.NDArray[np.int64]], Mask]:
+    """``variant_agree(variant, sel)``: the rows ``sel`` on which every stated claim
+    equals the variant's answer (``answers(variant, sel)``)."""
+
+    def variant_agree(variant: Any, sel: npt.NDArray[np.int64]) -> Mask:
+        ok = np.ones(len(sel), dtype=bool)
+        for f, m in agree(answers(variant, sel), sel).items():
+            ok &= ~stated[f][sel] | m
+        return ok
+
+    return variant_agree
+
+
+def differing(stated: Mapping[str, Mask], agree: Mapping[str, Mask], i: int) -> list[str]:
+    """The fields row ``i`` states and gets wrong."""
+    return [f for f in stated if stated[f][i] and not agree[f][i]]
+
+
+# ---------------------------------------------------------------- showdowns
+
+
+@dataclass
+class Showdowns:
+    """A batch of showdown rows read: both hands, the claims, why rows are malformed."""
+
+    player: Hands
+    banker: Hands
+    claims: dict[str, Parsed]
+    parts: list[Part] = field(default_factory=list)
+
+
+def read_showdowns(
+    cols: Mapping[str, pa.Array],
+    parse: Callable[[pa.Array, tuple[int, ...], str], Hands],
+    sizes: tuple[int, ...],
+    banker: str = "banker",
+) -> Showdowns:
+    """The ``player`` and ``banker`` hands (the other side named ``banker`` in messages)
+    and the ``winner`` and ``net`` claims."""
+    p = parse(cols["player"], sizes, "player")
+    b = parse(cols["banker"], sizes, banker)
+    claims = read_claims(
+        cols,
+        {
+            "winner": lambda a: parse_label(a, "winner", WINNER_LABELS),
+            "net": lambda a: parse_float(a, "net"),
+        },
+    )
+    parts: list[Part] = [(p.bad | ~p.stated, p.messages), (b.bad | ~b.stated, b.messages)]
+    return Showdowns(p, b, claims, [*parts, *claim_parts(claims)])
+
+
+def one_deck(player: Hands, banker: Hands, pad: int) -> Part:
+    """Rows whose two hands share a card (both are dealt from one deck)."""
+    from solver.core.cards import CARD_NAMES
+
+    pi, bi = player.ids.astype(np.int64), banker.ids.astype(np.int64)
+    overlap = ((pi[:, :, None] == bi[:, None, :]) & (pi[:, :, None] != pad)).any(axis=(1, 2))
+    overlap &= ~player.bad & ~banker.bad & player.stated & banker.stated
+    messages = {}
+    for i in np.flatnonzero(overlap)[:MAX_LISTED].tolist():
+        shared = sorted(set(pi[i].tolist()) & set(bi[i].tolist()))
+        messages[i] = f"card {CARD_NAMES[shared[0]]} is in both hands (one deck)"
+    return overlap, messages
+
+
+def showdown_agree(cv: Mapping[str, npt.NDArray[Any]]) -> Agree:
+    """``winner`` claims right when equal, ``net`` ones within 1e-6 of our answer."""
+
+    def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
+        out = equal_fields(cv, a, sel, {"winner": "winner"})
+        if "net" in cv:
+            out["net"] = np.abs(cv["net"][sel] - a["net"]) <= 1e-6
+        return out
+
+    return agree
+
+
+def showdown_claims(
+    i: int,
+    stated: Mapping[str, Mask],
+    cv: Mapping[str, npt.NDArray[Any]],
+    agree: Mapping[str, Mask],
+    winners: Sequence[str],
+) -> tuple[dict[str, Any], list[str], str]:
+    """Row ``i``'s claims (``winners`` names the sides), the fields it gets wrong, and
+    the wrong claims in words (``"banker, net -1"``)."""
+    claimed = {
+        f: (winners[int(cv[f][i])] if f == "winner" else float(cv[f][i]))
+        for f in stated
+        if stated[f][i]
+    }
+    fields = differing(stated, agree, i)
+    said = ", ".join(f"net {claimed[f]:+g}" if f == "net" else str(claimed[f]) for f in fields)
+    return claimed, fields, said

@@ -1,0 +1,524 @@
+"""Parsing claim values and hands for ``bull verify``, a whole column at a time.
+
+Every parser takes an Arrow column and returns, per row, the value, whether the row
+**states** anything (an empty field is not a claim) and whether it is **bad**
+(malformed, with a message naming the value). The common spellings are read with Arrow
+compute and numpy, without a Python loop; only the other rows go one at a time to the
+game's own parser (:mod:`solver.core.cards`, :mod:`solver.core.tiles`), whose error message names
+the bad item.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from solver.core.errors import BullError
+from solver.kit.read import MAX_LISTED
+
+__all__ = [
+    "NONE_WORDS",
+    "PAD",
+    "Hands",
+    "Parsed",
+    "parse_bool",
+    "parse_card_hands",
+    "parse_float",
+    "parse_int",
+    "parse_label",
+    "parse_tile_hands",
+    "show",
+]
+
+_BOOL_WORDS = {
+    "true": True,
+    "false": False,
+    "1": True,
+    "0": False,
+    "yes": True,
+    "no": False,
+    "t": True,
+    "f": False,
+    "y": True,
+    "n": False,
+}
+NONE_WORDS = ("none", "null", "no_bull", "-", "[]", "n/a", "na")
+"""Spellings of an explicit "nothing" (no bull, no score); an empty field is not a claim."""
+
+
+# ---------------------------------------------------------------- value parsing
+
+
+@dataclass
+class Parsed:
+    """A claim column parsed: ``value`` where ``stated``; ``bad`` rows are malformed."""
+
+    value: npt.NDArray[Any]
+    stated: npt.NDArray[np.bool_]
+    bad: npt.NDArray[np.bool_]
+    messages: dict[int, str] = field(default_factory=dict)
+
+
+def to_np(arr: pa.Array, dtype: Any = None) -> npt.NDArray[Any]:
+    """An Arrow array as numpy (copied where it must be: nulls, booleans, text)."""
+    return np.asarray(arr.to_numpy(zero_copy_only=False), dtype=dtype)
+
+
+def nonempty(text: pa.Array) -> npt.NDArray[np.bool_]:
+    """Rows of a text column holding at least one character (a null row: false)."""
+    return to_np(pc.fill_null(pc.greater(pc.utf8_length(text), 0), False), bool)
+
+
+def is_text(t: pa.DataType) -> bool:
+    return bool(pa.types.is_string(t) or pa.types.is_large_string(t))
+
+
+def _clean_text(arr: pa.Array) -> tuple[pa.Array, npt.NDArray[np.bool_]]:
+    """Trimmed, lower-cased text and the rows that state something (non-empty)."""
+    if not is_text(arr.type):
+        arr = pc.cast(arr, pa.string())
+    t = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
+    return t, nonempty(t)
+
+
+def _lookup(
+    text: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+    keys = list(table)
+    idx = pc.index_in(text, value_set=pa.array(keys, pa.string()))
+    found = to_np(pc.is_valid(idx), bool)
+    vals = np.array([table[k] for k in keys] + [fill], dtype=dtype)
+    pos = to_np(pc.fill_null(idx, len(keys)), np.int64)
+    return vals[pos], found
+
+
+def _text_lookup(
+    arr: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any, label: bool = False
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """``(value, found, stated)``: exact matches first; only the other rows are trimmed,
+    lower-cased (and, for labels, spaces and dashes turned into ``_``)."""
+    if not is_text(arr.type):
+        arr = pc.cast(arr, pa.string())
+    vals, found = _lookup(arr, table, dtype, fill)
+    stated = found.copy()
+    rest = np.flatnonzero(~found & ~nulls(arr))
+    if len(rest):
+        sub = pc.utf8_lower(pc.utf8_trim_whitespace(pc.take(arr, pa.array(rest))))
+        if label:
+            sub = pc.replace_substring_regex(sub, r"[\s\-]+", "_")
+        st = nonempty(sub)
+        v2, f2 = _lookup(sub, table, dtype, fill)
+        vals[rest], found[rest], stated[rest] = v2, f2, st
+    return vals, found, stated
+
+
+def nulls(arr: pa.Array) -> npt.NDArray[np.bool_]:
+    if arr.null_count == 0:
+        return np.zeros(len(arr), dtype=bool)
+    return to_np(arr.is_null(), bool)
+
+
+def parse_bool(arr: pa.Array, name: str) -> Parsed:
+    """``true/false/yes/no/1/0`` (any case), or a boolean column."""
+    n = len(arr)
+    if pa.types.is_boolean(arr.type):
+        stated = ~nulls(arr)
+        val = to_np(pc.fill_null(arr, False), bool)
+        return Parsed(val, stated, np.zeros(n, dtype=bool))
+    if pa.types.is_integer(arr.type):
+        stated = ~nulls(arr)
+        v = to_np(pc.fill_null(arr, 0))
+        bad = stated & (v != 0) & (v != 1)
+        return Parsed(v == 1, stated & ~bad, bad, _messages(arr, bad, name, "true or false"))
+    val, found, stated = _text_lookup(arr, _BOOL_WORDS, bool, False)
+    bad = stated & ~found
+    return Parsed(val, stated & found, bad, _messages(arr, bad, name, "true or false"))
+
+
+def parse_int(arr: pa.Array, name: str, none_value: int | None = None) -> Parsed:
+    """Integers (``none_value`` stands for the words of :data:`NONE_WORDS`, if given)."""
+    n = len(arr)
+    if pa.types.is_integer(arr.type):
+        stated = ~nulls(arr)
+        v = to_np(pc.fill_null(arr, 0)).astype(np.int64)
+        return Parsed(v, stated, np.zeros(n, dtype=bool))
+    if pa.types.is_floating(arr.type):
+        stated = ~nulls(arr)
+        f = to_np(pc.fill_null(arr, 0), np.float64)
+        bad = stated & ((f != np.round(f)) | ~np.isfinite(f))
+        v = np.where(bad, 0, f).astype(np.int64)
+        return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "an integer"))
+    if pa.types.is_boolean(arr.type):
+        stated = ~nulls(arr)
+        return Parsed(
+            np.zeros(n, np.int64),
+            np.zeros(n, bool),
+            stated,
+            _messages(arr, stated, name, "an integer"),
+        )
+    text, stated = _clean_text(arr)
+    digits = pc.match_substring_regex(text, r"^[+-]?\d{1,9}(\.0*)?$")
+    ok = to_np(pc.fill_null(digits, False), bool)
+    v = np.zeros(n, dtype=np.int64)
+    if ok.any():
+        sel = pa.array(np.flatnonzero(ok))
+        nums = pc.cast(pc.cast(pc.take(text, sel), pa.float64()), pa.int64())
+        v[ok] = to_np(nums, np.int64)
+    none = np.zeros(n, dtype=bool)
+    if none_value is not None:
+        _, none = _lookup(text, dict.fromkeys(NONE_WORDS, 0), np.int64, 0)
+        v[none] = none_value
+    bad = stated & ~ok & ~none
+    return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "an integer"))
+
+
+def parse_float(arr: pa.Array, name: str) -> Parsed:
+    """Numbers (net stakes, commissions)."""
+    n = len(arr)
+    if pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type):
+        stated = ~nulls(arr)
+        v = to_np(pc.fill_null(pc.cast(arr, pa.float64()), 0.0), np.float64)
+        bad = stated & ~np.isfinite(v)
+        return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "a number"))
+    text, stated = _clean_text(arr)
+    ok_arr = pc.match_substring_regex(text, r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+    ok = to_np(pc.fill_null(ok_arr, False), bool)
+    v = np.zeros(n, dtype=np.float64)
+    if ok.any():
+        sel = pa.array(np.flatnonzero(ok))
+        v[ok] = to_np(pc.cast(pc.take(text, sel), pa.float64()), np.float64)
+    bad = stated & ~ok
+    return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "a number"))
+
+
+def parse_label(arr: pa.Array, name: str, labels: Mapping[str, int]) -> Parsed:
+    """A label from ``labels`` (normalised: lower case, spaces and dashes as ``_``)."""
+    val, found, stated = _text_lookup(arr, labels, np.int64, -1, label=True)
+    bad = stated & ~found
+    want = "one of " + ", ".join(
+        sorted({k for k, v in labels.items() if _canonical_label(labels, v) == k})
+    )
+    return Parsed(val, stated & found, bad, _messages(arr, bad, name, want))
+
+
+def _canonical_label(labels: Mapping[str, int], value: int) -> str:
+    return next(k for k, v in labels.items() if v == value)
+
+
+def _messages(arr: pa.Array, bad: npt.NDArray[np.bool_], name: str, want: str) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for i in np.flatnonzero(bad)[:MAX_LISTED].tolist():
+        out[i] = f"{name} {show(arr[i].as_py())}: expected {want}"
+    return out
+
+
+def show(v: Any) -> str:
+    s = json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else repr(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+# ---------------------------------------------------------------- hands
+
+PAD = 255
+"""Filler after the last item of a short hand (Pok Deng two-card hands)."""
+
+_CARD_RANKS = {
+    "A": 0,
+    "2": 1,
+    "3": 2,
+    "4": 3,
+    "5": 4,
+    "6": 5,
+    "7": 6,
+    "8": 7,
+    "9": 8,
+    "10": 9,
+    "T": 9,
+    "J": 10,
+    "Q": 11,
+    "K": 12,
+}
+_CARD_SUITS = {"S": 0, "H": 1, "D": 2, "C": 3}
+_CARD_TOKENS: dict[str, int] = {
+    rr + ss: rv * 4 + sv
+    for r, rv in _CARD_RANKS.items()
+    for s, sv in _CARD_SUITS.items()
+    for rr in sorted({r, r.lower()})
+    for ss in (s, s.lower())
+}
+_CARD_KEYS = pa.array(list(_CARD_TOKENS), pa.string())
+_CARD_IDS = np.array(list(_CARD_TOKENS.values()), dtype=np.uint8)
+
+
+def _fast_cards(
+    text: pa.Array, sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """Vectorised read of hands written as white-space separated card names in the
+    common spellings; rows it cannot read (``ok`` false) go to the slow parser."""
+    sp = pc.ascii_split_whitespace(text)
+    lens = to_np(pc.fill_null(pc.list_value_length(sp), 0), np.int64)
+    idx = pc.index_in(sp.flatten(), value_set=_CARD_KEYS)
+    return _gather_tokens(lens, idx, _CARD_IDS, sizes)
+
+
+def _gather_tokens(
+    lens: npt.NDArray[np.int64], idx: pa.Array, table: npt.NDArray[np.uint8], sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    m = len(lens)
+    width = max(sizes)
+    filled = pc.fill_null(idx, 0) if idx.null_count else idx
+    pos = to_np(filled)
+    vals = table[pos]
+    ids = np.full((m, width), PAD, dtype=np.uint8)
+    size = np.zeros(m, dtype=np.int8)
+    if idx.null_count == 0 and len(sizes) == 1 and np.all(lens == sizes[0]):
+        ids[:, :] = vals.reshape(m, width)
+        size[:] = width
+        return ids, size, np.ones(m, dtype=bool)
+    ok = np.isin(lens, sizes)
+    if idx.null_count:
+        unknown = ~to_np(pc.is_valid(idx), bool)
+        row_of = np.repeat(np.arange(m), lens)
+        ok &= np.bincount(row_of[unknown], minlength=m) == 0
+    starts = np.cumsum(lens) - lens
+    for k in sizes:
+        rows = np.flatnonzero(ok & (lens == k))
+        if len(rows):
+            ids[rows, :k] = vals[starts[rows][:, None] + np.arange(k)]
+            size[rows] = k
+    return ids, size, ok
+
+
+def _slow_cards(value: Any, sizes: tuple[int, ...]) -> list[int]:
+    from solver.core.cards import parse_card, parse_cards, parse_hand
+
+    if isinstance(value, str):
+        parse_hand(value, size=sizes)  # names the bad card, the duplicate or the count
+        return parse_cards(value)
+    if isinstance(value, list):
+        parse_hand(value, size=sizes)
+        return [v if isinstance(v, int) else parse_card(v) for v in value]
+    raise BullError(f"not a hand: {show(value)}")
+
+
+@dataclass
+class Hands:
+    """Parsed hands: ``ids`` in the order written (:data:`PAD` after a short hand),
+    ``size`` per row; ``stated`` rows are non-empty, ``bad`` ones malformed (with a
+    message), ``none`` ones an explicit "nothing" (e.g. no bull)."""
+
+    ids: npt.NDArray[np.uint8]
+    size: npt.NDArray[np.int8]
+    stated: npt.NDArray[np.bool_]
+    bad: npt.NDArray[np.bool_]
+    none: npt.NDArray[np.bool_]
+    messages: dict[int, str]
+    sorted: npt.NDArray[np.uint8] | None = None
+
+
+def parse_items(
+    arr: pa.Array,
+    sizes: tuple[int, ...],
+    kind: str,
+    fast: Callable[
+        [pa.Array, tuple[int, ...]],
+        tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]],
+    ],
+    slow: Callable[[Any, tuple[int, ...]], list[int]],
+    item: str = "card",
+    allow_none: bool = False,
+) -> Hands:
+    """Parse a column of hands of ``sizes`` items (cards or tiles).
+
+    ``fast`` reads the common spellings of a text column at once (its ``ok`` rows);
+    the other rows go to ``slow``, one at a time, whose :class:`BullError` message makes
+    the row malformed.
+    """
+    n = len(arr)
+    width = max(sizes)
+    text = joined_text(arr)
+    trimmed = None
+    if text is not None:
+        ids, size, done = fast(text, sizes)
+        stated = done.copy()
+        rest = np.flatnonzero(~done)
+        if len(rest):
+            trimmed = pc.utf8_trim_whitespace(pc.take(text, pa.array(rest)))
+            stated[rest] = nonempty(trimmed)
+    else:
+        ids = np.full((n, width), PAD, dtype=np.uint8)
+        size = np.zeros(n, dtype=np.int8)
+        done = np.zeros(n, dtype=bool)
+        lens = to_np(pc.fill_null(pc.list_value_length(arr), 0), np.int64)
+        stated = ~nulls(arr) & (lens > 0)
+        if item == "card" and stated.any():  # ids in our encoding, read at once
+            flat = arr.flatten()
+            vals = to_np(pc.fill_null(flat, 255), np.int64)
+            bad_val = (vals < 0) | (vals > 51)
+            row_of = np.repeat(np.arange(n), np.where(nulls(arr), 0, lens))
+            ok = stated & np.isin(lens, sizes) & (np.bincount(row_of[bad_val], minlength=n) == 0)
+            starts = np.cumsum(np.where(nulls(arr), 0, lens)) - np.where(nulls(arr), 0, lens)
+            for k in sizes:
+                rows = np.flatnonzero(ok & (lens == k))
+                if len(rows):
+                    ids[rows, :k] = vals[starts[rows][:, None] + np.arange(k)].astype(np.uint8)
+                    size[rows] = k
+                    done[rows] = True
+    slow_rows = stated & ~done
+    none = np.zeros(n, dtype=bool)
+    if allow_none and trimmed is not None and slow_rows.any():
+        _, nw = _lookup(pc.utf8_lower(trimmed), dict.fromkeys(NONE_WORDS, 0), np.int64, 0)
+        none[np.flatnonzero(~done)] = nw
+        none &= slow_rows
+        slow_rows &= ~none
+    bad = np.zeros(n, dtype=bool)
+    messages: dict[int, str] = {}
+    for i in np.flatnonzero(slow_rows).tolist():
+        try:
+            items = slow(arr[i].as_py(), sizes)
+        except BullError as exc:
+            bad[i] = True
+            if len(messages) < MAX_LISTED:
+                messages[i] = f"{kind}: {exc}"
+            continue
+        ids[i, : len(items)] = items
+        size[i] = len(items)
+    srt = None
+    if done.any():  # repeated items within a fast-read row (PAD sorts last)
+        from solver.core.indexing import sort_columns
+
+        cols = sort_columns([ids[:, j] for j in range(width)])
+        dup = np.zeros(n, dtype=bool)
+        for j in range(width - 1):
+            dup |= (cols[j] == cols[j + 1]) & (cols[j] != PAD)
+        dup &= done
+        for i in np.flatnonzero(dup).tolist():
+            bad[i] = True
+            if len(messages) < MAX_LISTED:
+                messages[i] = f"{kind}: {_dup_message(ids[i], item)}"
+        srt = np.stack(cols, axis=1)  # every row's final ids, sorted
+    return Hands(ids, size, stated, bad, none, messages, srt)
+
+
+def _dup_message(row: npt.NDArray[np.uint8], item: str) -> str:
+    from solver.core.cards import CARD_NAMES
+
+    vals = [c for c in row.tolist() if c != PAD]
+    d = next(c for c in vals if vals.count(c) > 1)
+    return f"duplicate {item} {CARD_NAMES[d] if item == 'card' else d}"
+
+
+def joined_text(arr: pa.Array) -> pa.Array | None:
+    """A string column for text or list-of-text columns (``None`` for lists of ids)."""
+    t = arr.type
+    if is_text(t):
+        return arr
+    if pa.types.is_dictionary(t):
+        return joined_text(pc.cast(arr, t.value_type))
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        if is_text(t.value_type):
+            joined = pc.binary_join(arr, " ")
+            return joined if is_text(joined.type) else pc.cast(joined, pa.string())
+        if pa.types.is_integer(t.value_type) or pa.types.is_null(t.value_type):
+            return None
+    if pa.types.is_null(t):
+        return pa.array([None] * len(arr), pa.string())
+    raise BullError(f"a hand column has type {t}; expected text or a list of names")
+
+
+def parse_card_hands(
+    arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand", allow_none: bool = False
+) -> Hands:
+    """Card hands in any accepted spelling (RULES §2), as ids in the order written.
+
+    >>> h = parse_card_hands(pa.array(["AS 10H 3C 7D KS", "AS AS 2C 3D 4H", None]), (5,))
+    >>> h.ids[0].tolist(), h.bad.tolist(), h.stated.tolist()
+    ([0, 37, 11, 26, 48], [False, True, False], [True, True, False])
+    >>> h.messages[1]
+    'hand: duplicate card AS'
+    """
+    return parse_items(arr, sizes, kind, _fast_cards, _slow_cards, "card", allow_none)
+
+
+# ---------------------------------------------------------------- tiles
+
+
+def _tile_re(k: int) -> str:
+    return r"^[\s,]*(?:\[[1-6]:[1-6]\][\s,]*){" + str(k) + r"}$"
+
+
+def _tile_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    from solver.core.tiles import TILE_TYPES, TYPE_COPIES, TYPE_FIRST_ID
+
+    index = np.full((7, 7), -1, dtype=np.int64)
+    for t, (hi, lo) in enumerate(TILE_TYPES):
+        index[hi, lo] = index[lo, hi] = t
+    return index, np.array(TYPE_FIRST_ID, dtype=np.int64), np.array(TYPE_COPIES, dtype=np.int64)
+
+
+_TILE_INDEX, TILE_FIRST, TILE_COPIES = _tile_tables()
+
+
+def _fast_tiles(
+    text: pa.Array, sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """Vectorised read of hands written ``[6:5][4:1]...`` (separators optional): canonical
+    sorted tile ids (copy 0 of a civil type before copy 1)."""
+    n = len(text)
+    width = max(sizes)
+    ids = np.full((n, width), PAD, dtype=np.uint8)
+    size = np.zeros(n, dtype=np.int8)
+    ok = np.zeros(n, dtype=bool)
+    for k in sizes:
+        rest = np.flatnonzero(~ok)
+        if not len(rest):
+            break
+        sub = pc.take(text, pa.array(rest))
+        m = to_np(pc.fill_null(pc.match_substring_regex(sub, _tile_re(k)), False), bool)
+        if not m.any():
+            continue
+        digits = pc.replace_substring_regex(pc.take(sub, pa.array(np.flatnonzero(m))), "[^1-6]", "")
+        off = np.frombuffer(digits.buffers()[1], dtype=np.int32)[
+            digits.offset : digits.offset + len(digits) + 1
+        ]
+        raw = np.frombuffer(digits.buffers()[2], dtype=np.uint8)[off[0] : off[-1]]
+        pips = (raw.astype(np.int64) - 48).reshape(-1, k, 2)
+        types = np.sort(_TILE_INDEX[pips[:, :, 0], pips[:, :, 1]], axis=1)
+        dup = np.zeros(types.shape, dtype=bool)
+        dup[:, 1:] = types[:, 1:] == types[:, :-1]
+        over = (dup & (TILE_COPIES[types] == 1)).any(axis=1)
+        if k > 2:
+            over |= (types[:, 2:] == types[:, :-2]).any(axis=1)
+        rows = rest[np.flatnonzero(m)]
+        good = ~over
+        ids[rows[good], :k] = (TILE_FIRST[types[good]] + dup[good]).astype(np.uint8)
+        size[rows[good]] = k
+        ok[rows[good]] = True
+    return ids, size, ok
+
+
+def _slow_tiles(value: Any, sizes: tuple[int, ...]) -> list[int]:
+    from solver.core.tiles import canonical_hand, parse_hand
+
+    if isinstance(value, str | list):
+        return list(canonical_hand(parse_hand(value, size=sizes)))
+    raise BullError(f"not a hand of tiles: {show(value)}")
+
+
+def parse_tile_hands(
+    arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand", allow_none: bool = False
+) -> Hands:
+    """Tile hands in any accepted spelling (RULES §2), as canonical sorted ids.
+
+    >>> h = parse_tile_hands(pa.array(["[6:5][4:1][2:2][3:3][5:4]", "66 66 66 11 22"]), (5,))
+    >>> h.ids[0].tolist(), h.bad.tolist()
+    ([3, 8, 10, 19, 28], [False, True])
+    """
+    return parse_items(arr, sizes, kind, _fast_tiles, _slow_tiles, "tile", allow_none)

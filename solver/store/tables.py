@@ -1,0 +1,516 @@
+"""Parquet tables: provenance metadata, content digests, atomic set builds, lazy loading.
+
+Layout of a tables directory (see ``tables/README.md``)::
+
+    tables/
+      current -> sets/<set-id>          symlink, swapped atomically by a build
+      sets/<set-id>/<name>.parquet      one immutable set of tables + MANIFEST.json
+      <name>.parquet -> current/<name>.parquet
+      MANIFEST.json  -> current/MANIFEST.json
+
+A build writes a complete new set beside the old one and then repoints ``current``
+with one ``rename``: a reader sees every old table or every new one, never a mix, and
+a build killed at any moment leaves the previous set intact. Readers resolve
+``current`` once per directory.
+
+A plain directory of ``<name>.parquet`` files (no ``current``) is also readable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from solver import __version__
+from solver.core.errors import TableError
+
+__all__ = [
+    "ROW_GROUP_SIZE",
+    "SCHEMA_VERSION",
+    "LoadedTable",
+    "content_digest",
+    "default_build_dir",
+    "find_tables_dir",
+    "make_table",
+    "open_table",
+    "read_manifest",
+    "write_set",
+]
+
+SCHEMA_VERSION = 1
+"""Bumped whenever a column's meaning or encoding changes."""
+ROW_GROUP_SIZE = 65536
+"""Fixed row-group size, so a single row is read by opening one row group."""
+ENV_VAR = "BULL_TABLES"
+_META_PREFIX = "bull."
+_REPO_TABLES = Path(__file__).resolve().parent.parent.parent / "tables"
+
+
+# ---------------------------------------------------------------- digests and metadata
+
+
+def content_digest(table: pa.Table) -> str:
+    """SHA-256 of the logical content: column names, types and values, in order.
+
+    Independent of compression, row grouping and file bytes.
+    """
+    h = hashlib.sha256()
+    h.update(f"rows={table.num_rows}\n".encode())
+    for name, column in zip(table.column_names, table.columns, strict=True):
+        h.update(f"{name}:{column.type}\n".encode())
+        if column.null_count:
+            raise TableError(f"column {name!r} has nulls; tables use sentinels instead")
+        for chunk in column.chunks:
+            if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
+                for value in chunk.to_pylist():  # length-prefixed UTF-8, value by value
+                    data = value.encode("utf-8")
+                    h.update(len(data).to_bytes(4, "little") + data)
+                continue
+            if not (
+                pa.types.is_integer(chunk.type)
+                or pa.types.is_floating(chunk.type)
+                or pa.types.is_boolean(chunk.type)
+            ):
+                raise TableError(f"column {name!r} has type {chunk.type}, which tables do not use")
+            arr = chunk.to_numpy(zero_copy_only=False)
+            if arr.dtype == np.bool_:
+                arr = arr.astype(np.uint8)
+            h.update(np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<")).tobytes())
+    return h.hexdigest()
+
+
+def make_table(
+    name: str,
+    columns: Mapping[str, npt.ArrayLike],
+    rules: Mapping[str, Any],
+    extra: Mapping[str, Any] | None = None,
+) -> pa.Table:
+    """A table of ``columns`` carrying provenance metadata.
+
+    ``rules`` maps each rule-set name used to its full content (a JSON-able dict);
+    ``extra`` holds any other JSON-able facts worth keeping (e.g. column notes).
+    """
+    table = pa.table({k: pa.array(np.asarray(v)) for k, v in columns.items()})
+    meta = {
+        "table": name,
+        "schema_version": SCHEMA_VERSION,
+        "solver_version": __version__,
+        "rows": table.num_rows,
+        "rules": dict(rules),
+        "digest": content_digest(table),
+    }
+    if extra:
+        meta["extra"] = dict(extra)
+    encoded = {
+        (_META_PREFIX + k).encode(): json.dumps(v, sort_keys=True).encode() for k, v in meta.items()
+    }
+    return table.replace_schema_metadata(encoded)
+
+
+def table_meta(schema: pa.Schema, where: str) -> dict[str, Any]:
+    """Decode the ``bull.*`` metadata of a schema."""
+    raw = schema.metadata or {}
+    out: dict[str, Any] = {}
+    for k, v in raw.items():
+        key = k.decode("utf-8", "replace")
+        if key.startswith(_META_PREFIX):
+            try:
+                out[key[len(_META_PREFIX) :]] = json.loads(v)
+            except ValueError:
+                raise TableError(f"table {where}: corrupt metadata field {key!r}") from None
+    for needed in ("table", "schema_version", "rows", "digest", "rules"):
+        if needed not in out:
+            raise TableError(f"table {where}: metadata lacks {needed!r}; rebuild with `bull build`")
+    return out
+
+
+# ---------------------------------------------------------------- where tables live
+
+
+def _has_tables(d: Path) -> bool:
+    return (d / "current").exists() or any(d.glob("*.parquet"))
+
+
+def user_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "bull-solver" / "tables"
+
+
+def default_build_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """Where ``bull build`` writes: ``--tables``, ``$BULL_TABLES``, the repository's
+    ``tables/`` (a source checkout), else the user cache directory."""
+    if explicit:
+        return Path(explicit)
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR])
+    if (_REPO_TABLES.parent / "pyproject.toml").exists():
+        return _REPO_TABLES
+    return user_cache_dir()
+
+
+def find_tables_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """Where the runtime reads tables: ``--tables``, ``$BULL_TABLES``, the repository's
+    ``tables/``, then the user cache directory. Raises :class:`TableError` with the
+    places tried and how to build."""
+    if explicit:
+        d = Path(explicit)
+        if not d.is_dir():
+            raise TableError(
+                f"tables directory {d} does not exist; build it with `bull build --tables {d}`"
+            )
+        return d
+    tried = []
+    env = os.environ.get(ENV_VAR)
+    candidates = ([Path(env)] if env else []) + [_REPO_TABLES, user_cache_dir()]
+    for d in candidates:
+        tried.append(str(d))
+        if d.is_dir() and _has_tables(d):
+            return d
+        if env and d == Path(env):
+            raise TableError(f"${ENV_VAR}={env} holds no tables; build them with `bull build`")
+    if os.environ.get("BULL_NO_AUTOBUILD"):
+        raise TableError(
+            f"no tables found (looked in {', '.join(tried)}); build them with `bull build`"
+        )
+    return _autobuild(tried)
+
+
+_AUTOBUILDER: list[Callable[[Path], object]] = []
+
+
+def set_autobuilder(builder: Callable[[Path], object]) -> None:
+    """Say how to build every table into a directory when none are found anywhere.
+
+    The game registry registers itself here (the store knows no game)."""
+    _AUTOBUILDER[:] = [builder]
+
+
+def _autobuild(tried: list[str]) -> Path:
+    """No tables anywhere (e.g. a fresh non-editable install): build them once where
+    ``bull build`` would, saying so on stderr."""
+    target = default_build_dir()
+    if not _AUTOBUILDER:
+        raise TableError(
+            f"no tables found (looked in {', '.join(tried)}); build them with `bull build`"
+        )
+    sys.stderr.write(
+        f"bull: no tables found (looked in {', '.join(tried)}); building them "
+        f"once into {target} ...\n"
+    )
+    try:
+        _AUTOBUILDER[0](target)
+    except OSError as exc:
+        raise TableError(
+            f"no tables found and cannot build them in {target} "
+            f"({exc.strerror}); run `bull build --tables DIR`"
+        ) from None
+    sys.stderr.write(f"bull: tables built in {target}\n")
+    return target
+
+
+def resolve_set(directory: Path) -> Path:
+    """The directory holding the current set's files (``current`` resolved once)."""
+    cur = directory / "current"
+    if cur.is_symlink() or cur.is_dir():
+        target = cur.resolve()
+        if not target.is_dir():
+            raise TableError(f"{cur} points at a missing set; rebuild with `bull build`")
+        return target
+    return directory
+
+
+def read_manifest(directory: Path) -> dict[str, Any] | None:
+    path = resolve_set(directory) / "MANIFEST.json"
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise TableError(f"{path} is unreadable or corrupt; rebuild with `bull build`") from None
+    if not isinstance(data, dict):
+        raise TableError(f"{path} is corrupt; rebuild with `bull build`")
+    return data
+
+
+# ---------------------------------------------------------------- writing a set
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_parquet(table: pa.Table, path: Path) -> None:
+    pq.write_table(
+        table,
+        path,
+        compression="zstd",
+        row_group_size=ROW_GROUP_SIZE,
+        use_dictionary=False,
+        write_statistics=False,
+    )
+    with open(path, "rb+") as f:
+        os.fsync(f.fileno())
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def _remove_abandoned(sets: Path) -> None:
+    """Delete temporary sets left by builds that were killed (their process is gone)."""
+    for tmp in sets.glob(".tmp-*"):
+        try:
+            pid = int(tmp.name.split("-")[1])
+        except (IndexError, ValueError):
+            continue
+        if pid != os.getpid() and not _pid_alive(pid):
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def write_set(
+    tables: Mapping[str, pa.Table], directory: str | os.PathLike[str], log: Any = None
+) -> Path:
+    """Write ``tables`` as the new current set in ``directory``, atomically.
+
+    Tables of the previous set that are not rebuilt are carried over (hard links),
+    so a partial build still yields a complete set. Returns the new set's path.
+    """
+    root = Path(directory)
+    (root / "sets").mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(root / "sets")
+    old_set = resolve_set(root) if (root / "current").exists() else None
+    tmp = root / "sets" / f".tmp-{os.getpid()}-{time.time_ns()}"
+    tmp.mkdir()
+    try:
+        entries: dict[str, Any] = {}
+        if old_set is not None:
+            old_manifest = read_manifest(root) or {}
+            for name, entry in old_manifest.get("tables", {}).items():
+                if name in tables:
+                    continue
+                src = old_set / f"{name}.parquet"
+                if src.exists():
+                    try:
+                        os.link(src, tmp / src.name)
+                    except OSError:
+                        shutil.copy2(src, tmp / src.name)
+                    entries[name] = entry
+        for name, table in tables.items():
+            _write_parquet(table, tmp / f"{name}.parquet")
+            meta = table_meta(table.schema, name)
+            entries[name] = {
+                "file": f"{name}.parquet",
+                "rows": meta["rows"],
+                "digest": meta["digest"],
+                "schema_version": meta["schema_version"],
+                "solver_version": meta["solver_version"],
+                "rules": meta["rules"],  # full content, as in the file's metadata
+            }
+        listing = {
+            "schema_version": SCHEMA_VERSION,
+            "tables": {k: entries[k] for k in sorted(entries)},
+        }
+        # the set id names everything the manifest says: content digests, versions, rules
+        set_id = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
+        manifest = {**listing, "set": set_id}
+        (tmp / "MANIFEST.json").write_text(
+            json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
+        _fsync_dir(tmp)
+        final = root / "sets" / set_id
+        if final.exists():
+            if old_set is not None and final.resolve() == old_set:
+                shutil.rmtree(tmp)  # identical content: keep the existing set untouched
+            else:
+                shutil.rmtree(final)
+                os.rename(tmp, final)
+        else:
+            os.rename(tmp, final)
+        # swap `current` atomically
+        link_tmp = root / f".tmp-current-{os.getpid()}"
+        if link_tmp.is_symlink() or link_tmp.exists():
+            link_tmp.unlink()
+        os.symlink(Path("sets") / set_id, link_tmp)
+        os.replace(link_tmp, root / "current")
+        _fsync_dir(root)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    # stable names pointing through `current`
+    for name in [*entries, "MANIFEST"]:
+        fname = "MANIFEST.json" if name == "MANIFEST" else f"{name}.parquet"
+        link = root / fname
+        if not link.is_symlink():
+            if link.exists():
+                link.unlink()
+            os.symlink(Path("current") / fname, link)
+    # drop sets nobody points at any more
+    for other in (root / "sets").iterdir():
+        if other.name != set_id and not other.name.startswith(".tmp-"):
+            shutil.rmtree(other, ignore_errors=True)
+    _LOADED.clear()
+    return root / "sets" / set_id
+
+
+# ---------------------------------------------------------------- loading
+
+
+@dataclass
+class LoadedTable:
+    """A table opened for lookups. Columns are read lazily, once, as numpy arrays."""
+
+    name: str
+    path: Path
+    meta: dict[str, Any]
+    num_rows: int
+    _file: pq.ParquetFile
+    _columns: dict[str, npt.NDArray[Any]] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """Rule-set name → full rule content used to build the table."""
+        return dict(self.meta["rules"])
+
+    @property
+    def column_names(self) -> list[str]:
+        return list(self._file.schema_arrow.names)
+
+    def column(self, name: str) -> npt.NDArray[Any]:
+        """The whole column as a numpy array (cached)."""
+        arr = self._columns.get(name)
+        if arr is None:
+            if name not in self.column_names:
+                raise TableError(
+                    f"table {self.name} has no column {name!r}; "
+                    "it may be stale: rebuild with `bull build`"
+                )
+            try:
+                col = self._file.read(columns=[name]).column(0)
+            except (OSError, pa.ArrowException) as exc:
+                raise TableError(
+                    f"table {self.path} is corrupt ({exc}); rebuild with `bull build`"
+                ) from None
+            arr = col.to_numpy()
+            if len(arr) != self.num_rows:
+                raise TableError(f"table {self.path} is truncated; rebuild with `bull build`")
+            self._columns[name] = arr
+        return arr
+
+    def columns(self, names: Iterable[str]) -> dict[str, npt.NDArray[Any]]:
+        return {n: self.column(n) for n in names}
+
+    def rows(
+        self, index: Sequence[int] | npt.NDArray[np.integer], names: Iterable[str]
+    ) -> dict[str, npt.NDArray[Any]]:
+        """Values of ``names`` at row ``index`` — reading only the row groups needed
+        unless the columns are already loaded (fast for a few rows)."""
+        idx = np.asarray(index, dtype=np.int64)
+        names = list(names)
+        if idx.size and (idx.min() < 0 or idx.max() >= self.num_rows):
+            raise TableError(f"row index out of range for table {self.name}")
+        if all(n in self._columns for n in names) or idx.size > 4 * ROW_GROUP_SIZE:
+            return {n: self.column(n)[idx] for n in names}
+        out: dict[str, npt.NDArray[Any]] = {}
+        groups = np.unique(idx // ROW_GROUP_SIZE)
+        for n in names:
+            if n not in self.column_names:
+                raise TableError(
+                    f"table {self.name} has no column {n!r}; "
+                    "it may be stale: rebuild with `bull build`"
+                )
+        parts: dict[int, pa.Table] = {}
+        try:
+            for g in groups.tolist():
+                parts[g] = self._file.read_row_group(g, columns=names)
+        except (OSError, pa.ArrowException) as exc:
+            raise TableError(
+                f"table {self.path} is corrupt ({exc}); rebuild with `bull build`"
+            ) from None
+        for n in names:
+            vals = []
+            for i in idx.tolist():
+                g, r = divmod(i, ROW_GROUP_SIZE)
+                vals.append(parts[g].column(n)[r].as_py())
+            out[n] = np.asarray(vals)
+        return out
+
+
+_LOADED: dict[tuple[str, str], LoadedTable] = {}
+
+
+def open_table(name: str, tables: str | os.PathLike[str] | None = None) -> LoadedTable:
+    """Open table ``name`` (cached per directory) and check its provenance cheaply:
+    schema version, table name and row count. Full digests: ``bull check-tables``."""
+    directory = find_tables_dir(tables)
+    set_dir = resolve_set(directory)
+    key = (str(set_dir), name)
+    hit = _LOADED.get(key)
+    if hit is not None:
+        return hit
+    path = set_dir / f"{name}.parquet"
+    if not path.exists():
+        raise TableError(
+            f"table {name} is missing from {directory}; build it with "
+            f"`bull build{' --tables ' + str(tables) if tables else ''}`"
+        )
+    try:
+        pf = pq.ParquetFile(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise TableError(
+            f"table {path} is corrupt or truncated ({str(exc).splitlines()[0]}); "
+            "rebuild with `bull build`"
+        ) from None
+    meta = table_meta(pf.schema_arrow, str(path))
+    if meta["schema_version"] != SCHEMA_VERSION:
+        raise TableError(
+            f"table {path} has schema version {meta['schema_version']}, this solver "
+            f"reads {SCHEMA_VERSION}; rebuild with `bull build`"
+        )
+    if meta["table"] != name:
+        raise TableError(
+            f"table {path} holds {meta['table']!r}, not {name!r}; rebuild with `bull build`"
+        )
+    if pf.metadata.num_rows != meta["rows"]:
+        raise TableError(
+            f"table {path} has {pf.metadata.num_rows} rows, its metadata says "
+            f"{meta['rows']}; rebuild with `bull build`"
+        )
+    manifest = read_manifest(directory)
+    if manifest is not None:
+        entry = manifest.get("tables", {}).get(name)
+        if entry is not None and entry.get("digest") != meta["digest"]:
+            raise TableError(
+                f"table {path} does not match MANIFEST.json (digest differs); "
+                "rebuild with `bull build`"
+            )
+    loaded = LoadedTable(name=name, path=path, meta=meta, num_rows=meta["rows"], _file=pf)
+    _LOADED[key] = loaded
+    return loaded

@@ -1,0 +1,1 @@
+"""Niu Niu tests (hands, play, odds, simulator)."""

@@ -1,0 +1,1 @@
+"""Pok Deng tests (hands, play, strategy, odds, simulator)."""

@@ -1,0 +1,1 @@
+"""Tau Ngau tests (hands, play, odds, simulator)."""
