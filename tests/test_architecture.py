@@ -96,7 +96,7 @@ def find_cycle(edges: Mapping[str, Iterable[str]]) -> list[str] | None:
         stack.append(n)
         for m in edges.get(n, ()):
             if state.get(m) == 1:
-                return stack[stack.index(m) :] + [m]
+                return [*stack[stack.index(m) :], m]
             if m not in state and (found := visit(m)):
                 return found
         stack.pop()

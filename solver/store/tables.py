@@ -47,6 +47,9 @@ __all__ = [
     "make_table",
     "open_table",
     "read_manifest",
+    "table_meta",
+    "user_cache_dir",
+    "write_parquet",
     "write_set",
 ]
 
@@ -261,7 +264,8 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_parquet(table: pa.Table, path: Path) -> None:
+def write_parquet(table: pa.Table, path: Path) -> None:
+    """Write one table file the way every set is written (zstd, fixed row groups, synced)."""
     pq.write_table(
         table,
         path,
@@ -324,7 +328,7 @@ def write_set(
                         shutil.copy2(src, tmp / src.name)
                     entries[name] = entry
         for name, table in tables.items():
-            _write_parquet(table, tmp / f"{name}.parquet")
+            write_parquet(table, tmp / f"{name}.parquet")
             meta = table_meta(table.schema, name)
             entries[name] = {
                 "file": f"{name}.parquet",

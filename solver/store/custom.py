@@ -1,0 +1,134 @@
+"""Exact tables for a user's rule file: built on first use, cached by the rule set's
+content digest, reused after (game-blind: the game passes its builder).
+
+A preset's columns live in the tables a build installs; a rule file's rule set has no
+such columns. :func:`rule_table` gives it a table of its own, ``rules/<table>-<digest>``
+next to the preset tables when that directory is writable (else in the user cache),
+written atomically (a temporary file renamed into place), so two processes building
+the same rule set at once both end with one whole file. The first use says on stderr
+that it is building. A cached file is believed only if its metadata names the same
+rule content and its row count is right; anything else is rebuilt.
+
+>>> rule_digest({"b": 1, "a": [1, 2]}) == rule_digest({"a": [1, 2], "b": 1})
+True
+>>> len(rule_digest({"a": 1}))
+16
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import uuid
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from solver.core.errors import TableError
+from solver.store.tables import (
+    SCHEMA_VERSION,
+    LoadedTable,
+    find_tables_dir,
+    table_meta,
+    user_cache_dir,
+    write_parquet,
+)
+
+__all__ = ["rule_digest", "rule_table", "rule_table_path"]
+
+_OPEN: dict[tuple[str, str], LoadedTable] = {}
+
+
+def rule_digest(data: Mapping[str, Any]) -> str:
+    """A short, stable digest of a rule set's full content (key order does not count)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _writable(d: Path) -> bool:
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(d, os.W_OK)
+
+
+def rule_table_path(
+    table: str, data: Mapping[str, Any], tables: str | os.PathLike[str] | None = None
+) -> Path:
+    """Where the table ``table`` of the rule set ``data`` is cached."""
+    name = f"{table}-{rule_digest(data)}.parquet"
+    try:
+        base = find_tables_dir(tables) / "rules"
+    except TableError:
+        base = user_cache_dir() / "rules"
+    if (base / name).exists() or _writable(base):
+        return base / name
+    return user_cache_dir() / "rules" / name
+
+
+def _open(path: Path, table: str, data: Mapping[str, Any], rows: int | None) -> LoadedTable | None:
+    """The cached file, if it is whole and was built for exactly ``data``."""
+    try:
+        pf = pq.ParquetFile(path)
+        meta = table_meta(pf.schema_arrow, str(path))
+    except (OSError, pa.ArrowException, TableError):
+        return None
+    rule_sets = meta.get("rules", {})
+    if (
+        meta["schema_version"] != SCHEMA_VERSION
+        or meta["table"] != table
+        or pf.metadata.num_rows != meta["rows"]
+        or (rows is not None and meta["rows"] != rows)
+        or list(rule_sets.values()) != [json.loads(json.dumps(dict(data), default=str))]
+    ):
+        return None
+    return LoadedTable(name=table, path=path, meta=meta, num_rows=meta["rows"], _file=pf)
+
+
+def rule_table(
+    table: str,
+    data: Mapping[str, Any],
+    build: Callable[[], pa.Table],
+    tables: str | os.PathLike[str] | None = None,
+    rows: int | None = None,
+    notice: Callable[[str], Any] | None = None,
+) -> LoadedTable:
+    """The table ``table`` for the rule set whose full content is ``data``.
+
+    ``build()`` makes it (a table from :func:`~solver.store.tables.make_table` whose
+    ``rules`` metadata is ``{name: data}``); it runs only when no cached copy exists.
+    ``rows``, when given, is the row count the table must have. ``notice`` receives the
+    one line that says a build is happening (default: stderr).
+    """
+    path = rule_table_path(table, data, tables)
+    key = (str(path), rule_digest(data))
+    hit = _OPEN.get(key)
+    if hit is not None:
+        return hit
+    loaded = _open(path, table, data, rows) if path.exists() else None
+    if loaded is None:
+        say = notice or (lambda s: sys.stderr.write(s + "\n"))
+        say(
+            f"bull: building the {table} table for rule set {data.get('name', '?')!r} "
+            f"(first use; cached in {path.parent})"
+        )
+        built = build()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
+        try:
+            write_parquet(built, tmp)
+            os.replace(tmp, path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise TableError(f"cannot write the rule-set table {path}: {exc.strerror}") from None
+        loaded = _open(path, table, data, rows)
+        if loaded is None:
+            raise TableError(f"the rule-set table {path} does not read back; delete it and retry")
+    _OPEN[key] = loaded
+    return loaded
