@@ -182,6 +182,46 @@ def _cmd_edge(args: argparse.Namespace, out: Any) -> int:
     return 0
 
 
+def _cmd_rules(args: argparse.Namespace, out: Any) -> int:
+    """``bull rules GAME [--rules NAME|FILE] [--list]``: the effective rule set as TOML
+    (every option, defaults filled in), or the presets."""
+    from solver.core.rules import to_toml
+
+    game = games.get(args.game)
+    if args.list:
+        if args.rules:
+            raise BullError("--list lists the presets; it takes no --rules")
+        presets = []
+        for name in game.presets():
+            r = game.load_rules(name)
+            presets.append(
+                {"name": name, "default": name == game.default_rules, "description": r.description}
+            )
+        if args.json:
+            out.write(
+                json.dumps({"game": game.name, "presets": presets}, ensure_ascii=False) + "\n"
+            )
+        else:
+            labels = [f"{p['name']}{' (default)' if p['default'] else ''}" for p in presets]
+            width = max(len(lb) for lb in labels)
+            for lb, p in zip(labels, presets, strict=True):
+                out.write(f"{lb:<{width}}  {p['description']}\n")
+        return 0
+    data = game.load_rules(args.rules).to_data()
+    if args.json:
+        out.write(json.dumps(data, ensure_ascii=False) + "\n")
+    else:
+        source = args.rules or f"{game.default_rules} (the default preset)"
+        out.write(
+            to_toml(
+                data,
+                f"{game.title} rule set {data.get('name')!r}, from {source}: every option,\n"
+                "defaults filled in. Save it as a .toml file and pass it as --rules FILE.",
+            )
+        )
+    return 0
+
+
 def _module_command(module: str, func: str) -> Callable[[argparse.Namespace, Any], int]:
     def run(args: argparse.Namespace, out: Any) -> int:
         result: int = getattr(importlib.import_module(module), func)(args, out)
@@ -323,6 +363,18 @@ def _parser() -> _Parser:
     )
     common(t)
     t.set_defaults(run=_module_command("solver.vectors", "cli_vectors"))
+
+    ru = sub.add_parser(
+        "rules",
+        help="print a rule set as a TOML rule file (every option, defaults filled in)",
+        description="Print the effective rule set of GAME (a preset, or your rule file with "
+        "every default filled in) as TOML, ready to edit and pass back as --rules FILE; "
+        "--list lists the presets. Example: bull rules niuniu --rules casino",
+    )
+    ru.add_argument("game", choices=GAMES)
+    ru.add_argument("--list", action="store_true", help="list the presets of GAME")
+    common(ru)
+    ru.set_defaults(run=_cmd_rules)
 
     k = sub.add_parser("check-tables", help="recompute digests and verify every table")
     common(k, rules=False)

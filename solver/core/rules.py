@@ -19,7 +19,9 @@ that folder in, so this module knows no game.
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from importlib.resources.abc import Traversable
@@ -28,7 +30,15 @@ from typing import Any, Protocol
 
 from solver.core.errors import RulesError
 
-__all__ = ["Reader", "RuleSet", "RuleSpec", "load_rule_data", "preset_names"]
+__all__ = [
+    "Reader",
+    "RuleSet",
+    "RuleSpec",
+    "load_rule_data",
+    "merge_rules",
+    "preset_names",
+    "to_toml",
+]
 
 RuleSpec = str | os.PathLike[str] | Mapping[str, Any] | None
 """How a caller names a rule set: a preset name, a rule file's path, a dict, or ``None``
@@ -75,7 +85,9 @@ def load_rule_data(
     file path, or a dict.
 
     Returns ``(name, data)``. A file must say ``game = "<game>"``; its ``name`` defaults
-    to the file's stem. ``None`` means ``default`` (the game's default preset).
+    to the file's stem. ``None`` means ``default`` (the game's default preset). A file
+    (or dict) with ``base = "<preset>"`` starts from that preset and changes only the
+    fields it states (tables merge key by key, see :func:`merge_rules`).
     """
     if spec is None:
         if default is None:
@@ -113,7 +125,34 @@ def load_rule_data(
     file_game = data.get("game", game)
     if file_game != game:
         raise RulesError(f"rule file {source}: it is for game {file_game!r}, not {game!r}")
+    if "base" in data:
+        base = data.pop("base")
+        names = preset_names(presets)
+        if not isinstance(base, str) or base not in names:
+            raise RulesError(
+                f"rule file {source}: field 'base' is {base!r}; expected a preset of "
+                f"{game}: {', '.join(names)}"
+            )
+        _, preset = load_rule_data(game, base, presets)
+        preset.pop("description", None)
+        data = merge_rules(preset, data)
+        data["name"] = name
     return name, data
+
+
+def merge_rules(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``over`` laid on ``base``: tables merge key by key, anything else replaces.
+
+    >>> merge_rules({"a": 1, "t": {"x": 1, "y": 2}}, {"t": {"y": 3}, "b": [1]})
+    {'a': 1, 't': {'x': 1, 'y': 3}, 'b': [1]}
+    """
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
+            out[k] = merge_rules(out[k], v)
+        else:
+            out[k] = v
+    return out
 
 
 class Reader:
@@ -192,6 +231,8 @@ class Reader:
         value = self._get(key, default)
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(key, f"must be a number, got {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.fail(key, f"must be a finite number, got {value!r}")
         self._bounds(key, value, minimum, maximum)
         return float(value) if isinstance(value, float) else value
 
@@ -239,3 +280,63 @@ class Reader:
         if extra:
             key = sorted(extra)[0]
             raise RulesError(f"rule set {self.source}: unknown field {self._where(key)!r}")
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+
+
+def _toml_value(value: Any, where: str) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise RulesError(f"rule set field {where!r}: {value!r} has no TOML spelling")
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v, where) for v in value) + "]"
+    raise RulesError(f"rule set field {where!r}: {value!r} has no TOML spelling")
+
+
+def to_toml(data: Mapping[str, Any], comment: str = "") -> str:
+    """A rule set as a TOML rule file (``tomllib`` reads it back to the same dict).
+
+    Scalars and lists first, then each table (``[a]``, ``[a.b]``) in order.
+
+    >>> text = to_toml({"game": "x", "n": 2, "d": {"k": [1, 2], "sub": {"on": True}}})
+    >>> print(text)
+    game = "x"
+    n = 2
+    <BLANKLINE>
+    [d]
+    k = [1, 2]
+    <BLANKLINE>
+    [d.sub]
+    on = true
+    <BLANKLINE>
+    >>> tomllib.loads(text) == {"game": "x", "n": 2, "d": {"k": [1, 2], "sub": {"on": True}}}
+    True
+    """
+    out: list[str] = [f"# {line}".rstrip() for line in comment.splitlines()]
+
+    def table(prefix: list[str], body: Mapping[str, Any]) -> None:
+        plain = [(k, v) for k, v in body.items() if not isinstance(v, Mapping)]
+        nested = [(k, v) for k, v in body.items() if isinstance(v, Mapping)]
+        if prefix and (plain or not nested):
+            if out:
+                out.append("")
+            out.append("[" + ".".join(_toml_key(p) for p in prefix) + "]")
+        for k, v in plain:
+            out.append(f"{_toml_key(k)} = {_toml_value(v, '.'.join([*prefix, k]))}")
+        for k, v in nested:
+            table([*prefix, k], v)
+
+    table([], data)
+    return "\n".join(out) + "\n"
