@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeAlias
 
 from solver.core.errors import ParseError
+from solver.core.text import CARD_CHARACTERS, only_notation
 
 __all__ = [
     "CARD_NAMES",
@@ -86,7 +87,7 @@ def card_name(card: Card) -> str:
 
 def parse_card(text: str) -> Card:
     """Read one card: ``AS``, ``10h``, ``Td``, ``K♣`` (any case)."""
-    token = text.strip().upper()
+    token = only_notation(text, CARD_CHARACTERS).strip().upper()
     if len(token) >= 2 and token[:-1] in _RANKS and token[-1] in _SUITS and token[:-1] != "1":
         return make_card(_RANKS[token[:-1]], _SUITS[token[-1]])
     raise ParseError(
@@ -97,7 +98,7 @@ def parse_card(text: str) -> Card:
 def parse_cards(text: str) -> list[Card]:
     """Read cards separated by spaces or commas, in the order given (no count or
     duplicate check)."""
-    tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
+    tokens = [t for t in _SEPARATORS.split(only_notation(text, CARD_CHARACTERS).strip()) if t]
     return [parse_card(t) for t in tokens]
 
 

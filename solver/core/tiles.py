@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import ParseError
+from solver.core.text import TILE_CHARACTERS, only_notation
 
 __all__ = [
     "CIVIL_TYPES",
@@ -114,7 +115,7 @@ assert set(TILE_TYPES) == CIVIL_TYPES | MILITARY_TYPES
 
 _TYPE_INDEX = {t: i for i, t in enumerate(TILE_TYPES)}
 _SEPARATORS = re.compile(r"[\s,;]+")
-_TILE_AT = re.compile(r"\[(\d):(\d)\]|(\d):(\d)|(\d)(\d)")
+_TILE_AT = re.compile(r"\[([0-9]):([0-9])\]|([0-9]):([0-9])|([0-9])([0-9])")
 _TYPE_OF_TILE_ARR = np.array(TYPE_OF_TILE, dtype=np.uint8)
 _FIRST_ID_ARR = np.array(TYPE_FIRST_ID, dtype=np.uint8)
 
@@ -175,7 +176,7 @@ def _type_from_pips(a: str, b: str, shown: str) -> int:
 def _parse_types(text: str) -> list[int]:
     """Type indexes of the tiles in ``text``, in the order given."""
     types: list[int] = []
-    for chunk in _SEPARATORS.split(text.strip()):
+    for chunk in _SEPARATORS.split(only_notation(text, TILE_CHARACTERS, "tile").strip()):
         pos = 0
         while pos < len(chunk):
             m = _TILE_AT.match(chunk, pos)
