@@ -15,15 +15,15 @@ from solver.core.errors import ParseError
 from solver.core.tiles import parse_tiles
 
 LOOK_ALIKES = [
-    "\u017f",  # ſ long s: 'ſ'.upper() == 'S'
-    "\u212a",  # K Kelvin sign
-    "\u0405",  # Ѕ Cyrillic capital dze
-    "\U0001d412",  # 𝐒 mathematical bold S
-    "\u0663",  # ٣ Arabic-Indic three
-    "\u09e9",  # ৩ Bengali three
-    "\U0001d7d1",  # 𝟑 mathematical bold three
-    "\u00b3",  # ³ superscript three
-    "\u2163",  # Ⅳ Roman numeral four
+    "\u017f",  # long s: it upper-cases to 'S'
+    "\u212a",  # Kelvin sign
+    "\u0405",  # Cyrillic capital dze
+    "\U0001d412",  # mathematical bold S
+    "\u0663",  # Arabic-Indic three
+    "\u09e9",  # Bengali three
+    "\U0001d7d1",  # mathematical bold three
+    "\u00b3",  # superscript three
+    "\u2163",  # Roman numeral four
 ]
 
 

@@ -1,19 +1,20 @@
-"""The characters a hand may be written with, and nothing else.
+r"""The characters a hand may be written with, and nothing else.
 
 Cards and tiles are written with a handful of ASCII characters (and the four suit
-symbols). Python's own case mapping and digit parsing accept far more — ``'ſ'.upper()``
-is ``'S'``, ``int('٣')`` is 3 — which would turn a look-alike into a card. A written
-hand is therefore checked character by character: a character of the notation is kept,
-a full-width or half-width form of one (its NFKC form, for ``<wide>``/``<narrow>``
-compatibility characters only) is read as that character, and anything else is an
-error naming the character.
+symbols). Python's own case mapping and digit parsing accept far more (the long s,
+U+017F, upper-cases to ``S``; ``int()`` reads an Arabic-Indic three, U+0663, as 3),
+which would turn a look-alike into a card. A written hand is therefore checked
+character by character: a character of the notation is kept, a full-width or
+half-width form of one (its NFKC form, for ``<wide>``/``<narrow>`` compatibility
+characters only) is read as that character, and anything else is an error naming
+the character.
 
->>> only_notation("１０Ｈ ＡＳ", CARD_CHARACTERS)
+>>> only_notation("\uff11\uff10\uff28 \uff21\uff33", CARD_CHARACTERS)  # full width
 '10H AS'
->>> only_notation("Aſ", CARD_CHARACTERS)
+>>> only_notation("A\u017f", CARD_CHARACTERS)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.core.errors.ParseError: character 'ſ' (U+017F LATIN SMALL LETTER LONG S) in 'Aſ' is not part of the card notation
+solver.core.errors.ParseError: character ... (U+017F LATIN SMALL LETTER LONG S) in ...
 """
 
 from __future__ import annotations
