@@ -47,45 +47,62 @@ def _emit(
             out.write(text(rec) + "\n")
 
 
-def _read_lines(source: str) -> Iterator[tuple[int, str]]:
-    """Non-blank lines of a file (``-`` = stdin), with 1-based line numbers."""
-    if source == "-":
-        stream = sys.stdin.buffer
-        data = stream.read()
-    else:
-        try:
-            with open(source, "rb") as f:
-                data = f.read()
-        except OSError as exc:
-            raise BullError(f"cannot read input file {source}: {exc.strerror}") from None
+class _BadLine(Exception):
+    """A line of an input file that cannot be a hand (not UTF-8, too long)."""
+
+
+BATCH = 8192
+"""Input lines answered per batch: memory stays bounded whatever the file's size."""
+
+
+def _raw_lines(stream: Any) -> Iterator[bytes | None]:
+    """The lines of a binary stream without their line ends; ``None`` for a line longer
+    than :data:`MAX_LINE` bytes (skipped without being held in memory)."""
+    while True:
+        line = stream.readline(MAX_LINE + 2)
+        if not line:
+            return
+        if len(line) > MAX_LINE + 1 or (len(line) == MAX_LINE + 1 and not line.endswith(b"\n")):
+            while line and not line.endswith(b"\n"):  # drain the rest of the long line
+                line = stream.readline(1 << 20)
+            yield None
+            continue
+        yield line.rstrip(b"\r\n")
+
+
+def _read_lines(source: str) -> Iterator[tuple[int, str | _BadLine]]:
+    """Non-blank, non-comment lines of a file (``-`` = stdin), streamed, with 1-based
+    physical line numbers; a line that cannot be read comes as a :class:`_BadLine`."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise BullError(f"input {source} line {line}: not UTF-8 text") from None
-    for n, line in enumerate(text.splitlines(), 1):
-        if len(line) > MAX_LINE:
-            raise BullError(f"input {source} line {n}: line too long ({len(line)} characters)")
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            yield n, stripped
+        stream = sys.stdin.buffer if source == "-" else open(source, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise BullError(f"cannot read input file {source}: {exc.strerror}") from None
+    try:
+        for n, raw in enumerate(_raw_lines(stream), 1):
+            if raw is None:
+                yield n, _BadLine(f"line too long (over {MAX_LINE:,} characters)")
+                continue
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield n, _BadLine("not UTF-8 text")
+                continue
+            stripped = line.strip()
+            if stripped and not stripped.startswith("#"):
+                yield n, stripped
+    except OSError as exc:
+        raise BullError(f"cannot read input file {source}: {exc.strerror}") from None
+    finally:
+        if source != "-":
+            stream.close()
 
 
-def _hands(args: argparse.Namespace) -> tuple[list[str], list[str]]:
-    """The hands to evaluate, and where each came from (for error messages)."""
+def _argument_hands(args: argparse.Namespace) -> list[str]:
     hands = list(args.hands or [])
-    where = [f"argument {i}" for i in range(1, len(hands) + 1)]
-    if args.input:
-        name = "stdin" if args.input == "-" else args.input
-        for n, line in _read_lines(args.input):
-            hands.append(line)
-            where.append(f"{name} line {n}")
-    if not hands:
-        raise BullError("no hand given (pass hands as arguments or --input FILE)")
-    for h, w in zip(hands, where, strict=True):
+    for i, h in enumerate(hands, 1):
         if len(h) > MAX_LINE:
-            raise BullError(f"{w}: hand too long ({len(h)} characters)")
-    return hands, where
+            raise BullError(f"argument {i}: hand too long ({len(h)} characters)")
+    return hands
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -108,22 +125,92 @@ def _cmd_build(args: argparse.Namespace, out: Any) -> int:
     return 0
 
 
-def _cmd_eval(args: argparse.Namespace, out: Any) -> int:
-    game = games.get(args.game)
-    hands, where = _hands(args)
+def _eval_one_by_one(
+    game: games.Game, hands: list[str], where: list[str], args: argparse.Namespace
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Answer each hand alone: the records of the good ones, a message per bad one."""
     options = _options(args)
-    try:
-        records = game.eval_records(hands, args.rules, options, args.tables)
-    except BullError as exc:
-        if len(hands) > 1:  # name the offending line: re-check one hand at a time
-            for hand, w in zip(hands, where, strict=True):
+    good: list[dict[str, Any]] = []
+    bad: list[str] = []
+    for hand, w in zip(hands, where, strict=True):
+        try:
+            good += game.eval_records([hand], args.rules, options, args.tables)
+        except BullError as one:
+            bad.append(f"{w}: {one}")
+    return good, bad
+
+
+def _cmd_eval(args: argparse.Namespace, out: Any) -> int:
+    """Hands given as arguments are answered together (a bad one is an error, exit 2);
+    an ``--input`` file is streamed in batches, a bad line reported with its number and
+    skipped (exit 1 at the end, as ``bull verify`` does)."""
+    game = games.get(args.game)
+    options = _options(args)
+    hands = _argument_hands(args)
+    if not hands and not args.input:
+        raise BullError("no hand given (pass hands as arguments or --input FILE)")
+    if hands:
+        try:
+            records = game.eval_records(hands, args.rules, options, args.tables)
+        except BullError as exc:
+            if len(hands) > 1 and not any(" " in h.strip() for h in hands):
+                joined = " ".join(hands)
                 try:
-                    game.eval_records([hand], args.rules, options, args.tables)
-                except BullError as one:
-                    if str(one) == str(exc):
-                        raise BullError(f"{w}: {one}") from None
-        raise
-    _emit(records, args.json, game.eval_text, out)
+                    game.eval_records([joined], args.rules, options, args.tables)
+                except BullError:
+                    pass
+                else:
+                    raise BullError(
+                        f"{exc}; a hand is one argument, so quote it: "
+                        f'bull eval {game.name} "{joined}"'
+                    ) from None
+            if len(hands) > 1:  # name the offending argument
+                _, bad = _eval_one_by_one(
+                    game, hands, [f"argument {i}" for i in range(1, len(hands) + 1)], args
+                )
+                if bad:
+                    raise BullError(bad[0]) from None
+            raise
+        _emit(records, args.json, game.eval_text, out)
+    if not args.input:
+        return 0
+    name = "stdin" if args.input == "-" else args.input
+    seen = bad_lines = 0
+    batch: list[str] = []
+    where: list[str] = []
+
+    def flush() -> None:
+        nonlocal bad_lines
+        if not batch:
+            return
+        try:
+            records = game.eval_records(batch, args.rules, options, args.tables)
+        except BullError:
+            records, bad = _eval_one_by_one(game, batch, where, args)
+            for message in bad:
+                args.err.write(f"bull: error: {message}\n")
+            bad_lines += len(bad)
+        _emit(records, args.json, game.eval_text, out)
+        batch.clear()
+        where.clear()
+
+    for n, line in _read_lines(args.input):
+        seen += 1
+        if isinstance(line, _BadLine):
+            flush()
+            args.err.write(f"bull: error: {name} line {n}: {line}\n")
+            bad_lines += 1
+            continue
+        batch.append(line)
+        where.append(f"{name} line {n}")
+        if len(batch) >= BATCH:
+            flush()
+    flush()
+    if not seen and not hands:
+        raise BullError(f"no hand given ({name} has no hand lines)")
+    if bad_lines:
+        args.err.write(f"bull: {bad_lines:,} input line(s) could not be answered\n")
+        return 1
     return 0
 
 

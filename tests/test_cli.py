@@ -194,23 +194,43 @@ def test_bad_rule_files(niuniu_tables: Path, tmp_path: Path) -> None:
 
 
 def test_bad_input_files(niuniu_tables: Path, tmp_path: Path) -> None:
+    """A bad line of an --input file is reported with its number and skipped; the good
+    lines are answered in order; the exit code is 1 (as verify's)."""
     f = tmp_path / "binary.txt"
-    f.write_bytes(b"KS 9H 8C 3D 7S\n\xff\xfe\n")
-    code, _, err = run("eval", "niuniu", "--input", str(f), "--tables", str(niuniu_tables))
-    assert code == 2 and "line 2: not UTF-8" in err
+    f.write_bytes(b"KS 9H 8C 3D 7S\n\xff\xfe\nAS 2S 3S 4S 5S\n")
+    code, out, err = run("eval", "niuniu", "--input", str(f), "--tables", str(niuniu_tables))
+    assert code == 1 and f"{f} line 2: not UTF-8" in err
+    assert [ln.split(":")[0] for ln in out.splitlines()] == ["3D 7S 8C 9H KS", "AS 2S 3S 4S 5S"]
     f = tmp_path / "huge.txt"
-    f.write_text("KS " * 50_000 + "\n")
-    code, _, err = run("eval", "niuniu", "--input", str(f), "--tables", str(niuniu_tables))
-    assert code == 2 and "too long" in err
+    f.write_text("KS " * 50_000 + "\nKS 9H 8C 3D 7S\n")
+    code, out, err = run("eval", "niuniu", "--input", str(f), "--tables", str(niuniu_tables))
+    assert code == 1 and f"{f} line 1: line too long" in err and out.count("\n") == 1
     f = tmp_path / "empty.txt"
     f.write_text("\n\n")
     code, _, err = run("eval", "niuniu", "--input", str(f), "--tables", str(niuniu_tables))
     assert code == 2 and "no hand given" in err
     f = tmp_path / "bad_line.txt"
-    f.write_text("KS 9H 8C 3D 7S\nKS 9H 8C 3D\n")
+    f.write_text('"quoted\nKS 9H 8C 3D 7S\nKS 9H 8C 3D\n\n# note\nAS 2S 3S 4S 5S\n')
     code, out, err = run("eval", "niuniu", "--input", str(f), "--tables", str(niuniu_tables))
-    assert code == 2 and "expected 5" in err and out == ""
-    assert f"{f} line 2: hand 'KS 9H 8C 3D' has 4 cards" in err
+    assert code == 1 and out.count("\n") == 2
+    assert f"{f} line 1: unknown card" in err
+    assert f"{f} line 3: hand 'KS 9H 8C 3D' has 4 cards" in err
+    assert err.splitlines()[-1] == "bull: 2 input line(s) could not be answered"
+
+
+def test_a_bad_line_after_many_good_ones_is_found_fast(niuniu_tables: Path, tmp_path: Path) -> None:
+    f = tmp_path / "many.txt"
+    f.write_text("KS 9H 8C 3D 7S\n" * 50_000 + "KS 9H\n" + "AS 2S 3S 4S 5S\n" * 10)
+    code, out, err = run("eval", "niuniu", "--input", str(f), "--tables", str(niuniu_tables))
+    assert code == 1 and out.count("\n") == 50_010 and f"{f} line 50001:" in err
+
+
+def test_unquoted_hand_gets_a_hint(niuniu_tables: Path) -> None:
+    code, out, err = run(
+        "eval", "niuniu", "KS", "9H", "8C", "3D", "7S", "--tables", str(niuniu_tables)
+    )
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert 'quote it: bull eval niuniu "KS 9H 8C 3D 7S"' in err
 
 
 def test_help_and_version() -> None:
