@@ -9,10 +9,12 @@ arguments, reads input, prints text or JSON Lines, and turns every
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from solver import games
@@ -238,8 +240,23 @@ def _cmd_advise(args: argparse.Namespace, out: Any) -> int:
     return 0
 
 
+def _png_path(path: str | None) -> str | None:
+    """A ``--png`` path that a chart can be written to, or an error naming it."""
+    if path is None:
+        return None
+    p = Path(path)
+    if p.is_dir():
+        raise BullError(f"--png {path} is a directory; give a file name ending in .png")
+    if p.suffix.lower() != ".png":
+        raise BullError(f"--png {path}: the file name must end in .png")
+    if not p.parent.is_dir():
+        raise BullError(f"--png {path}: the folder {p.parent} does not exist")
+    return path
+
+
 def _cmd_strategy(args: argparse.Namespace, out: Any) -> int:
     game = _optional("strategy", args.game)
+    args.png = _png_path(args.png)
     rec = game.strategy_record(args.rules, _options(args), args.tables, args.png)
     _emit([rec], args.json, game.strategy_text, out)
     return 0
@@ -317,6 +334,83 @@ def _module_command(module: str, func: str) -> Callable[[argparse.Namespace, Any
     return run
 
 
+NOTATION = (
+    "notation:\n"
+    '  cards  rank A 2-10 (or T) J Q K, suit S H D C (or ♠ ♥ ♦ ♣), any case: "KS 9H 8C 3D 7S"\n'
+    '  tiles  two pips 1-6, either order: "[6:5][4:1]", "65 41" or "6:5 4:1"\n'
+    "  a hand is one argument: quote it"
+)
+
+HELP: dict[str, tuple[str, str]] = {
+    "build": (
+        "Enumerate every hand of every game and install the tables as one new set "
+        "(atomically: readers see the old set or the new one, never a mix).",
+        "bull build --game niuniu --tables /tmp/tables",
+    ),
+    "eval": (
+        "Evaluate hands: the best bull, points or score, category, and how it was found. "
+        "Hands come as arguments or one per line from --input (streamed; a bad line is "
+        "reported and skipped, exit 1).",
+        'bull eval niuniu "KS 9H 8C 3D 7S" --json',
+    ),
+    "compare": (
+        "Settle a player's hand against the banker's (dealer's) from one deck: the "
+        "winner, why, and the player's net in stakes.",
+        'bull compare pokdeng "6C 4C 5C" "KH 2S 3C"',
+    ),
+    "advise": (
+        "Pok Deng: stand or draw on a two-card start, with both exact EVs against the "
+        "dealer's drawing policy.",
+        'bull advise pokdeng "7H 5D" --dealer-draws-at-most 5',
+    ),
+    "strategy": (
+        "Pok Deng: the whole exact drawing strategy as a chart (text, JSON or PNG).",
+        "bull strategy pokdeng --rules straights --png strategy.png",
+    ),
+    "odds": (
+        "The exact count and probability of every category, score or type, from every hand.",
+        "bull odds niuniu --rules casino",
+    ),
+    "edge": (
+        "The player's exact expected value per stake against the banker/dealer, over every "
+        "pair of hands (exact fractions in --json).",
+        "bull edge niuniu --bet double --json",
+    ),
+    "report": (
+        "Write a Markdown research report with every exact figure, the rule sets, the "
+        "Monte Carlo cross-checks and plots.",
+        "bull report --out report/",
+    ),
+    "verify": (
+        "Check another implementation's claims (CSV, JSON Lines or Parquet; hand rows or "
+        "showdown rows) against the exact tables, and diagnose which rule it plays.",
+        "bull verify niuniu claims.csv --out wrong.jsonl",
+    ),
+    "vectors": (
+        "Write conformance test vectors with expected answers (JSON Lines) for testing "
+        "an implementation without this code.",
+        "bull vectors taungau --out taungau-vectors.jsonl",
+    ),
+    "check-tables": (
+        "Recompute the digest of every table and compare it with the manifest.",
+        "bull check-tables --tables tables/",
+    ),
+}
+
+
+def _helped(sub: Any, name: str, summary: str) -> _Parser:
+    """A subcommand parser whose --help has a description, the notation and an example."""
+    description, example = HELP[name]
+    parser: _Parser = sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=f"{NOTATION}\n\nexample:\n  {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
 def _parser() -> _Parser:
     p = _Parser(prog="bull", description="Exhaustive solver for Niu Niu, Tau Ngau and Pok Deng.")
     from solver import __version__
@@ -360,14 +454,14 @@ def _parser() -> _Parser:
             help="pokdeng: the dealer draws at a total of K or less (default 4)",
         )
 
-    b = sub.add_parser("build", help="build every table and print a summary")
+    b = _helped(sub, "build", "build every table and print a summary")
     b.add_argument(
         "--game", action="append", choices=GAMES, help="build only this game (repeatable)"
     )
     common(b, rules=False)
     b.set_defaults(run=_cmd_build)
 
-    e = sub.add_parser("eval", help="evaluate hands")
+    e = _helped(sub, "eval", "evaluate hands")
     e.add_argument("game", choices=GAMES)
     e.add_argument("hands", nargs="*", metavar="HAND")
     e.add_argument("--input", metavar="FILE", help="one hand per line ('-' = stdin)")
@@ -375,7 +469,7 @@ def _parser() -> _Parser:
     game_options(e)
     e.set_defaults(run=_cmd_eval)
 
-    c = sub.add_parser("compare", help="settle a player's hand against the banker/dealer")
+    c = _helped(sub, "compare", "settle a player's hand against the banker/dealer")
     c.add_argument("game", choices=GAMES)
     c.add_argument("player", metavar="PLAYER")
     c.add_argument("other", metavar="BANKER")
@@ -383,37 +477,37 @@ def _parser() -> _Parser:
     game_options(c)
     c.set_defaults(run=_cmd_compare)
 
-    a = sub.add_parser("advise", help="pokdeng: stand or draw, with both exact EVs")
+    a = _helped(sub, "advise", "pokdeng: stand or draw, with both exact EVs")
     a.add_argument("game", choices=GAMES)
     a.add_argument("hand", metavar="HAND")
     common(a)
     game_options(a)
     a.set_defaults(run=_cmd_advise)
 
-    s = sub.add_parser("strategy", help="pokdeng: the whole drawing strategy as a chart")
+    s = _helped(sub, "strategy", "pokdeng: the whole drawing strategy as a chart")
     s.add_argument("game", choices=GAMES)
     s.add_argument("--png", metavar="FILE", help="also draw the chart as a PNG")
     common(s)
     game_options(s)
     s.set_defaults(run=_cmd_strategy)
 
-    o = sub.add_parser("odds", help="exact count and probability of every category/score/type")
+    o = _helped(sub, "odds", "exact count and probability of every category/score/type")
     o.add_argument("game", choices=GAMES)
     common(o)
     o.set_defaults(run=_cmd_odds)
 
-    g = sub.add_parser("edge", help="the player's exact expected value against the banker")
+    g = _helped(sub, "edge", "the player's exact expected value against the banker")
     g.add_argument("game", choices=GAMES)
     common(g)
     game_options(g)
     g.set_defaults(run=_cmd_edge)
 
-    r = sub.add_parser("report", help="write a research report with every exact figure")
+    r = _helped(sub, "report", "write a research report with every exact figure")
     r.add_argument("--out", metavar="DIR", default="report", help="output directory")
     common(r, rules=False)
     r.set_defaults(run=_module_command("solver.report", "cli_report"))
 
-    v = sub.add_parser("verify", help="check another implementation's claims against ours")
+    v = _helped(sub, "verify", "check another implementation's claims against ours")
     v.add_argument("game", choices=GAMES)
     v.add_argument("file", metavar="FILE", help="claims: .csv, .jsonl/.ndjson or .parquet")
     v.add_argument(
@@ -436,7 +530,7 @@ def _parser() -> _Parser:
     game_options(v)
     v.set_defaults(run=_module_command("solver.verify", "cli_verify"))
 
-    t = sub.add_parser("vectors", help="write conformance test vectors (JSON Lines)")
+    t = _helped(sub, "vectors", "write conformance test vectors (JSON Lines)")
     t.add_argument("game", choices=GAMES)
     t.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
     t.add_argument("--seed", type=int, default=20261129, help="seed of the random sample")
@@ -463,7 +557,7 @@ def _parser() -> _Parser:
     common(ru)
     ru.set_defaults(run=_cmd_rules)
 
-    k = sub.add_parser("check-tables", help="recompute digests and verify every table")
+    k = _helped(sub, "check-tables", "recompute digests and verify every table")
     common(k, rules=False)
     k.set_defaults(run=_module_command("solver.store.integrity", "cli_check_tables"))
     return p
@@ -494,6 +588,10 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
     except KeyboardInterrupt:
         err.write("bull: interrupted\n")
         return 130
+    except OSError as exc:  # the output could not be written (a full disk, /dev/full)
+        with contextlib.suppress(OSError):
+            err.write(f"bull: error: cannot write the output: {exc.strerror or exc}\n")
+        return 2
 
 
 def entry() -> None:

@@ -33,7 +33,10 @@ from typing import Any
 
 from solver import games
 
-__all__ = ["build_vectors", "cli_vectors"]
+__all__ = ["MAX_SAMPLE", "build_vectors", "cli_vectors"]
+
+MAX_SAMPLE = 100_000
+"""The largest seeded random sample ``bull vectors`` writes."""
 
 
 def build_vectors(
@@ -47,8 +50,10 @@ def build_vectors(
     """The vectors of ``game`` and their coverage summary."""
     from solver.core.errors import BullError
 
-    if sample < 0:
-        raise BullError(f"--sample must be at least 0, got {sample}")
+    if not 0 <= sample <= MAX_SAMPLE:
+        raise BullError(f"--sample must be 0 to {MAX_SAMPLE:,}, got {sample}")
+    if not 0 <= seed < 2**63:
+        raise BullError(f"--seed must be a whole number from 0 to 2**63 - 1, got {seed}")
     if game not in games.names():
         raise BullError(f"`bull vectors` does not support {game!r}")
     return games.get(game).vectors(rules, seed, sample, {"banker_reveals": banker_reveals}, tables)

@@ -159,6 +159,11 @@ def test_compare_json_fields(niuniu_tables: Path) -> None:
         (["eval", "niuniu", "--input", "/nonexistent/hands.txt"], "cannot read input file"),
         (["frobnicate"], "invalid choice"),
         (["eval", "niuniu", "KS 9H 8C 3D 7S", "--frob"], "unrecognized arguments"),
+        (["vectors", "niuniu", "--seed", "-1"], "--seed"),
+        (["vectors", "pokdeng", "--sample", "1000000000"], "--sample"),
+        (["strategy", "pokdeng", "--png", "chart.txt"], "must end in .png"),
+        (["strategy", "pokdeng", "--png", "/"], "is a directory"),
+        (["strategy", "pokdeng", "--png", "/nonexistent/chart.png"], "does not exist"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -292,3 +297,37 @@ def test_long_work_shows_progress_on_a_terminal_only(niuniu_tables: Path, tmp_pa
     assert main(argv, out=out, err=err) == 0
     assert err.getvalue() == ""  # piped: quiet
     assert "agree 1" in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        *("build", "eval", "compare", "advise", "strategy", "odds", "edge", "report"),
+        *("verify", "vectors", "check-tables", "rules"),
+    ],
+)
+def test_every_command_has_a_helpful_help(command: str) -> None:
+    out = io.StringIO()
+    import contextlib
+
+    with contextlib.redirect_stdout(out):
+        code = main([command, "--help"], out=io.StringIO(), err=io.StringIO())
+    text = out.getvalue()
+    assert code == 0 and text.startswith("usage: bull " + command)
+    assert "example:" in text or "Example:" in text
+    if command not in ("build", "check-tables", "rules"):
+        assert "notation:" in text
+
+
+class _Full(io.StringIO):
+    def write(self, s: str) -> int:
+        raise OSError(28, "No space left on device")
+
+
+def test_a_full_output_is_one_line_not_a_traceback() -> None:
+    err = io.StringIO()
+    code = main(["rules", "niuniu"], out=_Full(), err=err)
+    assert (
+        code == 2
+        and err.getvalue() == "bull: error: cannot write the output: No space left on device\n"
+    )
