@@ -46,7 +46,11 @@ def test_set_swap_and_carry_over(tmp_path: Path) -> None:
     assert tb.open_table("one", tmp_path).column("x").tolist() == [1]
     tb.write_set({"two": small_table("two", [22])}, tmp_path)
     second = tb.resolve_set(tmp_path)
-    assert second != first and not first.exists()
+    assert second != first and first.exists()  # the set it replaced is kept, for readers
+    tb.write_set({"two": small_table("two", [222])}, tmp_path)
+    assert not first.exists()  # two builds later, with no reader holding it, it is gone
+    tb.write_set({"two": small_table("two", [22])}, tmp_path)
+    assert tb.resolve_set(tmp_path) == second
     assert tb.open_table("one", tmp_path).column("x").tolist() == [1]  # carried over
     assert tb.open_table("two", tmp_path).column("x").tolist() == [22]
     manifest = json.loads((tmp_path / "MANIFEST.json").read_text())
@@ -64,7 +68,7 @@ def test_a_failure_mid_write_leaves_the_old_set(
     tb.write_set({"one": small_table("one", [1]), "two": small_table("two", [2])}, tmp_path)
     before = tb.resolve_set(tmp_path)
     calls = {"n": 0}
-    real = tb._write_parquet
+    real = tb.write_parquet
 
     def dying(table, path):  # type: ignore[no-untyped-def]
         calls["n"] += 1
@@ -72,7 +76,7 @@ def test_a_failure_mid_write_leaves_the_old_set(
             raise KeyboardInterrupt
         real(table, path)
 
-    monkeypatch.setattr(tb, "_write_parquet", dying)
+    monkeypatch.setattr(tb, "write_parquet", dying)
     with pytest.raises(KeyboardInterrupt):
         tb.write_set({"one": small_table("one", [10]), "two": small_table("two", [20])}, tmp_path)
     assert tb.resolve_set(tmp_path) == before
@@ -231,3 +235,138 @@ def test_digest_of_string_columns_is_by_value() -> None:
     c = pa.table({"s": pa.array(["AS 2", "H", "KC"])})
     assert tb.content_digest(a) == tb.content_digest(b)
     assert tb.content_digest(a) != tb.content_digest(c)
+
+
+def test_a_reader_keeps_its_set_while_builds_swap_current(tmp_path: Path) -> None:
+    """A process resolves `current` once and reads every table from that set; a set a
+    living reader holds (its lease) survives any number of builds."""
+    import subprocess
+    import sys
+    import textwrap
+
+    tb.write_set({"a": small_table("a", [1]), "b": small_table("b", [1])}, tmp_path)
+    reader = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(
+                f"""
+                import sys
+                from solver.store import tables as tb
+                a = tb.open_table("a", {str(tmp_path)!r}).column("x").tolist()
+                print("ready", flush=True)
+                sys.stdin.readline()      # builds happen now
+                b = tb.open_table("b", {str(tmp_path)!r}).column("x").tolist()
+                print(a, b, flush=True)
+                """
+            ),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert reader.stdout is not None and reader.stdin is not None
+    assert reader.stdout.readline().strip() == "ready"
+    held = tb.resolve_set(tmp_path)
+    for v in (2, 3, 4):
+        tb.write_set({"a": small_table("a", [v]), "b": small_table("b", [v])}, tmp_path)
+    assert held.exists()
+    out, _ = reader.communicate("go\n", timeout=60)
+    assert out.strip() == "[1] [1]"  # both tables from the set it resolved first
+    tb.write_set({"a": small_table("a", [5]), "b": small_table("b", [5])}, tmp_path)
+    assert not held.exists()  # its reader is gone: the set goes
+
+
+def test_two_builds_at_once_end_with_one_whole_set(tmp_path: Path) -> None:
+    import threading
+
+    tb.write_set({"a": small_table("a", [0])}, tmp_path)
+    errors: list[BaseException] = []
+
+    def build(v: int) -> None:
+        try:
+            tb.write_set({"a": small_table("a", [v]), "b": small_table("b", [v])}, tmp_path)
+        except BaseException as exc:  # pragma: no cover - a failure is what we look for
+            errors.append(exc)
+
+    threads = [threading.Thread(target=build, args=(v,)) for v in (1, 2, 3)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    tb._RESOLVED.clear()
+    tb._LOADED.clear()
+    a = tb.open_table("a", tmp_path).column("x").tolist()
+    b = tb.open_table("b", tmp_path).column("x").tolist()
+    assert a == b and a[0] in (1, 2, 3)
+
+
+@pytest.mark.parametrize("kind", ["file", "read_only", "uncreatable"])
+def test_a_build_that_cannot_write_is_one_line_and_keeps_the_old_set(
+    tmp_path: Path, kind: str
+) -> None:
+    import os
+
+    from solver.core.errors import TableError
+
+    if kind == "file":
+        target = tmp_path / "afile"
+        target.write_text("x")
+    elif kind == "read_only":
+        target = tmp_path / "ro"
+        tb.write_set({"a": small_table("a", [1])}, target)
+        before = tb.resolve_set(target)
+        for d in (target, target / "sets"):
+            os.chmod(d, 0o555)
+    else:
+        target = tmp_path / "afile2" / "below"
+        (tmp_path / "afile2").write_text("x")
+    try:
+        if os.geteuid() == 0 and kind == "read_only":
+            pytest.skip("root writes into read-only directories")
+        with pytest.raises(TableError) as e:
+            tb.write_set({"a": small_table("a", [2])}, target)
+        assert "\n" not in str(e.value)
+        if kind == "read_only":
+            assert tb.resolve_set(target) == before
+            assert not list((target / "sets").glob(".tmp-*"))
+    finally:
+        if kind == "read_only":
+            for d in (target, target / "sets"):
+                os.chmod(d, 0o755)
+
+
+def test_a_build_over_the_file_size_limit_is_one_line_and_leaves_no_junk(tmp_path: Path) -> None:
+    """RLIMIT_FSIZE makes every write past a few kilobytes fail (EFBIG), as a full disk
+    would: the build says so in one line, the old set stays current, no temporary set
+    is left behind."""
+    import subprocess
+    import sys
+    import textwrap
+
+    tb.write_set({"a": small_table("a", [1])}, tmp_path)
+    before = tb.resolve_set(tmp_path)
+    script = textwrap.dedent(
+        f"""
+        import resource, sys
+        import numpy as np
+        from solver.core.errors import TableError
+        from solver.store import tables as tb
+        big = tb.make_table("a", {{"x": np.arange(2_000_000, dtype=np.int64)}}, {{}})
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64_000, 64_000))
+        try:
+            tb.write_set({{"a": big}}, {str(tmp_path)!r})
+        except TableError as exc:
+            print("ERROR", exc)
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert run.stdout.startswith("ERROR cannot write the tables") and run.stdout.count("\n") == 1
+    tb._RESOLVED.clear()
+    assert tb.resolve_set(tmp_path) == before
+    assert tb.open_table("a", tmp_path).column("x").tolist() == [1]
+    assert not list((tmp_path / "sets").glob(".tmp-*"))

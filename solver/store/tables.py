@@ -18,13 +18,15 @@ A plain directory of ``<name>.parquet`` files (no ``current``) is also readable.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -224,19 +226,68 @@ def _autobuild(tried: list[str]) -> Path:
     return target
 
 
+_RESOLVED: dict[str, Path] = {}
+"""Tables directory → the set this process reads (``current`` is resolved once)."""
+
+
 def resolve_set(directory: Path) -> Path:
-    """The directory holding the current set's files (``current`` resolved once)."""
+    """The directory holding the current set's files.
+
+    ``current`` is resolved once per process, so every table a process reads comes from
+    one set even when a build swaps ``current`` meanwhile; the process leaves a lease in
+    the set (``.readers/<pid>``) so that no build deletes it while the process lives.
+    """
+    key = os.fspath(directory)
+    hit = _RESOLVED.get(key)
+    if hit is not None:
+        return hit
     cur = directory / "current"
     if cur.is_symlink() or cur.is_dir():
-        target = cur.resolve()
+        try:
+            target = cur.resolve(strict=True)
+        except (OSError, RuntimeError):  # a missing target or a symlink loop
+            raise TableError(f"{cur} points at a missing set; rebuild with `bull build`") from None
         if not target.is_dir():
             raise TableError(f"{cur} points at a missing set; rebuild with `bull build`")
-        return target
-    return directory
+        _take_lease(target)
+    else:
+        target = directory
+    _RESOLVED[key] = target
+    return target
+
+
+def _take_lease(set_dir: Path) -> None:
+    """Mark ``set_dir`` as read by this process (best effort: a read-only install
+    simply has no leases, and no build can delete its sets either)."""
+    try:
+        leases = set_dir / ".readers"
+        leases.mkdir(exist_ok=True)
+        (leases / str(os.getpid())).touch()
+    except OSError:
+        pass
+
+
+def _leased(set_dir: Path) -> bool:
+    """Whether a living process other than this one reads ``set_dir``."""
+    for lease in (set_dir / ".readers").glob("*"):
+        try:
+            pid = int(lease.name)
+        except ValueError:
+            continue
+        if pid != os.getpid() and _pid_alive(pid):
+            return True
+        if pid != os.getpid():
+            lease.unlink(missing_ok=True)  # its reader is gone
+    return False
 
 
 def read_manifest(directory: Path) -> dict[str, Any] | None:
-    path = resolve_set(directory) / "MANIFEST.json"
+    """The manifest of the set this process reads in ``directory`` (``None``: none)."""
+    return _manifest_of(resolve_set(directory))
+
+
+def _manifest_of(set_dir: Path) -> dict[str, Any] | None:
+    path = set_dir / "MANIFEST.json"
     if not path.exists():
         return None
     try:
@@ -308,15 +359,48 @@ def write_set(
     so a partial build still yields a complete set. Returns the new set's path.
     """
     root = Path(directory)
+    try:
+        with _build_lock(root, log):
+            return _write_set_locked(tables, root)
+    except OSError as exc:
+        what = exc.strerror or str(exc)
+        where = exc.filename or root
+        raise TableError(
+            f"cannot write the tables in {root} ({what}: {where}); the previous set, if "
+            "any, is untouched"
+        ) from None
+
+
+@contextlib.contextmanager
+def _build_lock(root: Path, log: Any = None) -> Iterator[None]:
+    """One build at a time per tables directory: a second build waits for the first."""
+    if root.exists() and not root.is_dir():
+        raise TableError(f"cannot build tables in {root}: it is a file, not a directory")
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".build.lock", "a+") as lock:
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if log:
+                log(f"another build is writing to {root}; waiting for it to finish ...")
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+def _write_set_locked(tables: Mapping[str, pa.Table], root: Path) -> Path:
     (root / "sets").mkdir(parents=True, exist_ok=True)
     _remove_abandoned(root / "sets")
-    old_set = resolve_set(root) if (root / "current").exists() else None
+    cur = root / "current"
+    old_set = cur.resolve() if cur.is_symlink() and cur.resolve().is_dir() else None
     tmp = root / "sets" / f".tmp-{os.getpid()}-{time.time_ns()}"
     tmp.mkdir()
     try:
         entries: dict[str, Any] = {}
         if old_set is not None:
-            old_manifest = read_manifest(root) or {}
+            old_manifest = _manifest_of(old_set) or {}
             for name, entry in old_manifest.get("tables", {}).items():
                 if name in tables:
                     continue
@@ -376,11 +460,15 @@ def write_set(
             if link.exists():
                 link.unlink()
             os.symlink(Path("current") / fname, link)
-    # drop sets nobody points at any more
+    # drop the sets nobody can be reading: not the new one, not the one it replaced (a
+    # process that resolved `current` a moment ago may be opening it), none with a lease
+    keep = {set_id, old_set.name if old_set is not None else ""}
     for other in (root / "sets").iterdir():
-        if other.name != set_id and not other.name.startswith(".tmp-"):
-            shutil.rmtree(other, ignore_errors=True)
+        if other.name in keep or other.name.startswith(".tmp-") or _leased(other):
+            continue
+        shutil.rmtree(other, ignore_errors=True)
     _LOADED.clear()
+    _RESOLVED.pop(os.fspath(root), None)
     return root / "sets" / set_id
 
 
