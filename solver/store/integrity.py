@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 from solver.core.errors import TableError
 from solver.store.tables import (
     SCHEMA_VERSION,
+    column_checksums,
     content_digest,
     find_tables_dir,
     read_manifest,
@@ -64,6 +65,10 @@ def _check_one(name: str, entry: dict[str, Any], set_dir: os.PathLike[str]) -> T
         return TableCheck(name, table.num_rows, "", False, str(exc))
     digest = content_digest(table.replace_schema_metadata(None))
     problems = []
+    if meta.get("checksums") is not None and column_checksums(table) != meta["checksums"]:
+        problems.append("row-group checksums differ from its metadata (rows moved or changed)")
+    if entry.get("meta_digest") not in (None, meta.get("meta_digest")):
+        problems.append("metadata digest differs from MANIFEST.json (rules or extra facts changed)")
     if meta["schema_version"] != SCHEMA_VERSION:
         problems.append(f"schema version {meta['schema_version']} (expected {SCHEMA_VERSION})")
     if meta["table"] != name:
@@ -94,7 +99,21 @@ def check_tables(tables: str | os.PathLike[str] | None = None) -> list[TableChec
     if not isinstance(entries, dict) or not entries:
         raise TableError(f"{directory}/MANIFEST.json lists no tables; rebuild with `bull build`")
     set_dir = resolve_set(directory)
-    return [_check_one(name, entry, set_dir) for name, entry in sorted(entries.items())]
+    results = [_check_one(name, entry, set_dir) for name, entry in sorted(entries.items())]
+    listed = {str(e.get("file", f"{n}.parquet")) for n, e in entries.items()}
+    for path in sorted(set_dir.glob("*.parquet")):
+        if path.name not in listed:  # present but unlisted: checked, and a failure
+            found = _check_one(path.stem, {}, set_dir)
+            results.append(
+                TableCheck(
+                    found.name,
+                    found.rows,
+                    found.digest,
+                    False,
+                    "not listed in MANIFEST.json" + (f"; {found.problem}" if found.problem else ""),
+                )
+            )
+    return results
 
 
 def cli_check_tables(args: argparse.Namespace, out: Any) -> int:

@@ -26,6 +26,7 @@ import os
 import shutil
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,10 +44,12 @@ __all__ = [
     "ROW_GROUP_SIZE",
     "SCHEMA_VERSION",
     "LoadedTable",
+    "column_checksums",
     "content_digest",
     "default_build_dir",
     "find_tables_dir",
     "make_table",
+    "meta_digest",
     "open_table",
     "read_manifest",
     "table_meta",
@@ -55,8 +58,9 @@ __all__ = [
     "write_set",
 ]
 
-SCHEMA_VERSION = 1
-"""Bumped whenever a column's meaning or encoding changes."""
+SCHEMA_VERSION = 2
+"""Bumped whenever a column's meaning or encoding changes, or what the metadata must
+hold (2: per-row-group checksums and the metadata digest)."""
 ROW_GROUP_SIZE = 65536
 """Fixed row-group size, so a single row is read by opening one row group."""
 ENV_VAR = "BULL_TABLES"
@@ -97,6 +101,58 @@ def content_digest(table: pa.Table) -> str:
     return h.hexdigest()
 
 
+def _column_bytes(name: str, column: pa.ChunkedArray | pa.Array) -> bytes:
+    """The canonical bytes of one column (as :func:`content_digest` hashes them)."""
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    parts: list[bytes] = []
+    for chunk in chunks:
+        if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
+            for value in chunk.to_pylist():
+                data = value.encode("utf-8")
+                parts.append(len(data).to_bytes(4, "little") + data)
+            continue
+        arr = chunk.to_numpy(zero_copy_only=False)
+        if arr.dtype == np.bool_:
+            arr = arr.astype(np.uint8)
+        parts.append(np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<")).tobytes())
+    return b"".join(parts)
+
+
+def _array_checksums(arr: npt.NDArray[Any]) -> list[int]:
+    """CRC-32 of each row group's slice of a numeric column (canonical little-endian)."""
+    if arr.dtype == np.bool_:
+        arr = arr.astype(np.uint8)
+    data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"))
+    return [
+        zlib.crc32(data[s : s + ROW_GROUP_SIZE].tobytes())
+        for s in range(0, max(len(data), 1), ROW_GROUP_SIZE)
+    ]
+
+
+def column_checksums(table: pa.Table) -> dict[str, list[int]]:
+    """Per column, the CRC-32 of each row group's values: a reader checks the groups it
+    reads, so a shuffled or bit-flipped table is refused, not believed."""
+    out: dict[str, list[int]] = {}
+    for name, column in zip(table.column_names, table.columns, strict=True):
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            values = column.to_pylist()
+            out[name] = [
+                zlib.crc32(_column_bytes(name, pa.array(values[s : s + ROW_GROUP_SIZE])))
+                for s in range(0, max(len(values), 1), ROW_GROUP_SIZE)
+            ]
+        else:
+            out[name] = _array_checksums(column.to_numpy())
+    return out
+
+
+def meta_digest(meta: Mapping[str, Any]) -> str:
+    """SHA-256 of everything in a table's metadata but this digest itself: the rule sets,
+    the extra facts (e.g. the strategy table's overall EVs), the checksums, the content
+    digest. With the content digest it covers everything a reader uses."""
+    rest = {k: v for k, v in meta.items() if k != "meta_digest"}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True).encode()).hexdigest()
+
+
 def make_table(
     name: str,
     columns: Mapping[str, npt.ArrayLike],
@@ -116,9 +172,11 @@ def make_table(
         "rows": table.num_rows,
         "rules": dict(rules),
         "digest": content_digest(table),
+        "checksums": column_checksums(table),
     }
     if extra:
         meta["extra"] = dict(extra)
+    meta["meta_digest"] = meta_digest(json.loads(json.dumps(meta, sort_keys=True)))
     encoded = {
         (_META_PREFIX + k).encode(): json.dumps(v, sort_keys=True).encode() for k, v in meta.items()
     }
@@ -139,6 +197,24 @@ def table_meta(schema: pa.Schema, where: str) -> dict[str, Any]:
     for needed in ("table", "schema_version", "rows", "digest", "rules"):
         if needed not in out:
             raise TableError(f"table {where}: metadata lacks {needed!r}; rebuild with `bull build`")
+    if out["schema_version"] != SCHEMA_VERSION:
+        return out  # an older or newer layout: the caller names the version
+    for needed in ("checksums", "meta_digest"):
+        if needed not in out:
+            raise TableError(f"table {where}: metadata lacks {needed!r}; rebuild with `bull build`")
+    if meta_digest(out) != out["meta_digest"]:
+        raise TableError(
+            f"table {where}: its metadata does not match its own digest (tampered or "
+            "corrupt); rebuild with `bull build`"
+        )
+    sums = out["checksums"]
+    groups = max(-(-int(out["rows"]) // ROW_GROUP_SIZE), 1)
+    if not isinstance(sums, dict) or any(
+        not isinstance(v, list) or len(v) != groups for v in sums.values()
+    ):
+        raise TableError(
+            f"table {where}: corrupt checksums in its metadata; rebuild with `bull build`"
+        )
     return out
 
 
@@ -291,11 +367,18 @@ def _manifest_of(set_dir: Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data: dict[str, Any] | Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
         raise TableError(f"{path} is unreadable or corrupt; rebuild with `bull build`") from None
     if not isinstance(data, dict):
         raise TableError(f"{path} is corrupt; rebuild with `bull build`")
+    entries = data.get("tables", {})
+    if not isinstance(entries, dict) or not all(
+        isinstance(k, str) and isinstance(v, dict) for k, v in entries.items()
+    ):
+        raise TableError(
+            f"{path} is corrupt (its tables are not a listing); rebuild with `bull build`"
+        )
     return data
 
 
@@ -418,6 +501,7 @@ def _write_set_locked(tables: Mapping[str, pa.Table], root: Path) -> Path:
                 "file": f"{name}.parquet",
                 "rows": meta["rows"],
                 "digest": meta["digest"],
+                "meta_digest": meta["meta_digest"],
                 "schema_version": meta["schema_version"],
                 "solver_version": meta["solver_version"],
                 "rules": meta["rules"],  # full content, as in the file's metadata
@@ -513,8 +597,23 @@ class LoadedTable:
             arr = col.to_numpy()
             if len(arr) != self.num_rows:
                 raise TableError(f"table {self.path} is truncated; rebuild with `bull build`")
+            if arr.dtype == object:
+                sums = column_checksums(pa.table({name: col}))[name]
+            else:
+                sums = _array_checksums(arr)
+            self._check(name, range(len(sums)), sums)
             self._columns[name] = arr
         return arr
+
+    def _check(self, name: str, groups: Iterable[int], sums: Sequence[int]) -> None:
+        """Refuse the table if the row groups ``groups`` of column ``name`` do not have
+        the checksums its metadata records."""
+        want = self.meta["checksums"].get(name)
+        if want is None or [want[g] for g in groups] != list(sums):
+            raise TableError(
+                f"table {self.path}: column {name!r} does not match its checksums "
+                "(tampered or corrupt); rebuild with `bull build`"
+            )
 
     def columns(self, names: Iterable[str]) -> dict[str, npt.NDArray[Any]]:
         return {n: self.column(n) for n in names}
@@ -546,6 +645,14 @@ class LoadedTable:
             raise TableError(
                 f"table {self.path} is corrupt ({exc}); rebuild with `bull build`"
             ) from None
+        for g, part in parts.items():
+            for n in names:
+                col = part.column(n)
+                if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+                    crc = column_checksums(pa.table({n: col}))[n]
+                else:
+                    crc = _array_checksums(col.to_numpy())
+                self._check(n, [g], crc)
         for n in names:
             vals = []
             for i in idx.tolist():
@@ -598,7 +705,10 @@ def open_table(name: str, tables: str | os.PathLike[str] | None = None) -> Loade
     manifest = read_manifest(directory)
     if manifest is not None:
         entry = manifest.get("tables", {}).get(name)
-        if entry is not None and entry.get("digest") != meta["digest"]:
+        if entry is not None and (
+            entry.get("digest") != meta["digest"]
+            or entry.get("meta_digest", meta["meta_digest"]) != meta["meta_digest"]
+        ):
             raise TableError(
                 f"table {path} does not match MANIFEST.json (digest differs); "
                 "rebuild with `bull build`"
