@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import importlib
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -398,6 +399,32 @@ HELP: dict[str, tuple[str, str]] = {
 }
 
 
+def _commission(text: str) -> float:
+    """``--commission``: a finite fraction in [0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number, e.g. 0.05") from None
+    if not math.isfinite(value) or not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a fraction in [0, 1), e.g. 0.05")
+    return value
+
+
+def _bounded(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be {low} to {high:,}")
+        return value
+
+    return read
+
+
 def _helped(sub: Any, name: str, summary: str) -> _Parser:
     """A subcommand parser whose --help has a description, the notation and an example."""
     description, example = HELP[name]
@@ -438,7 +465,7 @@ def _parser() -> _Parser:
         sp.add_argument("--bet", help="bet kind (niuniu: equal, double, standard)")
         sp.add_argument(
             "--commission",
-            type=float,
+            type=_commission,
             metavar="C",
             help="house commission on player winnings, a fraction (default: preset)",
         )
@@ -449,7 +476,7 @@ def _parser() -> _Parser:
         )
         sp.add_argument(
             "--dealer-draws-at-most",
-            type=int,
+            type=_bounded(0, 9),
             metavar="K",
             help="pokdeng: the dealer draws at a total of K or less (default 4)",
         )
@@ -524,7 +551,11 @@ def _parser() -> _Parser:
         help="read FIELD from the column NAME (repeatable), e.g. hand=cards",
     )
     v.add_argument(
-        "--batch-size", type=int, default=262_144, metavar="N", help="rows per streamed batch"
+        "--batch-size",
+        type=_bounded(1, 10_000_000),
+        default=262_144,
+        metavar="N",
+        help="rows per streamed batch",
     )
     common(v)
     game_options(v)
