@@ -53,3 +53,28 @@ def test_rank_of_unsorted_rows_and_sort_network() -> None:
         cols = sort_columns([rows[:, i] for i in range(k)])
         assert np.array_equal(np.stack(cols, axis=1), np.sort(rows, axis=1))
         assert colex_rank_array(rows).tolist() == [colex_rank(sorted(r)) for r in rows.tolist()]
+
+
+@pytest.mark.parametrize(
+    "bad,needle",
+    [
+        ([[0, 1, 2, 3, 4.5]], "row 0, column 4: 4.5 is not a card id"),
+        ([[0, 1, 2, 3, 4], [5, 6, 7, 8, float("nan")]], "row 1, column 4: nan"),
+        ([[0, 1, 2, 3, 4 + 1j]], "is not a card id"),
+        ([[0, 1, 2, 3, 52]], "row 0, column 4: 52 is out of range"),
+        ([[0, 1, 2, 3, -1]], "-1 is out of range"),
+        ([[True, False, True, False, True]], "True is not a card id"),
+        ([[0, 1, 2, 3]], "shape (n, 5)"),
+    ],
+)
+def test_batch_ids_are_exact_or_an_error_naming_row_and_column(bad: list, needle: str) -> None:  # type: ignore[type-arg]
+    from solver.core.errors import BullError
+    from solver.core.indexing import batch_lookup, item_ids
+
+    with pytest.raises(BullError) as e:
+        item_ids(bad, 52, (5,))
+    assert needle in str(e.value)
+    with pytest.raises(BullError):
+        batch_lookup(bad, [np.arange(2598960)])
+    # integral floats are exact ids
+    assert item_ids([[0.0, 1.0, 2.0, 3.0, 4.0]], 52, (5,)).tolist() == [[0, 1, 2, 3, 4]]

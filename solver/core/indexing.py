@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.errors import BullError
+
 __all__ = [
     "BINOM",
     "all_subsets",
@@ -30,6 +32,7 @@ __all__ = [
     "colex_rank_array",
     "colex_unrank",
     "colex_unrank_array",
+    "item_ids",
     "sort_columns",
 ]
 
@@ -159,6 +162,53 @@ def _rank5_tables() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     return _PAIR_TABLES[0], _PAIR_TABLES[1]
 
 
+def item_ids(
+    hands: npt.ArrayLike, deck: int, widths: Sequence[int], what: str = "card"
+) -> npt.NDArray[np.int64]:
+    """A batch of hands as exact integer ids, or a :class:`~solver.core.errors.BullError`
+    naming the first bad row and column.
+
+    The one validator behind every batch API: the array must be 2-D with a width in
+    ``widths``; every value an exact whole number 0..deck-1 (integral floats are
+    accepted, fractions, NaN, infinities, complex numbers, strings and booleans are not).
+    Duplicates within a row are the caller's business (a shoe may hold two).
+
+    >>> item_ids([[0, 1.0], [2, 3]], 52, (2,)).tolist()
+    [[0, 1], [2, 3]]
+    >>> item_ids([[0, 1], [2, 3.5]], 52, (2,))
+    Traceback (most recent call last):
+    ...
+    solver.core.errors.BullError: row 1, column 1: 3.5 is not a card id (a whole number 0..51)
+    """
+    try:
+        arr = np.asarray(hands)
+    except (ValueError, TypeError) as exc:
+        raise BullError(f"a batch of {what}s must be a 2-D array of ids ({exc})") from None
+    shape = " or ".join(f"(n, {w})" for w in widths)
+    if arr.ndim != 2 or arr.shape[1] not in tuple(widths):
+        raise BullError(f"a batch of hands must have shape {shape}, got {arr.shape}")
+    if arr.size == 0:
+        return arr.astype(np.int64)
+
+    def fail(row: int, col: int, why: str) -> BullError:
+        return BullError(f"row {row}, column {col}: {why}")
+
+    kind = arr.dtype.kind
+    if kind not in "iuf":
+        r, c = 0, 0
+        raise fail(r, c, f"{arr[r, c].item()!r} is not a {what} id (ids are whole numbers 0..{deck - 1})")
+    if kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.floor(arr))
+        if bad.any():
+            r, c = (int(x) for x in np.argwhere(bad)[0])
+            raise fail(r, c, f"{arr[r, c].item()!r} is not a {what} id (a whole number 0..{deck - 1})")
+    bad = (arr < 0) | (arr >= deck)
+    if bad.any():
+        r, c = (int(x) for x in np.argwhere(bad)[0])
+        raise fail(r, c, f"{arr[r, c].item()!r} is out of range (a {what} id is 0..{deck - 1})")
+    return arr.astype(np.int64)
+
+
 def batch_lookup(
     hands: npt.ArrayLike,
     columns: Sequence[npt.NDArray[Any]],
@@ -177,12 +227,12 @@ def batch_lookup(
     >>> batch_lookup(np.array([[4, 3, 2, 1, 0], [47, 51, 49, 50, 48]]), [col])[0].tolist()
     [0, 2598959]
     """
-    arr = np.asarray(hands)
-    if arr.ndim != 2 or arr.shape[1] != 5:
-        raise ValueError(f"hands must have shape (n, 5), got {arr.shape}")
-    if check and arr.size and (arr.min() < 0 or arr.max() > 51):
-        bad = int(np.flatnonzero(((arr < 0) | (arr > 51)).any(axis=1))[0])
-        raise ValueError(f"row {bad} holds a card id outside 0..51")
+    if check:
+        arr = item_ids(hands, 52, (5,))
+    else:
+        arr = np.asarray(hands)
+        if arr.ndim != 2 or arr.shape[1] != 5:
+            raise ValueError(f"hands must have shape (n, 5), got {arr.shape}")
     t01, t234 = _rank5_tables()
     cols_t = np.ascontiguousarray(arr.T, dtype=np.uint8)
     n = arr.shape[0]

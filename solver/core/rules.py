@@ -7,13 +7,15 @@ small validator whose errors name the file and the field.
 Presets are ``<name>.toml`` files in a game's own ``presets/`` folder; the game passes
 that folder in, so this module knows no game.
 
->>> from importlib import resources
->>> folder = resources.files("solver.games.niuniu") / "presets"
+>>> import tempfile
+>>> folder = Path(tempfile.mkdtemp())
+>>> _ = (folder / "house.toml").write_text('game = "demo"\\nstakes = 2\\n')
 >>> preset_names(folder)
-['casino', 'classic']
->>> name, data = load_rule_data("niuniu", "classic", folder)
->>> name, data["game"]
-('classic', 'niuniu')
+['house']
+>>> load_rule_data("demo", "house", folder)
+('house', {'game': 'demo', 'stakes': 2})
+>>> load_rule_data("demo", {"base": "house", "stakes": 3}, folder)
+('custom', {'game': 'demo', 'stakes': 3, 'name': 'custom'})
 """
 
 from __future__ import annotations
