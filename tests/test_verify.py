@@ -1097,3 +1097,25 @@ def test_pokdeng_malformed_and_shared_card(tmp_path: Path, pokdeng_tables: Path)
     assert code == 1 and s["checked"] == 1 and s["disagree"] == 0
     assert [m["line"] for m in s["malformed_rows"]] == [3, 4]
     assert "both hands" in s["malformed_rows"][0]["message"]
+
+
+def test_claims_from_standard_input(
+    niuniu_tables: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``bull verify GAME -`` reads the claims from stdin (with --format), as a file."""
+    import sys
+    import tempfile
+
+    class Stdin:
+        buffer = io.BytesIO(b"hand,points\nKS 9H 8C 3D 7S,7\nAS 2S 3S 4S 5S,4\n")
+
+    monkeypatch.setattr(sys, "stdin", Stdin())
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    code, out, err = run(
+        "verify", "niuniu", "-", "--format", "csv", "--json", "--tables", str(niuniu_tables)
+    )
+    summary = json.loads(out)
+    assert code == 1 and summary["rows"] == 2 and summary["disagree"] == 1, err
+    assert not list(tmp_path.glob("bull-stdin-*"))  # the spool is gone
+    code, out, err = run("verify", "niuniu", "-", "--tables", str(niuniu_tables))
+    assert code == 2 and "--format" in err and err.count("\n") == 1

@@ -136,6 +136,8 @@ def detect_format(path: str, fmt: str | None) -> str:
     """
     if fmt:
         return fmt
+    if path == "-":
+        raise BullError("reading claims from standard input needs --format csv|jsonl|parquet")
     ext = Path(path).suffix.lower()
     if ext in (".csv", ".txt"):
         return "csv"
@@ -163,9 +165,11 @@ def read_chunks(
 
     Bad input that makes the whole file unreadable raises :class:`BullError`.
     """
-    _open_check(path)
     if batch_size < 1:
         raise BullError(f"--batch-size must be positive, got {batch_size}")
+    if path == "-":
+        return _read_stdin(fmt, explicit, batch_size)
+    _open_check(path)
     if fmt == "parquet":
         return _read_parquet(path, explicit, batch_size)
     if fmt == "csv":
@@ -173,6 +177,42 @@ def read_chunks(
     if fmt == "jsonl":
         return _read_jsonl(path, explicit, batch_size)
     raise BullError(f"unknown format {fmt!r} (expected csv, jsonl or parquet)")
+
+
+def _read_stdin(
+    fmt: str, explicit: Mapping[str, str], batch_size: int
+) -> tuple[dict[str, str], str, Iterator[Chunk]]:
+    """Claims from standard input: spooled to a temporary file as they arrive (the
+    readers need a file; Parquet needs to seek), which is removed when reading ends."""
+    import atexit
+    import contextlib
+    import os
+    import shutil
+    import sys
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix="bull-stdin-", suffix=f".{fmt}")
+
+    def remove() -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+
+    atexit.register(remove)  # also when the run stops before reading every chunk
+    try:
+        with os.fdopen(fd, "wb") as spool:
+            shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
+        mapping, label, chunks = read_chunks(name, fmt, explicit, batch_size)
+    except BaseException:
+        remove()
+        raise
+
+    def gen() -> Iterator[Chunk]:
+        try:
+            yield from chunks
+        finally:
+            remove()
+
+    return mapping, label, gen()
 
 
 def _read_parquet(
