@@ -149,8 +149,14 @@ def cli_report(args: Any, out: Any) -> int:
 
     from solver.core.status import StatusLine
 
-    with StatusLine(getattr(args, "err", None)) as status:
+    err = getattr(args, "err", None)
+    with StatusLine(err) as status:
         res = write_report(args.out, args.tables, log=status.show)
+    if not res.images and err is not None:
+        err.write(
+            "bull: matplotlib is not installed, so the report has no plots; "
+            "add them with: pip install 'bull-solver[plot]'\n"
+        )
     if getattr(args, "json", False):
         out.write(json.dumps(res.to_json()) + "\n")
     else:

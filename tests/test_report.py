@@ -116,3 +116,28 @@ def test_report_bad_output_directory(tmp_path: Path) -> None:
         err=err,
     )
     assert code == 2 and err.getvalue().startswith("bull: error:")
+
+
+def test_without_matplotlib_the_report_says_how_to_get_plots(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No matplotlib: write_report draws nothing (its own check of the import), and the
+    command says in one line how to add the plots (exit 0). The report itself is stubbed
+    here: its content is tested above."""
+    from solver import report
+
+    monkeypatch.setattr(
+        report,
+        "write_report",
+        lambda out, tables, log=None: report.ReportResult(tmp_path / "r.md", (), 0.1),
+    )
+
+    class Args:
+        out = str(tmp_path)
+        tables = None
+        json = False
+        err = io.StringIO()
+
+    assert report.cli_report(Args(), io.StringIO()) == 0
+    assert "pip install 'bull-solver[plot]'" in Args.err.getvalue()
+    assert Args.err.getvalue().count("\n") == 1
