@@ -1,16 +1,33 @@
-"""A base for a game's registry entry: the optional commands a game need not have.
+"""A base for a game's registry entry: the plumbing every game shares.
 
 A game's ``GAME`` object (``solver/games/<game>/__init__.py``) subclasses
-:class:`GameEntry` and lists in ``commands`` which optional commands it provides;
-the faces read that list, so only the game that advises needs to say how.
+:class:`GameEntry`, names its package, and overrides only what is its own (its edge
+options, its table headlines). Every other member of :class:`solver.games.Game` is
+answered here from the game's rooms by their fixed names — ``rules.load_rules``,
+``commands.cli_eval``, ``odds.odds``, ``verify.CHECKER``, ``report.section`` … — each
+module imported only when asked, so ``bull eval`` loads just what it uses. The optional
+commands (``advise``, ``strategy``) answer only when the game lists them in
+``commands``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import importlib
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from solver.core.errors import BullError
+
+if TYPE_CHECKING:
+    import os
+
+    import pyarrow as pa
+
+    from solver.core.rules import RuleSet, RuleSpec
+    from solver.kit.check import Checker
+    from solver.kit.exact import OddsResult
+    from solver.kit.markdown import ReportContext
 
 __all__ = ["OPTIONAL_COMMANDS", "GameEntry"]
 
@@ -19,27 +36,98 @@ OPTIONAL_COMMANDS = ("advise", "strategy")
 
 
 class GameEntry:
-    """Defaults for the optional commands: each refuses, naming the game."""
+    """The shared part of a registry entry (see the module docstring)."""
 
     name: str = ""
+    package: str = ""
+    """The game's package, e.g. ``"solver.games.niuniu"``."""
     commands: frozenset[str] = frozenset()
     """Which of :data:`OPTIONAL_COMMANDS` this game provides."""
+    builder: str = "hands"
+    """The room whose ``build_tables()`` builds the game's tables."""
+
+    def room(self, name: str) -> ModuleType:
+        """The game's module ``name`` (imported on first use)."""
+        return importlib.import_module(f"{self.package}.{name}")
 
     def _refuse(self, command: str) -> BullError:
         return BullError(f"`bull {command}` does not apply to {self.name}")
 
+    # -- rules and tables
+    def presets(self) -> list[str]:
+        from solver.core.rules import preset_names
+
+        return preset_names(self.room("rules").PRESET_DIR)
+
+    def load_rules(self, spec: RuleSpec) -> RuleSet:
+        return cast("RuleSet", self.room("rules").load_rules(spec))
+
+    def build_tables(self) -> dict[str, pa.Table]:
+        return cast("dict[str, pa.Table]", self.room(self.builder).build_tables())
+
+    # -- commands
+    def eval_records(
+        self,
+        hands: Sequence[str],
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+    ) -> list[dict[str, Any]]:
+        records = self.room("commands").cli_eval(list(hands), rules, dict(options), tables)
+        return cast("list[dict[str, Any]]", records)
+
+    def eval_text(self, rec: dict[str, Any]) -> str:
+        return cast(str, self.room("commands").cli_eval_text(rec))
+
+    def compare_record(
+        self,
+        player: str,
+        banker: str,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+    ) -> dict[str, Any]:
+        rec = self.room("commands").cli_compare(player, banker, rules, dict(options), tables)
+        return cast("dict[str, Any]", rec)
+
+    def compare_text(self, rec: dict[str, Any]) -> str:
+        return cast(str, self.room("commands").cli_compare_text(rec))
+
     def advise_record(
         self, hand: str, rules: str | None, options: Mapping[str, Any], tables: str | None
     ) -> dict[str, Any]:
-        raise self._refuse("advise")
+        if "advise" not in self.commands:
+            raise self._refuse("advise")
+        rec = self.room("commands").cli_advise(hand, rules, dict(options), tables)
+        return cast("dict[str, Any]", rec)
 
     def advise_text(self, rec: dict[str, Any]) -> str:
-        raise self._refuse("advise")
+        if "advise" not in self.commands:
+            raise self._refuse("advise")
+        return cast(str, self.room("commands").cli_advise_text(rec))
 
     def strategy_record(
         self, rules: str | None, options: Mapping[str, Any], tables: str | None, png: str | None
     ) -> dict[str, Any]:
-        raise self._refuse("strategy")
+        if "strategy" not in self.commands:
+            raise self._refuse("strategy")
+        rec = self.room("commands").cli_strategy(rules, dict(options), tables, png=png)
+        return cast("dict[str, Any]", rec)
 
     def strategy_text(self, rec: dict[str, Any]) -> str:
-        raise self._refuse("strategy")
+        if "strategy" not in self.commands:
+            raise self._refuse("strategy")
+        return cast(str, self.room("commands").cli_strategy_text(rec))
+
+    # -- exact figures, verify, report
+    def odds(self, rules: str | None, tables: str | None) -> OddsResult:
+        return cast("OddsResult", self.room("odds").odds(rules, tables))
+
+    def checker(self, rules: str | None, options: Mapping[str, Any], tables: str | None) -> Checker:
+        return cast("Checker", self.room("verify").CHECKER(rules, options, tables))
+
+    def report_section(self, ctx: ReportContext) -> None:
+        self.room("report").section(ctx)
+
+    def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
+        return cast("tuple[list[str], str]", self.room("report").headline(tables))
