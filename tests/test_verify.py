@@ -1119,3 +1119,47 @@ def test_claims_from_standard_input(
     assert not list(tmp_path.glob("bull-stdin-*"))  # the spool is gone
     code, out, err = run("verify", "niuniu", "-", "--tables", str(niuniu_tables))
     assert code == 2 and "--format" in err and err.count("\n") == 1
+
+
+def test_csv_lines_are_physical_and_a_bad_byte_is_one_malformed_row(
+    tmp_path: Path, niuniu_tables: Path
+) -> None:
+    """Quoted fields holding newlines (in any column, read or not) do not shift the line
+    numbers reported; a row that is not UTF-8 is malformed, the rest is checked."""
+    path = tmp_path / "q.csv"
+    path.write_bytes(
+        b"hand,points,note\n"
+        b'KS 9H 8C 3D 7S,7,"two\nlines"\n'  # lines 2-3
+        b'AS 2S 3S 4S 5S,5,"three\r\nmore\nlines"\n'  # lines 4-6
+        b"KS 9H 8C 3D,7,short hand\n"  # line 7
+        b"AS 2S 3S 4S 6S,\xff6,bad byte\n"  # line 8
+        b"1,2\n"  # line 9: too few fields
+        b"AS 2S 3S 4S 7S,7,ok\n"  # line 10
+    )
+    code, s = verify_json(path, niuniu_tables)
+    assert code == 1
+    assert sorted((m["line"], m["message"][:12]) for m in s["malformed_rows"]) == [
+        (7, "hand: hand '"),
+        (8, "not UTF-8 te"),
+        (9, "has 2 fields"),
+    ]
+    assert s["rows"] == 6 and s["checked"] == 3 and s["disagree"] == 0
+
+
+def test_a_list_where_a_value_belongs_is_malformed_not_read_as_text(
+    tmp_path: Path, niuniu_tables: Path
+) -> None:
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(
+        '{"hand": "KS 9H 8C 3D 7S", "points": 7}\n'
+        '{"hand": ["AS", "2S", "3S", "4S", "5S"], "points": [4]}\n'
+        '{"hand": ["AS", "2S", "3S", "4S", "6S"], "points": 6}\n'
+    )
+    code, s = verify_json(mixed, niuniu_tables)
+    assert code == 1 and s["checked"] == 2 and s["disagree"] == 0
+    assert [m["line"] for m in s["malformed_rows"]] == [2]
+    assert "'[4]'" in s["malformed_rows"][0]["message"]
+    lists = tmp_path / "lists.jsonl"  # every row: Arrow reads the column as a list type
+    lists.write_text('{"hand": "KS 9H 8C 3D 7S", "points": [7]}\n' * 3)
+    code, _, err = run("verify", "niuniu", str(lists), "--tables", str(niuniu_tables))
+    assert code == 2 and err.count("\n") == 1 and "expected an integer" in err

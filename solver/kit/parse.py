@@ -80,10 +80,27 @@ def is_text(t: pa.DataType) -> bool:
     return bool(pa.types.is_string(t) or pa.types.is_large_string(t))
 
 
+def as_text(arr: pa.Array) -> pa.Array:
+    """A claim column as text. Scalars are cast; a nested value (a list, an object) is
+    spelled as JSON, so that it fails to parse as a value and its row is malformed —
+    a list of points is not a point.
+
+    >>> as_text(pa.array([[7], None])).to_pylist()
+    ['[7]', None]
+    """
+    if is_text(arr.type):
+        return arr
+    if pa.types.is_nested(arr.type):
+        return pa.array(
+            [None if v is None else json.dumps(v, default=str) for v in arr.to_pylist()],
+            pa.string(),
+        )
+    return pc.cast(arr, pa.string())
+
+
 def _clean_text(arr: pa.Array) -> tuple[pa.Array, npt.NDArray[np.bool_]]:
     """Trimmed, lower-cased text and the rows that state something (non-empty)."""
-    if not is_text(arr.type):
-        arr = pc.cast(arr, pa.string())
+    arr = as_text(arr)
     t = pc.utf8_lower(pc.utf8_trim_whitespace(arr))
     return t, nonempty(t)
 
@@ -104,8 +121,7 @@ def _text_lookup(
 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """``(value, found, stated)``: exact matches first; only the other rows are trimmed,
     lower-cased (and, for labels, spaces and dashes turned into ``_``)."""
-    if not is_text(arr.type):
-        arr = pc.cast(arr, pa.string())
+    arr = as_text(arr)
     vals, found = _lookup(arr, table, dtype, fill)
     stated = found.copy()
     rest = np.flatnonzero(~found & ~nulls(arr))

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
@@ -257,16 +258,16 @@ def _read_csv(
     if not header or not any(header):
         raise BullError(f"{path}: no header line (expected column names such as hand,points)")
     mapping = map_columns(header, explicit)
-    skipped: list[int] = []
-    bad: list[tuple[int, str]] = []
+    # rows the CSV parser skipped: (logical row number, newlines inside it, message)
+    skipped: list[tuple[int, int, str | None]] = []
 
     def handler(row: Any) -> str:
         number = int(row.number) if row.number is not None else -1
-        skipped.append(number)
-        if (row.text or "").strip():
-            bad.append(
-                (number, f"has {row.actual_columns} fields, the header has {row.expected_columns}")
-            )
+        text = row.text or ""
+        message = None
+        if text.strip():
+            message = f"has {row.actual_columns} fields, the header has {row.expected_columns}"
+        skipped.append((number, text.count("\n"), message))
         return "skip"
 
     names = header
@@ -276,10 +277,11 @@ def _read_csv(
     read_opts = pacsv.ReadOptions(
         use_threads=False, block_size=max(1 << 20, batch_size * 64), column_names=names, skip_rows=1
     )
-    parse_opts = pacsv.ParseOptions(invalid_row_handler=handler, ignore_empty_lines=False)
+    parse_opts = pacsv.ParseOptions(
+        invalid_row_handler=handler, ignore_empty_lines=False, newlines_in_values=True
+    )
     conv = pacsv.ConvertOptions(
-        column_types={n: pa.string() for n in names},
-        include_columns=sorted(set(mapping.values())),
+        column_types={n: pa.binary() for n in names},  # decoded here, row by row if need be
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
@@ -290,6 +292,8 @@ def _read_csv(
     except (OSError, pa.ArrowException) as exc:
         raise BullError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from None
 
+    lines = _PhysicalLines()
+
     def gen() -> Iterator[Chunk]:
         done = 0
         try:
@@ -297,29 +301,103 @@ def _read_csv(
                 for start in range(0, batch.num_rows, batch_size):
                     part = batch.slice(start, batch_size)
                     n = part.num_rows
-                    k = np.arange(done, done + n, dtype=np.int64)
-                    s = np.array(sorted(skipped), dtype=np.int64)
-                    shifted = s - np.arange(len(s)) - 2
-                    lines = k + 2 + np.searchsorted(shifted, k, side="right")
-                    cols = {
-                        key: part.column(part.schema.get_field_index(v))
-                        for key, v in mapping.items()
-                    }
-                    chunk = Chunk(cols, lines, list(bad))
-                    bad.clear()
+                    nl = np.zeros(n, dtype=np.int64)
+                    for col in part.columns:
+                        counts = pc.fill_null(pc.count_substring(col, "\n"), 0)
+                        nl += np.asarray(counts.to_numpy(zero_copy_only=False), dtype=np.int64)
+                    physical, bad = lines.place(done, nl, skipped)
+                    cols, ok, why = _decoded(part, mapping)
+                    bad += [(int(physical[i]), why) for i in np.flatnonzero(~ok)]
+                    if not ok.all():
+                        keep = pa.array(ok)
+                        cols = {k: pc.filter(v, keep) for k, v in cols.items()}
+                        physical = physical[ok]
                     done += n
-                    yield chunk
+                    yield Chunk(cols, physical, sorted(bad))
         except (OSError, pa.ArrowException) as exc:
             msg = str(exc).splitlines()[0]
             raise BullError(f"{path}: unreadable CSV after line {done + 1}: {msg}") from None
+        _, bad = lines.place(done, np.zeros(0, dtype=np.int64), skipped)
         if bad:
             yield Chunk(
-                {k: pa.array([], pa.string()) for k in mapping},
-                np.zeros(0, dtype=np.int64),
-                list(bad),
+                {k: pa.array([], pa.string()) for k in mapping}, np.zeros(0, dtype=np.int64), bad
             )
 
     return mapping, "line", gen()
+
+
+def _decoded(
+    part: pa.RecordBatch, mapping: Mapping[str, str]
+) -> tuple[dict[str, pa.Array], npt.NDArray[np.bool_], str]:
+    """The mapped columns as UTF-8 text, and which rows decode (a row that does not is
+    malformed, not the end of the file)."""
+    ok = np.ones(part.num_rows, dtype=bool)
+    cols: dict[str, pa.Array] = {}
+    for key, name in mapping.items():
+        raw = part.column(part.schema.get_field_index(name))
+        try:
+            cols[key] = raw.cast(pa.string())
+            continue
+        except (pa.ArrowInvalid, pa.ArrowException):
+            pass
+        values = []
+        for i, v in enumerate(raw.to_pylist()):
+            try:
+                values.append(v.decode("utf-8") if v is not None else None)
+            except UnicodeDecodeError:
+                ok[i] = False
+                values.append("")
+        cols[key] = pa.array(values, pa.string())
+    return cols, ok, "not UTF-8 text"
+
+
+class _PhysicalLines:
+    """Physical line numbers of CSV rows: the parser's logical row number (the header is
+    row 1; skipped rows count) plus every newline inside the quoted fields of the rows
+    before it.
+
+    >>> pl = _PhysicalLines()
+    >>> skipped = [(3, 0, "bad")]          # logical row 3 was skipped
+    >>> lines, bad = pl.place(0, np.array([1, 0, 0]), skipped)  # row 2 holds a newline
+    >>> lines.tolist(), bad
+    ([2, 5, 6], [(4, 'bad')])
+    """
+
+    def __init__(self) -> None:
+        self.extra = 0  # newlines inside the rows placed so far
+        self.taken = 0  # skipped rows placed so far
+
+    def place(
+        self,
+        done: int,
+        nl: npt.NDArray[np.int64],
+        skipped: list[tuple[int, int, str | None]],
+    ) -> tuple[npt.NDArray[np.int64], list[tuple[int, str]]]:
+        """Lines of the next ``len(nl)`` good rows (``done`` good rows before them), and
+        the messages of the skipped rows placed with them (all the rest when ``nl`` is
+        empty)."""
+        n = len(nl)
+        rows = sorted(skipped)
+        s = np.array([r[0] for r in rows], dtype=np.int64)
+        before = s - 2 - np.arange(len(s))  # good rows before skipped row j
+        g = np.arange(done, done + n, dtype=np.int64)
+        logical = g + 2 + np.searchsorted(before, g, side="right")
+        upto = int(np.searchsorted(before, g[-1], side="right")) if n else len(rows)
+        events = sorted(
+            [(int(logical[i]), int(nl[i]), i) for i in range(n)]
+            + [(rows[j][0], rows[j][1], -1 - j) for j in range(self.taken, max(upto, self.taken))]
+        )
+        physical = np.empty(n, dtype=np.int64)
+        bad: list[tuple[int, str]] = []
+        for number, newlines, who in events:
+            line = number + self.extra
+            if who >= 0:
+                physical[who] = line
+            elif rows[-1 - who][2] is not None:
+                bad.append((line, str(rows[-1 - who][2])))
+            self.extra += newlines
+        self.taken = max(upto, self.taken)
+        return physical, bad
 
 
 def _py_column(values: list[Any]) -> pa.Array:
@@ -334,8 +412,10 @@ def _py_column(values: list[Any]) -> pa.Array:
             return None
         if isinstance(v, bool):
             return "true" if v else "false"
-        if isinstance(v, list):
-            return " ".join(str(x) for x in v)
+        if isinstance(v, list):  # a hand written as a list of cards or tiles
+            if all(isinstance(x, str) for x in v):
+                return " ".join(v)
+            return json.dumps(v)  # anything else: malformed where it is read
         if isinstance(v, dict):
             return json.dumps(v, sort_keys=True)
         return str(v)
