@@ -10,22 +10,28 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
-import json
 import math
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from solver import games
+from solver.commands import (
+    cmd_advise,
+    cmd_build,
+    cmd_compare,
+    cmd_edge,
+    cmd_eval,
+    cmd_odds,
+    cmd_rules,
+    cmd_strategy,
+    module_command,
+)
 from solver.core.errors import BullError
-from solver.core.status import StatusLine
 
 __all__ = ["main"]
 
 GAMES = games.names()
-MAX_LINE = 10_000
 
 
 class _ArgError(Exception):
@@ -35,304 +41,6 @@ class _ArgError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _ArgError(message)
-
-
-def _emit(
-    records: Sequence[dict[str, Any]],
-    as_json: bool,
-    text: Callable[[dict[str, Any]], str],
-    out: Any,
-) -> None:
-    for rec in records:
-        if as_json:
-            out.write(json.dumps(rec, ensure_ascii=False) + "\n")
-        else:
-            out.write(text(rec) + "\n")
-
-
-class _BadLine(Exception):
-    """A line of an input file that cannot be a hand (not UTF-8, too long)."""
-
-
-BATCH = 8192
-"""Input lines answered per batch: memory stays bounded whatever the file's size."""
-
-
-def _raw_lines(stream: Any) -> Iterator[bytes | None]:
-    """The lines of a binary stream without their line ends; ``None`` for a line longer
-    than :data:`MAX_LINE` bytes (skipped without being held in memory)."""
-    while True:
-        line = stream.readline(MAX_LINE + 2)
-        if not line:
-            return
-        if len(line) > MAX_LINE + 1 or (len(line) == MAX_LINE + 1 and not line.endswith(b"\n")):
-            while line and not line.endswith(b"\n"):  # drain the rest of the long line
-                line = stream.readline(1 << 20)
-            yield None
-            continue
-        yield line.rstrip(b"\r\n")
-
-
-def _read_lines(source: str) -> Iterator[tuple[int, str | _BadLine]]:
-    """Non-blank, non-comment lines of a file (``-`` = stdin), streamed, with 1-based
-    physical line numbers; a line that cannot be read comes as a :class:`_BadLine`."""
-    try:
-        stream = sys.stdin.buffer if source == "-" else open(source, "rb")  # noqa: SIM115
-    except OSError as exc:
-        raise BullError(f"cannot read input file {source}: {exc.strerror}") from None
-    try:
-        for n, raw in enumerate(_raw_lines(stream), 1):
-            if raw is None:
-                yield n, _BadLine(f"line too long (over {MAX_LINE:,} characters)")
-                continue
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                yield n, _BadLine("not UTF-8 text")
-                continue
-            stripped = line.strip()
-            if stripped and not stripped.startswith("#"):
-                yield n, stripped
-    except OSError as exc:
-        raise BullError(f"cannot read input file {source}: {exc.strerror}") from None
-    finally:
-        if source != "-":
-            stream.close()
-
-
-def _argument_hands(args: argparse.Namespace) -> list[str]:
-    hands = list(args.hands or [])
-    for i, h in enumerate(hands, 1):
-        if len(h) > MAX_LINE:
-            raise BullError(f"argument {i}: hand too long ({len(h)} characters)")
-    return hands
-
-
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    keys = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
-    return {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
-
-
-def _cmd_build(args: argparse.Namespace, out: Any) -> int:
-    from solver.build import build
-
-    def log(s: str) -> None:
-        if not args.json:
-            out.write(s + "\n")
-            out.flush()
-
-    with StatusLine(args.err) as status:
-        summary = build(args.game or None, args.tables, log=log, progress=status.show)
-    if args.json:
-        out.write(json.dumps(summary) + "\n")
-    return 0
-
-
-def _eval_one_by_one(
-    game: games.Game, hands: list[str], where: list[str], args: argparse.Namespace
-) -> tuple[list[dict[str, Any]], list[str]]:
-    """Answer each hand alone: the records of the good ones, a message per bad one."""
-    options = _options(args)
-    good: list[dict[str, Any]] = []
-    bad: list[str] = []
-    for hand, w in zip(hands, where, strict=True):
-        try:
-            good += game.eval_records([hand], args.rules, options, args.tables)
-        except BullError as one:
-            bad.append(f"{w}: {one}")
-    return good, bad
-
-
-def _cmd_eval(args: argparse.Namespace, out: Any) -> int:
-    """Hands given as arguments are answered together (a bad one is an error, exit 2);
-    an ``--input`` file is streamed in batches, a bad line reported with its number and
-    skipped (exit 1 at the end, as ``bull verify`` does)."""
-    game = games.get(args.game)
-    options = _options(args)
-    hands = _argument_hands(args)
-    if not hands and not args.input:
-        raise BullError("no hand given (pass hands as arguments or --input FILE)")
-    if hands:
-        try:
-            records = game.eval_records(hands, args.rules, options, args.tables)
-        except BullError as exc:
-            if len(hands) > 1 and not any(" " in h.strip() for h in hands):
-                joined = " ".join(hands)
-                try:
-                    game.eval_records([joined], args.rules, options, args.tables)
-                except BullError:
-                    pass
-                else:
-                    raise BullError(
-                        f"{exc}; a hand is one argument, so quote it: "
-                        f'bull eval {game.name} "{joined}"'
-                    ) from None
-            if len(hands) > 1:  # name the offending argument
-                _, bad = _eval_one_by_one(
-                    game, hands, [f"argument {i}" for i in range(1, len(hands) + 1)], args
-                )
-                if bad:
-                    raise BullError(bad[0]) from None
-            raise
-        _emit(records, args.json, game.eval_text, out)
-    if not args.input:
-        return 0
-    name = "stdin" if args.input == "-" else args.input
-    seen = bad_lines = 0
-    batch: list[str] = []
-    where: list[str] = []
-
-    def flush() -> None:
-        nonlocal bad_lines
-        if not batch:
-            return
-        try:
-            records = game.eval_records(batch, args.rules, options, args.tables)
-        except BullError:
-            records, bad = _eval_one_by_one(game, batch, where, args)
-            for message in bad:
-                args.err.write(f"bull: error: {message}\n")
-            bad_lines += len(bad)
-        _emit(records, args.json, game.eval_text, out)
-        batch.clear()
-        where.clear()
-
-    for n, line in _read_lines(args.input):
-        seen += 1
-        if isinstance(line, _BadLine):
-            flush()
-            args.err.write(f"bull: error: {name} line {n}: {line}\n")
-            bad_lines += 1
-            continue
-        batch.append(line)
-        where.append(f"{name} line {n}")
-        if len(batch) >= BATCH:
-            flush()
-    flush()
-    if not seen and not hands:
-        raise BullError(f"no hand given ({name} has no hand lines)")
-    if bad_lines:
-        args.err.write(f"bull: {bad_lines:,} input line(s) could not be answered\n")
-        return 1
-    return 0
-
-
-def _cmd_compare(args: argparse.Namespace, out: Any) -> int:
-    game = games.get(args.game)
-    rec = game.compare_record(args.player, args.other, args.rules, _options(args), args.tables)
-    _emit([rec], args.json, game.compare_text, out)
-    return 0
-
-
-def _optional(command: str, name: str) -> games.Game:
-    """The game ``name``, if it has the optional ``command``; else an error naming the
-    games that do."""
-    game = games.get(name)
-    if command not in game.commands:
-        having = [g for g in games.names() if command in games.get(g).commands]
-        raise BullError(f"`bull {command}` is for {', '.join(having)} only, not {name}")
-    return game
-
-
-def _cmd_advise(args: argparse.Namespace, out: Any) -> int:
-    game = _optional("advise", args.game)
-    rec = game.advise_record(args.hand, args.rules, _options(args), args.tables)
-    _emit([rec], args.json, game.advise_text, out)
-    return 0
-
-
-def _png_path(path: str | None) -> str | None:
-    """A ``--png`` path that a chart can be written to, or an error naming it."""
-    if path is None:
-        return None
-    p = Path(path)
-    if p.is_dir():
-        raise BullError(f"--png {path} is a directory; give a file name ending in .png")
-    if p.suffix.lower() != ".png":
-        raise BullError(f"--png {path}: the file name must end in .png")
-    if not p.parent.is_dir():
-        raise BullError(f"--png {path}: the folder {p.parent} does not exist")
-    return path
-
-
-def _cmd_strategy(args: argparse.Namespace, out: Any) -> int:
-    game = _optional("strategy", args.game)
-    args.png = _png_path(args.png)
-    rec = game.strategy_record(args.rules, _options(args), args.tables, args.png)
-    _emit([rec], args.json, game.strategy_text, out)
-    return 0
-
-
-def _cmd_odds(args: argparse.Namespace, out: Any) -> int:
-    from solver.kit.exact import odds_text
-
-    res = games.get(args.game).odds(args.rules, args.tables)
-    if args.json:
-        out.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
-    else:
-        out.write(odds_text(res) + "\n")
-    return 0
-
-
-def _cmd_edge(args: argparse.Namespace, out: Any) -> int:
-    options = {
-        k: getattr(args, k, None)
-        for k in ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
-    }
-    res = games.get(args.game).edge(args.rules, options, args.tables)
-    if args.json:
-        out.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
-    else:
-        out.write(res.text() + "\n")
-    return 0
-
-
-def _cmd_rules(args: argparse.Namespace, out: Any) -> int:
-    """``bull rules GAME [--rules NAME|FILE] [--list]``: the effective rule set as TOML
-    (every option, defaults filled in), or the presets."""
-    from solver.core.rules import to_toml
-
-    game = games.get(args.game)
-    if args.list:
-        if args.rules:
-            raise BullError("--list lists the presets; it takes no --rules")
-        presets = []
-        for name in game.presets():
-            r = game.load_rules(name)
-            presets.append(
-                {"name": name, "default": name == game.default_rules, "description": r.description}
-            )
-        if args.json:
-            out.write(
-                json.dumps({"game": game.name, "presets": presets}, ensure_ascii=False) + "\n"
-            )
-        else:
-            labels = [f"{p['name']}{' (default)' if p['default'] else ''}" for p in presets]
-            width = max(len(lb) for lb in labels)
-            for lb, p in zip(labels, presets, strict=True):
-                out.write(f"{lb:<{width}}  {p['description']}\n")
-        return 0
-    data = game.load_rules(args.rules).to_data()
-    if args.json:
-        out.write(json.dumps(data, ensure_ascii=False) + "\n")
-    else:
-        source = args.rules or f"{game.default_rules} (the default preset)"
-        out.write(
-            to_toml(
-                data,
-                f"{game.title} rule set {data.get('name')!r}, from {source}: every option,\n"
-                "defaults filled in. Save it as a .toml file and pass it as --rules FILE.",
-            )
-        )
-    return 0
-
-
-def _module_command(module: str, func: str) -> Callable[[argparse.Namespace, Any], int]:
-    def run(args: argparse.Namespace, out: Any) -> int:
-        result: int = getattr(importlib.import_module(module), func)(args, out)
-        return result
-
-    return run
 
 
 NOTATION = (
@@ -486,7 +194,7 @@ def _parser() -> _Parser:
         "--game", action="append", choices=GAMES, help="build only this game (repeatable)"
     )
     common(b, rules=False)
-    b.set_defaults(run=_cmd_build)
+    b.set_defaults(run=cmd_build)
 
     e = _helped(sub, "eval", "evaluate hands")
     e.add_argument("game", choices=GAMES)
@@ -494,7 +202,7 @@ def _parser() -> _Parser:
     e.add_argument("--input", metavar="FILE", help="one hand per line ('-' = stdin)")
     common(e)
     game_options(e)
-    e.set_defaults(run=_cmd_eval)
+    e.set_defaults(run=cmd_eval)
 
     c = _helped(sub, "compare", "settle a player's hand against the banker/dealer")
     c.add_argument("game", choices=GAMES)
@@ -502,37 +210,37 @@ def _parser() -> _Parser:
     c.add_argument("other", metavar="BANKER")
     common(c)
     game_options(c)
-    c.set_defaults(run=_cmd_compare)
+    c.set_defaults(run=cmd_compare)
 
     a = _helped(sub, "advise", "pokdeng: stand or draw, with both exact EVs")
     a.add_argument("game", choices=GAMES)
     a.add_argument("hand", metavar="HAND")
     common(a)
     game_options(a)
-    a.set_defaults(run=_cmd_advise)
+    a.set_defaults(run=cmd_advise)
 
     s = _helped(sub, "strategy", "pokdeng: the whole drawing strategy as a chart")
     s.add_argument("game", choices=GAMES)
     s.add_argument("--png", metavar="FILE", help="also draw the chart as a PNG")
     common(s)
     game_options(s)
-    s.set_defaults(run=_cmd_strategy)
+    s.set_defaults(run=cmd_strategy)
 
     o = _helped(sub, "odds", "exact count and probability of every category/score/type")
     o.add_argument("game", choices=GAMES)
     common(o)
-    o.set_defaults(run=_cmd_odds)
+    o.set_defaults(run=cmd_odds)
 
     g = _helped(sub, "edge", "the player's exact expected value against the banker")
     g.add_argument("game", choices=GAMES)
     common(g)
     game_options(g)
-    g.set_defaults(run=_cmd_edge)
+    g.set_defaults(run=cmd_edge)
 
     r = _helped(sub, "report", "write a research report with every exact figure")
     r.add_argument("--out", metavar="DIR", default="report", help="output directory")
     common(r, rules=False)
-    r.set_defaults(run=_module_command("solver.report", "cli_report"))
+    r.set_defaults(run=module_command("solver.report", "cli_report"))
 
     v = _helped(sub, "verify", "check another implementation's claims against ours")
     v.add_argument("game", choices=GAMES)
@@ -559,7 +267,7 @@ def _parser() -> _Parser:
     )
     common(v)
     game_options(v)
-    v.set_defaults(run=_module_command("solver.verify", "cli_verify"))
+    v.set_defaults(run=module_command("solver.verify", "cli_verify"))
 
     t = _helped(sub, "vectors", "write conformance test vectors (JSON Lines)")
     t.add_argument("game", choices=GAMES)
@@ -574,7 +282,7 @@ def _parser() -> _Parser:
         help="taungau macau: does the banker show first or last",
     )
     common(t)
-    t.set_defaults(run=_module_command("solver.vectors", "cli_vectors"))
+    t.set_defaults(run=module_command("solver.vectors", "cli_vectors"))
 
     ru = sub.add_parser(
         "rules",
@@ -586,11 +294,11 @@ def _parser() -> _Parser:
     ru.add_argument("game", choices=GAMES)
     ru.add_argument("--list", action="store_true", help="list the presets of GAME")
     common(ru)
-    ru.set_defaults(run=_cmd_rules)
+    ru.set_defaults(run=cmd_rules)
 
     k = _helped(sub, "check-tables", "recompute digests and verify every table")
     common(k, rules=False)
-    k.set_defaults(run=_module_command("solver.store.integrity", "cli_check_tables"))
+    k.set_defaults(run=module_command("solver.store.integrity", "cli_check_tables"))
     return p
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from solver.cli import main
 from solver.core.errors import TableError
+from solver.store import sets
 from solver.store import tables as tb
 
 REPO = Path(__file__).resolve().parent.parent
@@ -41,15 +42,15 @@ def test_digest_is_logical_not_bytes(tmp_path: Path) -> None:
 
 
 def test_set_swap_and_carry_over(tmp_path: Path) -> None:
-    tb.write_set({"one": small_table("one", [1]), "two": small_table("two", [2])}, tmp_path)
+    sets.write_set({"one": small_table("one", [1]), "two": small_table("two", [2])}, tmp_path)
     first = tb.resolve_set(tmp_path)
     assert tb.open_table("one", tmp_path).column("x").tolist() == [1]
-    tb.write_set({"two": small_table("two", [22])}, tmp_path)
+    sets.write_set({"two": small_table("two", [22])}, tmp_path)
     second = tb.resolve_set(tmp_path)
     assert second != first and first.exists()  # the set it replaced is kept, for readers
-    tb.write_set({"two": small_table("two", [222])}, tmp_path)
+    sets.write_set({"two": small_table("two", [222])}, tmp_path)
     assert not first.exists()  # two builds later, with no reader holding it, it is gone
-    tb.write_set({"two": small_table("two", [22])}, tmp_path)
+    sets.write_set({"two": small_table("two", [22])}, tmp_path)
     assert tb.resolve_set(tmp_path) == second
     assert tb.open_table("one", tmp_path).column("x").tolist() == [1]  # carried over
     assert tb.open_table("two", tmp_path).column("x").tolist() == [22]
@@ -58,17 +59,17 @@ def test_set_swap_and_carry_over(tmp_path: Path) -> None:
     # the stable names go through `current`
     assert (tmp_path / "two.parquet").resolve() == second / "two.parquet"
     # rebuilding identical content keeps the same set untouched
-    tb.write_set({"two": small_table("two", [22])}, tmp_path)
+    sets.write_set({"two": small_table("two", [22])}, tmp_path)
     assert tb.resolve_set(tmp_path) == second
 
 
 def test_a_failure_mid_write_leaves_the_old_set(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tb.write_set({"one": small_table("one", [1]), "two": small_table("two", [2])}, tmp_path)
+    sets.write_set({"one": small_table("one", [1]), "two": small_table("two", [2])}, tmp_path)
     before = tb.resolve_set(tmp_path)
     calls = {"n": 0}
-    real = tb.write_parquet
+    real = sets.write_parquet
 
     def dying(table, path):  # type: ignore[no-untyped-def]
         calls["n"] += 1
@@ -76,9 +77,9 @@ def test_a_failure_mid_write_leaves_the_old_set(
             raise KeyboardInterrupt
         real(table, path)
 
-    monkeypatch.setattr(tb, "write_parquet", dying)
+    monkeypatch.setattr(sets, "write_parquet", dying)
     with pytest.raises(KeyboardInterrupt):
-        tb.write_set({"one": small_table("one", [10]), "two": small_table("two", [20])}, tmp_path)
+        sets.write_set({"one": small_table("one", [10]), "two": small_table("two", [20])}, tmp_path)
     assert tb.resolve_set(tmp_path) == before
     assert [p.name for p in (tmp_path / "sets").iterdir()] == [before.name]
     tb._LOADED.clear()
@@ -244,7 +245,7 @@ def test_a_reader_keeps_its_set_while_builds_swap_current(tmp_path: Path) -> Non
     import sys
     import textwrap
 
-    tb.write_set({"a": small_table("a", [1]), "b": small_table("b", [1])}, tmp_path)
+    sets.write_set({"a": small_table("a", [1]), "b": small_table("b", [1])}, tmp_path)
     reader = subprocess.Popen(
         [
             sys.executable,
@@ -252,6 +253,7 @@ def test_a_reader_keeps_its_set_while_builds_swap_current(tmp_path: Path) -> Non
             textwrap.dedent(
                 f"""
                 import sys
+                from solver.store import sets
                 from solver.store import tables as tb
                 a = tb.open_table("a", {str(tmp_path)!r}).column("x").tolist()
                 print("ready", flush=True)
@@ -269,23 +271,23 @@ def test_a_reader_keeps_its_set_while_builds_swap_current(tmp_path: Path) -> Non
     assert reader.stdout.readline().strip() == "ready"
     held = tb.resolve_set(tmp_path)
     for v in (2, 3, 4):
-        tb.write_set({"a": small_table("a", [v]), "b": small_table("b", [v])}, tmp_path)
+        sets.write_set({"a": small_table("a", [v]), "b": small_table("b", [v])}, tmp_path)
     assert held.exists()
     out, _ = reader.communicate("go\n", timeout=60)
     assert out.strip() == "[1] [1]"  # both tables from the set it resolved first
-    tb.write_set({"a": small_table("a", [5]), "b": small_table("b", [5])}, tmp_path)
+    sets.write_set({"a": small_table("a", [5]), "b": small_table("b", [5])}, tmp_path)
     assert not held.exists()  # its reader is gone: the set goes
 
 
 def test_two_builds_at_once_end_with_one_whole_set(tmp_path: Path) -> None:
     import threading
 
-    tb.write_set({"a": small_table("a", [0])}, tmp_path)
+    sets.write_set({"a": small_table("a", [0])}, tmp_path)
     errors: list[BaseException] = []
 
     def build(v: int) -> None:
         try:
-            tb.write_set({"a": small_table("a", [v]), "b": small_table("b", [v])}, tmp_path)
+            sets.write_set({"a": small_table("a", [v]), "b": small_table("b", [v])}, tmp_path)
         except BaseException as exc:  # pragma: no cover - a failure is what we look for
             errors.append(exc)
 
@@ -315,7 +317,7 @@ def test_a_build_that_cannot_write_is_one_line_and_keeps_the_old_set(
         target.write_text("x")
     elif kind == "read_only":
         target = tmp_path / "ro"
-        tb.write_set({"a": small_table("a", [1])}, target)
+        sets.write_set({"a": small_table("a", [1])}, target)
         before = tb.resolve_set(target)
         for d in (target, target / "sets"):
             os.chmod(d, 0o555)
@@ -326,7 +328,7 @@ def test_a_build_that_cannot_write_is_one_line_and_keeps_the_old_set(
         if os.geteuid() == 0 and kind == "read_only":
             pytest.skip("root writes into read-only directories")
         with pytest.raises(TableError) as e:
-            tb.write_set({"a": small_table("a", [2])}, target)
+            sets.write_set({"a": small_table("a", [2])}, target)
         assert "\n" not in str(e.value)
         if kind == "read_only":
             assert tb.resolve_set(target) == before
@@ -345,18 +347,19 @@ def test_a_build_over_the_file_size_limit_is_one_line_and_leaves_no_junk(tmp_pat
     import sys
     import textwrap
 
-    tb.write_set({"a": small_table("a", [1])}, tmp_path)
+    sets.write_set({"a": small_table("a", [1])}, tmp_path)
     before = tb.resolve_set(tmp_path)
     script = textwrap.dedent(
         f"""
         import resource, sys
         import numpy as np
         from solver.core.errors import TableError
+        from solver.store import sets
         from solver.store import tables as tb
         big = tb.make_table("a", {{"x": np.arange(2_000_000, dtype=np.int64)}}, {{}})
         resource.setrlimit(resource.RLIMIT_FSIZE, (64_000, 64_000))
         try:
-            tb.write_set({{"a": big}}, {str(tmp_path)!r})
+            sets.write_set({{"a": big}}, {str(tmp_path)!r})
         except TableError as exc:
             print("ERROR", exc)
         """

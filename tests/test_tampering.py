@@ -16,7 +16,7 @@ import pytest
 
 from solver.cli import main
 from solver.core.errors import TableError
-from solver.store import integrity
+from solver.store import integrity, sets
 from solver.store import tables as tb
 
 ROWS = 3 * tb.ROW_GROUP_SIZE + 17
@@ -30,7 +30,7 @@ def _set(tmp_path: Path) -> Path:
         {"r": {"k": 1}},
         extra={"overall_ev": {"x": 0.125}},
     )
-    tb.write_set({"demo": t}, tmp_path)
+    sets.write_set({"demo": t}, tmp_path)
     return tb.resolve_set(tmp_path) / "demo.parquet"
 
 

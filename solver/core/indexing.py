@@ -191,21 +191,20 @@ def item_ids(
         return arr.astype(np.int64)
 
     def fail(row: int, col: int, why: str) -> BullError:
-        return BullError(f"row {row}, column {col}: {why}")
+        return BullError(f"row {row}, column {col}: {arr[row, col].item()!r} {why}")
 
     kind = arr.dtype.kind
     if kind not in "iuf":
-        r, c = 0, 0
-        raise fail(r, c, f"{arr[r, c].item()!r} is not a {what} id (ids are whole numbers 0..{deck - 1})")
+        raise fail(0, 0, f"is not a {what} id (ids are whole numbers 0..{deck - 1})")
     if kind == "f":
         bad = ~np.isfinite(arr) | (arr != np.floor(arr))
         if bad.any():
             r, c = (int(x) for x in np.argwhere(bad)[0])
-            raise fail(r, c, f"{arr[r, c].item()!r} is not a {what} id (a whole number 0..{deck - 1})")
+            raise fail(r, c, f"is not a {what} id (a whole number 0..{deck - 1})")
     bad = (arr < 0) | (arr >= deck)
     if bad.any():
         r, c = (int(x) for x in np.argwhere(bad)[0])
-        raise fail(r, c, f"{arr[r, c].item()!r} is out of range (a {what} id is 0..{deck - 1})")
+        raise fail(r, c, f"is out of range (a {what} id is 0..{deck - 1})")
     return arr.astype(np.int64)
 
 

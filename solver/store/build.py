@@ -14,7 +14,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from solver.store.tables import default_build_dir, write_set
+from solver.store.sets import write_set
+from solver.store.tables import default_build_dir
 
 __all__ = ["Builder", "build_set"]
 

@@ -30,13 +30,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solver.core.errors import TableError
+from solver.store.sets import write_parquet
 from solver.store.tables import (
     SCHEMA_VERSION,
     LoadedTable,
     find_tables_dir,
     table_meta,
     user_cache_dir,
-    write_parquet,
 )
 
 __all__ = ["rule_digest", "rule_table", "rule_table_path"]

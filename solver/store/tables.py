@@ -1,4 +1,4 @@
-"""Parquet tables: provenance metadata, content digests, atomic set builds, lazy loading.
+"""Parquet tables: provenance metadata, content digests, where tables live, lazy loading.
 
 Layout of a tables directory (see ``tables/README.md``)::
 
@@ -9,25 +9,21 @@ Layout of a tables directory (see ``tables/README.md``)::
       MANIFEST.json  -> current/MANIFEST.json
 
 A build writes a complete new set beside the old one and then repoints ``current``
-with one ``rename``: a reader sees every old table or every new one, never a mix, and
-a build killed at any moment leaves the previous set intact. Readers resolve
-``current`` once per directory.
+with one ``rename`` (:mod:`solver.store.sets`): a reader sees every old table or every
+new one, never a mix, and a build killed at any moment leaves the previous set intact.
+Readers resolve ``current`` once per process and lease the set they read.
 
 A plain directory of ``<name>.parquet`` files (no ``current``) is also readable.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import os
-import shutil
 import sys
-import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,14 +44,16 @@ __all__ = [
     "content_digest",
     "default_build_dir",
     "find_tables_dir",
+    "forget_set",
+    "leased",
     "make_table",
+    "manifest_of",
     "meta_digest",
     "open_table",
+    "pid_alive",
     "read_manifest",
     "table_meta",
     "user_cache_dir",
-    "write_parquet",
-    "write_set",
 ]
 
 SCHEMA_VERSION = 2
@@ -343,26 +341,34 @@ def _take_lease(set_dir: Path) -> None:
         pass
 
 
-def _leased(set_dir: Path) -> bool:
+def leased(set_dir: Path) -> bool:
     """Whether a living process other than this one reads ``set_dir``."""
     for lease in (set_dir / ".readers").glob("*"):
         try:
             pid = int(lease.name)
         except ValueError:
             continue
-        if pid != os.getpid() and _pid_alive(pid):
+        if pid != os.getpid() and pid_alive(pid):
             return True
         if pid != os.getpid():
             lease.unlink(missing_ok=True)  # its reader is gone
     return False
 
 
+def forget_set(directory: Path) -> None:
+    """Forget what this process resolved and opened in ``directory`` (after it built a
+    new set there itself)."""
+    _LOADED.clear()
+    _RESOLVED.pop(os.fspath(directory), None)
+
+
 def read_manifest(directory: Path) -> dict[str, Any] | None:
     """The manifest of the set this process reads in ``directory`` (``None``: none)."""
-    return _manifest_of(resolve_set(directory))
+    return manifest_of(resolve_set(directory))
 
 
-def _manifest_of(set_dir: Path) -> dict[str, Any] | None:
+def manifest_of(set_dir: Path) -> dict[str, Any] | None:
+    """The manifest of the set in ``set_dir``, checked for its shape (``None``: none)."""
     path = set_dir / "MANIFEST.json"
     if not path.exists():
         return None
@@ -385,34 +391,8 @@ def _manifest_of(set_dir: Path) -> dict[str, Any] | None:
 # ---------------------------------------------------------------- writing a set
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def write_parquet(table: pa.Table, path: Path) -> None:
-    """Write one table file the way every set is written (zstd, fixed row groups, synced)."""
-    pq.write_table(
-        table,
-        path,
-        compression="zstd",
-        row_group_size=ROW_GROUP_SIZE,
-        use_dictionary=False,
-        write_statistics=False,
-    )
-    with open(path, "rb+") as f:
-        os.fsync(f.fileno())
-
-
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether the process ``pid`` exists (whoever owns it)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -420,140 +400,6 @@ def _pid_alive(pid: int) -> bool:
     except OSError:
         return True  # exists, owned by someone else
     return True
-
-
-def _remove_abandoned(sets: Path) -> None:
-    """Delete temporary sets left by builds that were killed (their process is gone)."""
-    for tmp in sets.glob(".tmp-*"):
-        try:
-            pid = int(tmp.name.split("-")[1])
-        except (IndexError, ValueError):
-            continue
-        if pid != os.getpid() and not _pid_alive(pid):
-            shutil.rmtree(tmp, ignore_errors=True)
-
-
-def write_set(
-    tables: Mapping[str, pa.Table], directory: str | os.PathLike[str], log: Any = None
-) -> Path:
-    """Write ``tables`` as the new current set in ``directory``, atomically.
-
-    Tables of the previous set that are not rebuilt are carried over (hard links),
-    so a partial build still yields a complete set. Returns the new set's path.
-    """
-    root = Path(directory)
-    try:
-        with _build_lock(root, log):
-            return _write_set_locked(tables, root)
-    except OSError as exc:
-        what = exc.strerror or str(exc)
-        where = exc.filename or root
-        raise TableError(
-            f"cannot write the tables in {root} ({what}: {where}); the previous set, if "
-            "any, is untouched"
-        ) from None
-
-
-@contextlib.contextmanager
-def _build_lock(root: Path, log: Any = None) -> Iterator[None]:
-    """One build at a time per tables directory: a second build waits for the first."""
-    if root.exists() and not root.is_dir():
-        raise TableError(f"cannot build tables in {root}: it is a file, not a directory")
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / ".build.lock", "a+") as lock:
-        try:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if log:
-                log(f"another build is writing to {root}; waiting for it to finish ...")
-            fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
-
-
-def _write_set_locked(tables: Mapping[str, pa.Table], root: Path) -> Path:
-    (root / "sets").mkdir(parents=True, exist_ok=True)
-    _remove_abandoned(root / "sets")
-    cur = root / "current"
-    old_set = cur.resolve() if cur.is_symlink() and cur.resolve().is_dir() else None
-    tmp = root / "sets" / f".tmp-{os.getpid()}-{time.time_ns()}"
-    tmp.mkdir()
-    try:
-        entries: dict[str, Any] = {}
-        if old_set is not None:
-            old_manifest = _manifest_of(old_set) or {}
-            for name, entry in old_manifest.get("tables", {}).items():
-                if name in tables:
-                    continue
-                src = old_set / f"{name}.parquet"
-                if src.exists():
-                    try:
-                        os.link(src, tmp / src.name)
-                    except OSError:
-                        shutil.copy2(src, tmp / src.name)
-                    entries[name] = entry
-        for name, table in tables.items():
-            write_parquet(table, tmp / f"{name}.parquet")
-            meta = table_meta(table.schema, name)
-            entries[name] = {
-                "file": f"{name}.parquet",
-                "rows": meta["rows"],
-                "digest": meta["digest"],
-                "meta_digest": meta["meta_digest"],
-                "schema_version": meta["schema_version"],
-                "solver_version": meta["solver_version"],
-                "rules": meta["rules"],  # full content, as in the file's metadata
-            }
-        listing = {
-            "schema_version": SCHEMA_VERSION,
-            "tables": {k: entries[k] for k in sorted(entries)},
-        }
-        # the set id names everything the manifest says: content digests, versions, rules
-        set_id = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()[:16]
-        manifest = {**listing, "set": set_id}
-        (tmp / "MANIFEST.json").write_text(
-            json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-        )
-        _fsync_dir(tmp)
-        final = root / "sets" / set_id
-        if final.exists():
-            if old_set is not None and final.resolve() == old_set:
-                shutil.rmtree(tmp)  # identical content: keep the existing set untouched
-            else:
-                shutil.rmtree(final)
-                os.rename(tmp, final)
-        else:
-            os.rename(tmp, final)
-        # swap `current` atomically
-        link_tmp = root / f".tmp-current-{os.getpid()}"
-        if link_tmp.is_symlink() or link_tmp.exists():
-            link_tmp.unlink()
-        os.symlink(Path("sets") / set_id, link_tmp)
-        os.replace(link_tmp, root / "current")
-        _fsync_dir(root)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    # stable names pointing through `current`
-    for name in [*entries, "MANIFEST"]:
-        fname = "MANIFEST.json" if name == "MANIFEST" else f"{name}.parquet"
-        link = root / fname
-        if not link.is_symlink():
-            if link.exists():
-                link.unlink()
-            os.symlink(Path("current") / fname, link)
-    # drop the sets nobody can be reading: not the new one, not the one it replaced (a
-    # process that resolved `current` a moment ago may be opening it), none with a lease
-    keep = {set_id, old_set.name if old_set is not None else ""}
-    for other in (root / "sets").iterdir():
-        if other.name in keep or other.name.startswith(".tmp-") or _leased(other):
-            continue
-        shutil.rmtree(other, ignore_errors=True)
-    _LOADED.clear()
-    _RESOLVED.pop(os.fspath(root), None)
-    return root / "sets" / set_id
 
 
 # ---------------------------------------------------------------- loading
