@@ -315,6 +315,9 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
     except SystemExit as exc:  # --help / --version
         return int(exc.code or 0)
     args.err = err  # module commands write notes (not results) here
+    from solver.store.custom import NOTICES
+
+    token = NOTICES.set(lambda s: err.write(s + "\n"))  # "building ..." notes go to err too
     try:
         code: int = args.run(args, out)
         return code
@@ -331,6 +334,8 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
         with contextlib.suppress(OSError):
             err.write(f"bull: error: cannot write the output: {exc.strerror or exc}\n")
         return 2
+    finally:
+        NOTICES.reset(token)
 
 
 def entry() -> None:

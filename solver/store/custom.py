@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import json
 import os
@@ -39,9 +40,15 @@ from solver.store.tables import (
     user_cache_dir,
 )
 
-__all__ = ["rule_digest", "rule_table", "rule_table_path"]
+__all__ = ["NOTICES", "rule_digest", "rule_table", "rule_table_path"]
 
 _OPEN: dict[tuple[str, str], LoadedTable] = {}
+
+NOTICES: contextvars.ContextVar[Callable[[str], Any] | None] = contextvars.ContextVar(
+    "bull_notices", default=None
+)
+"""Where "building ..." notices go when the caller passes none: a face sets it (the CLI
+to its own error stream); unset, they go to stderr."""
 
 
 def rule_digest(data: Mapping[str, Any]) -> str:
@@ -113,7 +120,7 @@ def rule_table(
         return hit
     loaded = _open(path, table, data, rows) if path.exists() else None
     if loaded is None:
-        say = notice or (lambda s: sys.stderr.write(s + "\n"))
+        say = notice or NOTICES.get() or (lambda s: sys.stderr.write(s + "\n"))
         say(
             f"bull: building the {table} table for rule set {data.get('name', '?')!r} "
             f"(first use; cached in {path.parent})"
