@@ -51,9 +51,11 @@ def suit_of(card: int) -> str:
 
 
 def ref_class(
-    cards: Sequence[int], straights: bool = False, ace: str = "both"
+    cards: Sequence[int], straights: bool = False, ace: str = "both", three_card_pair: int = 1
 ) -> tuple[str, int, int]:
-    """(type, points, deng) straight from the rules text."""
+    """(type, points, deng) straight from the rules text. ``three_card_pair``: the deng
+    of three cards exactly two of which share a rank (RULES §9: some houses pay 2),
+    unless the hand is of a special type, which pays its own deng."""
     ranks = [rank_of(c) for c in cards]
     suits = [suit_of(c) for c in cards]
     points = sum(VALUE[r] for r in ranks) % 10
@@ -76,14 +78,35 @@ def ref_class(
             return ("straight_flush", points, 5) if one_suit else ("straight", points, 3)
     if all(r in ("J", "Q", "K") for r in ranks):
         return ("sam_lueang", points, 3)
-    return ("normal", points, 3 if one_suit else 1)
+    if one_suit:
+        return ("normal", points, 3)
+    return ("normal", points, three_card_pair if len(set(ranks)) == 2 else 1)
+
+
+def ref_kind(cards: Sequence[int]) -> str:
+    """The kind of a two-card hand for a house order: 'suited', 'pair' or 'plain'; ''
+    for three cards."""
+    if len(cards) == 3:
+        return ""
+    a, b = cards
+    if suit_of(a) == suit_of(b):
+        return "suited"
+    return "pair" if rank_of(a) == rank_of(b) else "plain"
 
 
 def ref_settle(
-    player: tuple[str, int, int], dealer: tuple[str, int, int], tong_vs_sam_lueang: int = 2
+    player: tuple[str, int, int],
+    dealer: tuple[str, int, int],
+    tong_vs_sam_lueang: int = 2,
+    equal_points: str = "deng_difference",
+    order: Sequence[str] = (),
+    kinds: tuple[str, str] = ("", ""),
 ) -> int:
-    """The player's net: type, then points; the winner is paid its own deng; a tie on
-    both pays the deng difference; Tong against Sam Lueang pays a fixed amount."""
+    """The player's net: type, then points; the winner is paid its own deng; Tong against
+    Sam Lueang pays a fixed amount. A tie on both: under a house ``order`` of two-card
+    kinds (high to low) two two-card hands of different ``kinds`` are ranked by it, the
+    higher paid its own deng; otherwise ``equal_points`` says: the deng difference,
+    a push, or the higher deng in full."""
     if player[0] == "tong" and dealer[0] == "sam_lueang":
         return tong_vs_sam_lueang
     if player[0] == "sam_lueang" and dealer[0] == "tong":
@@ -94,6 +117,16 @@ def ref_settle(
         return player[2]
     if kp < kd:
         return -dealer[2]
+    pk, dk = kinds
+    if order and pk and dk and pk != dk:
+        return player[2] if order.index(pk) < order.index(dk) else -dealer[2]
+    if equal_points == "push":
+        return 0
+    if equal_points == "higher_deng":
+        if player[2] == dealer[2]:
+            return 0
+        return player[2] if player[2] > dealer[2] else -dealer[2]
+    assert equal_points == "deng_difference"
     return player[2] - dealer[2]
 
 
@@ -105,19 +138,39 @@ CONFIG_ARGS = {
 }
 
 
-class Reference:
-    """Lookup tables of :func:`ref_class` for one configuration, for fast direct loops."""
+Cls = tuple[str, int, int, str]
+"""A reference class: (type, points, deng, two-card kind or '')."""
 
-    def __init__(self, straights: bool, ace: str, tong_vs_sam_lueang: int = 2) -> None:
+
+class Reference:
+    """Lookup tables of :func:`ref_class` for one configuration, for fast direct loops.
+
+    ``house``: the house options of RULES §9 — ``three_card_pair`` (deng),
+    ``equal_points`` and ``order`` (a house order of two-card kinds, high to low)."""
+
+    def __init__(
+        self,
+        straights: bool,
+        ace: str,
+        tong_vs_sam_lueang: int = 2,
+        three_card_pair: int = 1,
+        equal_points: str = "deng_difference",
+        order: Sequence[str] = (),
+    ) -> None:
         self.pays = tong_vs_sam_lueang
-        self.two = {h: ref_class(h, straights, ace) for h in combinations(range(52), 2)}
-        self.three = {h: ref_class(h, straights, ace) for h in combinations(range(52), 3)}
+        self.house = (equal_points, tuple(order))
+
+        def cls(h: tuple[int, ...]) -> Cls:
+            return (*ref_class(h, straights, ace, three_card_pair), ref_kind(h))
+
+        self.two = {h: cls(h) for h in combinations(range(52), 2)}
+        self.three = {h: cls(h) for h in combinations(range(52), 3)}
         classes = sorted(set(self.two.values()) | set(self.three.values()))
         self.classes = classes
         self.code = {c: i for i, c in enumerate(classes)}
         n = len(classes)
         self.settle = np.array(
-            [[ref_settle(a, b, tong_vs_sam_lueang) for b in classes] for a in classes],
+            [[self.net(a, b) for b in classes] for a in classes],
             dtype=np.int64,
         )
         # dense lookups: code of a sorted hand by its cards
@@ -131,7 +184,12 @@ class Reference:
                 self.code3[p] = k
         del n
 
-    def hand(self, cards: Iterable[int]) -> tuple[str, int, int]:
+    def net(self, a: Cls, b: Cls) -> int:
+        """The player's net of class ``a`` against the dealer's ``b``."""
+        equal, order = self.house
+        return ref_settle(a[:3], b[:3], self.pays, equal, order, (a[3], b[3]))
+
+    def hand(self, cards: Iterable[int]) -> Cls:
         t = tuple(sorted(cards))
         return self.two[t] if len(t) == 2 else self.three[t]
 
@@ -146,12 +204,12 @@ def direct_loops(
     standing on D (Pok, or a total above k) ignores c; with ``pok_first`` a dealer Pok
     settles against the player's two cards before the player draws.
     """
-    memo: dict[tuple[tuple[str, int, int], tuple[str, int, int]], int] = {}
+    memo: dict[tuple[Cls, Cls], int] = {}
 
-    def settle(p: tuple[str, int, int], d: tuple[str, int, int]) -> int:
+    def settle(p: Cls, d: Cls) -> int:
         v = memo.get((p, d))
         if v is None:
-            v = memo[(p, d)] = ref_settle(p, d, ref.pays)
+            v = memo[(p, d)] = ref.net(p, d)
         return v
 
     unseen = [c for c in range(52) if c not in start]

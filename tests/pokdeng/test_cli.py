@@ -74,8 +74,10 @@ def test_eval_input_file(tables: str, tmp_path: Path) -> None:
     assert [r["type"] for r in recs] == ["pok", "normal"]
 
 
-def test_rule_file_is_computed_directly(tmp_path: Path) -> None:
-    """A rule file needs no tables: ace low only, so Q-K-A is not a straight."""
+def test_rule_file_needs_no_preset_tables(tmp_path: Path) -> None:
+    """A rule file needs no preset tables: its hands are classified directly and its
+    strategy table is built on first use (here in the user cache: ``--tables`` names no
+    directory). Ace low only, so Q-K-A is not a straight."""
     f = tmp_path / "low.toml"
     f.write_text('game = "pokdeng"\nstraights = true\nace = "low"\n', encoding="utf-8")
     missing = str(tmp_path / "no-tables-here")
@@ -218,8 +220,8 @@ def test_overall_ev_from_tables_matches_direct(tables: str) -> None:
         (["compare", "pokdeng", "7H 8H", "2C"], "has 1 cards"),
         (["advise", "pokdeng", "7H 5D 2C"], "advise takes a two-card start"),
         (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "6"], "K=6 is not in the tables"),
-        (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "-1"], "K an integer 0..9"),
-        (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "x"], "invalid int value"),
+        (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "-1"], "'-1' must be 0 to 9"),
+        (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "x"], "not a whole number"),
         (["strategy", "pokdeng", "--dealer-draws-at-most", "2"], "K=2 is not in the tables"),
         (["strategy", "pokdeng", "--rules", "classic"], "unknown rule set 'classic'"),
     ],

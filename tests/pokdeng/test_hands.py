@@ -20,7 +20,7 @@ from solver.games.pokdeng.hands import (
     settle_classes,
     settle_hands,
 )
-from solver.games.pokdeng.rules import HandType, PokDengRules, load_rules
+from solver.games.pokdeng.rules import HandType, Kind, PokDengRules, load_rules
 from solver.games.pokdeng.strategy import config_rules
 
 
@@ -90,13 +90,14 @@ def test_worked_examples(winner: str, loser: str, pays: int) -> None:
 
 def test_worked_example_classes() -> None:
     r = load_rules()
-    assert classify_hand(parse("9S 9D"), r) == HandClass(HandType.POK, 8, 2)
-    assert classify_hand(parse("AC 4C 4D"), r) == HandClass(HandType.NORMAL, 9, 1)
-    assert classify_hand(parse("5S 4C"), r) == HandClass(HandType.POK, 9, 1)
-    assert classify_hand(parse("6C 4C 5C"), r) == HandClass(HandType.NORMAL, 5, 3)
-    assert classify_hand(parse("KH 2S AC"), r) == HandClass(HandType.NORMAL, 3, 1)
-    assert classify_hand(parse("KH 2S 3C"), r) == HandClass(HandType.NORMAL, 5, 1)
-    assert classify_hand(parse("2S 3S"), r) == HandClass(HandType.NORMAL, 5, 2)
+    pair, plain, suited, three = Kind.PAIR, Kind.PLAIN, Kind.SUITED, Kind.THREE_CARDS
+    assert classify_hand(parse("9S 9D"), r) == HandClass(HandType.POK, 8, 2, pair)
+    assert classify_hand(parse("AC 4C 4D"), r) == HandClass(HandType.NORMAL, 9, 1, three)
+    assert classify_hand(parse("5S 4C"), r) == HandClass(HandType.POK, 9, 1, plain)
+    assert classify_hand(parse("6C 4C 5C"), r) == HandClass(HandType.NORMAL, 5, 3, three)
+    assert classify_hand(parse("KH 2S AC"), r) == HandClass(HandType.NORMAL, 3, 1, three)
+    assert classify_hand(parse("KH 2S 3C"), r) == HandClass(HandType.NORMAL, 5, 1, three)
+    assert classify_hand(parse("2S 3S"), r) == HandClass(HandType.NORMAL, 5, 2, suited)
 
 
 @pytest.mark.parametrize("config", ["straights", "straights_low", "straights_high"])

@@ -48,7 +48,7 @@ def test_pokdeng_evaluator_on_the_rules_examples_and_every_hand(other_tables: Pa
         rules = pd_sim._pd_rules(cfg)
         for n in (2, 3):
             m = size == n
-            lv, pts, dg = pd_sim.pokdeng_classes(card_cols[m][:, :n], rules)
+            lv, pts, dg, _ = pd_sim.pokdeng_classes(card_cols[m][:, :n], rules)
             assert (lv == np.vectorize(levels.get)(t.column(f"{cfg}_type")[m])).all()
             assert (pts == t.column("points")[m]).all()
             assert (dg == t.column(f"{cfg}_deng")[m]).all()

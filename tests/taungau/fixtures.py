@@ -113,6 +113,39 @@ def banker_counts(player: tuple[int, ...] | list[int]) -> list[int]:
     return counts
 
 
+# ---------------------------------------------------------------- settlement
+
+FIXED_MACAU_NO_BULL_VS_NO_BULL = 4  # RULES §9: "4 stakes otherwise"
+
+
+def difference_net(p: int, b: int, declines: bool, no_bull_pays: int | str) -> int:
+    """The player's net under ``difference`` settlement from the rules' text: scores
+    ``p`` and ``b`` on the macau scale (0 = no bull). A player without a bull, or one who
+    declines his bull, pays ``no_bull_pays`` stakes; under ``"banker_score"`` (fixed
+    Macau) the banker's score when the banker has a bull, 4 when he has none. Otherwise
+    the player receives p - b."""
+    if p == 0 or declines:
+        if no_bull_pays == "banker_score":
+            return -(b if b > 0 else FIXED_MACAU_NO_BULL_VS_NO_BULL)
+        assert isinstance(no_bull_pays, int)
+        return -no_bull_pays
+    return p - b
+
+
+def decline_evs(p: int, counts: list[int], no_bull_pays: int | str) -> dict[str, int]:
+    """Exact EV numerators (over the banker hands counted) of a player scoring ``p``
+    against ``counts[b]`` banker hands scoring b: declaring, declining (paying as no
+    bull), declining exactly when it pays when the banker shows first, and the better
+    of the two when he shows last."""
+    declare = sum(c * difference_net(p, b, False, no_bull_pays) for b, c in enumerate(counts))
+    decline = sum(c * difference_net(p, b, True, no_bull_pays) for b, c in enumerate(counts))
+    first = sum(
+        c * max(difference_net(p, b, False, no_bull_pays), difference_net(p, b, True, no_bull_pays))
+        for b, c in enumerate(counts)
+    )
+    return {"declare": declare, "decline": decline, "first": first, "last": max(declare, decline)}
+
+
 # ---------------------------------------------------------------- tables
 
 _BUILT: dict[str, Path] = {}

@@ -1,8 +1,9 @@
 """Pok Deng (ป๊อกเด้ง): two or three cards from one 52-card deck (RULES.md §5).
 
 The modules: :mod:`~solver.games.pokdeng.hands` (rule model, classification,
-settlement), ``strategy`` (the exact drawing strategy and the tables), ``chart`` (the
-strategy chart), :mod:`~solver.games.pokdeng.play` (evaluate, compare, settle, advise),
+settlement), ``strategy`` (the exact drawing strategy and the tables), ``rulefile``
+(the strategy table of a user's rule file, built on first use and cached), ``chart``
+(the strategy chart), :mod:`~solver.games.pokdeng.play` (evaluate, compare, settle, advise),
 ``commands`` (the CLI records), ``odds`` (exact odds and edge), ``simulate``,
 ``verify``, ``diagnose``, ``vectors`` and ``report``. :data:`GAME` is the registry
 entry; it imports each module only when asked, so ``bull eval`` loads just what it uses.
@@ -145,7 +146,7 @@ class PokDeng(GameEntry):
         from solver.kit.exact import check_options
 
         check_options(self.name, options, self.edge_options)
-        return pokdeng_edge(rules, options.get("dealer_draws_at_most"))
+        return pokdeng_edge(rules, options.get("dealer_draws_at_most"), tables)
 
     def checker(
         self, rules: str | None, options: Mapping[str, Any], tables: str | None

@@ -1,11 +1,16 @@
 """Rule-variant diagnosis for Pok Deng: the catalogue of variants of a rule set (straights
-and the ace, the deng of each kind of hand, Tong against Sam Lueang) and the answers
-under any of them, including the mistakes (a three-card 8 or 9 counted as Pok, deng
-compared before points, Tong against Tong by rank, equal hands paid the higher deng).
+and the ace, the deng of each kind of hand, Tong against Sam Lueang, what equal type
+and points pay, a house order of two-card kinds) and the answers under any of them,
+including the mistakes (a three-card 8 or 9 counted as Pok, deng compared before
+points, Tong against Tong by rank).
+
+Equal hands paid the higher deng in full is a house rule (``equal_points =
+"higher_deng"``), so its variant is that rule: key ``equal_points=higher_deng``.
 
 >>> from solver.games.pokdeng.rules import load_rules
->>> [v.key for v in pokdeng_catalogue(load_rules("standard"), "showdown")][-1]
-'mistake=equal_pays_winner_deng'
+>>> keys = [v.key for v in pokdeng_catalogue(load_rules("standard"), "showdown")]
+>>> [k for k in keys if k.startswith(("equal_points", "two_card_order"))]
+['equal_points=push', 'equal_points=higher_deng', 'two_card_order=suited>pair>plain']
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ __all__ = [
 
 def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
     """The Pok Deng variants of ``rules`` (a :class:`~solver.games.pokdeng.rules.PokDengRules`)."""
+    from solver.games.pokdeng.rules import EQUAL_POINTS, TWO_CARD_KINDS
+
     base = rules.to_data()
     base.pop("name", None)
     out = Catalogue(mode)
@@ -49,11 +56,13 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
                 {**base, "straights": True, "ace": ace},
             )
     deng = dict(base["deng"])
+    pair3 = 2 if deng["three_card_pair"] == 1 else 1
     for key, value, desc in (
         ("pok_pair", 1, "a paired Pok given 1 deng"),
         ("pok_suited", 1, "a suited Pok given 1 deng"),
         ("two_card_pair", 1, "a two-card pair given 1 deng"),
         ("three_suited", 1, "three cards of one suit given 1 deng"),
+        ("three_card_pair", pair3, f"a three-card pair given {pair3} deng"),
         ("tong", 3, "Tong given 3 deng"),
         ("sam_lueang", 1, "Sam Lueang given 1 deng"),
     ):
@@ -70,12 +79,34 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
     )
     add_mistake("deng_before_points", "deng compared before points", modes=show)
     add_mistake("tong_by_rank", "Tong against Tong decided by rank, not points", modes=show)
-    add_mistake(
-        "equal_full_deng",
-        "equal type and points: the higher deng is paid in full, not the difference",
-        modes=show,
-        key="mistake=equal_pays_winner_deng",
-    )
+    paid = {
+        "deng_difference": "the higher deng wins the deng difference",
+        "push": "a push",
+        "higher_deng": "the higher deng is paid in full, not the difference",
+    }
+    for equal in EQUAL_POINTS:
+        if equal != rules.equal_points:
+            add(
+                f"equal_points={equal}",
+                f"equal type and points: {paid[equal]}",
+                {**base, "equal_points": equal},
+                modes=show,
+            )
+    if rules.two_card_order:
+        add(
+            "two_card_order=none",
+            "no order of two-card kinds (equal two-card hands settle by equal_points)",
+            {**base, "two_card_order": []},
+            modes=show,
+        )
+    else:
+        order = list(TWO_CARD_KINDS)
+        add(
+            f"two_card_order={'>'.join(order)}",
+            "equal two-card hands ranked " + " > ".join(order) + ", the higher paid in full",
+            {**base, "two_card_order": order},
+            modes=show,
+        )
     return list(out)
 
 
@@ -91,8 +122,9 @@ def pokdeng_hand_answers(
     base: Any,
     variant: Variant | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
-    """``type``, ``points``, ``deng`` of hands (n, 3; the third card 255 in a two-card
-    hand) under ``base`` rules or a variant.
+    """``type``, ``points``, ``deng`` and ``kind`` (:class:`~solver.games.pokdeng.rules.Kind`)
+    of hands (n, 3; the third card 255 in a two-card hand) under ``base`` rules or a
+    variant.
 
     >>> from solver.games.pokdeng.rules import load_rules
     >>> from solver.core.cards import parse_cards
@@ -101,7 +133,7 @@ def pokdeng_hand_answers(
     >>> a["type"].tolist(), a["points"].tolist(), a["deng"].tolist()
     ([5, 0], [8, 5], [2, 3])
     """
-    from solver.games.pokdeng.hands import classify
+    from solver.games.pokdeng.hands import classify, two_card_kind
     from solver.games.pokdeng.rules import HandType
 
     rules = _pokdeng_rules(variant, base)
@@ -111,15 +143,17 @@ def pokdeng_hand_answers(
     t = np.zeros(n, dtype=np.int64)
     p = np.zeros(n, dtype=np.int64)
     d = np.ones(n, dtype=np.int64)
+    kind = np.zeros(n, dtype=np.int64)
     for k in (2, 3):
         sel = np.flatnonzero(sz == k)
         if len(sel):
             tt, pp, dd = classify(c[sel, :k], rules)
             t[sel], p[sel], d[sel] = tt, pp, dd
+            kind[sel] = two_card_kind(c[sel, :k])
     if mistake_of(variant) == "three_card_pok":
         pok3 = (sz == 3) & (p >= 8) & (t == HandType.NORMAL)
         t[pok3] = HandType.POK
-    return {"type": t, "points": p, "deng": d}
+    return {"type": t, "points": p, "deng": d, "kind": kind}
 
 
 def pokdeng_showdown_answers(
@@ -138,7 +172,10 @@ def pokdeng_showdown_answers(
     a = pokdeng_hand_answers(player, p_size, base, variant)
     b = pokdeng_hand_answers(dealer, d_size, base, variant)
     mistake = mistake_of(variant)
-    net = settle(a["type"], a["points"], a["deng"], b["type"], b["points"], b["deng"], rules)
+    net = settle(
+        a["type"], a["points"], a["deng"], b["type"], b["points"], b["deng"], rules,
+        a["kind"], b["kind"],
+    )  # fmt: skip
     same_type = a["type"] == b["type"]
     if mistake == "deng_before_points":
         ka = a["type"] * 100 + a["deng"] * 10 + a["points"]
@@ -152,15 +189,6 @@ def pokdeng_showdown_answers(
         ra = np.asarray(player, dtype=np.int64)[:, 0] >> 2
         rb = np.asarray(dealer, dtype=np.int64)[:, 0] >> 2
         net = np.where(both, np.where(ra > rb, a["deng"], np.where(ra < rb, -b["deng"], 0)), net)
-    elif mistake == "equal_full_deng":
-        eq = same_type & (a["points"] == b["points"])
-        net = np.where(
-            eq,
-            np.where(
-                a["deng"] > b["deng"], a["deng"], np.where(a["deng"] < b["deng"], -b["deng"], 0)
-            ),
-            net,
-        )
     net = np.asarray(net, dtype=np.int64)
     winner = winner_of_net(net)
     return {

@@ -7,8 +7,9 @@ type then points (``strength = 10 * type + points``). Settlement is vectorised t
 the player's net in stakes for arrays of (type, points, deng) on both sides.
 
 Rule options are data (:class:`PokDengRules`): straights on or off and where the ace
-goes, the deng values, the Tong-vs-Sam-Lueang payout (2; paying 5 is the common
-mistake), whether a dealer Pok settles at once, and the dealer's drawing policy.
+goes, the deng values (a three-card pair among them), the Tong-vs-Sam-Lueang payout
+(2; paying 5 is the common mistake), what equal type and points pay, a house order of
+two-card kinds, whether a dealer Pok settles at once, and the dealer's drawing policy.
 
 >>> from solver.games.pokdeng.rules import load_rules
 >>> rules = load_rules()
@@ -26,7 +27,7 @@ HandClass(type=HandType.POK, points=8, deng=2)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -35,7 +36,7 @@ import numpy.typing as npt
 from solver.core.cards import CARD_NAMES, Card, parse_hand
 from solver.core.errors import ParseError
 from solver.core.indexing import all_subsets
-from solver.games.pokdeng.rules import HandType, PokDengRules
+from solver.games.pokdeng.rules import HandType, Kind, PokDengRules
 
 __all__ = [
     "CARD_VALUES",
@@ -51,6 +52,7 @@ __all__ = [
     "settle",
     "settle_classes",
     "settle_hands",
+    "two_card_kind",
 ]
 
 N_TWO = 1326
@@ -114,6 +116,8 @@ def classify(
     r = np.sort(ranks, axis=1)
     suited = (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
     deng[suited] = dg.three_suited
+    pair = (r[:, 0] == r[:, 1]) != (r[:, 1] == r[:, 2])  # exactly two share a rank
+    deng[pair] = dg.three_card_pair  # never suited; a special type's deng overrides
     sam = r[:, 0] >= 10  # J, Q, K only
     htype[sam] = HandType.SAM_LUEANG
     deng[sam] = dg.sam_lueang
@@ -134,6 +138,24 @@ def classify(
     return htype, points, deng
 
 
+def two_card_kind(cards: npt.ArrayLike) -> npt.NDArray[np.int8]:
+    """The :class:`~solver.games.pokdeng.rules.Kind` of many hands (shape (n, 2) or
+    (n, 3)): suited, pair or plain for two cards, ``THREE_CARDS`` for three.
+
+    >>> two_card_kind([[32, 34], [0, 4], [0, 5]]).tolist()   # 9S 9D, AS 2S, AS 2H
+    [2, 3, 1]
+    """
+    arr = np.asarray(cards, dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] not in (2, 3):
+        raise ValueError("cards must have shape (n, 2) or (n, 3)")
+    if arr.shape[1] == 3:
+        return np.full(len(arr), Kind.THREE_CARDS, dtype=np.int8)
+    suited = (arr[:, 0] & 3) == (arr[:, 1] & 3)
+    pair = (arr[:, 0] >> 2) == (arr[:, 1] >> 2)
+    out = np.where(suited, Kind.SUITED, np.where(pair, Kind.PAIR, Kind.PLAIN))
+    return out.astype(np.int8)
+
+
 def classify_all(rules: PokDengRules) -> dict[int, tuple[npt.NDArray[np.int8], ...]]:
     """``{2: (type, points, deng), 3: (...)}`` for every hand, in colex order."""
     return {size: classify(all_hands(size), rules) for size in (2, 3)}
@@ -141,11 +163,14 @@ def classify_all(rules: PokDengRules) -> dict[int, tuple[npt.NDArray[np.int8], .
 
 @dataclass(frozen=True)
 class HandClass:
-    """What settlement needs of a hand: its type, points and deng."""
+    """What settlement needs of a hand: its type, points and deng, and its
+    :class:`~solver.games.pokdeng.rules.Kind` (for a house ``two_card_order``; left out
+    of the repr)."""
 
     type: HandType
     points: int
     deng: int
+    kind: Kind = field(default=Kind.THREE_CARDS, repr=False)
 
     @property
     def strength(self) -> int:
@@ -165,8 +190,9 @@ def classify_hand(cards: Sequence[Card], rules: PokDengRules) -> HandClass:
             f"a Pok Deng hand has 2 or 3 distinct cards, got "
             f"{' '.join(CARD_NAMES[c] for c in cards)!r}"
         )
-    t, p, d = classify(np.asarray([list(cards)]), rules)
-    return HandClass(HandType(int(t[0])), int(p[0]), int(d[0]))
+    arr = np.asarray([list(cards)])
+    t, p, d = classify(arr, rules)
+    return HandClass(HandType(int(t[0])), int(p[0]), int(d[0]), Kind(int(two_card_kind(arr)[0])))
 
 
 # ---------------------------------------------------------------- settlement
@@ -180,14 +206,22 @@ def settle(
     d_points: npt.ArrayLike,
     d_deng: npt.ArrayLike,
     rules: PokDengRules,
+    p_kind: npt.ArrayLike | None = None,
+    d_kind: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.int64]:
     """The player's net in stakes (arrays broadcast): type, then points decide; the winner
-    is paid its own deng; equal type and points pay the deng difference; Tong against Sam
-    Lueang pays ``rules.tong_vs_sam_lueang_pays``.
+    is paid its own deng; equal type and points pay as ``rules.equal_points`` says,
+    unless ``rules.two_card_order`` ranks two two-card hands (then the higher kind is
+    paid its own deng); Tong against Sam Lueang pays ``rules.tong_vs_sam_lueang_pays``.
+    ``p_kind``/``d_kind`` (:class:`~solver.games.pokdeng.rules.Kind` codes) are needed
+    only when the rules have a ``two_card_order``.
 
     >>> from solver.games.pokdeng.rules import load_rules
     >>> settle([5, 0], [9, 3], [1, 1], [5, 0], [8, 5], [2, 3], load_rules()).tolist()
     [1, -3]
+    >>> house = PokDengRules(equal_points="higher_deng", two_card_order=("suited", "pair", "plain"))
+    >>> settle([0, 5], [5, 8], [3, 2], [0, 5], [5, 8], [1, 2], house, [0, 2], [1, 3]).tolist()
+    [3, -2]
     """
     pt = np.asarray(p_type, dtype=np.int64)
     dt = np.asarray(d_type, dtype=np.int64)
@@ -195,7 +229,21 @@ def settle(
     ds = 10 * dt + np.asarray(d_points, dtype=np.int64)
     pd = np.asarray(p_deng, dtype=np.int64)
     dd = np.asarray(d_deng, dtype=np.int64)
-    net = np.where(ps > ds, pd, np.where(ps < ds, -dd, pd - dd))
+    if rules.equal_points == "push":
+        tie = np.zeros(np.broadcast(pd, dd).shape, dtype=np.int64)
+    elif rules.equal_points == "higher_deng":
+        tie = np.where(pd > dd, pd, np.where(pd < dd, -dd, 0))
+    else:  # deng_difference
+        tie = pd - dd
+    if rules.two_card_order:
+        if p_kind is None or d_kind is None:
+            raise ValueError("a two_card_order needs the kind of each hand (p_kind, d_kind)")
+        ranks = np.array(rules.kind_ranks(), dtype=np.int64)
+        pr = ranks[np.asarray(p_kind, dtype=np.int64)]
+        dr = ranks[np.asarray(d_kind, dtype=np.int64)]
+        ordered = (pr > 0) & (dr > 0) & (pr != dr)  # two two-card hands of different kinds
+        tie = np.where(ordered, np.where(pr > dr, pd, -dd), tie)
+    net = np.where(ps > ds, pd, np.where(ps < ds, -dd, tie))
     pays = rules.tong_vs_sam_lueang_pays
     net = np.where((pt == HandType.TONG) & (dt == HandType.SAM_LUEANG), pays, net)
     net = np.where((pt == HandType.SAM_LUEANG) & (dt == HandType.TONG), -pays, net)
@@ -221,13 +269,9 @@ def settle_classes(player: HandClass, dealer: HandClass, rules: PokDengRules) ->
     >>> s.winner, s.net, s.reason
     ('player', 2, 'Tong beats Sam Lueang: pays 2 (Tong vs Sam Lueang rule)')
     """
-    net = int(
-        settle(
-            player.type, player.points, player.deng, dealer.type, dealer.points, dealer.deng, rules
-        )
-    )
-    winner = "player" if net > 0 else "dealer" if net < 0 else "push"
     p, d = player, dealer
+    net = int(settle(p.type, p.points, p.deng, d.type, d.points, d.deng, rules, p.kind, d.kind))
+    winner = "player" if net > 0 else "dealer" if net < 0 else "push"
     if {p.type, d.type} == {HandType.TONG, HandType.SAM_LUEANG}:
         reason = (
             f"Tong beats Sam Lueang: pays {rules.tong_vs_sam_lueang_pays} (Tong vs Sam Lueang rule)"
@@ -242,12 +286,24 @@ def settle_classes(player: HandClass, dealer: HandClass, rules: PokDengRules) ->
         reason = (
             f"{hi.type.title} {hi.points} beats {lo.type.title} {lo.points}: {who}'s {hi.deng} deng"
         )
-    elif p.deng != d.deng:
-        who = "player" if p.deng > d.deng else "dealer"
-        reason = (
-            f"both {p.type.title} {p.points}: deng {p.deng} vs {d.deng}, "
-            f"{who} wins the difference {abs(p.deng - d.deng)}"
+    elif rules.kind_rank(p.kind) and rules.kind_rank(d.kind) and p.kind != d.kind:
+        hi, who = (
+            (p, "player") if rules.kind_rank(p.kind) > rules.kind_rank(d.kind) else (d, "dealer")
         )
+        lo = d if hi is p else p
+        reason = (
+            f"both {p.type.title} {p.points} in two cards: {hi.kind.label} beats "
+            f"{lo.kind.label} (two_card_order), {who}'s {hi.deng} deng"
+        )
+    elif p.deng != d.deng and rules.equal_points != "push":
+        who = "player" if p.deng > d.deng else "dealer"
+        if rules.equal_points == "higher_deng":
+            paid = f"{who}'s {max(p.deng, d.deng)} deng in full (equal_points = higher_deng)"
+        else:
+            paid = f"{who} wins the difference {abs(p.deng - d.deng)}"
+        reason = f"both {p.type.title} {p.points}: deng {p.deng} vs {d.deng}, {paid}"
+    elif p.deng != d.deng:
+        reason = f"both {p.type.title} {p.points}: push (equal_points = push)"
     else:
         reason = f"both {p.type.title} {p.points} with {p.deng} deng: push"
     return Settlement(winner, net, reason)

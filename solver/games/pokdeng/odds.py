@@ -48,10 +48,15 @@ class PokDengEdge:
         }
 
 
-def pokdeng_edge(rules: Any = None, dealer_draws_at_most: int | None = None) -> PokDengEdge:
-    """Exact overall EVs from the exact drawing strategy (``solver.games.pokdeng.strategy``)."""
+def pokdeng_edge(
+    rules: Any = None, dealer_draws_at_most: int | None = None, tables: TablesLike = None
+) -> PokDengEdge:
+    """Exact overall EVs from the exact drawing strategy (``solver.games.pokdeng.strategy``):
+    solved afresh for a preset (a fraction of a second), read from the rule set's own
+    cached table for any other rule set (built on first use)."""
+    from solver.games.pokdeng.rulefile import rule_solution
     from solver.games.pokdeng.rules import HandType, PokDengRules, load_rules
-    from solver.games.pokdeng.strategy import DRAW_DEN, solve
+    from solver.games.pokdeng.strategy import CONFIGS, DRAW_DEN, config_rules, solve
 
     r = rules if isinstance(rules, PokDengRules) else load_rules(rules)
     k = r.dealer_draws_at_most if dealer_draws_at_most is None else dealer_draws_at_most
@@ -59,7 +64,8 @@ def pokdeng_edge(rules: Any = None, dealer_draws_at_most: int | None = None) -> 
         raise BullError(
             f"dealer policy {k!r}: the dealer draws at a total of K or less, K an integer 0..9"
         )
-    sol = solve(r, k)
+    preset = r.name in CONFIGS and r.with_policy(k) == config_rules(r.name).with_policy(k)
+    sol = solve(r, k) if preset else rule_solution(r, k, tables)
     stand = sol.ev_stand_num.astype(np.int64)
     draw = sol.ev_draw_num.astype(np.int64)
     pok = sol.type == HandType.POK
@@ -86,11 +92,11 @@ def pokdeng_edge(rules: Any = None, dealer_draws_at_most: int | None = None) -> 
 def odds(rules: Any, tables: TablesLike) -> OddsResult:
     from solver.games.pokdeng.hands import classify_all
     from solver.games.pokdeng.rules import HandType, PokDengRules, load_rules
-    from solver.games.pokdeng.strategy import CONFIGS
+    from solver.games.pokdeng.strategy import CONFIGS, config_rules
     from solver.store.tables import open_table
 
     r = rules if isinstance(rules, PokDengRules) else load_rules(rules)
-    if r.name in CONFIGS and r == load_rules(r.name):
+    if r.name in CONFIGS and r == config_rules(r.name):
         t = open_table("pokdeng", tables)
         if t.rules.get(r.name) != r.to_data():
             raise TableError(

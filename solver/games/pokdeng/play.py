@@ -1,10 +1,11 @@
 """Pok Deng at runtime: evaluate, settle, advise and chart — single hands and batches.
 
 Presets (``standard``, ``straights``) are looked up by colex rank in the ``pokdeng`` and
-``pokdeng_strategy`` tables; a user's rule file (or dict) is computed directly with the
-vectorised code of :mod:`solver.games.pokdeng.hands` and
-:mod:`solver.games.pokdeng.strategy` (fast: the whole strategy for one rule set takes
-well under a second).
+``pokdeng_strategy`` tables. A user's rule file (or dict) is classified directly with
+the vectorised code of :mod:`solver.games.pokdeng.hands`; its exact strategy comes from
+a ``pokdeng_strategy`` table of its own, built on first use by
+:mod:`solver.games.pokdeng.strategy` and cached by the rule set's content digest
+(:mod:`solver.games.pokdeng.rulefile`).
 
 >>> evaluate("9S 9D", rules={"name": "demo"})
 HandEval(hand=('9S', '9D'), type=HandType.POK, points=8, deng=2, strength=58, rules='demo')
@@ -24,7 +25,6 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -34,9 +34,10 @@ from solver.core.cards import CARD_NAMES, Card, parse_hand
 from solver.core.errors import ParseError, RulesError, TableError
 from solver.core.indexing import colex_rank_array
 from solver.core.rules import preset_names
-from solver.games.pokdeng.hands import N_TWO, HandClass, classify, settle_classes
+from solver.games.pokdeng.hands import N_TWO, HandClass, classify, settle_classes, two_card_kind
 from solver.games.pokdeng.hands import settle as _settle_arrays
-from solver.games.pokdeng.rules import PRESET_DIR, HandType, PokDengRules, load_rules
+from solver.games.pokdeng.rulefile import rule_solution
+from solver.games.pokdeng.rules import PRESET_DIR, HandType, Kind, PokDengRules, load_rules
 from solver.games.pokdeng.strategy import (
     CONFIGS,
     DRAW_DEN,
@@ -45,7 +46,6 @@ from solver.games.pokdeng.strategy import (
     Solution,
     config_rules,
     overall_ev,
-    solve,
     strategy_row,
 )
 from solver.store.tables import LoadedTable, open_table
@@ -126,9 +126,9 @@ def _check_policy_in_table(rs: _Ruleset, k: int) -> None:
         )
 
 
-@lru_cache(maxsize=16)
-def _solution(rules: PokDengRules, k: int) -> Solution:
-    return solve(rules, k)
+def _solution(rules: PokDengRules, k: int, tables: str | os.PathLike[str] | None) -> Solution:
+    """A rule set without preset tables: its own strategy table, built on first use."""
+    return rule_solution(rules, k, tables)
 
 
 # ---------------------------------------------------------------- evaluate
@@ -147,7 +147,8 @@ class HandEval:
 
     @property
     def hand_class(self) -> HandClass:
-        return HandClass(self.type, self.points, self.deng)
+        kind = Kind(int(two_card_kind(np.array([parse_hand(self.hand)]))[0]))
+        return HandClass(self.type, self.points, self.deng, kind)
 
     def __str__(self) -> str:
         return f"{' '.join(self.hand)}: {self.hand_class} (strength {self.strength})"
@@ -304,8 +305,9 @@ def settle_batch(
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
     p = evaluate_batch(p_srt, spec, tables)
     d = evaluate_batch(d_srt, spec, tables)
+    kinds = (two_card_kind(p_srt), two_card_kind(d_srt))
     return _settle_arrays(
-        p["type"], p["points"], p["deng"], d["type"], d["points"], d["deng"], rs.rules
+        p["type"], p["points"], p["deng"], d["type"], d["points"], d["deng"], rs.rules, *kinds
     )
 
 
@@ -355,7 +357,7 @@ def advise_batch(
     k = _policy(rs, dealer_draws_at_most)
     ranks = colex_rank_array(srt, presorted=True)
     if rs.config is None:
-        sol = _solution(rs.rules, k)
+        sol = _solution(rs.rules, k, tables)
         stand, draw = sol.ev_stand_num[ranks], sol.ev_draw_num[ranks]
         action = sol.action[ranks]
     else:
@@ -432,7 +434,7 @@ def overall(
     rs = _resolve(rules)
     k = _policy(rs, dealer_draws_at_most)
     if rs.config is None:
-        return overall_ev(_solution(rs.rules, k))
+        return overall_ev(_solution(rs.rules, k, tables))
     _check_policy_in_table(rs, k)
     table = _table("pokdeng_strategy", tables, rs.config)
     try:

@@ -1,6 +1,27 @@
-"""The Pok Deng rule model: hand types, the deng table, the :class:`PokDengRules` of a
-preset or a user's rule file (straights and the ace, deng values, the Tong vs Sam
-Lueang payout, the dealer's policy), and the presets shipped in ``presets/``."""
+"""The Pok Deng rule model: hand types, the two-card kinds, the deng table, the
+:class:`PokDengRules` of a preset or a user's rule file (straights and the ace, deng
+values, the Tong vs Sam Lueang payout, what equal hands pay, a house order of two-card
+kinds, the dealer's policy), and the presets shipped in ``presets/``.
+
+Equal type and points (``equal_points``): ``deng_difference`` (the higher deng wins the
+difference; the presets), ``push``, or ``higher_deng`` (the higher deng is paid in
+full). Equal deng push under all three.
+
+A house order of two-card kinds (``two_card_order``, high to low, e.g. ``["suited",
+"pair", "plain"]``; empty = no order, the presets) applies only when **both** hands
+have two cards and the same type and points (two Pok or two two-card Normal hands) and
+are of different kinds: the hand of the higher kind wins and is paid its own deng in
+full. Hands of the same kind, and any hand of three cards, settle by ``equal_points``.
+
+>>> house = {"equal_points": "push", "two_card_order": ["pair", "suited", "plain"]}
+>>> r = PokDengRules.from_data("x", house)
+>>> r.equal_points, r.two_card_order, r.kind_rank(Kind.PAIR), r.kind_rank(Kind.PLAIN)
+('push', ('pair', 'suited', 'plain'), 3, 1)
+>>> PokDengRules.from_data("x", {"two_card_order": ["suited", "pair"]})
+Traceback (most recent call last):
+...
+solver.core.errors.RulesError: rule set x: field 'two_card_order' ...
+"""
 
 from __future__ import annotations
 
@@ -14,12 +35,26 @@ from typing import Any
 from solver.core.errors import ParseError
 from solver.core.rules import Reader, load_rule_data
 
-__all__ = ["ACES", "PRESET_DIR", "Deng", "HandType", "PokDengRules", "load_rules"]
+__all__ = [
+    "ACES",
+    "EQUAL_POINTS",
+    "PRESET_DIR",
+    "TWO_CARD_KINDS",
+    "Deng",
+    "HandType",
+    "Kind",
+    "PokDengRules",
+    "load_rules",
+]
 
 PRESET_DIR = resources.files("solver.games.pokdeng") / "presets"
 """This game's shipped rule sets, one ``<name>.toml`` each."""
 ACES: tuple[str, ...] = ("low", "high", "both")
 """Where the ace may sit in a straight: A-2-3, Q-K-A, or either (never K-A-2)."""
+EQUAL_POINTS: tuple[str, ...] = ("deng_difference", "push", "higher_deng")
+"""What equal type and points pay (see the module text)."""
+TWO_CARD_KINDS: tuple[str, ...] = ("suited", "pair", "plain")
+"""The kinds a two-card hand is exactly one of (one deck: a pair is never suited)."""
 
 
 class HandType(IntEnum):
@@ -57,15 +92,37 @@ class HandType(IntEnum):
         return f"HandType.{self.name}"
 
 
+class Kind(IntEnum):
+    """What kind of hand a hand is for ``two_card_order``: three cards (no kind), or two
+    cards suited, a pair, or plain (neither)."""
+
+    THREE_CARDS = 0
+    PLAIN = 1
+    PAIR = 2
+    SUITED = 3
+
+    @property
+    def label(self) -> str:
+        """``'plain'``, ``'pair'``, ``'suited'`` (``'three_cards'``)."""
+        return self.name.lower()
+
+
 @dataclass(frozen=True)
 class Deng:
-    """Deng (payout multiplier) of each kind of hand; a hand that is none of these is 1."""
+    """Deng (payout multiplier) of each kind of hand; a hand that is none of these is 1.
+
+    ``three_card_pair``: exactly two of three cards share a rank (one deck: such a hand
+    is never three of a suit, so it never meets ``three_suited``); a hand of a special
+    type (Tong, Sam Lueang, a straight) is paid its type's deng instead, as J-J-Q is
+    Sam Lueang's 3.
+    """
 
     two_card_pair: int = 2
     two_card_suited: int = 2
     pok_pair: int = 2
     pok_suited: int = 2
     three_suited: int = 3
+    three_card_pair: int = 1
     tong: int = 5
     sam_lueang: int = 3
     straight: int = 3
@@ -86,6 +143,8 @@ class PokDengRules:
     * ``tong_vs_sam_lueang_pays`` — what Tong collects from Sam Lueang (2 = 5 - 3).
     * ``dealer_pok_first`` — a dealer Pok settles every hand at once.
     * ``dealer_draws_at_most`` — the dealer draws on this total or less.
+    * ``equal_points`` — what equal type and points pay (:data:`EQUAL_POINTS`).
+    * ``two_card_order`` — a house order of two-card kinds, high to low (empty: none).
     * ``deng`` — the payout multipliers (:class:`Deng`).
     """
 
@@ -96,6 +155,8 @@ class PokDengRules:
     tong_vs_sam_lueang_pays: int = 2
     dealer_pok_first: bool = True
     dealer_draws_at_most: int = 4
+    equal_points: str = "deng_difference"
+    two_card_order: tuple[str, ...] = ()
     deng: Deng = field(default_factory=Deng)
 
     @classmethod
@@ -118,6 +179,20 @@ class PokDengRules:
         )
         pok_first = r.boolean("dealer_pok_first", default=d.dealer_pok_first)
         k = r.integer("dealer_draws_at_most", minimum=0, maximum=9, default=d.dealer_draws_at_most)
+        if r.has("equal_points") and not isinstance(data["equal_points"], str):
+            raise r.fail(
+                "equal_points",
+                f"must be a string, got {data['equal_points']!r}; expected one of: "
+                + ", ".join(EQUAL_POINTS),
+            )
+        equal = r.string("equal_points", choices=EQUAL_POINTS, default=d.equal_points)
+        order = r.string_list("two_card_order", TWO_CARD_KINDS, unique=False, default=[])
+        if order and sorted(order) != sorted(TWO_CARD_KINDS):
+            raise r.fail(
+                "two_card_order",
+                f"is {order!r}; expected every two-card kind once, high to low "
+                f"(e.g. {list(TWO_CARD_KINDS)!r}), or [] for no order",
+            )
         description = r.string("description", default="")
         deng = Deng()
         if r.has("deng"):
@@ -138,6 +213,8 @@ class PokDengRules:
             tong_vs_sam_lueang_pays=pays,
             dealer_pok_first=pok_first,
             dealer_draws_at_most=k,
+            equal_points=equal,
+            two_card_order=tuple(order),
             deng=deng,
         )
 
@@ -151,6 +228,7 @@ class PokDengRules:
         """
         out: dict[str, Any] = {"game": "pokdeng"}
         out.update(asdict(self))
+        out["two_card_order"] = list(self.two_card_order)
         return out
 
     def with_policy(self, k: int) -> PokDengRules:
@@ -159,7 +237,25 @@ class PokDengRules:
 
     def content_key(self) -> tuple[Any, ...]:
         """What decides hand types and payouts (not the name, description or policy)."""
-        return (self.straights, self.ace, self.tong_vs_sam_lueang_pays, self.deng)
+        return (
+            self.straights,
+            self.ace,
+            self.tong_vs_sam_lueang_pays,
+            self.equal_points,
+            self.two_card_order,
+            self.deng,
+        )
+
+    def kind_rank(self, kind: int) -> int:
+        """Where a :class:`Kind` stands in ``two_card_order``: 3 (highest) .. 1; 0 for a
+        three-card hand or when there is no order."""
+        if kind == Kind.THREE_CARDS or not self.two_card_order:
+            return 0
+        return len(self.two_card_order) - self.two_card_order.index(Kind(kind).label)
+
+    def kind_ranks(self) -> tuple[int, ...]:
+        """:meth:`kind_rank` of every :class:`Kind` (index = kind code)."""
+        return tuple(self.kind_rank(k) for k in Kind)
 
 
 def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> PokDengRules:

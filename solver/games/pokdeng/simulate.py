@@ -17,12 +17,18 @@ __all__ = ["pokdeng_classes", "simulate_pokdeng"]
 _POK, _TONG, _SF, _STRAIGHT, _SAM, _NORMAL = 6, 5, 4, 3, 2, 1
 
 
-def pokdeng_classes(cards: Arr, rules: Any) -> tuple[Arr, Arr, Arr]:
-    """(type level, points, deng) of hands of 2 or 3 card ids, written from RULES §5.
-    Levels: 6 Pok > 5 Tong > 4 Straight Flush > 3 Straight > 2 Sam Lueang > 1 Normal.
+Classes = tuple[Arr, Arr, Arr, Arr]
+"""(type level, points, deng, rank of the two-card kind in the house order)."""
+
+
+def pokdeng_classes(cards: Arr, rules: Any) -> Classes:
+    """(type level, points, deng, order) of hands of 2 or 3 card ids, written from RULES
+    §5 and §9. Levels: 6 Pok > 5 Tong > 4 Straight Flush > 3 Straight > 2 Sam Lueang > 1
+    Normal. ``order``: where a two-card hand's kind (suited, pair or plain) stands in
+    the house ``two_card_order`` (3 highest; 0 for three cards or no order).
 
     >>> pokdeng_classes(np.array([[32, 34]]), _pd_rules("standard"))   # 9S 9D: Pok 8, 2 deng
-    (array([6]), array([8]), array([2]))
+    (array([6]), array([8]), array([2]), array([0]))
     """
     c = np.asarray(cards, dtype=np.int64)
     rank, suit = c // 4, c % 4
@@ -38,10 +44,17 @@ def pokdeng_classes(cards: Arr, rules: Any) -> tuple[Arr, Arr, Arr]:
         deng = np.ones(n, dtype=np.int64)
         deng = np.where(suited, np.where(pok, d.pok_suited, d.two_card_suited), deng)
         deng = np.where(pair, np.where(pok, d.pok_pair, d.two_card_pair), deng)
-        return level, points, deng
+        house = list(rules.two_card_order)
+
+        def place(kind: str) -> int:
+            return len(house) - house.index(kind) if house else 0
+
+        order = np.where(suited, place("suited"), np.where(pair, place("pair"), place("plain")))
+        return level, points, deng, order
     srt = np.sort(rank, axis=1)
     same_suit = (suit == suit[:, :1]).all(axis=1)
     tong = srt[:, 0] == srt[:, 2]
+    one_pair = ~tong & ((srt[:, 0] == srt[:, 1]) | (srt[:, 1] == srt[:, 2]))
     sam = srt[:, 0] >= 10
     straight = np.zeros(n, dtype=bool)
     if rules.straights:
@@ -54,14 +67,14 @@ def pokdeng_classes(cards: Arr, rules: Any) -> tuple[Arr, Arr, Arr]:
         if rules.ace in ("high", "both"):
             straight |= ace_high
     level = np.full(n, _NORMAL)
-    deng = np.where(same_suit, d.three_suited, 1)
+    deng = np.where(same_suit, d.three_suited, np.where(one_pair, d.three_card_pair, 1))
     level = np.where(sam, _SAM, level)
     deng = np.where(sam, d.sam_lueang, deng)
     level = np.where(straight, np.where(same_suit, _SF, _STRAIGHT), level)
     deng = np.where(straight, np.where(same_suit, d.straight_flush, d.straight), deng)
     level = np.where(tong, _TONG, level)
     deng = np.where(tong, d.tong, deng)
-    return level, points, deng
+    return level, points, deng, np.zeros(n, dtype=np.int64)
 
 
 def _pd_rules(spec: Any) -> Any:
@@ -70,21 +83,31 @@ def _pd_rules(spec: Any) -> Any:
     return spec if isinstance(spec, PokDengRules) else load_rules(spec)
 
 
-def _pd_settle(p: tuple[Arr, Arr, Arr], d: tuple[Arr, Arr, Arr], rules: Any) -> Arr:
-    pl, pp, pd = p
-    dl, dp, dd = d
+def _pd_settle(p: Classes, d: Classes, rules: Any) -> Arr:
+    pl, pp, pd, po = p
+    dl, dp, dd, do = d
     ps, ds = pl * 10 + pp, dl * 10 + dp
-    net = np.where(ps > ds, pd, np.where(ps < ds, -dd, pd - dd))
+    # equal type and points: the house order of two two-card kinds, else equal_points
+    if rules.equal_points == "push":
+        tie = np.zeros_like(pd)
+    elif rules.equal_points == "higher_deng":
+        tie = np.where(pd > dd, pd, np.where(dd > pd, -dd, 0))
+    else:
+        tie = pd - dd
+    tie = np.where((po > 0) & (do > 0) & (po > do), pd, tie)
+    tie = np.where((po > 0) & (do > 0) & (po < do), -dd, tie)
+    net = np.where(ps > ds, pd, np.where(ps < ds, -dd, tie))
     pays = rules.tong_vs_sam_lueang_pays
     net = np.where((pl == _TONG) & (dl == _SAM), pays, net)
     return np.where((pl == _SAM) & (dl == _TONG), -pays, net)
 
 
-def _pick(mask: Arr, yes: tuple[Arr, Arr, Arr], no: tuple[Arr, Arr, Arr]) -> tuple[Arr, Arr, Arr]:
+def _pick(mask: Arr, yes: Classes, no: Classes) -> Classes:
     return (
         np.where(mask, yes[0], no[0]),
         np.where(mask, yes[1], no[1]),
         np.where(mask, yes[2], no[2]),
+        np.where(mask, yes[3], no[3]),
     )
 
 
@@ -129,7 +152,7 @@ def simulate_pokdeng(
         dealer2 = deck[:, :2]
         d2 = pokdeng_classes(dealer2, r)
         dealer_pok = d2[0] == _POK
-        finals: list[tuple[Arr, Arr, Arr]] = []
+        finals: list[Classes] = []
         for p in range(1, players + 1):
             hand2 = deck[:, 2 * p : 2 * p + 2]
             c2 = pokdeng_classes(hand2, r)

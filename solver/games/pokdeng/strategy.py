@@ -44,7 +44,15 @@ import pyarrow as pa
 
 from solver.core.cards import Card
 from solver.core.indexing import colex_rank, colex_rank_array
-from solver.games.pokdeng.hands import N_THREE, N_TWO, all_hands, classify_all, parse_hand, settle
+from solver.games.pokdeng.hands import (
+    N_THREE,
+    N_TWO,
+    all_hands,
+    classify_all,
+    parse_hand,
+    settle,
+    two_card_kind,
+)
 from solver.games.pokdeng.rules import HandType, PokDengRules, load_rules
 from solver.store.tables import make_table
 
@@ -59,7 +67,9 @@ __all__ = [
     "config_rules",
     "hands_table",
     "overall_ev",
+    "solution_columns",
     "solve",
+    "strategy_extra",
     "strategy_row",
     "strategy_table",
 ]
@@ -161,8 +171,11 @@ def _geometry() -> _Geometry:
     return _Geometry(pair_of_dc, cards_dc, pairs_dc, triple_dc, pairs3, draw_triple)
 
 
-def _code(t: npt.NDArray[Any], p: npt.NDArray[Any], d: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
-    out: npt.NDArray[np.int64] = (t.astype(np.int64) * 10 + p) * 10 + d
+def _code(
+    t: npt.NDArray[Any], p: npt.NDArray[Any], d: npt.NDArray[Any], k: npt.NDArray[Any]
+) -> npt.NDArray[np.int64]:
+    """One integer per class (type, points, deng, kind): deng <= 9, kind <= 3."""
+    out: npt.NDArray[np.int64] = ((t.astype(np.int64) * 10 + p) * 10 + d) * 4 + k
     return out
 
 
@@ -226,17 +239,21 @@ def solve(rules: PokDengRules, dealer_draws_at_most: int | None = None) -> Solut
     cls = classify_all(rules)
     t2, p2, d2 = cls[2]
     t3, p3, d3 = cls[3]
-    code2 = _code(t2, p2, d2)
-    code3 = _code(t3, p3, d3)
+    # the two-card kind matters only under a house order (else all kinds are one class)
+    k2 = two_card_kind(all_hands(2)) if rules.two_card_order else np.zeros(N_TWO, np.int8)
+    k3 = np.zeros(N_THREE, dtype=np.int8)  # Kind.THREE_CARDS
+    code2 = _code(t2, p2, d2, k2)
+    code3 = _code(t3, p3, d3, k3)
     # the dealer's final class for each ordered (D, c) of the full deck
     dealer_draws = (t2 != HandType.POK) & (p2 <= k)
     final = np.where(dealer_draws[g.pair_of_dc], code3[g.triple_dc], code2[g.pair_of_dc])
     classes, inv = np.unique(final, return_inverse=True)
     inv = inv.reshape(-1)
     n_cls = len(classes)
-    ct = (classes // 100).astype(np.int8)
-    cp = ((classes // 10) % 10).astype(np.int8)
-    cd = (classes % 10).astype(np.int8)
+    ck = (classes % 4).astype(np.int8)
+    ct = (classes // 400).astype(np.int8)
+    cp = ((classes // 40) % 10).astype(np.int8)
+    cd = ((classes // 4) % 10).astype(np.int8)
     # inclusion-exclusion count arrays
     total = np.bincount(inv, minlength=n_cls)
     card_flat = np.zeros(52 * n_cls, dtype=np.int64)
@@ -264,8 +281,9 @@ def solve(rules: PokDengRules, dealer_draws_at_most: int | None = None) -> Solut
         - per_triple
     )
     assert (n2.sum(axis=1) == STAND_DEN).all() and (n3.sum(axis=1) == 1176 * 47).all()
-    s2 = settle(t2[:, None], p2[:, None], d2[:, None], ct[None], cp[None], cd[None], rules)
-    s3 = settle(t3[:, None], p3[:, None], d3[:, None], ct[None], cp[None], cd[None], rules)
+    dealer = (ct[None], cp[None], cd[None])
+    s2 = settle(t2[:, None], p2[:, None], d2[:, None], *dealer, rules, k2[:, None], ck[None])
+    s3 = settle(t3[:, None], p3[:, None], d3[:, None], *dealer, rules, k3[:, None], ck[None])
     dealer_pok = ct == HandType.POK
     stand = (n2 * s2).sum(axis=1)  # over STAND_DEN
     if rules.dealer_pok_first:
@@ -380,68 +398,56 @@ def strategy_row(config: str, dealer_draws_at_most: int, rank: int) -> int:
     ) * N_TWO + rank
 
 
-def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
-    """``pokdeng_strategy``: every start x configuration x policy (row order:
-    :func:`strategy_row`). Returns the table and timings."""
+_STRATEGY_COLUMNS = (
+    "config",
+    "dealer_draws_at_most",
+    "rank",
+    "card0",
+    "card1",
+    "type",
+    "points",
+    "deng",
+    "action",
+    "ev_stand",
+    "ev_draw",
+    "margin",
+    "ev_stand_num",
+    "ev_stand_den",
+    "ev_draw_num",
+    "ev_draw_den",
+    "margin_num",
+    "margin_den",
+)
+
+
+def solution_columns(sol: Solution, config: int) -> dict[str, npt.NDArray[Any]]:
+    """The 1,326 rows of one solution (configuration index ``config``)."""
     two = all_hands(2)
-    cols: dict[str, list[Any]] = {
-        k: []
-        for k in (
-            "config",
-            "dealer_draws_at_most",
-            "rank",
-            "card0",
-            "card1",
-            "type",
-            "points",
-            "deng",
-            "action",
-            "ev_stand",
-            "ev_draw",
-            "margin",
-            "ev_stand_num",
-            "ev_stand_den",
-            "ev_draw_num",
-            "ev_draw_den",
-            "margin_num",
-            "margin_den",
-        )
+    cols: dict[str, npt.NDArray[Any]] = {
+        "config": np.full(N_TWO, config, dtype=np.int8),
+        "dealer_draws_at_most": np.full(N_TWO, sol.dealer_draws_at_most, dtype=np.int8),
+        "rank": np.arange(N_TWO, dtype=np.int16),
+        "card0": two[:, 0],
+        "card1": two[:, 1],
+        "type": sol.type,
+        "points": sol.points,
+        "deng": sol.deng,
+        "action": sol.action,
+        "ev_stand": sol.ev_stand_num / DRAW_DEN,
+        "ev_draw": sol.ev_draw_num / DRAW_DEN,
+        "margin": sol.margin_num / DRAW_DEN,
     }
-    overall: dict[str, dict[str, Any]] = {}
-    rules = {}
-    t0 = time.perf_counter()
-    for cfg in CONFIGS:
-        r = config_rules(cfg)
-        rules[cfg] = r.to_data()
-        overall[cfg] = {}
-        for k in POLICIES:
-            sol = solve(r, k)
-            overall[cfg][str(k)] = overall_ev(sol)
-            stand_f = _reduce(sol.ev_stand_num)
-            draw_f = _reduce(sol.ev_draw_num)
-            margin_f = _reduce(sol.margin_num)
-            cols["config"].append(np.full(N_TWO, CONFIGS.index(cfg), dtype=np.int8))
-            cols["dealer_draws_at_most"].append(np.full(N_TWO, k, dtype=np.int8))
-            cols["rank"].append(np.arange(N_TWO, dtype=np.int16))
-            cols["card0"].append(two[:, 0])
-            cols["card1"].append(two[:, 1])
-            cols["type"].append(sol.type)
-            cols["points"].append(sol.points)
-            cols["deng"].append(sol.deng)
-            cols["action"].append(sol.action)
-            cols["ev_stand"].append(sol.ev_stand_num / DRAW_DEN)
-            cols["ev_draw"].append(sol.ev_draw_num / DRAW_DEN)
-            cols["margin"].append(sol.margin_num / DRAW_DEN)
-            for key, (num, den) in (
-                ("ev_stand", stand_f),
-                ("ev_draw", draw_f),
-                ("margin", margin_f),
-            ):
-                cols[f"{key}_num"].append(num)
-                cols[f"{key}_den"].append(den)
-    solve_seconds = time.perf_counter() - t0
-    columns = {k: np.concatenate(v) for k, v in cols.items()}
-    extra = {
+    for key, num in (
+        ("ev_stand", sol.ev_stand_num),
+        ("ev_draw", sol.ev_draw_num),
+        ("margin", sol.margin_num),
+    ):
+        cols[f"{key}_num"], cols[f"{key}_den"] = _reduce(num)
+    return cols
+
+
+def strategy_extra(configs: list[str], policies: list[int], overall: Any) -> dict[str, Any]:
+    return {
         "columns": {
             "config": "int8: index into configs (full rule content in bull.rules)",
             "dealer_draws_at_most": "int8: the dealer draws on a two-card total <= this",
@@ -453,8 +459,8 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
             "|ev_draw - ev_stand|",
             "*_num, *_den": "int64: the same values as exact fractions in lowest terms",
         },
-        "configs": list(CONFIGS),
-        "policies": list(POLICIES),
+        "configs": configs,
+        "policies": policies,
         "row_order": "row = (config index * 3 + policy index) * 1326 + colex rank of the "
         "start; configs and policies in the orders listed here",
         "definition": "RULES.md §5: heads-up, dealer's two cards averaged over the 50 unseen "
@@ -473,6 +479,27 @@ def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
         "action_codes": {str(int(a)): a.label for a in Action},
         "overall_ev": overall,
     }
+
+
+def strategy_table(log: Any = None) -> tuple[pa.Table, dict[str, float]]:
+    """``pokdeng_strategy``: every start x configuration x policy (row order:
+    :func:`strategy_row`). Returns the table and timings."""
+    cols: dict[str, list[Any]] = {k: [] for k in _STRATEGY_COLUMNS}
+    overall: dict[str, dict[str, Any]] = {}
+    rules = {}
+    t0 = time.perf_counter()
+    for cfg in CONFIGS:
+        r = config_rules(cfg)
+        rules[cfg] = r.to_data()
+        overall[cfg] = {}
+        for k in POLICIES:
+            sol = solve(r, k)
+            overall[cfg][str(k)] = overall_ev(sol)
+            for key, v in solution_columns(sol, CONFIGS.index(cfg)).items():
+                cols[key].append(v)
+    solve_seconds = time.perf_counter() - t0
+    columns = {k: np.concatenate(v) for k, v in cols.items()}
+    extra = strategy_extra(list(CONFIGS), list(POLICIES), overall)
     if log:
         log(f"pokdeng strategy: {len(CONFIGS) * len(POLICIES)} solves in {solve_seconds:.2f} s")
     return make_table("pokdeng_strategy", columns, rules=rules, extra=extra), {

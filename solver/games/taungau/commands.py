@@ -53,15 +53,17 @@ def cli_eval_text(rec: dict[str, Any]) -> str:
             at = rec["decline_if_banker_at_least"]
             text += (
                 f"; banker last: {rec['decision_banker_last']} (EV declare "
-                f"{rec['ev_declare']:+.4f} vs decline {rec['ev_decline']:+g}); "
+                f"{rec['ev_declare']:+.4f} vs decline {rec['ev_decline']:+.4g}); "
                 f"banker first: decline if banker >= {at}"
                 if at is not None
                 else f"; banker last: {rec['decision_banker_last']} (EV declare "
-                f"{rec['ev_declare']:+.4f} vs decline {rec['ev_decline']:+g}); "
+                f"{rec['ev_declare']:+.4f} vs decline {rec['ev_decline']:+.4g}); "
                 "banker first: never decline"
             )
-        else:
+        elif float(rec["ev_decline"]).is_integer():
             text += f"; pays {-rec['ev_decline']:g}"
+        else:  # the payment depends on the banker's hand ("banker_score")
+            text += f"; pays {-rec['ev_decline']:.4f} on average"
     return text
 
 

@@ -1,8 +1,8 @@
 """Rule-variant diagnosis for Tau Ngau: the catalogue of variants of a rule set (the value
-of a last digit 0, the other settlement, who reveals first, declining) and the answers
-under any of them, including the mistakes about the [2:1]/[4:2] 3/6 choice (set aside in
-the bull whenever possible, always 3 in the remaining two, never a choice) and taking
-the first bull found.
+of a last digit 0, the other settlement, what a hand without a bull pays, who reveals
+first, declining) and the answers under any of them, including the mistakes about the
+[2:1]/[4:2] 3/6 choice (set aside in the bull whenever possible, always 3 in the
+remaining two, never a choice) and taking the first bull found.
 
 >>> from solver.games.taungau.rules import load_rules
 >>> [v.key for v in taungau_catalogue(load_rules("macau"), "hand")][:2]
@@ -73,6 +73,19 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
         data,
         modes=show,
     )
+    if rules.settlement == "difference":
+        pays = 4 if rules.pays_banker_score else "banker_score"
+        add(
+            f"no_bull_pays={pays}",
+            "a player without a bull (or declining one) pays "
+            + (
+                "4 stakes, whatever the banker holds"
+                if pays == 4
+                else "the banker's score, 4 when the banker has no bull (fixed Macau)"
+            ),
+            {**base, "no_bull_pays": pays},
+            modes=show,
+        )
     if rules.has_decline:
         flip = "first" if (banker_reveals or rules.banker_reveals) == "last" else "last"
         add(
@@ -194,15 +207,16 @@ def taungau_showdown_answers(
     ps = taungau_hand_answers(player, base, variant)["strength"]
     bs = taungau_hand_answers(banker, base, variant)["strength"]
     pay = np.array([rules.payoff_value(s) for s in range(11)], dtype=np.int64)
+    no_bull = rules.no_bull_payments()
     declines = np.zeros(len(ps), dtype=bool)
     if rules.has_decline:
         if mode == "first":
-            declines = (ps > 0) & (pay[bs] - pay[ps] > rules.no_bull_pays)
+            declines = (ps > 0) & (pay[ps] - pay[bs] < -no_bull[bs])
         else:
             declines = (ps > 0) & (np.asarray(decision_last(rules, player)) == 1)
     eff = np.where(declines, 0, ps)
     if rules.settlement == "difference":
-        net = np.where(eff == 0, -rules.no_bull_pays, pay[eff] - pay[bs])
+        net = np.where(eff == 0, -no_bull[bs], pay[eff] - pay[bs])
     else:
         net = np.sign(eff - bs)
     winner = winner_of_net(net)

@@ -58,6 +58,8 @@ __all__ = [
     "choice_values",
     "decline_analysis",
     "evaluate_rows",
+    "rule_set_columns",
+    "rule_set_table",
     "settle",
     "tile_value",
 ]
@@ -266,28 +268,28 @@ def decline_analysis(
     """EVs (exact numerators over 80,730) and decisions under ``difference`` settlement.
 
     ``strength``: the player's best strength per hand; ``dist``: banker counts per
-    strength, shape (n, 11). Returns arrays ``ev_declare_num`` (no bull: the payment),
-    ``ev_first_num``, ``ev_last_num``, ``decision_last`` (:class:`Decision`) and
-    ``decline_at_least`` (lowest banker score at which declining is right when the
-    banker reveals first; :data:`NONE` if none).
+    strength, shape (n, 11). Declining (and holding no bull) pays
+    :meth:`~TauNgauRules.no_bull_payment` of the banker's strength. Returns arrays
+    ``ev_declare_num`` (no bull: the payment), ``ev_decline_num`` (paying as a hand
+    without a bull), ``ev_first_num``, ``ev_last_num``, ``decision_last``
+    (:class:`Decision`) and ``decline_at_least`` (lowest banker score at which declining
+    is right when the banker reveals first; :data:`NONE` if none).
     """
-    pays = rules.no_bull_pays
     st = np.asarray(strength).astype(np.int64)
     d = np.asarray(dist).astype(np.int64)
     payoff = np.array([rules.payoff_value(s) for s in range(_STRENGTHS)], dtype=np.int64)
-    p = payoff[st]
-    b = payoff[None, :]
-    gain = p[:, None] - b  # (n, 11): the player's net when declaring
+    pays = rules.no_bull_payments()[None, :]  # (1, 11): what declining costs per banker
+    gain = payoff[st][:, None] - payoff[None, :]  # (n, 11): the player's net when declaring
     has = st > 0
-    total = d.sum(axis=1)
-    decline_total = -pays * total
+    decline_total = -(d * pays).sum(axis=1)
     declare = np.where(has, (d * gain).sum(axis=1), decline_total)
-    first = np.where(has, (d * np.maximum(gain, -pays)).sum(axis=1), decline_total)
     if rules.decline_allowed:
+        first = np.where(has, (d * np.maximum(gain, -pays)).sum(axis=1), decline_total)
         decide = np.where(declare < decline_total, Decision.DECLINE, Decision.DECLARE)
         last = np.maximum(declare, decline_total)
-        threshold = p + pays + 1
-        at_least = np.where(has & (threshold <= rules.max_score), threshold, NONE)
+        by_strength = [rules.decline_at_least(s) for s in range(_STRENGTHS)]
+        table = np.array([NONE if b is None else b for b in by_strength], dtype=np.int64)
+        at_least = table[st]
     else:
         decide = np.full(st.shape, Decision.DECLARE)
         last = declare
@@ -296,6 +298,7 @@ def decline_analysis(
     decide = np.where(has, decide, Decision.NO_BULL)
     return {
         "ev_declare_num": declare.astype(np.int32),
+        "ev_decline_num": decline_total.astype(np.int32),
         "ev_first_num": first.astype(np.int32),
         "ev_last_num": last.astype(np.int32),
         "decision_last": decide.astype(np.uint8),
@@ -313,14 +316,17 @@ def settle(
     ((6, -6), (-4, 4), (0, 0), (-4, 4))
     >>> settle(0, 0, macau), settle(1, 0, load_rules("pagat")), settle(0, 0, load_rules("pagat"))
     ((-4, 4), (1, -1), (0, 0))
+    >>> fixed = TauNgauRules.from_data("fixed", macau.to_data() | {"no_bull_pays": "banker_score"})
+    >>> settle(0, 7, fixed), settle(0, 0, fixed), settle(3, 7, fixed, True)
+    ((-7, 7), (-4, 4), (-7, 7))
     """
     if player_declines and not rules.decline_allowed:
         raise RulesError(f"rule set {rules.name} does not allow declining a bull")
     p = 0 if player_declines else player_strength
     if rules.settlement == "difference":
         if p == 0:
-            player = -rules.no_bull_pays
-            banker = rules.no_bull_pays
+            player = -rules.no_bull_payment(banker_strength)
+            banker = -player
         else:
             player = rules.payoff_value(p) - rules.payoff_value(banker_strength)
             banker = rules.payoff_value(banker_strength) - rules.payoff_value(p)
@@ -421,37 +427,60 @@ COLUMN_NOTES: dict[str, str] = {
 }
 
 
-def build_tables() -> dict[str, pa.Table]:
-    """The ``taungau`` table: every 5-tile hand, colex order, both presets."""
-    hands = all_subsets(NUM_TILES, HAND_SIZE)
-    a = analyse(hands)
-    columns: dict[str, npt.ArrayLike] = {f"t{i}": hands[:, i] for i in range(HAND_SIZE)}
+def rule_set_columns(a: Analysis, rules: TauNgauRules) -> dict[str, npt.NDArray[Any]]:
+    """The unprefixed table columns of one rule set for the hands of ``a`` (every hand,
+    colex order: the banker distributions need them all)."""
+    play = best_plays(a, rules)
+    cols: dict[str, npt.NDArray[Any]] = {
+        "points": play.points,
+        "strength": play.strength,
+        "bull_mask": play.bull_mask,
+        "values": play.values,
+    }
+    if rules.has_decline:
+        dist = banker_distribution(play.strength)
+        if not np.all(dist.sum(axis=1) == BANKER_HANDS):
+            raise AssertionError("banker distribution does not sum to 80,730")
+        cols |= _banker_columns(play.strength, dist, rules)
+    return cols
+
+
+_EXTRA = {
+    "columns": COLUMN_NOTES,
+    "sentinel": NONE,
+    "hand_size": HAND_SIZE,
+    "banker_hands": BANKER_HANDS,
+    "canonical_bull": "sort the hand canonically; first optimal (triple of "
+    "positions in lexicographic order, then 3/6 values of "
+    "([2:1], [4:2]) lexicographic with 3 before 6)",
+}
+
+
+def _hand_columns(a: Analysis) -> dict[str, npt.ArrayLike]:
+    columns: dict[str, npt.ArrayLike] = {f"t{i}": a.hands[:, i] for i in range(HAND_SIZE)}
     columns["has_bull"] = a.has_bull
     columns["reachable"] = a.reachable
+    return columns
+
+
+def build_tables() -> dict[str, pa.Table]:
+    """The ``taungau`` table: every 5-tile hand, colex order, both presets."""
+    a = analyse(all_subsets(NUM_TILES, HAND_SIZE))
+    columns = _hand_columns(a)
     rules_meta: dict[str, Any] = {}
     for preset in PRESETS:
         rules = load_rules(preset)
         rules_meta[preset] = rules.to_data()
-        play = best_plays(a, rules)
-        cols: dict[str, npt.NDArray[Any]] = {
-            "points": play.points,
-            "strength": play.strength,
-            "bull_mask": play.bull_mask,
-            "values": play.values,
-        }
-        if rules.has_decline:
-            dist = banker_distribution(play.strength)
-            if not np.all(dist.sum(axis=1) == BANKER_HANDS):
-                raise AssertionError("banker distribution does not sum to 80,730")
-            cols |= _banker_columns(play.strength, dist, rules)
+        cols = rule_set_columns(a, rules)
         columns |= {f"{preset}_{k}": v for k, v in cols.items()}
-    extra = {
-        "columns": COLUMN_NOTES,
-        "sentinel": NONE,
-        "hand_size": HAND_SIZE,
-        "banker_hands": BANKER_HANDS,
-        "canonical_bull": "sort the hand canonically; first optimal (triple of "
-        "positions in lexicographic order, then 3/6 values of "
-        "([2:1], [4:2]) lexicographic with 3 before 6)",
-    }
-    return {"taungau": make_table("taungau", columns, rules=rules_meta, extra=extra)}
+    return {"taungau": make_table("taungau", columns, rules=rules_meta, extra=_EXTRA)}
+
+
+def rule_set_table(rules: TauNgauRules) -> pa.Table:
+    """The ``taungau`` table of one rule set that is not a preset (a user's rule file):
+    every hand in colex order, its columns unprefixed (``points``, ``banker_0`` …),
+    built by :func:`solver.store.custom.rule_table` on first use."""
+    a = analyse(all_subsets(NUM_TILES, HAND_SIZE))
+    columns = _hand_columns(a) | rule_set_columns(a, rules)
+    extra = _EXTRA | {"prefix": "none: one rule set, columns unprefixed"}
+    return make_table("taungau", columns, rules={rules.name: rules.to_data()}, extra=extra)

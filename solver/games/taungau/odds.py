@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.errors import BullError, TableError
+from solver.core.errors import BullError
 from solver.core.indexing import all_subsets
 from solver.kit.exact import (
     OddsResult,
@@ -94,21 +94,20 @@ def _taungau_rules(rules: Any) -> Any:
     return rules if isinstance(rules, TauNgauRules) else load_rules(rules)
 
 
-def _taungau_strength(r: Any, tables: TablesLike) -> tuple[npt.NDArray[np.int64], Any]:
-    """(strength of every hand in colex order, the table or None for a rule file)."""
-    from solver.games.taungau.hands import analyse, best_plays
-    from solver.games.taungau.rules import PRESETS, load_rules
-    from solver.store.tables import open_table
+def _taungau_strength(r: Any, tables: TablesLike) -> npt.NDArray[np.int64]:
+    """The strength of every hand in colex order: a preset's from the table, a rule
+    file's from its own cached table."""
+    from solver.games.taungau.play import rule_columns
 
-    if r.name in PRESETS and r == load_rules(r.name):
-        t = open_table("taungau", tables)
-        if t.rules.get(r.name) != r.to_data():
-            raise TableError(
-                f"table taungau was built with other {r.name!r} rules than "
-                "this solver's; rebuild with `bull build`"
-            )
-        return t.column(f"{r.name}_strength").astype(np.int64), t
-    return best_plays(analyse(all_subsets(32, 5)), r).strength.astype(np.int64), None
+    return rule_columns(r, ["strength"], tables)["strength"].astype(np.int64)
+
+
+def _banker_dist(r: Any, tables: TablesLike) -> npt.NDArray[np.int64]:
+    """Every hand's banker distribution (shape (201376, 11)) from the rule set's table."""
+    from solver.games.taungau.play import rule_columns
+
+    cols = rule_columns(r, [f"banker_{k}" for k in range(11)], tables)
+    return np.stack([cols[f"banker_{k}"] for k in range(11)], axis=1).astype(np.int64)
 
 
 def taungau_edge(
@@ -118,12 +117,13 @@ def taungau_edge(
     per-hand banker distributions; even-money rule sets count weaker/equal/stronger
     disjoint banker hands by inclusion-exclusion over the tiles."""
     from solver.games.taungau.hands import BANKER_HANDS, HAND_COUNT, banker_distribution
+    from solver.games.taungau.rules import Decision
 
     r = _taungau_rules(rules)
     reveals = banker_reveals or r.banker_reveals
     if reveals not in ("first", "last"):
         raise BullError(f"banker_reveals {reveals!r}: expected first or last")
-    strength, table = _taungau_strength(r, tables)
+    strength = _taungau_strength(r, tables)
     pairs = HAND_COUNT * BANKER_HANDS
     hands_s = np.bincount(strength, minlength=11)
 
@@ -155,44 +155,33 @@ def taungau_edge(
             ev_by_score=ev_by,
             hands_by_score={labels[s]: int(hands_s[s]) for s in labels},
         )
-    # difference settlement: the player's net is payoff(p) - payoff(b), or -pays
-    if table is not None and f"{r.name}_banker_0" in table.column_names:
-        dist = np.stack([table.column(f"{r.name}_banker_{k}") for k in range(11)], axis=1).astype(
-            np.int64
-        )
-    else:
-        dist = banker_distribution(strength).astype(np.int64)
-    pays = r.no_bull_pays
+    # difference settlement: the player's net is payoff(p) - payoff(b), or pays the
+    # no-bull payment of the banker's hand (declining pays the same)
+    from solver.games.taungau.hands import decline_analysis
+
+    dist = _banker_dist(r, tables) if r.has_decline else banker_distribution(strength)
+    cols = {k: v.astype(np.int64) for k, v in decline_analysis(strength, dist, r).items()}
     payoff = np.array([r.payoff_value(s) for s in range(11)], dtype=np.int64)
-    gain = payoff[strength][:, None] - payoff[None, :]  # (n, 11)
     has = strength > 0
-    declare = np.where(has, (dist * gain).sum(axis=1), -pays * BANKER_HANDS)
-    if r.decline_allowed:
-        first = np.where(has, (dist * np.maximum(gain, -pays)).sum(axis=1), -pays * BANKER_HANDS)
-        last = np.maximum(declare, -pays * BANKER_HANDS)
-        n_decline = int((has & (declare < -pays * BANKER_HANDS)).sum())
-        decline_from = {
-            int(payoff[s]): (
-                int(payoff[s]) + pays + 1 if payoff[s] + pays + 1 <= r.max_score else None
-            )
-            for s in range(1, 11)
-        }
-    else:
-        first = last = declare
-        n_decline = 0
-        decline_from = {int(payoff[s]): None for s in range(1, 11)}
-    win = int((dist * (gain > 0) * has[:, None]).sum())
-    push = int((dist * (gain == 0) * has[:, None]).sum())
-    per = group_sums(strength, declare, 11)
+    net = np.where(
+        has[:, None],
+        payoff[strength][:, None] - payoff[None, :],
+        -r.no_bull_payments()[None, :],
+    )  # (n, 11): the player's net when always declaring
+    win = int((dist * (net > 0)).sum())
+    push = int((dist * (net == 0)).sum())
+    n_decline = int((cols["decision_last"] == Decision.DECLINE).sum())
+    decline_from = {int(payoff[s]): r.decline_at_least(s) for s in range(1, 11)}
+    per = group_sums(strength, cols["ev_declare_num"], 11)
     ev_by = {labels[s]: Fraction(per[s], int(hands_s[s]) * BANKER_HANDS) for s in labels}
-    ev_first = Fraction(int(first.sum()), pairs)
-    ev_last = Fraction(int(last.sum()), pairs)
+    ev_first = Fraction(int(cols["ev_first_num"].sum()), pairs)
+    ev_last = Fraction(int(cols["ev_last_num"].sum()), pairs)
     return TauNgauEdge(
         rules=r.name,
         settlement=r.settlement,
         banker_reveals=reveals,
         pairs=pairs,
-        ev_always_declare=Fraction(int(declare.sum()), pairs),
+        ev_always_declare=Fraction(int(cols["ev_declare_num"].sum()), pairs),
         ev_optimal=ev_first if reveals == "first" else ev_last,
         ev_optimal_first=ev_first,
         ev_optimal_last=ev_last,
@@ -208,7 +197,7 @@ def taungau_edge(
 
 def odds(rules: Any, tables: TablesLike) -> OddsResult:
     r = _taungau_rules(rules)
-    strength, _ = _taungau_strength(r, tables)
+    strength = _taungau_strength(r, tables)
     counts = np.bincount(strength, minlength=11)
     rows = [("no_bull", int(counts[0]))]
     for s in range(1, 11):  # bull strengths, worst to best

@@ -1,12 +1,14 @@
 """Tau Ngau at run time: evaluate hands, settle showdowns, and the CLI frontend.
 
 Preset rule sets are answered by an array lookup at the hand's colex rank in the
-``taungau`` table; a user's rule file is answered by the same vectorised evaluator the
-build uses (:func:`solver.games.taungau.hands.evaluate_rows`). Answers depend only on the tile
-types: a hand is first canonicalised (copy 0 of a civil type before copy 1).
+``taungau`` table; a user's rule file by the same lookup in a table of its own, built
+on first use by the build's vectorised code and cached by the rule set's content
+digest (:func:`solver.store.custom.rule_table`; the first use says so on stderr).
+Answers depend only on the tile types: a hand is first canonicalised (copy 0 of a
+civil type before copy 1).
 
 Doctests here use ``book``, a copy of ``macau`` under another name: a rule set that is
-not a shipped preset is evaluated directly, so they need no tables.
+not a shipped preset, answered from its own cached table.
 
 >>> book = {**load_rules("macau").to_data(), "name": "book"}
 >>> h = evaluate("[6:6] [6:5] [4:3] [4:2] [2:2]", rules=book)
@@ -27,16 +29,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import BullError, ParseError, TableError
-from solver.core.indexing import all_subsets, colex_rank_array
+from solver.core.indexing import colex_rank_array
 from solver.core.tiles import (
-    NUM_TILES,
     TILE_NAMES,
     TYPE_COPIES,
     TYPE_NAMES,
@@ -50,14 +50,14 @@ from solver.core.tiles import (
 )
 from solver.games.taungau.hands import (
     BANKER_HANDS,
+    HAND_COUNT,
     NONE,
     WILD_TILES,
-    banker_distribution,
-    decline_analysis,
-    evaluate_rows,
+    rule_set_table,
 )
 from solver.games.taungau.hands import settle as settle_strengths
 from solver.games.taungau.rules import PRESETS, Decision, TauNgauRules, load_rules
+from solver.store.custom import rule_table
 from solver.store.tables import LoadedTable, open_table
 
 __all__ = [
@@ -66,6 +66,7 @@ __all__ = [
     "compare",
     "evaluate",
     "evaluate_batch",
+    "rule_columns",
     "settle",
     "settle_batch",
 ]
@@ -82,7 +83,6 @@ _DECLINE = (
     "ev_last_num",
 )
 _FEW = 64
-_DIRECT_FEW = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +151,7 @@ class TauNgauHand:
         if self.decision_last is not None and self.ev_declare is not None:
             text += (
                 f"; banker last: {self.decision_last.label} "
-                f"(EV {float(self.ev_declare):+.4f} vs {float(self.ev_decline or 0):+g})"
+                f"(EV {float(self.ev_declare):+.4f} vs {float(self.ev_decline or 0):+.4g})"
             )
         return text
 
@@ -247,8 +247,10 @@ def _side_json(h: TauNgauHand) -> dict[str, Any]:
 
 
 class _Source:
-    """Where answers for one rule set come from: a preset's table columns, or direct
-    evaluation for any other rule set (a user's file or dict)."""
+    """Where answers for one rule set come from: a preset's columns in the ``taungau``
+    table, or, for any other rule set (a user's file or dict), its own table built on
+    first use and cached by the rule set's content digest
+    (:func:`solver.store.custom.rule_table`)."""
 
     def __init__(self, rules: TauNgauRules, tables: str | os.PathLike[str] | None) -> None:
         self.rules = rules
@@ -258,6 +260,15 @@ class _Source:
 
     def table(self) -> LoadedTable:
         if self._table is None:
+            if not self.preset:
+                self._table = rule_table(
+                    "taungau",
+                    self.rules.to_data(),
+                    lambda: rule_set_table(self.rules),
+                    self.tables,
+                    rows=HAND_COUNT,
+                )
+                return self._table
             t = open_table("taungau", self.tables)
             if t.rules.get(self.rules.name) != self.rules.to_data():
                 raise TableError(
@@ -270,45 +281,33 @@ class _Source:
     def names(self) -> list[str]:
         return list(_BASE + _DECLINE) if self.rules.has_decline else list(_BASE)
 
+    def column(self, name: str) -> str:
+        """The table column holding ``name`` (preset columns carry the preset's prefix)."""
+        if not self.preset or name in ("has_bull", "reachable"):
+            return name
+        return f"{self.rules.name}_{name}"
+
     def lookup(self, hands: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
         """Unprefixed columns for canonical sorted hands (shape (n, 5))."""
-        if not self.preset:
-            if len(hands) <= _DIRECT_FEW:
-                rows = evaluate_rows(hands, self.rules)
-                return {n: rows[n] for n in self.names()}
-            ranks = colex_rank_array(hands, presorted=True)
-            full = _all_rows(self.rules)
-            return {n: full[n][ranks] for n in self.names()}
         t = self.table()
         ranks = colex_rank_array(hands, presorted=True)
-        p = self.rules.name
-
-        def col(n: str) -> str:
-            return n if n in ("has_bull", "reachable") else f"{p}_{n}"
-
         names = self.names()
         if len(ranks) <= _FEW:
-            raw = t.rows(ranks, [col(n) for n in names])
+            raw = t.rows(ranks, [self.column(n) for n in names])
         else:
-            raw = {col(n): t.column(col(n))[ranks] for n in names}
-        return {n: raw[col(n)] for n in names}
+            raw = {self.column(n): t.column(self.column(n))[ranks] for n in names}
+        return {n: raw[self.column(n)] for n in names}
 
 
-@lru_cache(maxsize=2)
-def _all_rows_cached(rules: TauNgauRules) -> dict[str, npt.NDArray[Any]]:
-    hands = all_subsets(NUM_TILES, 5)
-    out = evaluate_rows(hands, rules, with_banker=False)
-    if rules.has_decline:
-        dist = banker_distribution(out["strength"])
-        for k in range(11):
-            out[f"banker_{k}"] = dist[:, k]
-        out |= decline_analysis(out["strength"], dist, rules)
-    return out
-
-
-def _all_rows(rules: TauNgauRules) -> dict[str, npt.NDArray[Any]]:
-    """Every hand's columns under ``rules``, computed in memory (for big batches)."""
-    return _all_rows_cached(rules)
+def rule_columns(
+    rules: TauNgauRules, names: Sequence[str], tables: str | os.PathLike[str] | None = None
+) -> dict[str, npt.NDArray[Any]]:
+    """Whole columns (every hand, colex order, unprefixed names such as ``strength`` or
+    ``banker_3``) of any rule set: a preset's from the table, another's from its own
+    cached table."""
+    src = _source(rules, tables)
+    t = src.table()
+    return {n: t.column(src.column(n)) for n in names}
 
 
 _SOURCES: dict[tuple[TauNgauRules, str | None], _Source] = {}
@@ -370,12 +369,18 @@ def _hand_from_row(
         reachable=hand.reachable,
         banker=banker,
         ev_declare=Fraction(int(row["ev_declare_num"]), BANKER_HANDS) if has else None,
-        ev_decline=Fraction(-rules.no_bull_pays),
+        ev_decline=_ev_decline(banker, rules),
         decision_last=Decision(int(row["decision_last"])),
         decline_if_banker_at_least=None if at_least == NONE else at_least,
         ev_banker_first=Fraction(int(row["ev_first_num"]), BANKER_HANDS),
         ev_banker_last=Fraction(int(row["ev_last_num"]), BANKER_HANDS),
     )
+
+
+def _ev_decline(banker: Sequence[int], rules: TauNgauRules) -> Fraction:
+    """The exact EV of paying as a hand without a bull, over this hand's banker hands."""
+    pays = rules.no_bull_payments()
+    return Fraction(-sum(int(n) * int(pays[k]) for k, n in enumerate(banker)), BANKER_HANDS)
 
 
 def _evaluate_many(hands: Sequence[tuple[Tile, ...]], src: _Source) -> list[TauNgauHand]:
@@ -467,8 +472,7 @@ def _declines(p: TauNgauHand, b: TauNgauHand, rules: TauNgauRules, mode: str) ->
     if not (rules.has_decline and p.has_bull):
         return False
     if mode == "first":
-        loss = rules.payoff_value(b.strength) - rules.payoff_value(p.strength)
-        return loss > rules.no_bull_pays
+        return rules.declines_first(p.strength, b.strength)
     return p.decision_last is Decision.DECLINE
 
 
@@ -553,16 +557,17 @@ def settle_batch(
     r = src.rules
     ps, bs = p["strength"].astype(np.int64), b["strength"].astype(np.int64)
     pay = np.array([r.payoff_value(s) for s in range(11)], dtype=np.int64)
+    no_bull = r.no_bull_payments()
     declines = np.zeros(len(ps), dtype=bool)
     if r.has_decline:
         if mode == "first":
-            declines = (ps > 0) & (pay[bs] - pay[ps] > r.no_bull_pays)
+            declines = (ps > 0) & (pay[ps] - pay[bs] < -no_bull[bs])
         else:
             declines = p["decision_last"] == Decision.DECLINE
     eff = np.where(declines, 0, ps)
     if r.settlement == "difference":
-        net = np.where(eff == 0, -r.no_bull_pays, pay[eff] - pay[bs])
-        banker_net = np.where(eff == 0, r.no_bull_pays, pay[bs] - pay[eff])
+        net = np.where(eff == 0, -no_bull[bs], pay[eff] - pay[bs])
+        banker_net = -net
     else:
         net = np.sign(eff - bs)
         banker_net = np.sign(bs - eff)

@@ -124,7 +124,9 @@ def section(ctx: ReportContext) -> None:
     if ctx.plots:
         _plot_scores(ctx.image("taungau_scores.png"), tn_odds)
         _plot_macau_decline(
-            ctx.image("macau_decline.png"), tn_edges["macau"], load_rules("macau").no_bull_pays
+            ctx.image("macau_decline.png"),
+            tn_edges["macau"],
+            load_rules("macau").no_bull_payment(0),
         )
         md += [
             "![Tau Ngau best scores](taungau_scores.png)",

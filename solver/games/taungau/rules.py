@@ -1,6 +1,22 @@
 """The Tau Ngau rule model: the :class:`TauNgauRules` of a preset or a user's rule file
 (0 counted as 10 or 0, settlement, payment without a bull, whether the banker reveals
-first), the decline :class:`Decision`, and the presets shipped in ``presets/``."""
+first), the decline :class:`Decision`, and the presets shipped in ``presets/``.
+
+Payment without a bull (settlement ``difference``) is ``no_bull_pays``: a number of
+stakes, paid whatever the banker holds (the Macau book), or ``"banker_score"`` (the
+"fixed Macau" house, RULES §9): the banker's score when the banker has a bull, and
+:data:`NO_BULL_BANKER_NO_BULL` = 4 stakes when he has none. Declining a bull means
+paying exactly as a hand without one.
+
+>>> macau = load_rules("macau").to_data()
+>>> fixed = TauNgauRules.from_data("fixed", macau | {"no_bull_pays": "banker_score"})
+>>> [fixed.no_bull_payment(s) for s in (0, 1, 7, 10)], fixed.to_data()["no_bull_pays"]
+([4, 1, 7, 10], 'banker_score')
+>>> TauNgauRules.from_data("x", macau | {"no_bull_pays": "banker"})
+Traceback (most recent call last):
+...
+solver.core.errors.RulesError: rule set x: field 'no_bull_pays' is 'banker'; expected an ...
+"""
 
 from __future__ import annotations
 
@@ -9,19 +25,38 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.core.rules import Reader, load_rule_data
 
-__all__ = ["PRESETS", "PRESET_DIR", "Decision", "TauNgauRules", "load_rules"]
+__all__ = [
+    "BANKER_SCORE",
+    "NO_BULL_BANKER_NO_BULL",
+    "PRESETS",
+    "PRESET_DIR",
+    "Decision",
+    "NoBullPays",
+    "TauNgauRules",
+    "load_rules",
+]
 
 PRESET_DIR = resources.files("solver.games.taungau") / "presets"
 """This game's shipped rule sets, one ``<name>.toml`` each."""
 PRESETS: tuple[str, ...] = ("macau", "pagat")
 """The presets the table carries columns for."""
+BANKER_SCORE: Literal["banker_score"] = "banker_score"
+"""``no_bull_pays = "banker_score"``: a player without a bull pays the banker's score."""
+NO_BULL_BANKER_NO_BULL = 4
+"""What a player without a bull pays under ``"banker_score"`` when the banker has no bull
+either (RULES §9: "4 stakes otherwise")."""
+NO_BULL_PAYS_MAX = 100
+"""The largest number ``no_bull_pays`` may be."""
+
+NoBullPays = int | Literal["banker_score"]
+"""A number of stakes, or ``"banker_score"``."""
 
 
 class Decision(IntEnum):
@@ -53,7 +88,7 @@ class TauNgauRules:
     name: str
     zero_counts_as: int
     settlement: str
-    no_bull_pays: int
+    no_bull_pays: NoBullPays
     decline_allowed: bool
     banker_reveals: str
     bank_passes: str = "unspecified"
@@ -70,8 +105,9 @@ class TauNgauRules:
         if zero not in (0, 10):
             raise r.fail("zero_counts_as", f"is {zero}; expected 10 or 0")
         settlement = r.string("settlement", choices=cls.SETTLEMENTS)
+        pays: NoBullPays
         if settlement == "difference":
-            pays = r.integer("no_bull_pays", minimum=0, maximum=100)
+            pays = _no_bull_pays(r)
             decline = r.boolean("decline_allowed")
         else:
             if r.has("no_bull_pays"):
@@ -116,6 +152,56 @@ class TauNgauRules:
         return data
 
     @property
+    def pays_banker_score(self) -> bool:
+        """Whether a player without a bull pays the banker's score (``"banker_score"``)."""
+        return self.no_bull_pays == BANKER_SCORE
+
+    def no_bull_payment(self, banker_strength: int) -> int:
+        """What a player without a bull (or declining one) pays, under ``difference``,
+        against a banker of strength ``banker_strength`` (0: no bull).
+
+        >>> macau = load_rules("macau")
+        >>> macau.no_bull_payment(0), macau.no_bull_payment(10)
+        (4, 4)
+        """
+        if isinstance(self.no_bull_pays, int):
+            return self.no_bull_pays
+        if banker_strength == 0:
+            return NO_BULL_BANKER_NO_BULL
+        return self.payoff_value(banker_strength)
+
+    def no_bull_payments(self) -> npt.NDArray[np.int64]:
+        """:meth:`no_bull_payment` for every banker strength 0..10 (an array of 11)."""
+        return np.array([self.no_bull_payment(s) for s in range(11)], dtype=np.int64)
+
+    def declines_first(self, player_strength: int, banker_strength: int) -> bool:
+        """Banker reveals first: is declining the bull strictly better than keeping it?
+        (Never without a decline analysis or a bull.)
+
+        >>> macau = load_rules("macau")
+        >>> macau.declines_first(1, 5), macau.declines_first(1, 6)
+        (False, True)
+        """
+        if not (self.has_decline and player_strength > 0):
+            return False
+        keep = self.payoff_value(player_strength) - self.payoff_value(banker_strength)
+        return keep < -self.no_bull_payment(banker_strength)
+
+    def decline_at_least(self, player_strength: int) -> int | None:
+        """Banker reveals first: the lowest banker score at which a bull of
+        ``player_strength`` should be declined (``None``: never). Under a number it is
+        p + no_bull_pays + 1; under ``"banker_score"`` never (keeping the bull always
+        pays p more than declining).
+
+        >>> load_rules("macau").decline_at_least(5), load_rules("macau").decline_at_least(6)
+        (10, None)
+        """
+        for b in range(1, 11):
+            if self.declines_first(player_strength, b):
+                return self.payoff_value(b)
+        return None
+
+    @property
     def max_score(self) -> int:
         """The best score: 10 when a 0 counts as 10, else 9."""
         return 10 if self.zero_counts_as == 10 else 9
@@ -150,6 +236,21 @@ class TauNgauRules:
         """The number settled under ``difference``: the score, 0 for no bull."""
         s = self.score_of_strength(strength)
         return 0 if s is None else s
+
+
+def _no_bull_pays(r: Reader) -> NoBullPays:
+    """``no_bull_pays``: an integer 0..100, or ``"banker_score"``."""
+    key = "no_bull_pays"
+    value = r.data.get(key)
+    if value == BANKER_SCORE:
+        r.string(key)
+        return BANKER_SCORE
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= NO_BULL_PAYS_MAX:
+        return r.integer(key)
+    if not r.has(key):
+        r.integer(key)  # the Reader's "missing field" error
+    allowed = f'an integer 0..{NO_BULL_PAYS_MAX} or "{BANKER_SCORE}"'
+    raise r.fail(key, f"is {value!r}; expected {allowed}")
 
 
 def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> TauNgauRules:

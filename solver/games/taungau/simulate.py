@@ -95,7 +95,12 @@ def simulate_taungau(
             if r.settlement == "even_money":
                 net += np.sign(s - b)
                 continue
-            pays = r.no_bull_pays
+            # without a bull (or declining one): a fixed number of stakes, or under
+            # "banker_score" the banker's score, 4 when the banker has no bull either
+            if r.no_bull_pays == "banker_score":
+                pays = np.where(b > 0, score(b), 4)
+            else:
+                pays = np.full(n, r.no_bull_pays)
             gain = np.where(s > 0, score(s) - score(b), -pays)
             if policy == "first":
                 gain = np.maximum(gain, -pays)
