@@ -104,9 +104,15 @@ def _argument_hands(args: argparse.Namespace) -> list[str]:
     return hands
 
 
+OPTION_KEYS = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
+"""The command-line options that belong to one game or another."""
+
+
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    keys = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
-    return {k: getattr(args, k) for k in keys if getattr(args, k, None) is not None}
+    """The game options given on the command line; one the game does not take is an
+    error naming it (never silently ignored)."""
+    given = {k: getattr(args, k, None) for k in OPTION_KEYS}
+    return games.get(args.game).accept(given)
 
 
 def cmd_build(args: argparse.Namespace, out: Any) -> int:
@@ -271,11 +277,7 @@ def cmd_odds(args: argparse.Namespace, out: Any) -> int:
 
 
 def cmd_edge(args: argparse.Namespace, out: Any) -> int:
-    options = {
-        k: getattr(args, k, None)
-        for k in ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
-    }
-    res = games.get(args.game).edge(args.rules, options, args.tables)
+    res = games.get(args.game).edge(args.rules, _options(args), args.tables)
     if args.json:
         out.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
     else:

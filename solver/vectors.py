@@ -56,7 +56,9 @@ def build_vectors(
         raise BullError(f"--seed must be a whole number from 0 to 2**63 - 1, got {seed}")
     if game not in games.names():
         raise BullError(f"`bull vectors` does not support {game!r}")
-    return games.get(game).vectors(rules, seed, sample, {"banker_reveals": banker_reveals}, tables)
+    entry = games.get(game)
+    options = entry.accept({"banker_reveals": banker_reveals})
+    return entry.vectors(rules, seed, sample, options, tables)
 
 
 def _order(rec: dict[str, Any]) -> dict[str, Any]:

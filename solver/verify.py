@@ -345,11 +345,8 @@ def _stated_rows(arr: pa.Array) -> npt.NDArray[np.bool_]:
 
 def cli_verify(args: Any, out: Any) -> int:
     """The ``bull verify`` subcommand: print the summary, return the exit code."""
-    options = {
-        k: getattr(args, k)
-        for k in ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
-        if getattr(args, k, None) is not None
-    }
+    keys = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
+    options = games.get(args.game).accept({k: getattr(args, k, None) for k in keys})
     with StatusLine(getattr(args, "err", None)) as status:
 
         def progress(rows: int) -> None:

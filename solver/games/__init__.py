@@ -74,6 +74,13 @@ class Game(Protocol):
     """The tables :meth:`build_tables` returns."""
     commands: frozenset[str]
     """Which optional commands (``advise``, ``strategy``) the game has."""
+    options: frozenset[str]
+    """The command options the game takes: ``bet``, ``commission`` (Niu Niu),
+    ``banker_reveals`` (Tau Ngau), ``dealer_draws_at_most`` (Pok Deng)."""
+
+    def accept(self, options: Options) -> dict[str, Any]:
+        """The options given, or an error naming one the game does not take."""
+        ...
 
     def presets(self) -> list[str]:
         """The names of the presets shipped with the game."""

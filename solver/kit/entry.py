@@ -45,6 +45,22 @@ class GameEntry:
     """Which of :data:`OPTIONAL_COMMANDS` this game provides."""
     builder: str = "hands"
     """The room whose ``build_tables()`` builds the game's tables."""
+    options: frozenset[str] = frozenset()
+    """The command options this game takes (``bet``, ``banker_reveals`` ...)."""
+
+    def accept(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options given (not ``None``), or an error naming one this game does not
+        take.
+
+        >>> GameEntry().accept({"bet": None})
+        {}
+        """
+        given = {k: v for k, v in options.items() if v is not None}
+        for key in given:
+            if key not in self.options:
+                flag = "--" + key.replace("_", "-")
+                raise BullError(f"option {flag} does not apply to {self.name}")
+        return given
 
     def room(self, name: str) -> ModuleType:
         """The game's module ``name`` (imported on first use)."""

@@ -33,7 +33,7 @@ from solver.kit.check import (
 )
 from solver.kit.parse import PAD, parse_card_hands, parse_int, parse_label
 
-__all__ = ["PokDengChecker"]
+__all__ = ["CHECKER", "PokDengChecker"]
 
 _HAND_KEYS = {"points": "points", "category": "type", "deng": "deng"}
 """Hand claims (all right when equal to our answer) → the key of our answer."""
@@ -207,3 +207,7 @@ class PokDengChecker:
             record,
             interesting,
         )
+
+
+CHECKER = PokDengChecker
+"""The checker the registry hands to ``bull verify``."""

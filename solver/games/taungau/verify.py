@@ -50,7 +50,7 @@ from solver.kit.parse import (
 )
 from solver.kit.read import MAX_LISTED
 
-__all__ = ["TauNgauChecker"]
+__all__ = ["CHECKER", "TauNgauChecker"]
 
 WINNERS = ("player", "banker", "push")
 _HAND_KEYS = {"has_bull": "has_bull", "points": "points"}
@@ -515,3 +515,7 @@ def taungau_answers_one(tiles: npt.NDArray[np.uint8], rules: Any) -> str:
 
     a = taungau_hand_answers(tiles[None, :], rules)
     return "has no bull" if not a["has_bull"][0] else f"scores {int(a['points'][0])}"
+
+
+CHECKER = TauNgauChecker
+"""The checker the registry hands to ``bull verify``."""
