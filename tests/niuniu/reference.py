@@ -7,6 +7,7 @@ with rank 1..13 (A..K) and suit letters, and every rule is spelled out directly.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = "SHDC"
@@ -116,3 +117,131 @@ def casino_beats(a: list[tuple[int, str]], b: list[tuple[int, str]]) -> bool:
     high_a = max(a, key=lambda c: (c[0], suit_rank[c[1]]))
     high_b = max(b, key=lambda c: (c[0], suit_rank[c[1]]))
     return suit_rank[high_a[1]] > suit_rank[high_b[1]]
+
+
+# ------------------------------------------------------------------ house rules (RULES §9)
+#
+# The functions below read a rule set as the plain dict a rule file holds (the fields of
+# RULES §8/§9 and the issue: deck, specials, special_definitions, bull_from_three_of_a_kind,
+# tie_break, suit_order, quads_first, on_tie, multipliers) and spell every rule out again.
+
+ALL_SPECIALS = (
+    "five_faces",
+    "four_faces",
+    "four_of_a_kind",
+    "straight_flush",
+    "five_small_bull",
+    "three_of_a_kind",
+    "straight",
+)
+
+
+def bulls(ranks: list[int], trips: bool = False) -> tuple[bool, int, int, tuple[int, ...] | None]:
+    """(has bull, points 1..10 or 0, number of bull triples, the first triple of positions
+    reaching the points). ``ranks`` in the hand's canonical order (sorted). A triple is a
+    bull when its values sum to a multiple of 10, or — ``trips`` — its three cards share a
+    rank; it scores the last digit of the other two cards (0 counts 10); the best counts."""
+    vals = [value(r) for r in ranks]
+    found = []
+    for t in combinations(range(5), 3):
+        s = sum(vals[i] for i in t)
+        if s % 10 == 0 or (trips and ranks[t[0]] == ranks[t[1]] == ranks[t[2]]):
+            rest = sum(vals) - s
+            found.append((t, rest % 10 or 10))
+    if not found:
+        return False, 0, 0, None
+    best = max(p for _, p in found)
+    return True, best, len(found), next(t for t, p in found if p == best)
+
+
+def special_set(hand: list[tuple[int, str]], rules: dict[str, Any]) -> set[str]:
+    """Every special ``hand`` is, by the definitions in ``rules`` (before precedence)."""
+    d = rules.get("special_definitions", {})
+    ranks = sorted(r for r, _ in hand)
+    faces = sum(1 for r in ranks if r >= 11)
+    tens = ranks.count(10)
+    most = max(ranks.count(r) for r in ranks)
+    total = sum(value(r) for r in ranks)
+    out = set()
+    if faces == 5:
+        out.add("five_faces")
+    fifth = d.get("four_faces_fifth", "ten")
+    if (
+        (fifth == "ten" and faces == 4 and tens == 1)
+        or (fifth == "any" and faces == 4)
+        or (fifth == "all_ten_valued" and all(r >= 10 for r in ranks) and faces < 5)
+    ):
+        out.add("four_faces")
+    if most == 4:
+        out.add("four_of_a_kind")
+    if most >= 3:
+        out.add("three_of_a_kind")
+    if ranks == list(range(ranks[0], ranks[0] + 5)):
+        out.add("straight")
+        if len({s for _, s in hand}) == 1:
+            out.add("straight_flush")
+    small_ranks = d.get("five_small_bull_max_rank", "4") == "any" or all(r <= 4 for r in ranks)
+    small_total = (
+        total <= 10 if d.get("five_small_bull_total", "at_most_10") == "at_most_10" else total < 10
+    )
+    if small_ranks and small_total:
+        out.add("five_small_bull")
+    return out
+
+
+def category_of(hand: list[tuple[int, str]], rules: dict[str, Any]) -> str:
+    """The category label under ``rules``: the highest special it lists, else the points."""
+    found = special_set(hand, rules)
+    for name in reversed(rules["specials"]):
+        if name in found:
+            return str(name)
+    ranks = sorted(r for r, _ in hand)
+    has, pts, _, _ = bulls(ranks, rules.get("bull_from_three_of_a_kind", False))
+    if not has:
+        return "no_bull"
+    return "niu_niu" if pts == 10 else f"niu_{pts}"
+
+
+def level(cat: str, rules: dict[str, Any]) -> int:
+    """How high a category ranks: no bull 0, niu n = n, niu niu 10, specials above."""
+    return category_rank(cat, list(rules["specials"]))
+
+
+def sort_key(hand: list[tuple[int, str]], rules: dict[str, Any]) -> tuple[int, ...]:
+    """A key that orders hands as the rules compare them (equal keys: a tie)."""
+    cat = category_of(hand, rules)
+    suit_rank = {s: 4 - i for i, s in enumerate(rules["suit_order"])}
+    high = max(hand, key=lambda c: (c[0], suit_rank[c[1]]))
+    how = rules["tie_break"]
+    if how == "highest_card":
+        return (level(cat, rules), high[0], suit_rank[high[1]])
+    if how == "rank_by_rank":
+        rs = sorted((r for r, _ in hand), reverse=True)
+        if cat == "four_of_a_kind" and rules.get("quads_first", False):
+            quad = next(r for r in rs if rs.count(r) == 4)
+            rs = [quad] * 4 + [r for r in rs if r != quad]
+        return (level(cat, rules), *rs, suit_rank[high[1]])
+    return (level(cat, rules),)
+
+
+def net(
+    player: list[tuple[int, str]],
+    banker: list[tuple[int, str]],
+    rules: dict[str, Any],
+    bet: str,
+    commission: Any,
+) -> Any:
+    """The player's net in stakes: the winner collects its hand's multiplier for ``bet``
+    (the loser pays it), less the commission on a player's winnings; a tie pushes or, with
+    ``on_tie = "banker"``, the player pays the banker's multiplier."""
+    table = rules["multipliers"][bet]
+
+    def mult(h: list[tuple[int, str]]) -> int:
+        return int(table.get(category_of(h, rules), table.get("default", 1)))
+
+    kp, kb = sort_key(player, rules), sort_key(banker, rules)
+    if kp > kb:
+        return mult(player) * (1 - commission)
+    if kp < kb or rules.get("on_tie", "push") == "banker":
+        return -mult(banker)
+    return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 from fractions import Fraction
+from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -121,7 +122,9 @@ def test_classic_exact_symmetries(niuniu_tables: Path) -> None:
 
 
 @pytest.mark.slow
-def test_casino_symmetries_and_rule_file_with_pushes(niuniu_tables: Path, tmp_path: Path) -> None:
+def test_casino_symmetries_and_rule_file_with_pushes(
+    niuniu_tables: Path, rule_tables: Path, tmp_path: Path
+) -> None:
     casino = nn_odds.niuniu_edge("casino", None, 0, niuniu_tables)
     assert casino.ev == 0 and casino.p_win == casino.p_loss and casino.p_push == 0
     # a rule file where equal categories push: ties between disjoint hands now happen
@@ -129,7 +132,7 @@ def test_casino_symmetries_and_rule_file_with_pushes(niuniu_tables: Path, tmp_pa
     path = tmp_path / "pushy.json"
     path.write_text(json.dumps(data))
     rules = load_rules(str(path))
-    res = nn_odds.niuniu_edge(rules, "double", 0, niuniu_tables)
+    res = nn_odds.niuniu_edge(rules, "double", 0, rule_tables)
     assert res.ev == 0 and res.p_win == res.p_loss and res.p_push > 0
     assert res.p_win + res.p_loss + res.p_push == 1
     # per-hand counts of a tying rule set, against direct enumeration
@@ -138,7 +141,7 @@ def test_casino_symmetries_and_rule_file_with_pushes(niuniu_tables: Path, tmp_pa
     ev = evaluate_arrays(all_subsets(52, 5), rules)
     strength = ev["strength"].astype(np.int64)
     weight = np.array(rules.multiplier_row("double"))[ev["category"]]
-    mu = nn_odds.niuniu_matchups(rules, niuniu_tables)
+    mu = nn_odds.niuniu_matchups(rules, rule_tables)
     for hand in SAMPLE_HANDS[1:3]:
         row = int(colex_rank_array(np.array([hand], dtype=np.uint8))[0])
         lt, eq, gt, wgt = direct_counts(hand, strength, weight)
@@ -158,6 +161,9 @@ def test_niuniu_odds_match_rules_counts(niuniu_tables: Path) -> None:
         "four_of_a_kind": 624,
         "five_small_bull": 776,
         "straight_flush": 36,
+        # exactly three of one rank (13 ranks, 4 ways, 2 of the 48 others) or four
+        "three_of_a_kind": 13 * 4 * comb(48, 2) + 13 * 48,
+        "straight": 9 * 4**5,  # A-5 up to 9-K, any suits
     }
     assert sum(n for _, n in res.sections["category"]) == 2_598_960
     assert res.probability("points", "no_bull") == Fraction(872_128, 2_598_960)

@@ -69,3 +69,89 @@ def test_niuniu_exact_edge_inside_the_interval(preset: str, bet: str, niuniu_tab
     assert mc.contains(exact.ev), (float(exact.ev), mc)
     assert not mc.contains(0)  # sensitive enough to see the 5 % commission
     assert mc.ci_high - mc.ci_low < 0.03
+
+
+# ------------------------------------------------------------------ house rules
+
+
+def _house(**changes: object) -> dict[str, object]:
+    from solver.games.niuniu.rules import load_rules
+
+    data = load_rules("classic").to_data()
+    multi = {"default": 1, **{f"niu_{k}": k for k in range(1, 10)}, "niu_niu": 10}
+    return {
+        **data,
+        "bets": ["equal", "double", "multi"],
+        "multipliers": {**data["multipliers"], "multi": {**multi, "five_faces": 11}},
+        **changes,
+    }
+
+
+HOUSE = {
+    "hk": _house(
+        name="sim_hk",
+        specials=[
+            "straight",
+            "three_of_a_kind",
+            "four_faces",
+            "five_faces",
+            "four_of_a_kind",
+            "straight_flush",
+            "five_small_bull",
+        ],
+        bull_from_three_of_a_kind=True,
+        tie_break="rank_by_rank",
+        quads_first=True,
+        special_definitions={"four_faces_fifth": "all_ten_valued"},
+    ),
+    "none_banker": _house(name="none_banker", tie_break="none", on_tie="banker"),
+}
+
+
+@pytest.mark.parametrize("name", ["hk", "none_banker"])
+def test_niuniu_evaluator_orders_house_rule_hands_like_the_table(
+    name: str, rule_tables: Path
+) -> None:
+    from solver.games.niuniu.rules import load_rules
+    from solver.games.niuniu.source import rules_table
+
+    rules = load_rules(HOUSE[name])
+    t = rules_table(rules, rule_tables, notice=lambda s: None)
+    rng = np.random.default_rng(12)
+    rows = rng.integers(0, t.num_rows, 200_000)
+    hands = np.stack([t.column(f"c{i}")[rows] for i in range(5)], axis=1)
+    cat, key = nn_sim.niuniu_hands(hands, rules)
+    assert (cat == t.column(f"{rules.name}_category")[rows]).all()
+    strength = t.column(f"{rules.name}_strength")[rows].astype(np.int64)
+    a, b = slice(0, 100_000), slice(100_000, 200_000)
+    assert (np.sign(key[a] - key[b]) == np.sign(strength[a] - strength[b])).all()
+
+
+def test_niuniu_evaluator_on_the_no_faces_deck(niuniu_tables: Path) -> None:
+    t = open_table("niuniu_no_faces", niuniu_tables)
+    hands = np.stack([t.column(f"c{i}") for i in range(5)], axis=1)
+    cat, _ = nn_sim.niuniu_hands(hands, nn_sim._nn_rules("no_faces"))
+    assert (cat == t.column("no_faces_category")).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "bet"), [("no_faces", "equal"), ("multi", "multi"), ("none_banker", "double")]
+)
+def test_house_rule_edges_inside_the_interval(
+    name: str, bet: str, niuniu_tables: Path, rule_tables: Path, tmp_path: Path
+) -> None:
+    import json
+
+    if name == "no_faces":
+        rules: object = "no_faces"
+        tables = niuniu_tables
+    else:
+        data = HOUSE.get(name) or _house(name="multi")
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data))
+        rules, tables = str(path), rule_tables
+    exact = nn_odds.niuniu_edge(rules, bet, None, tables)
+    mc = nn_sim.simulate_niuniu(rules, bet, rounds=150_000, players=4, seed=2027)
+    assert mc.contains(exact.ev), (float(exact.ev), mc)
+    assert not mc.contains(0)

@@ -35,8 +35,10 @@ class NiuNiu(GameEntry):
     name = "niuniu"
     title = "Niu Niu"
     default_rules = "classic"
-    tables: tuple[str, ...] = ("niuniu",)
+    tables: tuple[str, ...] = ("niuniu", "niuniu_no_faces")
+    """The presets' tables: one per deck (and bull rule) the presets use."""
     edge_options = ("bet", "commission")
+    options = frozenset({"bet", "commission"})
 
     def presets(self) -> list[str]:
         from solver.core.rules import preset_names
@@ -59,11 +61,12 @@ class NiuNiu(GameEntry):
 
         n = table.num_rows
         pts = np.bincount(table.column("points").to_numpy(), minlength=11)
-        five = int(table.column("five_faces").to_numpy().sum())
-        return [
-            f"bull in {n - pts[0]:,} hands ({(n - pts[0]) / n:.2%}); Niu Niu {pts[10]:,}; "
-            f"five faces {five:,}"
-        ]
+        line = f"bull in {n - pts[0]:,} hands ({(n - pts[0]) / n:.2%}); Niu Niu {pts[10]:,}"
+        if name == "niuniu":
+            line += f"; five faces {int(table.column('five_faces').to_numpy().sum()):,}"
+        else:
+            line += f"; four of a kind {int(table.column('four_of_a_kind').to_numpy().sum()):,}"
+        return [line]
 
     def eval_records(
         self,

@@ -39,8 +39,20 @@ __all__ = [
 
 SUIT_LETTERS = ("S", "H", "D", "C")
 
-_SPECIAL_ORDER = ("four_faces", "five_faces", "four_of_a_kind", "straight_flush", "five_small_bull")
+_SPECIAL_ORDER = (
+    "three_of_a_kind",
+    "straight",
+    "four_faces",
+    "five_faces",
+    "four_of_a_kind",
+    "straight_flush",
+    "five_small_bull",
+)
 """Where a special the rule set does not count is inserted (low to high)."""
+_DIAGNOSED = ("four_faces", "five_faces", "four_of_a_kind", "straight_flush", "five_small_bull")
+"""The specials whose absence or presence the catalogue tries (in this order)."""
+_FACES = ("four_faces", "five_faces")
+"""Specials a deck without J/Q/K cannot make: no variant adds them there."""
 
 
 def _with(data: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
@@ -85,6 +97,7 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
     specials = list(rules.specials)
     out = Catalogue(mode)
     add, add_mistake = out.add, out.add_mistake
+    impossible = _FACES if rules.deck == "no_faces" else ()
 
     for s in specials:
         add(
@@ -92,8 +105,8 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
             f"{s} not counted as a special",
             _with(base, specials=[x for x in specials if x != s]),
         )
-    for s in _SPECIAL_ORDER:
-        if s in specials:
+    for s in _DIAGNOSED:
+        if s in specials or s in impossible:
             continue
         add(
             f"specials_with={s}",
@@ -135,7 +148,9 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
             five_small_bull_max_rank="any",
             five_small_bull_total="below_10",
         )
-    if sd["four_faces_fifth"] == "ten":
+    if "four_faces" in impossible:
+        pass  # no deck without J/Q/K makes four faces, however defined
+    elif sd["four_faces_fifth"] == "ten":
         redefine(
             "four_faces",
             "four_faces_fifth=any",
@@ -263,12 +278,17 @@ def niuniu_hand_answers(
     forbidden = np.full(len(c), 255, dtype=np.uint8)
     mistake = mistake_of(variant)
     if mistake == "bull_skips_first":
-        value = np.minimum((c >> 2) + 1, 10).astype(np.int64)
-        has = np.zeros(len(c), dtype=bool)
-        for a, b, d in ((1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)):
-            has |= (value[:, a] + value[:, b] + value[:, d]) % 10 == 0
+        rank = (c >> 2).astype(np.int64)
+        value = np.minimum(rank + 1, 10)
         total = value.sum(axis=1)
-        points = np.where(has, (total - 1) % 10 + 1, 0)
+        points = np.zeros(len(c), dtype=np.int64)
+        for a, b, d in ((1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)):
+            bsum = value[:, a] + value[:, b] + value[:, d]
+            ok = bsum % 10 == 0
+            if rules.bull_from_three_of_a_kind:
+                ok |= (rank[:, a] == rank[:, b]) & (rank[:, b] == rank[:, d])
+            points = np.maximum(points, np.where(ok, (total - bsum - 1) % 10 + 1, 0))
+        has = points > 0
         plain = cat <= Category.NIU_NIU
         cat = np.where(plain, points, cat)
         forbidden = c[:, 0].copy()
@@ -316,7 +336,8 @@ def niuniu_showdown_answers(
     rules = _niuniu_rules(variant, base)
     pc_, ps = niuniu_showdown_strengths(player, rules, variant)
     bc, bs = niuniu_showdown_strengths(banker, rules, variant)
-    winner = np.where(ps > bs, 0, np.where(ps < bs, 1, 2))
+    tie = 1 if rules.on_tie == "banker" else 2
+    winner = np.where(ps > bs, 0, np.where(ps < bs, 1, tie))
     opts = options_of(variant)
     rows = np.array([rules.multiplier_row(b) for b in rules.bets], dtype=np.float64)
     bet_idx = np.asarray(bet, dtype=np.int64)

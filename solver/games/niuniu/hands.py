@@ -1,68 +1,113 @@
-"""Niu Niu (5 cards): rules, vectorised evaluation of every hand, and the table build.
+"""Niu Niu (5 cards): vectorised evaluation of every hand under a rule set, and the tables.
 
-A hand is five card ids (:mod:`solver.core.cards`). The **canonical bull** is the first
-valid triple of positions, in lexicographic order, of the canonically sorted hand.
+A hand is five card ids (:mod:`solver.core.cards`). A **bull** is three cards whose
+values sum to a multiple of 10 — or, with ``bull_from_three_of_a_kind``, three cards of
+one rank; the points are the last digit of the other two (0 → Niu Niu, 10), the best
+bull counting. The **canonical bull** is the first triple of positions, in
+lexicographic order of the canonically sorted hand, that reaches the hand's points.
+
+A table holds every hand of one deck (rows in colex order), the bull facts of one bull
+rule, and per rule set its ``<name>_category`` and ``<name>_strength``: the presets'
+tables come from :func:`build_tables`, a rule file's from :func:`build_table`.
 
 >>> rules = load_rules("classic")
 >>> from solver.core.cards import parse_hand
 >>> ev = evaluate_arrays(np.array([parse_hand("7S 3H 10D 8C 6S")]), rules)
 >>> int(ev["points"][0]), Category(int(ev["category"][0])).label
 (4, 'niu_4')
+>>> hk = load_rules({**rules.to_data(), "bull_from_three_of_a_kind": True})
+>>> ev = evaluate_arrays(np.array([parse_hand("2S 2H 2D 8C KS")]), hk)
+>>> int(ev["points"][0])   # 2+8+K = 20 leaves 2+2 (4); the three 2s leave 8+K: 8
+8
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from solver.games.niuniu.rules import PRESETS, SPECIALS, Category, NiuNiuRules, load_rules
+from solver.games.niuniu.rules import (
+    PRESETS,
+    SPECIALS,
+    Category,
+    NiuNiuRules,
+    load_rules,
+)
 
 __all__ = [
+    "TABLE_FLAGS",
     "TRIPLES",
+    "build_table",
     "build_tables",
+    "categories",
     "evaluate_arrays",
+    "hand_shape",
+    "special_flags",
     "strength_arrays",
+    "table_name",
 ]
 
 
 TRIPLES: tuple[tuple[int, int, int], ...] = tuple(combinations(range(5), 3))
 """The ten bull triples of positions, in the lexicographic order that picks the canonical bull."""
+_MASKS = np.array([(1 << a) | (1 << b) | (1 << d) for a, b, d in TRIPLES], dtype=np.uint8)
+TABLE_FLAGS: tuple[str, ...] = SPECIALS[:5]
+"""The special-hand flag columns of every table (RULES.md §3 definitions, before
+precedence); a rule set's own definitions show in its category column."""
+
+Arrays = dict[str, npt.NDArray[Any]]
 
 
 # ---------------------------------------------------------------- vectorised evaluation
 
 
-def _base_arrays(cards: npt.NDArray[np.integer]) -> dict[str, npt.NDArray[Any]]:
-    """Rule-independent facts of sorted hands (shape (n, 5))."""
+def hand_shape(cards: npt.NDArray[np.integer]) -> Arrays:
+    """What the specials are defined on, for sorted hands (n, 5): ranks, suits, values,
+    the total, how many J/Q/K and how many 10s."""
     c = np.asarray(cards, dtype=np.uint8)
     rank = c >> 2
-    suit = c & 3
-    value = np.minimum(rank + 1, 10).astype(np.int16)
-    total = value.sum(axis=1)
-    ok = np.stack(
-        [(value[:, a] + value[:, b] + value[:, d]) % 10 == 0 for a, b, d in TRIPLES], axis=1
-    )
-    has_bull = ok.any(axis=1)
-    first = np.argmax(ok, axis=1)
-    masks = np.array([(1 << a) | (1 << b) | (1 << d) for a, b, d in TRIPLES], dtype=np.uint8)
-    bull_mask = np.where(has_bull, masks[first], 0).astype(np.uint8)
-    points = np.where(has_bull, (total - 1) % 10 + 1, 0).astype(np.uint8)
-    faces = (rank >= 10).sum(axis=1)
+    value = np.minimum(rank + 1, 10).astype(np.uint8)
     return {
         "rank": rank,
-        "suit": suit,
+        "suit": c & 3,
         "value": value,
-        "total": total,
+        "total": value.sum(axis=1, dtype=np.int16),
+        "faces": (rank >= 10).sum(axis=1),
+        "tens": (rank == 9).sum(axis=1),
+    }
+
+
+def _base_arrays(cards: npt.NDArray[np.integer], rules: NiuNiuRules | None = None) -> Arrays:
+    """:func:`hand_shape` and the bull facts of sorted hands (n, 5) under ``rules``'
+    ``bull_from_three_of_a_kind``: bull, points, the canonical bull and the bull count."""
+    shape = hand_shape(cards)
+    rank, value, total = shape["rank"], shape["value"], shape["total"]
+    sums = np.stack([value[:, a] + value[:, b] + value[:, d] for a, b, d in TRIPLES], axis=1)
+    ok = sums % 10 == 0
+    if rules is not None and rules.bull_from_three_of_a_kind:
+        ok |= np.stack(
+            [(rank[:, a] == rank[:, b]) & (rank[:, b] == rank[:, d]) for a, b, d in TRIPLES],
+            axis=1,
+        )
+        # each bull scores the last digit of the other two cards, 0 as 10; the best counts
+        reach = np.where(ok, (total[:, None] - sums - 1) % 10 + 1, 0).astype(np.uint8)
+        points = reach.max(axis=1)
+        best = ok & (reach == points[:, None])
+    else:
+        best = ok  # every bull leaves the same last digit: the total's
+        points = np.where(ok.any(axis=1), (total - 1) % 10 + 1, 0).astype(np.uint8)
+    has_bull = points > 0
+    first = np.argmax(best, axis=1)
+    return {
+        **shape,
         "has_bull": has_bull,
         "n_bulls": ok.sum(axis=1).astype(np.uint8),
-        "bull_mask": bull_mask,
+        "bull_mask": np.where(has_bull, _MASKS[first], 0).astype(np.uint8),
         "points": points,
-        "faces": faces,
-        "tens": (rank == 9).sum(axis=1),
     }
 
 
@@ -70,7 +115,7 @@ def special_flags(
     base: Mapping[str, npt.NDArray[Any]], rules: NiuNiuRules | None = None
 ) -> dict[str, npt.NDArray[np.bool_]]:
     """Which specials each hand qualifies for, under ``rules``' definitions
-    (``None``: the standard definitions of RULES §3)."""
+    (``None``: the standard definitions of RULES §3); ``base``: :func:`hand_shape`."""
     rank, suit = base["rank"], base["suit"]
     fsb_total = rules.five_small_bull_total if rules else "at_most_10"
     fsb_rank = rules.five_small_bull_max_rank if rules else "4"
@@ -78,15 +123,26 @@ def special_flags(
     faces, total = base["faces"], base["total"]
     small = total <= 10 if fsb_total == "at_most_10" else total < 10
     if fsb_rank == "4":
-        small = small & (rank.max(axis=1) <= 3)
-    four_faces = (faces == 4) & (base["tens"] == 1) if ff_fifth == "ten" else faces == 4
+        small = small & (rank[:, 4] <= 3)
+    if ff_fifth == "ten":
+        four_faces = (faces == 4) & (base["tens"] == 1)
+    elif ff_fifth == "any":
+        four_faces = faces == 4
+    else:  # all_ten_valued: every card 10/J/Q/K, but not five faces
+        four_faces = (rank[:, 0] >= 9) & (faces < 5)
+    # ranks of sorted cards are sorted: equal ranks sit next to each other
+    step = np.diff(rank.astype(np.int8), axis=1)
+    straight = (step == 1).all(axis=1)  # five consecutive ranks, ace low, no wrap
     return {
         "five_faces": faces == 5,
         "four_faces": four_faces,
-        # ranks of sorted cards are sorted: four equal ranks sit at 0..3 or 1..4
         "four_of_a_kind": (rank[:, 0] == rank[:, 3]) | (rank[:, 1] == rank[:, 4]),
-        "straight_flush": (suit == suit[:, :1]).all(axis=1) & (rank[:, 4] - rank[:, 0] == 4),
+        "straight_flush": straight & (suit == suit[:, :1]).all(axis=1),
         "five_small_bull": small,
+        "three_of_a_kind": (rank[:, 0] == rank[:, 2])
+        | (rank[:, 1] == rank[:, 3])
+        | (rank[:, 2] == rank[:, 4]),
+        "straight": straight,
     }
 
 
@@ -106,35 +162,45 @@ def strength_arrays(
     cards: npt.NDArray[np.integer], category: npt.NDArray[np.integer], rules: NiuNiuRules
 ) -> npt.NDArray[np.int32]:
     """One integer (int32) per hand: comparing two hands under ``rules`` (tie-break included) is
-    comparing their strengths."""
-    c = np.asarray(cards, dtype=np.int64)
+    comparing their strengths. Equal strengths are a tie (``rules.on_tie`` settles it).
+
+    Layout: the category's rank << 24, then the tie-break key (rank_by_rank: five ranks
+    of 4 bits, high to low, then 2 bits of the highest card's suit; highest_card: the
+    highest card's rank * 4 + suit strength; none: 0)."""
+    c = np.asarray(cards, dtype=np.int32)
     rank = c >> 2
-    suit_strength = np.array(rules.suit_strength, dtype=np.int64)[c & 3]
-    card_key = rank * 4 + suit_strength
-    cat_rank = np.array(rules.category_rank, dtype=np.int64)[np.asarray(category)]
+    top = c.max(axis=1)  # sorted ids: the highest rank, its highest-id suit
+    suit_strength = np.array(rules.suit_strength, dtype=np.int32)
+    if rules.tie_break != "none":
+        # the highest card under the suit order: among the cards of the top rank
+        top_rank = top >> 2
+        best = np.full(len(c), -1, dtype=np.int32)
+        for i in range(5):
+            ss = np.where(rank[:, i] == top_rank, suit_strength[c[:, i] & 3], -1)
+            np.maximum(best, ss, out=best)
+        top_key = top_rank * 4 + best
+    cat_rank = np.array(rules.category_rank, dtype=np.int32)[np.asarray(category)]
     if rules.tie_break == "highest_card":
-        key = card_key.max(axis=1)
+        key = top_key
     elif rules.tie_break == "rank_by_rank":
         order = rank[:, ::-1].copy()  # ranks high to low (cards are sorted)
         if rules.quads_first:
             quads = np.asarray(category) == Category.FOUR_OF_A_KIND
             low_quad = quads & (rank[:, 0] == rank[:, 3])
             order[low_quad] = np.stack([rank[low_quad, 0]] * 4 + [rank[low_quad, 4]], axis=1)
-        key = np.zeros(len(c), dtype=np.int64)
+        key = np.zeros(len(c), dtype=np.int32)
         for i in range(5):
             key = key * 16 + order[:, i]
-        key = key * 4 + (card_key.max(axis=1) & 3)
+        key = key * 4 + (top_key & 3)
     else:
-        key = np.zeros(len(c), dtype=np.int64)
+        key = np.zeros(len(c), dtype=np.int32)
     strength: npt.NDArray[np.int32] = ((cat_rank << 24) | key).astype(np.int32)
     return strength
 
 
-def evaluate_arrays(
-    cards: npt.NDArray[np.integer], rules: NiuNiuRules
-) -> dict[str, npt.NDArray[Any]]:
+def evaluate_arrays(cards: npt.NDArray[np.integer], rules: NiuNiuRules) -> Arrays:
     """Evaluate sorted hands (n, 5) under ``rules``: points, bull, category, strength."""
-    base = _base_arrays(cards)
+    base = _base_arrays(cards, rules)
     flags = special_flags(base, rules)
     cat = categories(base, flags, rules)
     return {
@@ -148,26 +214,45 @@ def evaluate_arrays(
     }
 
 
-# ---------------------------------------------------------------- the table
+# ---------------------------------------------------------------- the tables
 
 
-def build_tables() -> dict[str, Any]:
-    """Every 5-card hand in colex order with per-preset categories and strengths."""
+def table_name(rules: NiuNiuRules) -> str:
+    """The table a rule set's answers live in: one per deck and bull rule (``niuniu``
+    for the standard deck and bull, else e.g. ``niuniu_no_faces``)."""
+    parts = ["niuniu"]
+    if rules.deck != "standard":
+        parts.append(rules.deck)
+    if rules.bull_from_three_of_a_kind:
+        parts.append("trips_bull")
+    return "_".join(parts)
+
+
+def build_table(rule_sets: Sequence[NiuNiuRules]) -> Any:
+    """The table of every 5-card hand of the rule sets' deck, in colex order: the
+    cards, the bull facts, the standard special flags, and per rule set its category
+    and strength. The rule sets must share the deck and bull rule (one
+    :func:`table_name`)."""
     from solver.core.indexing import all_subsets
     from solver.store.tables import make_table
 
-    cards = all_subsets(52, 5)
-    base = _base_arrays(cards)
+    if not rule_sets:
+        raise ValueError("a table needs at least one rule set")
+    name = table_name(rule_sets[0])
+    if any(table_name(r) != name for r in rule_sets):
+        raise ValueError("rule sets of one table must share the deck and the bull rule")
+    first = rule_sets[0]
+    cards = all_subsets(first.deck_size, 5)
+    base = _base_arrays(cards, first)
     flags = special_flags(base)
     bull_cards = np.full((len(cards), 3), 255, dtype=np.uint8)
-    has = base["has_bull"]
-    for a, b, d in TRIPLES:
-        m = has & (base["bull_mask"] == ((1 << a) | (1 << b) | (1 << d)))
+    for mask, (a, b, d) in zip(_MASKS.tolist(), TRIPLES, strict=True):
+        m = base["bull_mask"] == mask
         bull_cards[m] = cards[m][:, [a, b, d]]
     cols: dict[str, npt.NDArray[Any]] = {f"c{i}": cards[:, i] for i in range(5)}
     cols.update(
         {
-            "has_bull": has,
+            "has_bull": base["has_bull"],
             "points": base["points"],
             "bull_mask": base["bull_mask"],
             "bull0": bull_cards[:, 0],
@@ -176,19 +261,34 @@ def build_tables() -> dict[str, Any]:
             "n_bulls": base["n_bulls"],
         }
     )
-    cols.update({k: flags[k] for k in SPECIALS})
+    cols.update({k: flags[k] for k in TABLE_FLAGS})
     rule_data = {}
-    for preset in PRESETS:
-        rules = load_rules(preset)
+    for rules in rule_sets:
         cat = categories(base, special_flags(base, rules), rules)
-        cols[f"{preset}_category"] = cat
-        cols[f"{preset}_strength"] = strength_arrays(cards, cat, rules)
-        rule_data[preset] = rules.to_data()
-    notes = {
+        cols[f"{rules.name}_category"] = cat
+        cols[f"{rules.name}_strength"] = strength_arrays(cards, cat, rules)
+        rule_data[rules.name] = rules.to_data()
+    bull = "some three cards sum to a multiple of 10"
+    if first.bull_from_three_of_a_kind:
+        bull += " or are of one rank (the best bull counts)"
+    notes: dict[str, Any] = {
         "encoding": "card id = rank*4 + suit; rank 0..12 = A,2..10,J,Q,K; suit 0..3 = S,H,D,C",
         "order": "row i is the hand whose sorted card ids have colex rank i",
         "bull": "canonical bull = first valid triple of positions (lexicographic) of the "
         "sorted hand; bull_mask bit i = position i; bull0..2 = its cards, 255 = none",
         "category": {c.label: int(c) for c in Category},
     }
-    return {"niuniu": make_table("niuniu", cols, rule_data, notes)}
+    if name != "niuniu":
+        notes["deck"] = f"{first.deck}: card ids 0..{first.deck_size - 1}"
+        notes["has_bull"] = bull
+        notes["bull"] += "; the first triple reaching the hand's points"
+    return make_table(name, cols, rule_data, notes)
+
+
+def build_tables() -> dict[str, Any]:
+    """The presets' tables: one per deck and bull rule, each with its presets' columns."""
+    groups: dict[str, list[NiuNiuRules]] = {}
+    for preset in PRESETS:
+        rules = load_rules(preset)
+        groups.setdefault(table_name(rules), []).append(rules)
+    return {name: build_table(rule_sets) for name, rule_sets in groups.items()}

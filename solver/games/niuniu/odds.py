@@ -1,20 +1,20 @@
 """Niu Niu's exact odds and edge: every category's count, and the player's EV over every
-ordered pair of disjoint hands (the counting core is :func:`solver.kit.exact.disjoint_counts`)."""
+ordered pair of disjoint hands of the rule set's deck (the counting core is
+:func:`solver.kit.exact.disjoint_counts`). A rule file's hands come from its own table,
+built on first use (:mod:`~solver.games.niuniu.source`)."""
 
 from __future__ import annotations
 
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.errors import TableError
-from solver.core.indexing import all_subsets
 from solver.kit.exact import (
     OddsResult,
     TablesLike,
@@ -25,7 +25,16 @@ from solver.kit.exact import (
     percent,
 )
 
-__all__ = ["EdgeResult", "NiuNiuMatchups", "edge_text", "niuniu_edge", "niuniu_matchups", "odds"]
+__all__ = [
+    "EdgeResult",
+    "NiuNiuMatchups",
+    "edge_of",
+    "edge_text",
+    "matchups_of",
+    "niuniu_edge",
+    "niuniu_matchups",
+    "odds",
+]
 
 
 def _niuniu_rules(rules: Any) -> Any:
@@ -37,28 +46,18 @@ def _niuniu_rules(rules: Any) -> Any:
 def _niuniu_columns(
     rules: Any, tables: TablesLike
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
-    """(hands, strength, category) of all 2,598,960 hands in colex order under ``rules``:
-    from the table for a preset, by direct evaluation for a rule file."""
-    from solver.games.niuniu.hands import evaluate_arrays
-    from solver.games.niuniu.rules import PRESETS, load_rules
-    from solver.store.tables import open_table
+    """(hands, strength, category) of every hand of the rule set's deck in colex order
+    (2,598,960, or 658,008 without J/Q/K), from its table (a preset's, or the rule
+    file's own, built on first use)."""
+    from solver.games.niuniu.source import rules_table
 
-    if rules.name in PRESETS and rules == load_rules(rules.name):
-        t = open_table("niuniu", tables)
-        if t.rules.get(rules.name) != rules.to_data():
-            raise TableError(
-                f"table niuniu was built with other {rules.name!r} rules than "
-                "this solver's; rebuild with `bull build`"
-            )
-        hands = np.stack([t.column(f"c{i}") for i in range(5)], axis=1).astype(np.uint8)
-        return (
-            hands,
-            t.column(f"{rules.name}_strength").astype(np.int64),
-            t.column(f"{rules.name}_category").astype(np.uint8),
-        )
-    hands = all_subsets(52, 5)
-    ev = evaluate_arrays(hands, rules)
-    return hands, ev["strength"].astype(np.int64), ev["category"].astype(np.uint8)
+    t = rules_table(rules, tables)
+    hands = np.stack([t.column(f"c{i}") for i in range(5)], axis=1).astype(np.uint8)
+    return (
+        hands,
+        t.column(f"{rules.name}_strength").astype(np.int64),
+        t.column(f"{rules.name}_category").astype(np.uint8),
+    )
 
 
 @dataclass(frozen=True)
@@ -82,6 +81,37 @@ class NiuNiuMatchups:
 _MATCHUPS: dict[tuple[str, str], NiuNiuMatchups] = {}
 
 
+def matchups_of(
+    rules: Any,
+    hands: npt.NDArray[np.uint8],
+    strength: npt.NDArray[np.int64],
+    category: npt.NDArray[np.uint8],
+    deck: int,
+) -> NiuNiuMatchups:
+    """The matchup counts of ``hands`` (every 5-subset of ``range(deck)``, colex order)
+    with their strengths and categories under ``rules``, for every bet of the rule set."""
+    import time
+
+    t0 = time.perf_counter()
+    weights = np.stack(
+        [np.asarray(rules.multiplier_row(b), dtype=np.int64)[category] for b in rules.bets], axis=1
+    )
+    c = disjoint_counts(hands, strength, deck, weights)
+    # counts are below 2^31 (at most 1,533,939 banker hands); multiplier sums may not be
+    wide = int(weights.max(initial=0)) * c.total >= 1 << 31
+    return NiuNiuMatchups(
+        rules=rules.name,
+        bets=tuple(rules.bets),
+        category=category,
+        below=c.below.astype(np.int32),
+        equal=c.equal.astype(np.int32),
+        above=c.above.astype(np.int32),
+        mult_above=np.asarray(c.weight_above).astype(np.int64 if wide else np.int32),
+        banker_hands=c.total,
+        seconds=time.perf_counter() - t0,
+    )
+
+
 def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatchups:
     """The exact per-hand matchup counts under ``rules`` for every bet of the rule set
     (computed once per rule set and tables directory, then cached)."""
@@ -93,23 +123,8 @@ def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatch
     if hit is not None:
         return hit
     t0 = time.perf_counter()
-    hands, strength, category = _niuniu_columns(r, tables)
-    weights = np.stack(
-        [np.asarray(r.multiplier_row(b), dtype=np.int64)[category] for b in r.bets], axis=1
-    )
-    c = disjoint_counts(hands, strength, 52, weights)
-    # every count is below 2^31 (at most 1,533,939 hands times a small multiplier)
-    out = NiuNiuMatchups(
-        rules=r.name,
-        bets=tuple(r.bets),
-        category=category,
-        below=c.below.astype(np.int32),
-        equal=c.equal.astype(np.int32),
-        above=c.above.astype(np.int32),
-        mult_above=np.asarray(c.weight_above).astype(np.int32),
-        banker_hands=c.total,
-        seconds=time.perf_counter() - t0,
-    )
+    out = matchups_of(r, *_niuniu_columns(r, tables), r.deck_size)
+    out = replace(out, seconds=time.perf_counter() - t0)
     while len(_MATCHUPS) >= 4:  # keep four rule sets' arrays (about 60 MB each)
         del _MATCHUPS[next(iter(_MATCHUPS))]
     _MATCHUPS[key] = out
@@ -183,11 +198,10 @@ def niuniu_edge(
     house keeping ``commission`` of the player's winnings (default: the rule set's).
 
     The player wins ``m(P) (1 - c)`` when his hand P is stronger (m: the multiplier of
-    the winning hand for the bet) and pays ``m(B)`` when the banker's B is stronger.
+    the winning hand for the bet) and pays ``m(B)`` when the banker's B is stronger; an
+    equal showdown is a push, or (``on_tie = "banker"``) the player pays ``m(B)``.
     """
     import time
-
-    from solver.games.niuniu.rules import Category
 
     t0 = time.perf_counter()
     r = _niuniu_rules(rules)
@@ -196,8 +210,17 @@ def niuniu_edge(
     t1 = time.perf_counter()
     mu = niuniu_matchups(r, tables)
     lookup = time.perf_counter() - t1  # ~0 when the counts were cached
-    j = mu.bets.index(bet_name)
-    mult = np.asarray(r.multiplier_row(bet_name), dtype=np.int64)
+    res = edge_of(r, mu, bet_name, c)
+    return replace(res, seconds=time.perf_counter() - t0 - lookup + mu.seconds)
+
+
+def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult:
+    """The exact edge of ``bet`` with commission ``c`` from matchup counts ``mu`` (of any
+    deck: :func:`matchups_of`)."""
+    from solver.games.niuniu.rules import Category
+
+    j = mu.bets.index(bet)
+    mult = np.asarray(rules.multiplier_row(bet), dtype=np.int64)
     n = len(mu.category)
     pairs = n * mu.banker_hands
     ncat = len(Category)
@@ -205,57 +228,61 @@ def niuniu_edge(
     hands_k = np.bincount(cat, minlength=ncat)
     wins = group_sums(cat, mu.below, ncat)
     paid = group_sums(cat, mu.mult_above[:, j], ncat)
-    rank = r.category_rank
+    ties = group_sums(cat, mu.equal, ncat)  # equal strength: equal category, equal m
+    banker_ties = rules.on_tie == "banker"
+    rank = rules.category_rank
     labels = [Category(i).label for i in sorted(range(ncat), key=lambda i: rank[i]) if rank[i] >= 0]
-    ev_num = sum((1 - c) * int(mult[k]) * wins[k] - paid[k] for k in range(ncat))
+
+    def net(k: int) -> Fraction:
+        lost = paid[k] + (int(mult[k]) * ties[k] if banker_ties else 0)
+        return (1 - c) * int(mult[k]) * wins[k] - lost
+
+    ev_num = sum(net(k) for k in range(ncat))
     ev_by: dict[str, Fraction] = {}
     for label in labels:
         k = Category[label.upper()]
         if hands_k[k]:
-            ev_by[label] = ((1 - c) * int(mult[k]) * wins[k] - paid[k]) / (
-                int(hands_k[k]) * mu.banker_hands
-            )
+            ev_by[label] = net(k) / (int(hands_k[k]) * mu.banker_hands)
     win_total = sum(wins)
-    push_total = int(mu.equal.sum(dtype=np.int64))
+    tie_total = int(mu.equal.sum(dtype=np.int64))
     loss_total = int(mu.above.sum(dtype=np.int64))
-    if win_total + push_total + loss_total != pairs:
+    if win_total + tie_total + loss_total != pairs:
         raise AssertionError("matchup counts do not add up to every pair")
     player_k = {lb: Fraction(wins[Category[lb.upper()]], pairs) for lb in labels}
+    tie_k = {lb: Fraction(ties[Category[lb.upper()]] if banker_ties else 0, pairs) for lb in labels}
     return EdgeResult(
-        rules=r.name,
-        bet=bet_name,
+        rules=rules.name,
+        bet=bet,
         commission=c,
         pairs=pairs,
         ev=Fraction(ev_num) / pairs,
         p_win=Fraction(win_total, pairs),
-        p_loss=Fraction(loss_total, pairs),
-        p_push=Fraction(push_total, pairs),
-        winner_category={lb: 2 * v for lb, v in player_k.items()},
+        p_loss=Fraction(loss_total + (tie_total if banker_ties else 0), pairs),
+        p_push=Fraction(0 if banker_ties else tie_total, pairs),
+        winner_category={lb: 2 * v + tie_k[lb] for lb, v in player_k.items()},
         player_win_category=player_k,
         ev_by_category=ev_by,
         hands_by_category={lb: int(hands_k[Category[lb.upper()]]) for lb in labels},
-        seconds=time.perf_counter() - t0 - lookup + mu.seconds,
+        seconds=mu.seconds,
     )
 
 
 def odds(rules: Any, tables: TablesLike) -> OddsResult:
-    from solver.games.niuniu.hands import evaluate_arrays
-    from solver.games.niuniu.rules import PRESETS, SPECIALS, Category, load_rules
-    from solver.store.tables import open_table
+    """Exact counts of every category, every score and every special (under the rule
+    set's definitions, before precedence) over every hand of its deck."""
+    from solver.games.niuniu.hands import hand_shape, special_flags
+    from solver.games.niuniu.rules import SPECIALS, Category
+    from solver.games.niuniu.source import rules_table
 
     r = _niuniu_rules(rules)
-    _, _, category = _niuniu_columns(r, tables)
-    if r.name in PRESETS and r == load_rules(r.name):
-        t = open_table("niuniu", tables)
-        points = t.column("points").astype(np.int64)
-        flags = {sp: t.column(sp) for sp in SPECIALS}
-    else:  # a rule file may define the specials differently
-        ev = evaluate_arrays(all_subsets(52, 5), r)
-        points = ev["points"].astype(np.int64)
-        flags = {sp: ev[sp] for sp in SPECIALS}
+    t = rules_table(r, tables)
+    hands = np.stack([t.column(f"c{i}") for i in range(5)], axis=1)
+    category = t.column(f"{r.name}_category").astype(np.int64)
+    points = t.column("points").astype(np.int64)
+    flags = special_flags(hand_shape(hands), r)
     total = len(points)
     rank = r.category_rank
-    cats = np.bincount(category.astype(np.int64), minlength=len(Category))
+    cats = np.bincount(category, minlength=len(Category))
     order = sorted((i for i in range(len(Category)) if rank[i] >= 0), key=lambda i: rank[i])
     base = np.bincount(points, minlength=11)
     return OddsResult(

@@ -1,7 +1,9 @@
 """Niu Niu at run time: evaluate, compare and settle hands from the precomputed table.
 
-Preset rule sets are answered by an array lookup at the hand's colex rank; a user's
-rule file is answered by the same vectorised evaluator the build uses.
+Every rule set is answered by an array lookup at the hand's colex rank: a preset from
+the committed tables, a user's rule file from a table of its own, built on first use and
+cached by the rule set's content digest (:mod:`~solver.games.niuniu.source`). A
+showdown still equal after the tie-break is a push or a banker's win (``on_tie``).
 
 >>> h = evaluate("KS 9H 8C 3D 7S")
 >>> h.points, h.category.label, h.bull_names
@@ -32,11 +34,11 @@ from solver.core.cards import (
     hand_names,
     parse_hand,
 )
-from solver.core.errors import BullError, TableError
-from solver.core.indexing import batch_lookup, colex_rank_array, sort_columns
-from solver.games.niuniu.hands import evaluate_arrays
+from solver.core.errors import BullError
+from solver.core.indexing import batch_lookup, colex_rank_array, item_ids
 from solver.games.niuniu.rules import PRESETS, Category, NiuNiuRules, load_rules
-from solver.store.tables import LoadedTable, open_table
+from solver.games.niuniu.source import check_rows, rules_table
+from solver.store.tables import LoadedTable
 
 __all__ = [
     "Comparison",
@@ -178,13 +180,13 @@ _Packed = tuple["array[int]", "array[int]", list[tuple[int, Any, int, Category]]
 
 
 class _Source:
-    """Where answers for one rule set come from: a preset's table columns, or direct
-    evaluation for a user's rule file."""
+    """Where answers for one rule set come from: its table's columns (a preset's
+    committed table, or the rule file's own, built on first use)."""
 
     def __init__(self, rules: NiuNiuRules, tables: str | os.PathLike[str] | None) -> None:
         self.rules = rules
         self.tables = tables
-        self.preset = rules.name in PRESETS and rules == load_rules(rules.name)
+        self.deck_size = rules.deck_size
         self._table: LoadedTable | None = None
         self._packed: _Packed | None = None
         self._mult: dict[str | None, tuple[int, ...]] = {}
@@ -193,14 +195,7 @@ class _Source:
 
     def table(self) -> LoadedTable:
         if self._table is None:
-            t = open_table("niuniu", self.tables)
-            built = t.rules.get(self.rules.name)
-            if built != self.rules.to_data():
-                raise TableError(
-                    f"table niuniu was built with other {self.rules.name!r} rules "
-                    "than this solver's; rebuild with `bull build`"
-                )
-            self._table = t
+            self._table = rules_table(self.rules, self.tables)
         return self._table
 
     def names(self) -> list[str]:
@@ -243,11 +238,11 @@ class _Source:
                 ],
                 axis=1,
             ).astype(np.int64)
-            key = ((fields[:, 0] * 32 + fields[:, 1]) * 16 + fields[:, 2]) * 16 + fields[:, 3]
+            key = ((fields[:, 0] * 32 + fields[:, 1]) * 16 + fields[:, 2]) * 32 + fields[:, 3]
             uniq, inverse = np.unique(key, return_inverse=True)
             decode = []
             for k in uniq.tolist():
-                k, cat = divmod(k, 16)
+                k, cat = divmod(k, 32)
                 k, nb = divmod(k, 16)
                 pts, mask = divmod(k, 32)
                 decode.append((pts, _MASK_GET[mask], nb, _CATEGORIES[cat]))
@@ -294,10 +289,9 @@ def _evaluate_many(
     rules = src.rules
     mult = rules.multiplier_row(bet)
     arr = np.array(hands, dtype=np.uint8).reshape(-1, 5)
-    if src.preset:
-        cols = src.lookup(colex_rank_array(arr, presorted=True), few=few)
-    else:
-        cols = evaluate_arrays(arr, rules)
+    for cards in hands:
+        rules.check_cards(cards)
+    cols = src.lookup(colex_rank_array(arr, presorted=True), few=few)
     out = []
     for i, cards in enumerate(hands):
         mask = int(cols["bull_mask"][i])
@@ -336,16 +330,15 @@ def evaluate(
             a, b, c, d, e = srt = sorted(hand)
             if (
                 type(a) is type(b) is type(c) is type(d) is type(e) is int
-                and 0 <= a < b < c < d < e < 52
+                and 0 <= a < b < c < d < e < src.deck_size
             ):
                 cards = tuple(srt)
         except (TypeError, ValueError):
             pass
     if cards is None:
         cards = parse_hand(hand, size=5)
+        src.rules.check_cards(cards)
         a, b, c, d, e = cards
-    if not src.preset:
-        return _evaluate_many([cards], src, bet, few=True)[0]
     packed, strengths, decode = src.packed()
     i = _C1[a] + _C2[b] + _C3[c] + _C4[d] + _C5[e]
     points, get_bull, n_bulls, cat = decode[packed[i]]
@@ -418,6 +411,13 @@ def compare(
     src = _source(rules, tables)
     p, b = evaluate(pc, src.rules, tables=tables), evaluate(bc, src.rules, tables=tables)
     if p.strength == b.strength:
+        if src.rules.on_tie == "banker":
+            return Comparison(
+                p,
+                b,
+                "banker",
+                f"both {p.category.label}, equal on the tie-break: ties go to the banker",
+            )
         return Comparison(p, b, "push", f"both {p.category.label}, equal on the tie-break")
     winner = "player" if p.strength > b.strength else "banker"
     if p.category != b.category:
@@ -465,19 +465,6 @@ def _check_commission(c: float) -> float:
 # ---------------------------------------------------------------- batch
 
 
-def _sorted_ranks(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
-    arr = np.asarray(cards)
-    if arr.ndim != 2 or arr.shape[1] != 5:
-        raise BullError(f"expected an array of shape (n, 5) of card ids, got {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() > 51):
-        raise BullError("card ids must be 0..51")
-    cols = sort_columns([arr[:, i].astype(np.uint8) for i in range(5)])
-    if any(np.any(cols[i] == cols[i + 1]) for i in range(4)):
-        bad = int(np.flatnonzero(np.any([cols[i] == cols[i + 1] for i in range(4)], axis=0))[0])
-        raise BullError(f"row {bad} repeats a card")
-    return colex_rank_array(np.stack(cols, axis=1), presorted=True)
-
-
 def evaluate_batch(
     cards: npt.ArrayLike, rules: RulesLike = None, *, tables: str | os.PathLike[str] | None = None
 ) -> dict[str, npt.NDArray[Any]]:
@@ -487,27 +474,22 @@ def evaluate_batch(
     ``bull_mask`` (positions in the *sorted* hand) and ``rank`` (the table row).
     """
     src = _source(rules, tables)
-    if src.preset:
-        t = src.table()
-        names = (
-            ("has_bull", "has_bull"),
-            ("points", "points"),
-            ("bull_mask", "bull_mask"),
-            ("n_bulls", "n_bulls"),
-            ("category", f"{src.rules.name}_category"),
-            ("strength", f"{src.rules.name}_strength"),
-        )
-        try:
-            *got, rank = batch_lookup(cards, [t.column(n) for _, n in names], with_rank=True)
-        except ValueError as exc:
-            raise BullError(f"bad hands array: {exc}") from None
-        return {**{k: v for (k, _), v in zip(names, got, strict=True)}, "rank": rank}
-    ranks = _sorted_ranks(cards)
-    srt = np.sort(np.asarray(cards, dtype=np.uint8), axis=1)
-    ev = evaluate_arrays(srt, src.rules)
-    out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "n_bulls", "category", "strength")}
-    out["rank"] = ranks
-    return out
+    arr = item_ids(cards, 52, (5,))  # whole card ids, else an error naming row and column
+    check_rows(src.rules, arr)  # a J/Q/K under no_faces
+    t = src.table()
+    names = (
+        ("has_bull", "has_bull"),
+        ("points", "points"),
+        ("bull_mask", "bull_mask"),
+        ("n_bulls", "n_bulls"),
+        ("category", f"{src.rules.name}_category"),
+        ("strength", f"{src.rules.name}_strength"),
+    )
+    try:
+        *got, rank = batch_lookup(arr, [t.column(n) for _, n in names], with_rank=True)
+    except ValueError as exc:
+        raise BullError(f"bad hands array: {exc}") from None
+    return {**{k: v for (k, _), v in zip(names, got, strict=True)}, "rank": rank}
 
 
 def settle_batch(
@@ -531,6 +513,8 @@ def settle_batch(
         raise BullError(f"row {int(np.flatnonzero(overlap)[0])}: player and banker share a card")
     win = p["strength"] > b["strength"]
     lose = p["strength"] < b["strength"]
+    if src.rules.on_tie == "banker":
+        lose |= p["strength"] == b["strength"]
     net = np.zeros(len(win))
     net[win] = row[p["category"][win]] * (1 - comm)
     net[lose] = -row[b["category"][lose]]

@@ -23,8 +23,10 @@ from solver.kit.markdown import (
 
 __all__ = ["PRESETS", "headline", "section"]
 
-PRESETS = ("classic", "casino")
+PRESETS = ("classic", "casino", "no_faces")
 """The presets the report covers, in order."""
+PLOTTED = ("classic", "casino")
+"""The 52-card presets the plots compare."""
 HEADLINE_BETS = (("classic", ("equal", "double")), ("casino", ("standard",)))
 
 
@@ -54,9 +56,10 @@ def section(ctx: ReportContext) -> None:
             "",
             rules.description,
             "",
-            f"Specials counted (low to high): {', '.join(rules.specials) or 'none'}; "
-            f"tie-break `{rules.tie_break}`; bets {', '.join(rules.bets)}; commission "
-            f"{rules.commission:g} of the player's winnings.",
+            f"Deck `{rules.deck}` ({rules.deck_size} cards, {rules.hands:,} hands); specials "
+            f"counted (low to high): {', '.join(rules.specials) or 'none'}; "
+            f"tie-break `{rules.tie_break}`, ties `{rules.on_tie}`; bets "
+            f"{', '.join(rules.bets)}; commission {rules.commission:g} of the player's winnings.",
             "",
         ]
         md += rules_block(preset, rules.to_data())
@@ -67,7 +70,8 @@ def section(ctx: ReportContext) -> None:
         md += [""]
         for bet in rules.bets:
             e = niuniu_edge(rules, bet, None, ctx.tables)
-            nn_edges[f"{preset}/{bet}"] = e
+            if preset in PLOTTED:
+                nn_edges[f"{preset}/{bet}"] = e
             fair = niuniu_edge(rules, bet, 0, ctx.tables)
             three = niuniu_edge(rules, bet, 0.03, ctx.tables)
             md += [
@@ -136,7 +140,7 @@ def _plot_categories(path: Path, res: dict[str, OddsResult]) -> None:
     ax = fig.add_subplot(1, 1, 1)
     labels = [lb for lb, _ in res["casino"].sections["category"]]
     width = 0.4
-    for i, preset in enumerate(PRESETS):
+    for i, preset in enumerate(PLOTTED):
         d = dict(res[preset].sections["category"])
         total = res[preset].totals["category"]
         xs = [j + (i - 0.5) * width for j in range(len(labels))]

@@ -1,23 +1,43 @@
 """The Niu Niu rule model: hand categories, the :class:`NiuNiuRules` of a preset or a
-user's rule file (specials and their order, tie-break, bets, multipliers, commission),
-and the presets shipped in ``presets/``."""
+user's rule file, and the presets shipped in ``presets/``.
+
+Every house rule is a rule-file field (RULES.md §3, §8, §9): the deck (``standard`` 52
+cards or ``no_faces``, 40 cards without J/Q/K), which specials count and their order,
+each special's definition, whether three of a kind makes a bull, the tie-break and what
+a tie that survives it does (``on_tie``), the bets (any name with a
+``[multipliers.NAME]`` table) and the commission.
+
+>>> r = load_rules("no_faces")
+>>> r.deck, r.deck_size, r.specials
+('no_faces', 40, ('three_of_a_kind', 'four_of_a_kind'))
+>>> load_rules({**load_rules("classic").to_data(), "name": "x", "on_tie": "coin"})
+Traceback (most recent call last):
+...
+solver.core.errors.RulesError: rule set x: field 'on_tie' is 'coin'; expected one of: push, banker
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 from importlib import resources
+from math import comb
 from typing import Any
 
-from solver.core.cards import SUIT_NAMES
-from solver.core.errors import RulesError
+from solver.core.cards import CARD_NAMES, SUIT_NAMES
+from solver.core.errors import BullError, RulesError
 from solver.core.rules import Reader, load_rule_data
 
 __all__ = [
     "BETS",
+    "DECKS",
+    "DECK_SIZE",
+    "FOUR_FACES_FIFTH",
     "N_CATEGORIES",
+    "ON_TIES",
     "PRESETS",
     "PRESET_DIR",
     "SPECIALS",
@@ -32,8 +52,9 @@ PRESET_DIR = resources.files("solver.games.niuniu") / "presets"
 
 
 class Category(IntEnum):
-    """Hand categories. Values follow points then specials; a preset ranks specials
-    by its own order (see :attr:`NiuNiuRules.category_rank`)."""
+    """Hand categories. Values follow points then specials (new specials are appended,
+    so the codes stored in tables never move); a rule set ranks specials by its own
+    order (see :attr:`NiuNiuRules.category_rank`)."""
 
     NO_BULL = 0
     NIU_1 = 1
@@ -51,6 +72,8 @@ class Category(IntEnum):
     FOUR_OF_A_KIND = 13
     STRAIGHT_FLUSH = 14
     FIVE_SMALL_BULL = 15
+    THREE_OF_A_KIND = 16
+    STRAIGHT = 17
 
     @property
     def label(self) -> str:
@@ -71,10 +94,27 @@ SPECIALS: tuple[str, ...] = (
     "four_of_a_kind",
     "straight_flush",
     "five_small_bull",
+    "three_of_a_kind",
+    "straight",
 )
+"""Every special hand a rule file may list (``specials``, low to high)."""
 TIE_BREAKS: tuple[str, ...] = ("highest_card", "rank_by_rank", "none")
+ON_TIES: tuple[str, ...] = ("push", "banker")
+"""What a showdown still equal after the tie-break does: the stake is returned, or the
+banker wins."""
+DECKS: tuple[str, ...] = ("standard", "no_faces")
+DECK_SIZE: Mapping[str, int] = {"standard": 52, "no_faces": 40}
+"""Cards per deck. Card ids stay ``rank * 4 + suit``: the ``no_faces`` deck (J, Q, K
+removed) is exactly the ids 0..39."""
+FOUR_FACES_FIFTH: tuple[str, ...] = ("ten", "any", "all_ten_valued")
+"""Four Faces: four J/Q/K and a 10; four J/Q/K and any card; every card 10/J/Q/K but
+not five faces."""
 BETS: tuple[str, ...] = ("equal", "double", "standard")
+"""The presets' bet names (a rule file may name its own)."""
 N_CATEGORIES = len(Category)
+_FACE_SPECIALS = ("five_faces", "four_faces")
+"""Specials that need J/Q/K (impossible with the ``no_faces`` deck)."""
+_BET_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 
 
 @dataclass(frozen=True)
@@ -93,47 +133,43 @@ class NiuNiuRules:
     five_small_bull_max_rank: str
     four_faces_fifth: str
     multipliers: tuple[tuple[str, tuple[int, ...]], ...]
+    on_tie: str = "push"
+    deck: str = "standard"
+    bull_from_three_of_a_kind: bool = False
     description: str = ""
 
     @classmethod
     def from_data(cls, name: str, data: Mapping[str, Any]) -> NiuNiuRules:
         r = Reader(data, name)
+        deck = r.string("deck", DECKS, default="standard")
         specials = tuple(r.string_list("specials", SPECIALS))
+        if deck == "no_faces":
+            for s in specials:
+                if s in _FACE_SPECIALS:
+                    raise r.fail(
+                        "specials",
+                        f"lists {s!r}, which the no_faces deck (no J, Q, K) cannot make; "
+                        f"expected: {', '.join(x for x in SPECIALS if x not in _FACE_SPECIALS)}",
+                    )
+        bull_trips = r.boolean("bull_from_three_of_a_kind", default=False)
         tie_break = r.string("tie_break", TIE_BREAKS)
+        on_tie = r.string("on_tie", ON_TIES, default="push")
         suits = r.string_list("suit_order", SUIT_NAMES)
         if len(suits) != 4:
             raise r.fail("suit_order", "must list all four suits S H D C, high to low")
         quads_first = r.boolean("quads_first", default=False)
-        bets = tuple(r.string_list("bets", BETS))
-        if not bets:
-            raise r.fail("bets", "must list at least one bet")
-        default_bet = r.string("default_bet", bets)
+        mt = r.table("multipliers")
+        bets = tuple(_bet_names(r, mt))
+        default_bet = r.string("default_bet", bets, default=bets[0])
         commission = r.number("commission", minimum=0, maximum=1)
         sd = r.table("special_definitions", default={})
         fsb_total = sd.string(
             "five_small_bull_total", ("at_most_10", "below_10"), default="at_most_10"
         )
         fsb_rank = sd.string("five_small_bull_max_rank", ("4", "any"), default="4")
-        ff_fifth = sd.string("four_faces_fifth", ("ten", "any"), default="ten")
+        ff_fifth = sd.string("four_faces_fifth", FOUR_FACES_FIFTH, default="ten")
         sd.done()
-        mt = r.table("multipliers")
-        multipliers = []
-        for bet in bets:
-            if not mt.has(bet):
-                raise mt.fail(bet, "is missing: every listed bet needs a multiplier table")
-            bt = mt.table(bet)
-            default = bt.integer("default", minimum=0, default=1)
-            row = [default] * N_CATEGORIES
-            for key in bt:
-                if key == "default":
-                    continue
-                try:
-                    cat = Category[key.upper()]
-                except KeyError:
-                    raise bt.fail(key, "is not a Niu Niu category") from None
-                row[cat] = bt.integer(key, minimum=0)
-            bt.done(ignore=())
-            multipliers.append((bet, tuple(row)))
+        multipliers = tuple((bet, _multiplier_row(mt, bet)) for bet in bets)
         mt.done(ignore=())
         description = str(data.get("description", ""))
         r.done()
@@ -149,7 +185,10 @@ class NiuNiuRules:
             five_small_bull_total=fsb_total,
             five_small_bull_max_rank=fsb_rank,
             four_faces_fifth=ff_fifth,
-            multipliers=tuple(multipliers),
+            multipliers=multipliers,
+            on_tie=on_tie,
+            deck=deck,
+            bull_from_three_of_a_kind=bull_trips,
             description=description,
         )
 
@@ -165,8 +204,11 @@ class NiuNiuRules:
             "game": "niuniu",
             "name": self.name,
             "description": self.description,
+            "deck": self.deck,
             "specials": list(self.specials),
+            "bull_from_three_of_a_kind": self.bull_from_three_of_a_kind,
             "tie_break": self.tie_break,
+            "on_tie": self.on_tie,
             "suit_order": [SUIT_NAMES[s] for s in self.suit_order],
             "quads_first": self.quads_first,
             "bets": list(self.bets),
@@ -213,6 +255,69 @@ class NiuNiuRules:
             out[s] = 3 - pos
         return tuple(out)
 
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck: 52, or 40 for ``no_faces`` (the ids 0..39)."""
+        return DECK_SIZE[self.deck]
+
+    @property
+    def hands(self) -> int:
+        """How many 5-card hands the deck has: C(52, 5) or C(40, 5)."""
+        return comb(self.deck_size, 5)
+
+    def check_cards(self, cards: Iterable[int], what: str = "hand") -> None:
+        """Refuse a card the deck does not hold (a J/Q/K under ``no_faces``), naming it.
+
+        >>> load_rules("no_faces").check_cards([0, 4, 8, 12, 44])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        solver.core.errors.BullError: card QS is not in the no_faces deck (40 cards: ...)
+        """
+        for c in cards:
+            if c >= self.deck_size:
+                raise BullError(f"card {CARD_NAMES[c]} {self.deck_note()}")
+
+    def deck_note(self) -> str:
+        """``'is not in the no_faces deck (...)'``: why a card is refused."""
+        return f"is not in the {self.deck} deck (40 cards: J, Q, K removed)"
+
+
+def _bet_names(r: Reader, mt: Reader) -> list[str]:
+    """The bets: ``bets`` if given (every one needs a multiplier table), else every
+    ``[multipliers.NAME]`` table, in the file's order."""
+    bets = r.string_list("bets", default=None) if r.has("bets") else list(mt.keys())
+    if not bets:
+        raise r.fail("bets", "must list at least one bet (each with a [multipliers.NAME] table)")
+    for bet in bets:
+        if not _BET_NAME.match(bet):
+            raise r.fail(
+                "bets", f"has bet name {bet!r}; a bet name is 1-40 letters, digits, '_' or '-'"
+            )
+        if not mt.has(bet):
+            raise mt.fail(bet, "is missing: every listed bet needs a multiplier table")
+    return bets
+
+
+def _multiplier_row(mt: Reader, bet: str) -> tuple[int, ...]:
+    """A bet's multiplier per :class:`Category`: its ``default`` and overrides."""
+    bt = mt.table(bet)
+    default = bt.integer("default", minimum=0, default=1)
+    row = [default] * N_CATEGORIES
+    for key in bt:
+        if key == "default":
+            continue
+        try:
+            cat = Category[key.upper()]
+        except KeyError:
+            raise bt.fail(
+                key,
+                "is not a Niu Niu category; expected default or one of: "
+                + ", ".join(c.label for c in Category),
+            ) from None
+        row[cat] = bt.integer(key, minimum=0)
+    bt.done(ignore=())
+    return tuple(row)
+
 
 def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> NiuNiuRules:
     """A preset by name (default ``classic``), a rule file path, or a dict."""
@@ -222,4 +327,4 @@ def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -
     return NiuNiuRules.from_data(name, data)
 
 
-PRESETS: tuple[str, ...] = ("classic", "casino")
+PRESETS: tuple[str, ...] = ("classic", "casino", "no_faces")

@@ -21,8 +21,9 @@ __all__ = ["niuniu_hands", "simulate_niuniu"]
 def niuniu_hands(cards: Arr, rules: Any) -> tuple[Arr, Arr]:
     """(category index, comparison key) of hands ``cards`` (shape (n, 5), ids
     ``rank * 4 + suit``, rank 0 = A .. 12 = K, suit 0..3 = S H D C), written from
-    RULES §3. Categories: 0 no bull, 1..9 Niu n, 10 Niu Niu, then 11 five faces, 12 four
-    faces, 13 four of a kind, 14 straight flush, 15 five small bull.
+    RULES §3 and §9. Categories: 0 no bull, 1..9 Niu n, 10 Niu Niu, then 11 five faces,
+    12 four faces, 13 four of a kind, 14 straight flush, 15 five small bull, 16 three of
+    a kind, 17 straight.
 
     >>> cat, _ = niuniu_hands(np.array([[24, 8, 36, 28, 20]]), _nn_rules("classic"))
     >>> cat.tolist()                                  # 7 3 10 8 6: Niu 4
@@ -32,27 +33,42 @@ def niuniu_hands(cards: Arr, rules: Any) -> tuple[Arr, Arr]:
     rank, suit = c // 4, c % 4
     value = np.minimum(rank + 1, 10)
     total = value.sum(axis=1)
-    # a bull leaves two cards whose sum has the same last digit as the whole hand
-    bull = np.zeros(len(c), dtype=bool)
+    data = rules.to_data()
+    counts = np.stack([(rank == r).sum(axis=1) for r in range(13)], axis=1)
+    # a bull leaves two cards (i, j): the other three sum to a multiple of 10 or (a house
+    # option) are three of one rank; the two cards' last digit scores, 0 as 10, best kept
+    points = np.zeros(len(c), dtype=np.int64)
     for i in range(5):
         for j in range(i + 1, 5):
-            bull |= (value[:, i] + value[:, j] - total) % 10 == 0
-    points = np.where(bull, np.where(total % 10 == 0, 10, total % 10), 0)
+            two = value[:, i] + value[:, j]
+            bull = (total - two) % 10 == 0
+            if data["bull_from_three_of_a_kind"]:
+                others = [k for k in range(5) if k not in (i, j)]
+                bull |= (rank[:, others[0]] == rank[:, others[1]]) & (
+                    rank[:, others[1]] == rank[:, others[2]]
+                )
+            points = np.maximum(points, np.where(bull, np.where(two % 10 == 0, 10, two % 10), 0))
     faces = (rank >= 10).sum(axis=1)
     tens = (rank == 9).sum(axis=1)
-    counts = np.stack([(rank == r).sum(axis=1) for r in range(13)], axis=1)
-    sd = rules.to_data()["special_definitions"]
+    sd = data["special_definitions"]
     small = total <= 10 if sd["five_small_bull_total"] == "at_most_10" else total < 10
     if sd["five_small_bull_max_rank"] == "4":
         small &= rank.max(axis=1) <= 3
     srank = np.sort(rank, axis=1)
+    run = (np.diff(srank, axis=1) == 1).all(axis=1)
+    four_faces = {
+        "ten": (faces == 4) & (tens == 1),
+        "any": faces == 4,
+        "all_ten_valued": (faces + tens == 5) & (faces < 5),
+    }[sd["four_faces_fifth"]]
     specials = {
         "five_faces": faces == 5,
-        "four_faces": (faces == 4) & ((tens == 1) if sd["four_faces_fifth"] == "ten" else True),
+        "four_faces": four_faces,
         "four_of_a_kind": counts.max(axis=1) == 4,
-        "straight_flush": (suit == suit[:, :1]).all(axis=1)
-        & (np.diff(srank, axis=1) == 1).all(axis=1),
+        "straight_flush": (suit == suit[:, :1]).all(axis=1) & run,
         "five_small_bull": small,
+        "three_of_a_kind": counts.max(axis=1) >= 3,
+        "straight": run,
     }
     index = {
         "five_faces": 11,
@@ -60,6 +76,8 @@ def niuniu_hands(cards: Arr, rules: Any) -> tuple[Arr, Arr]:
         "four_of_a_kind": 13,
         "straight_flush": 14,
         "five_small_bull": 15,
+        "three_of_a_kind": 16,
+        "straight": 17,
     }
     category = points.copy()
     level = points.copy()  # ranking level under the rules
@@ -111,17 +129,22 @@ def simulate_niuniu(
     bet_name = r.bet(bet)
     mult = np.asarray(dict(r.multipliers)[bet_name], dtype=np.float64)
     comm = r.commission if commission is None else float(commission)
+    data = r.to_data()
+    size = {"standard": 52, "no_faces": 40}[data["deck"]]  # ids 0..39: A..10
+    tie = -1.0 if data["on_tie"] == "banker" else 0.0  # times the banker's multiplier
     rng = np.random.default_rng(seed)
     out = []
     for start in range(0, rounds, batch):
         n = min(batch, rounds - start)
-        deck = deal(rng, n, 52, 5 * (players + 1))
+        deck = deal(rng, n, size, 5 * (players + 1))
         b_cat, b_key = niuniu_hands(deck[:, :5], r)
         net = np.zeros(n)
         for p in range(1, players + 1):
             p_cat, p_key = niuniu_hands(deck[:, 5 * p : 5 * p + 5], r)
             net += np.where(
-                p_key > b_key, mult[p_cat] * (1 - comm), np.where(p_key < b_key, -mult[b_cat], 0.0)
+                p_key > b_key,
+                mult[p_cat] * (1 - comm),
+                np.where(p_key < b_key, -mult[b_cat], tie * mult[b_cat]),
             )
         out.append(net / players)
     return summarise(

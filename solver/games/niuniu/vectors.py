@@ -65,6 +65,18 @@ _NN_HANDS: tuple[tuple[str, str], ...] = (
     ("AS AH 2D 2C 4S", "five_small_bull total_10 boundary card_4"),
     ("4S 4H AD AC 3S", "five_small_bull_fails total_13"),
     ("AS 2S 3S 4S 6S", "flush_not_straight"),
+    ("3S 4H 5D 6C 7S", "straight"),
+    ("AS 2H 3D 4C 5S", "straight ace_low"),
+    ("9S 10H JD QC KS", "straight king_high"),
+    ("10S JH QD KC AS", "no_ace_high_straight"),
+    ("7S 7H 7D 9C 9S", "three_of_a_kind full_house no_sum_bull"),
+    ("6S 6H 6D 2C 2S", "three_of_a_kind full_house"),
+    ("5S 5H 5D 3C 7S", "three_of_a_kind trips_bull_only"),
+    ("2S 2H 2D 8C 10S", "three_of_a_kind trips_bull_scores_more"),
+    ("3S 3H 3D 3C 4S", "four_of_a_kind trips_bull_scores_more"),
+    ("9S 9H 9D 4C 8S", "three_of_a_kind"),
+    ("10S 10H JD QC KS", "all_ten_valued two_tens"),
+    ("10S 10H 10D JC QS", "all_ten_valued three_tens"),
 )
 
 _NN_SHOWDOWNS: tuple[tuple[str, str, str], ...] = (
@@ -76,8 +88,9 @@ _NN_SHOWDOWNS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def _suit_pairs() -> list[tuple[str, str, str]]:
-    """Equal ranks and categories (K 9 8 7 3, Niu 7); the two kings' suits decide."""
+def _suit_pairs(top: str = "K") -> list[tuple[str, str, str]]:
+    """Equal ranks and categories (K 9 8 7 3, or 10 9 8 7 3 without J/Q/K: Niu 7); the
+    two top cards' suits decide."""
     suits = "SHDC"
     out = []
     for a in range(4):
@@ -85,15 +98,15 @@ def _suit_pairs() -> list[tuple[str, str, str]]:
             x, y = (s for s in suits if s not in (suits[a], suits[b]))
             out.append(
                 (
-                    f"K{suits[a]} 9{x} 8{x} 7{x} 3{x}",
-                    f"K{suits[b]} 9{y} 8{y} 7{y} 3{y}",
+                    f"{top}{suits[a]} 9{x} 8{x} 7{x} 3{x}",
+                    f"{top}{suits[b]} 9{y} 8{y} 7{y} 3{y}",
                     f"tie_all_ranks_equal_suit_{suits[a]}_vs_{suits[b]}",
                 )
             )
             out.append(
                 (
-                    f"K{suits[b]} 9{x} 8{x} 7{x} 3{x}",
-                    f"K{suits[a]} 9{y} 8{y} 7{y} 3{y}",
+                    f"{top}{suits[b]} 9{x} 8{x} 7{x} 3{x}",
+                    f"{top}{suits[a]} 9{y} 8{y} 7{y} 3{y}",
                     f"tie_all_ranks_equal_suit_{suits[b]}_vs_{suits[a]}",
                 )
             )
@@ -193,11 +206,13 @@ def niuniu_vectors(
                 }
             )
 
+    deck = r.deck_size  # the no_faces deck is the ids 0..39: hand-picked J/Q/K hands drop out
+    in_deck = [(h, t) for h, t in _NN_HANDS if max(parse(h)) < deck]
     # -- hands: hand-picked, then one of every category from the pool
-    picked = np.array([parse(h) for h, _ in _NN_HANDS], dtype=np.uint8)
-    tags = [t.split() for _, t in _NN_HANDS]
+    picked = np.array([parse(h) for h, _ in in_deck], dtype=np.uint8)
+    tags = [t.split() for _, t in in_deck]
     rng = np.random.default_rng(POOL_SEED)
-    pool = deal(rng, POOL, 5)
+    pool = deal(rng, POOL, 5, deck)
     base_pool = niuniu_hand_answers(pool, r)
     base_picked = niuniu_hand_answers(picked, r)
     have = {int(c) for c in base_picked["category"]}
@@ -232,21 +247,29 @@ def niuniu_vectors(
             else rec["tags"]
         )
     # -- showdowns: hand-picked, situations, every bet, catches
-    shows = list(_NN_SHOWDOWNS) + _suit_pairs()
+    shows = [
+        (p, b, t)
+        for p, b, t in [*_NN_SHOWDOWNS, *_suit_pairs("K" if deck == 52 else "10")]
+        if max(parse(p) + parse(b)) < deck
+    ]
     sp = np.array([parse(p) for p, _, _ in shows], dtype=np.uint8)
     sb = np.array([parse(b) for _, b, _ in shows], dtype=np.uint8)
     s_tags = [t.split() for _, _, t in shows]
     s_bet = np.full(len(sp), bet_names.index(r.default_bet), dtype=np.int64)
-    ten = deal(rng, POOL, 10)
+    ten = deal(rng, POOL, 10, deck)
     pp, pb = ten[:, :5], ten[:, 5:]
     d_bet = rng.integers(0, len(bet_names), POOL)
     comm = np.full(POOL, r.commission)
     base_deals = niuniu_showdown_answers(pp, pb, d_bet, comm, r)
     rows: list[int] = []
     row_tags: list[list[str]] = []
-    for name, mask in _nn_situations(
+    situations = _nn_situations(
         r, base_deals["player_category"], base_deals["banker_category"], pp, pb
-    ).items():
+    )
+    situations["tie_after_tie_break"] = (
+        base_deals["player_strength"] == base_deals["banker_strength"]
+    )
+    for name, mask in situations.items():
         hit = np.flatnonzero(mask)
         if len(hit):
             rows.append(int(hit[0]))
@@ -299,8 +322,8 @@ def niuniu_vectors(
         )
     # -- the seeded random sample
     srng = np.random.default_rng(seed)
-    hand_records(deal(srng, sample, 5), [["random"] for _ in range(sample)])
-    ten = deal(srng, sample, 10)
+    hand_records(deal(srng, sample, 5, deck), [["random"] for _ in range(sample)])
+    ten = deal(srng, sample, 10, deck)
     showdown_records(
         ten[:, :5],
         ten[:, 5:],

@@ -18,6 +18,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from solver.core.errors import BullError
+from solver.games.niuniu import explain
 from solver.kit.check import (
     Checked,
     Mask,
@@ -43,16 +44,6 @@ SUIT_NAMES_ = ("S", "H", "D", "C")
 WINNERS = ("player", "banker", "push")
 _HAND_KEYS = {"has_bull": "has_bull", "points": "points", "category": "category"}
 """Hand claims right when equal to our answer (the bull is checked as a bull)."""
-
-
-def _value_names(cards: Sequence[int]) -> list[str]:
-    from solver.core.cards import RANK_NAMES
-
-    return [RANK_NAMES[c >> 2] for c in cards]
-
-
-def _nn_value(c: int) -> int:
-    return min((c >> 2) + 1, 10)
 
 
 class _LazyColumn:
@@ -83,80 +74,6 @@ def _nn_labels() -> dict[str, int]:
     return labels
 
 
-def _nn_special_why_not(special: str, cards: Sequence[int], rules: Any) -> str:
-    ranks = [c >> 2 for c in cards]
-    values = [_nn_value(c) for c in cards]
-    faces = sum(r >= 10 for r in ranks)
-    total = sum(values)
-    if special not in rules.specials:
-        return f"{special} does not count under {rules.name}"
-    if special == "five_faces":
-        return f"only {faces} of the cards are J/Q/K"
-    if special == "four_faces":
-        if faces != 4:
-            return f"{faces} of the cards are J/Q/K, not 4"
-        fifth = next(c for c in cards if c >> 2 < 10)
-        return f"the fifth card is {_value_names([fifth])[0]}, not a 10"
-    if special == "four_of_a_kind":
-        return "no four cards of one rank"
-    if special == "straight_flush":
-        return "not five consecutive ranks in one suit"
-    if special == "five_small_bull":
-        big = [n for n, r in zip(_value_names(cards), ranks, strict=True) if r > 3]
-        if big and rules.five_small_bull_max_rank == "4":
-            return f"{big[0]} is above 4"
-        limit = "<= 10" if rules.five_small_bull_total == "at_most_10" else "< 10"
-        return f"the total {total} is not {limit}"
-    return f"not {special}"
-
-
-def _nn_why(cat: int, cards: Sequence[int], bull_mask: int, rules: Any) -> str:
-    from solver.games.niuniu.rules import Category
-
-    names = _value_names(cards)
-    label = Category(cat).label
-    ranks = [c >> 2 for c in cards]
-    if cat == Category.FIVE_FACES:
-        return "five_faces: all five cards J/Q/K"
-    if cat == Category.FOUR_FACES:
-        return "four_faces: four J/Q/K and one 10"
-    if cat == Category.FOUR_OF_A_KIND:
-        quad = max(set(ranks), key=ranks.count)
-        return f"four_of_a_kind: four {names[ranks.index(quad)]}s"
-    if cat == Category.STRAIGHT_FLUSH:
-        return (
-            f"straight_flush: {names[ranks.index(min(ranks))]} to "
-            f"{names[ranks.index(max(ranks))]} in one suit"
-        )
-    if cat == Category.FIVE_SMALL_BULL:
-        return f"five_small_bull: every card A..4, total {sum(_nn_value(c) for c in cards)}"
-    if cat == Category.NO_BULL:
-        return (
-            f"no_bull: no three of {' '.join(sorted(names, key=_rank_key))} sum to a multiple of 10"
-        )
-    return f"{label}: {_nn_bull_text(cards, bull_mask)}"
-
-
-def _rank_key(name: str) -> int:
-    from solver.core.cards import RANK_NAMES
-
-    return RANK_NAMES.index(name)
-
-
-def _nn_bull_text(cards: Sequence[int], bull_mask: int) -> str:
-    """``'A+2+7 = 10 is the bull, 4+9 = 13 → points 3'`` for sorted ``cards``."""
-    names = _value_names(cards)
-    bull = [i for i in range(5) if bull_mask >> i & 1]
-    rest = [i for i in range(5) if not bull_mask >> i & 1]
-    bsum = sum(_nn_value(cards[i]) for i in bull)
-    rsum = sum(_nn_value(cards[i]) for i in rest)
-    pts = (rsum - 1) % 10 + 1
-    return (
-        f"{'+'.join(names[i] for i in bull)} = {bsum} is a bull, "
-        f"{'+'.join(names[i] for i in rest)} = {rsum}, points {pts}"
-    )
-
-
 class NiuNiuChecker:
     """Checks Niu Niu claims: table lookups for presets, the evaluator for rule files."""
 
@@ -168,7 +85,7 @@ class NiuNiuChecker:
 
     def __init__(self, rules: Any, options: Mapping[str, Any], tables: str | None) -> None:
         from solver.games.niuniu.diagnose import niuniu_catalogue
-        from solver.games.niuniu.rules import PRESETS, load_rules
+        from solver.games.niuniu.rules import load_rules
 
         self.rules = load_rules(rules)
         self.options = dict(options)
@@ -178,29 +95,20 @@ class NiuNiuChecker:
             raise BullError(f"commission {comm!r} must be a fraction in [0, 1), e.g. 0.05")
         self.commission = self.rules.commission if comm is None else float(comm)
         self.tables = tables
-        self.preset = self.rules.name in PRESETS and self.rules == load_rules(self.rules.name)
         self._cols: dict[str, npt.NDArray[Any]] | None = None
         self.labels = _nn_labels()
         self.variants = niuniu_catalogue(self.rules, "all", bet=self.bet)
 
     def prepare(self) -> None:
         """Load what the worker threads share (the table columns) before they start."""
-        if self.preset:
-            self._table()
+        self._table()
 
     # -- answers
     def _table(self) -> dict[str, npt.NDArray[Any]]:
         if self._cols is None:
-            from solver.store.tables import open_table
+            from solver.games.niuniu.source import rules_table
 
-            t = open_table("niuniu", self.tables)
-            if t.rules.get(self.rules.name) != self.rules.to_data():
-                from solver.core.errors import TableError
-
-                raise TableError(
-                    f"table niuniu was built with other {self.rules.name!r} rules "
-                    "than this solver's; rebuild with `bull build`"
-                )
+            t = rules_table(self.rules, self.tables)
             name = self.rules.name
             has, pts, cat = (t.column("has_bull"), t.column("points"), t.column(f"{name}_category"))
             # one gather per hand instead of three: bull | points << 1 | category << 5
@@ -220,22 +128,38 @@ class NiuNiuChecker:
 
         if srt is None:
             srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
-        if self.preset:
-            cols = self._table()
-            packed, ranks = batch_lookup(srt, [cols["packed"]], check=False, with_rank=True)
-            out: dict[str, Any] = {
-                "has_bull": (packed & 1).astype(bool),
-                "points": (packed >> 1) & 15,
-                "category": packed >> 5,
-            }
-            out["bull_mask"] = _LazyColumn(cols["bull_mask"], ranks)
-        else:
-            from solver.games.niuniu.hands import evaluate_arrays
-
-            ev = evaluate_arrays(srt, self.rules)
-            out = {k: ev[k] for k in ("has_bull", "points", "bull_mask", "category")}
+        cols = self._table()
+        packed, ranks = batch_lookup(srt, [cols["packed"]], check=False, with_rank=True)
+        out: dict[str, Any] = {
+            "has_bull": (packed & 1).astype(bool),
+            "points": (packed >> 1) & 15,
+            "category": packed >> 5,
+        }
+        out["bull_mask"] = _LazyColumn(cols["bull_mask"], ranks)
         out["sorted"] = srt
         return out
+
+    def _deck(self, hands: Any, kind: str) -> tuple[Mask, dict[int, str]]:
+        """Rows holding a card the rule set's deck lacks (a J/Q/K under no_faces)."""
+        from solver.games.niuniu.source import deck_problems
+
+        ok = hands.stated & ~hands.bad
+        bad, messages = deck_problems(self.rules, np.where(ok[:, None], hands.ids, 0))
+        return bad & ok, {i: f"{kind}: {m}" for i, m in messages.items()}
+
+    def _bull_claims(
+        self, cards: npt.NDArray[np.uint8], bull: npt.NDArray[np.uint8]
+    ) -> tuple[Mask, npt.NDArray[np.int64]]:
+        """Whether each claimed bull (three cards) is a bull under the rule set, and the
+        points it leaves (the other two cards' last digit, 0 as 10)."""
+        b = bull.astype(np.int64)
+        vals = np.minimum((b >> 2) + 1, 10).sum(axis=1)
+        valid = vals % 10 == 0
+        if self.rules.bull_from_three_of_a_kind:
+            r = b >> 2
+            valid |= (r[:, 0] == r[:, 1]) & (r[:, 1] == r[:, 2])
+        total = np.minimum((cards.astype(np.int64) >> 2) + 1, 10).sum(axis=1)
+        return valid, (total - vals - 1) % 10 + 1
 
     # -- hand rows
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
@@ -250,7 +174,11 @@ class NiuNiuChecker:
                 "category": lambda a: parse_label(a, "category", self.labels),
             },
         )
-        parts = [(hands.bad | ~hands.stated, empty_messages(hands, "hand")), *claim_parts(claims)]
+        parts = [
+            (hands.bad | ~hands.stated, empty_messages(hands, "hand")),
+            self._deck(hands, "hand"),
+            *claim_parts(claims),
+        ]
         bull = None
         if "bull" in cols:
             bull = parse_card_hands(cols["bull"], (3,), "bull", allow_none=True)
@@ -261,19 +189,23 @@ class NiuNiuChecker:
         ans = self.answers(cards, None if hands.sorted is None else hands.sorted[rows])
         stated, cv = claim_rows(claims, rows)
         bull_ids = bull_valid = None
+        bull_reach = np.zeros(len(rows), dtype=np.int64)
         if bull is not None:
             stated["bull"] = bull.stated[rows]
             bull_ids = bull.ids[rows]
             bull_none = bull.none[rows]
             in_hand = (bull_ids[:, :, None] == cards[:, None, :]).any(axis=2).all(axis=1)
-            vals = np.minimum((bull_ids.astype(np.int64) >> 2) + 1, 10).sum(axis=1)
-            bull_valid = in_hand & (vals % 10 == 0) & ~bull_none
+            bull_valid, bull_reach = self._bull_claims(cards, bull_ids)
+            bull_valid &= in_hand & ~bull_none
 
         def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
             out = equal_fields(cv, a, sel, _HAND_KEYS)
             if bull_ids is not None and bull_valid is not None:
                 forb = a.get("forbidden")
-                ok = bull_valid[sel].copy()
+                # the bull must reach the answer's points (Niu Niu as 10 or as 0)
+                pts = np.asarray(a["points"])
+                ok = bull_valid[sel] & (bull_reach[sel] % 10 == pts % 10)
+                ok &= np.asarray(a["has_bull"], bool)
                 if forb is not None:
                     ok &= ~(bull_ids[sel] == np.asarray(forb)[:, None]).any(axis=1)
                 if "points" in cv:  # a valid bull reaching the claimed score (RULES §8)
@@ -340,8 +272,8 @@ class NiuNiuChecker:
         }
         claimed: dict[str, Any] = {}
         fields = differing(stated, agree, i)
-        bull_text = _nn_bull_text(srt, mask) if has else ""
-        names = " ".join(_value_names(srt))
+        bull_text = explain.bull_text(srt, mask) if has else ""
+        names = " ".join(explain.value_names(srt))
         for f in stated:
             if not stated[f][i]:
                 continue
@@ -371,7 +303,7 @@ class NiuNiuChecker:
                     if special in self.rules.specials and self._qualifies(special, srt):
                         text += f" ({Category(cat).label} ranks above it under {self.rules.name})"
                     else:
-                        text += f" ({_nn_special_why_not(special, srt, self.rules)})"
+                        text += f" ({explain.special_why_not(special, srt, self.rules)})"
                 said.append(text)
             elif f == "bull":
                 cb = claimed.get("bull")
@@ -385,9 +317,9 @@ class NiuNiuChecker:
                         f"bull {' '.join(cb)} ({hand_names(missing)[0]} is not in the hand)"
                     )
                 else:
-                    s = sum(_nn_value(c) for c in b)
+                    s = sum(explain.card_value(c) for c in b)
                     said.append(
-                        f"bull {' '.join(cb)} ({'+'.join(_value_names(b))} = {s} is "
+                        f"bull {' '.join(cb)} ({'+'.join(explain.value_names(b))} = {s} is "
                         "not a multiple of 10)"
                     )
         ours: list[str] = []
@@ -400,7 +332,7 @@ class NiuNiuChecker:
         if "category" in fields and (
             cat > Category.NIU_NIU or int(cv["category"][i]) > Category.NIU_NIU
         ):
-            ours.append("it is " + _nn_why(cat, srt, mask, self.rules))
+            ours.append("it is " + explain.why(cat, srt, mask, self.rules))
         elif "category" in fields:
             ours.append(f"category {Category(cat).label}")
         return {
@@ -445,6 +377,8 @@ class NiuNiuChecker:
             )
             comm = np.where(pcm.stated & ~out_of_range, pcm.value, comm)
         parts.append(one_deck(sd.player, sd.banker, PAD))
+        parts.append(self._deck(sd.player, "player"))
+        parts.append(self._deck(sd.banker, "banker"))
         bad, messages = merge_bad(n, parts)
         for i in np.flatnonzero(bad & ~sd.player.stated)[:MAX_LISTED].tolist():
             messages[i] = "player: empty"
@@ -521,6 +455,11 @@ class NiuNiuChecker:
             why = f"{hi[0]}'s {hi[1].label} beats {lo[0]}'s {lo[1].label}"
         elif w == 2:
             why = f"both {pcat.label}, equal on the tie-break ({self.rules.tie_break}): push"
+        elif int(ans["player_strength"][i]) == int(ans["banker_strength"][i]):
+            why = (
+                f"both {pcat.label}, equal on the tie-break ({self.rules.tie_break}): "
+                "ties go to the banker"
+            )
         else:
             r = self.rules
             ss = r.suit_strength
