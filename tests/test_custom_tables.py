@@ -66,3 +66,17 @@ def test_wrong_row_count_is_refused(tmp_path: Path) -> None:
     with pytest.raises(TableError, match="does not read back"):
         custom.rule_table("demo", data, _builder(data, []), tmp_path, 11, lambda s: None)
     assert not list((tmp_path / "rules").glob(".tmp-*"))
+
+
+def test_a_table_built_by_other_code_is_not_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = {"game": "demo", "name": "mine"}
+    calls: list[int] = []
+    custom._OPEN.clear()
+    first = custom.rule_table("demo", data, _builder(data, calls), tmp_path, 10, lambda s: None)
+    monkeypatch.setattr(custom, "code_digest", lambda: "0ther000")  # the evaluators changed
+    custom._OPEN.clear()
+    second = custom.rule_table("demo", data, _builder(data, calls), tmp_path, 10, lambda s: None)
+    assert calls == [1, 1] and second.path != first.path
+    assert not first.path.exists()  # the stale copy is gone

@@ -6,8 +6,9 @@ such columns. :func:`rule_table` gives it a table of its own, ``rules/<table>-<d
 next to the preset tables when that directory is writable (else in the user cache),
 written atomically (a temporary file renamed into place), so two processes building
 the same rule set at once both end with one whole file. The first use says on stderr
-that it is building. A cached file is believed only if its metadata names the same
-rule content and its row count is right; anything else is rebuilt.
+that it is building. A cached file is believed only if it was built by the same code (its name
+holds a digest of the solver's source), its metadata names the same rule content and
+its row count is right; anything else is rebuilt.
 
 >>> rule_digest({"b": 1, "a": [1, 2]}) == rule_digest({"a": [1, 2], "b": 1})
 True
@@ -18,6 +19,7 @@ True
 from __future__ import annotations
 
 import contextvars
+import functools
 import hashlib
 import json
 import os
@@ -40,7 +42,7 @@ from solver.store.tables import (
     user_cache_dir,
 )
 
-__all__ = ["NOTICES", "rule_digest", "rule_table", "rule_table_path"]
+__all__ = ["NOTICES", "code_digest", "rule_digest", "rule_table", "rule_table_path"]
 
 _OPEN: dict[tuple[str, str], LoadedTable] = {}
 
@@ -65,11 +67,23 @@ def _writable(d: Path) -> bool:
     return os.access(d, os.W_OK)
 
 
+@functools.cache
+def code_digest() -> str:
+    """A short digest of the solver's own source code: a cached rule-set table is reused
+    only by the code that built it (any change to an evaluator means a rebuild)."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:8]
+
+
 def rule_table_path(
     table: str, data: Mapping[str, Any], tables: str | os.PathLike[str] | None = None
 ) -> Path:
-    """Where the table ``table`` of the rule set ``data`` is cached."""
-    name = f"{table}-{rule_digest(data)}.parquet"
+    """Where the table ``table`` of the rule set ``data`` is cached (the name holds the
+    rule set's digest and the code's)."""
+    name = f"{table}-{rule_digest(data)}-{code_digest()}.parquet"
     try:
         base = find_tables_dir(tables) / "rules"
     except TableError:
@@ -127,6 +141,8 @@ def rule_table(
         )
         built = build()
         path.parent.mkdir(parents=True, exist_ok=True)
+        for older in path.parent.glob(f"{table}-{rule_digest(data)}-*.parquet"):
+            older.unlink(missing_ok=True)  # the same rule set, built by other code
         tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
         try:
             write_parquet(built, tmp)
