@@ -38,3 +38,38 @@ def test_readme_opens_with_the_two_commands() -> None:
     assert "pytest" in commands[1]
     ci = (REPO / ".ci" / "run").read_text()
     assert commands[1] in ci, ".ci/run must run exactly the README's test command"
+
+
+def _house_rules_section() -> str:
+    readme = (REPO / "README.md").read_text()
+    return readme.split("## House rules", 1)[1].split("\n## ", 1)[0]
+
+
+@pytest.mark.slow
+def test_house_rules_examples_run_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every rule file of the README's "House rules" section, written out, and every
+    command shown there, run: the output is what the README shows (timings aside)."""
+    import io
+    import shlex
+
+    from solver.cli import main
+
+    section = _house_rules_section()
+    files = re.findall(r"```toml\n# (\S+\.toml)[^\n]*\n(.*?)```", section, re.S)
+    assert {name for name, _ in files} == {"multi.toml", "forty.toml", "house.toml", "fixed.toml"}
+    for name, body in files:
+        (tmp_path / name).write_text(body, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    runs = 0
+    for block in re.findall(r"```console\n(.*?)```", section, re.S):
+        for command, shown in re.findall(r"^\$ (.*)\n((?:(?!\$ ).*\n)*)", block, re.M):
+            out, err = io.StringIO(), io.StringIO()
+            code = main(shlex.split(command)[1:], out=out, err=err)
+            assert code == 0, (command, err.getvalue())
+
+            def steady(text: str) -> list[str]:
+                return [ln for ln in text.splitlines() if "computed in" not in ln]
+
+            assert steady(out.getvalue()) == steady(shown), command
+            runs += 1
+    assert runs >= 6
