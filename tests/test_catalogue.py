@@ -205,3 +205,35 @@ def test_rule_file_bytes_fuzz(raw: bytes) -> None:
                 module.load_rules(f.name)
             except BullError as exc:
                 assert "\n" not in str(exc)
+
+
+BATCHES = {
+    "niuniu": ([[0, 5, 10, 15, 20], [1, 6, 11, 16, 21]], 52),
+    "taungau": ([[0, 2, 4, 6, 8], [1, 3, 5, 7, 9]], 32),
+    "pokdeng": ([[0, 5], [1, 6]], 52),
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    "bad,needle",
+    [(0.5, "row 1, column 2: 0.5 is not a"), (float("nan"), "nan is not a"), (1j, "is not a")],
+)
+def test_batch_ids_must_be_exact(
+    tables: dict[str, str], game: str, bad: object, needle: str
+) -> None:
+    """A batch of ids holding a fraction, a NaN or a complex number is an error naming
+    the row and column — never truncated into some other hand."""
+    import importlib
+
+    import numpy as np
+
+    play = importlib.import_module(f"solver.games.{game}.play")
+    good, _ = BATCHES[game]
+    exact = play.evaluate_batch(np.array(good, dtype=np.float64), tables=tables[game])
+    assert exact  # integral floats are exact ids
+    rows = [list(r) for r in good]
+    rows[1][min(2, len(rows[1]) - 1)] = bad
+    with pytest.raises(BullError) as e:
+        play.evaluate_batch(np.array(rows), tables=tables[game])
+    assert needle.replace("column 2", f"column {min(2, len(rows[1]) - 1)}") in str(e.value)

@@ -1,30 +1,24 @@
-"""Niu Niu (牛牛): five cards from one 52-card deck (RULES.md §3).
+"""Niu Niu (牛牛): five cards from one 52-card deck, or the 40-card deck (RULES.md §3).
 
-The modules: :mod:`~solver.games.niuniu.hands` (rule model, vectorised evaluation, the
-table), :mod:`~solver.games.niuniu.play` (evaluate, compare, settle), ``commands`` (the
-CLI records), ``odds`` (exact odds and edge), ``simulate``, ``verify``, ``diagnose``,
-``vectors`` and ``report``. :data:`GAME` is the registry entry; it imports each module
-only when asked, so ``bull eval`` loads just what it uses.
+The rooms: ``rules`` (rule model and presets), ``hands`` (vectorised evaluation and the
+tables), ``source`` (which table answers a rule set), ``play`` (evaluate, compare,
+settle), ``commands`` (the CLI records), ``odds`` (exact odds and edge), ``simulate``,
+``verify`` and ``explain`` (its reasons), ``diagnose``, ``vectors`` and ``report``.
+:data:`GAME` is the registry entry; the shared plumbing of
+:class:`~solver.kit.entry.GameEntry` imports each room only when asked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from solver.kit.entry import GameEntry
 
 if TYPE_CHECKING:
-    import os
-
     import pyarrow as pa
 
-    from solver.core.rules import RuleSpec
     from solver.games.niuniu.odds import EdgeResult
-    from solver.games.niuniu.rules import NiuNiuRules
-    from solver.games.niuniu.verify import NiuNiuChecker
-    from solver.kit.exact import OddsResult
-    from solver.kit.markdown import ReportContext
 
 __all__ = ["GAME", "NiuNiu"]
 
@@ -34,27 +28,11 @@ class NiuNiu(GameEntry):
 
     name = "niuniu"
     title = "Niu Niu"
+    package = "solver.games.niuniu"
     default_rules = "classic"
     tables: tuple[str, ...] = ("niuniu", "niuniu_no_faces")
     """The presets' tables: one per deck (and bull rule) the presets use."""
-    edge_options = ("bet", "commission")
     options = frozenset({"bet", "commission"})
-
-    def presets(self) -> list[str]:
-        from solver.core.rules import preset_names
-        from solver.games.niuniu.rules import PRESET_DIR
-
-        return preset_names(PRESET_DIR)
-
-    def load_rules(self, spec: RuleSpec) -> NiuNiuRules:
-        from solver.games.niuniu.rules import load_rules
-
-        return load_rules(spec)
-
-    def build_tables(self) -> dict[str, pa.Table]:
-        from solver.games.niuniu.hands import build_tables
-
-        return build_tables()
 
     def table_headlines(self, name: str, table: pa.Table) -> list[str]:
         import numpy as np
@@ -68,57 +46,10 @@ class NiuNiu(GameEntry):
             line += f"; four of a kind {int(table.column('four_of_a_kind').to_numpy().sum()):,}"
         return [line]
 
-    def eval_records(
-        self,
-        hands: Sequence[str],
-        rules: str | None,
-        options: Mapping[str, Any],
-        tables: str | None,
-    ) -> list[dict[str, Any]]:
-        from solver.games.niuniu.commands import cli_eval
-
-        return cli_eval(list(hands), rules, dict(options), tables)
-
-    def eval_text(self, rec: dict[str, Any]) -> str:
-        from solver.games.niuniu.commands import cli_eval_text
-
-        return cli_eval_text(rec)
-
-    def compare_record(
-        self,
-        player: str,
-        banker: str,
-        rules: str | None,
-        options: Mapping[str, Any],
-        tables: str | None,
-    ) -> dict[str, Any]:
-        from solver.games.niuniu.commands import cli_compare
-
-        return cli_compare(player, banker, rules, dict(options), tables)
-
-    def compare_text(self, rec: dict[str, Any]) -> str:
-        from solver.games.niuniu.commands import cli_compare_text
-
-        return cli_compare_text(rec)
-
-    def odds(self, rules: str | None, tables: str | None) -> OddsResult:
-        from solver.games.niuniu.odds import odds
-
-        return odds(rules, tables)
-
     def edge(self, rules: str | None, options: Mapping[str, Any], tables: str | None) -> EdgeResult:
         from solver.games.niuniu.odds import niuniu_edge
-        from solver.kit.exact import check_options
 
-        check_options(self.name, options, self.edge_options)
         return niuniu_edge(rules, options.get("bet"), options.get("commission"), tables)
-
-    def checker(
-        self, rules: str | None, options: Mapping[str, Any], tables: str | None
-    ) -> NiuNiuChecker:
-        from solver.games.niuniu.verify import NiuNiuChecker
-
-        return NiuNiuChecker(rules, options, tables)
 
     def vectors(
         self,
@@ -131,16 +62,6 @@ class NiuNiu(GameEntry):
         from solver.games.niuniu.vectors import niuniu_vectors
 
         return niuniu_vectors(rules, seed, sample)
-
-    def report_section(self, ctx: ReportContext) -> None:
-        from solver.games.niuniu.report import section
-
-        section(ctx)
-
-    def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
-        from solver.games.niuniu.report import headline
-
-        return headline(tables)
 
 
 GAME = NiuNiu()

@@ -507,7 +507,7 @@ def settle_batch(
     comm = src.rules.commission if commission is None else _check_commission(commission)
     p = evaluate_batch(player, src.rules, tables=tables)
     b = evaluate_batch(banker, src.rules, tables=tables)
-    pa_, ba = np.asarray(player), np.asarray(banker)
+    pa_, ba = item_ids(player, 52, (5,)), item_ids(banker, 52, (5,))
     overlap = (pa_[:, :, None] == ba[:, None, :]).any(axis=(1, 2))
     if overlap.any():
         raise BullError(f"row {int(np.flatnonzero(overlap)[0])}: player and banker share a card")

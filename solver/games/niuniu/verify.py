@@ -38,7 +38,7 @@ from solver.kit.check import (
 from solver.kit.parse import PAD, parse_bool, parse_card_hands, parse_float, parse_int, parse_label
 from solver.kit.read import MAX_LISTED
 
-__all__ = ["NiuNiuChecker"]
+__all__ = ["CHECKER", "NiuNiuChecker"]
 
 SUIT_NAMES_ = ("S", "H", "D", "C")
 WINNERS = ("player", "banker", "push")
@@ -492,3 +492,7 @@ class NiuNiuChecker:
             "correct": correct,
             "reason": f"claimed {said}; {outcome}; player net {net:+g}: {pay}",
         }
+
+
+CHECKER = NiuNiuChecker
+"""The checker the registry hands to ``bull verify``."""

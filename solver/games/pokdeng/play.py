@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from solver.core.cards import CARD_NAMES, Card, parse_hand
 from solver.core.errors import ParseError, RulesError, TableError
-from solver.core.indexing import colex_rank_array
+from solver.core.indexing import colex_rank_array, item_ids
 from solver.core.rules import preset_names
 from solver.games.pokdeng.hands import N_TWO, HandClass, classify, settle_classes, two_card_kind
 from solver.games.pokdeng.hands import settle as _settle_arrays
@@ -161,15 +161,7 @@ def _as_cards(
 
 
 def _check_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int64]:
-    arr = np.asarray(cards)
-    if arr.ndim != 2 or arr.shape[1] not in (2, 3):
-        raise ParseError(f"a batch of hands must have shape (n, 2) or (n, 3), got {arr.shape}")
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        raise ParseError("card ids must be integers 0..51")
-    arr = arr.astype(np.int64)
-    bad = np.nonzero(((arr < 0) | (arr > 51)).any(axis=1))[0]
-    if bad.size:
-        raise ParseError(f"row {int(bad[0])}: card id out of range 0..51")
+    arr = item_ids(cards, 52, (2, 3))  # exact ids or an error naming row and column
     srt = np.sort(arr, axis=1)
     dup = np.nonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))[0]
     if dup.size:

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import BullError, ParseError, TableError
-from solver.core.indexing import colex_rank_array
+from solver.core.indexing import colex_rank_array, item_ids
 from solver.core.tiles import (
     TILE_NAMES,
     TYPE_COPIES,
@@ -432,9 +432,7 @@ def evaluate_batch(
     >>> out["points"].tolist(), out["tiles"][1].tolist()
     ([10, 10], [3, 11, 12, 28, 30])
     """
-    arr = np.asarray(ids)
-    if arr.ndim != 2 or arr.shape[1] != 5:
-        raise ParseError(f"hands must have shape (n, 5), got {arr.shape}")
+    arr = item_ids(ids, 32, (5,), "tile")  # exact ids or an error naming row and column
     canon = canonicalize_array(arr)
     src = _source(rules, tables)
     cols = dict(src.lookup(canon))
@@ -545,7 +543,7 @@ def settle_batch(
     """Vectorised :func:`compare` over (n, 5) id arrays (hands of a row must not share
     a physical tile id). Returns ``net``, ``banker_net``, ``declines`` and ``winner``
     (1 player, -1 banker, 0 push)."""
-    pa_, ba_ = np.asarray(player), np.asarray(banker)
+    pa_, ba_ = item_ids(player, 32, (5,), "tile"), item_ids(banker, 32, (5,), "tile")
     both = np.concatenate([pa_, ba_], axis=1)
     srt = np.sort(both, axis=1)
     if np.any(srt[:, 1:] == srt[:, :-1]):
