@@ -170,7 +170,9 @@ def _parser() -> _Parser:
         sp.add_argument("--json", action="store_true", help="machine-readable JSON output")
 
     def game_options(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--bet", help="niuniu: the bet, any the rule set names (classic: equal, double)")
+        sp.add_argument(
+            "--bet", help="niuniu: the bet, any the rule set names (classic: equal, double)"
+        )
         sp.add_argument(
             "--commission",
             type=_commission,
