@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.errors import BullError
+from solver.core.errors import ParseError
 
 __all__ = [
     "BINOM",
@@ -165,7 +165,7 @@ def _rank5_tables() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
 def item_ids(
     hands: npt.ArrayLike, deck: int, widths: Sequence[int], what: str = "card"
 ) -> npt.NDArray[np.int64]:
-    """A batch of hands as exact integer ids, or a :class:`~solver.core.errors.BullError`
+    """A batch of hands as exact integer ids, or a :class:`~solver.core.errors.ParseError`
     naming the first bad row and column.
 
     The one validator behind every batch API: the array must be 2-D with a width in
@@ -178,20 +178,20 @@ def item_ids(
     >>> item_ids([[0, 1], [2, 3.5]], 52, (2,))
     Traceback (most recent call last):
     ...
-    solver.core.errors.BullError: row 1, column 1: 3.5 is not a card id (a whole number 0..51)
+    solver.core.errors.ParseError: row 1, column 1: 3.5 is not a card id (a whole number 0..51)
     """
     try:
         arr = np.asarray(hands)
     except (ValueError, TypeError) as exc:
-        raise BullError(f"a batch of {what}s must be a 2-D array of ids ({exc})") from None
+        raise ParseError(f"a batch of {what}s must be a 2-D array of ids ({exc})") from None
     shape = " or ".join(f"(n, {w})" for w in widths)
     if arr.ndim != 2 or arr.shape[1] not in tuple(widths):
-        raise BullError(f"a batch of hands must have shape {shape}, got {arr.shape}")
+        raise ParseError(f"a batch of hands must have shape {shape}, got {arr.shape}")
     if arr.size == 0:
         return arr.astype(np.int64)
 
-    def fail(row: int, col: int, why: str) -> BullError:
-        return BullError(f"row {row}, column {col}: {arr[row, col].item()!r} {why}")
+    def fail(row: int, col: int, why: str) -> ParseError:
+        return ParseError(f"row {row}, column {col}: {arr[row, col].item()!r} {why}")
 
     kind = arr.dtype.kind
     if kind not in "iuf":

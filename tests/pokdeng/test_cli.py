@@ -302,7 +302,7 @@ def test_batch_api_matches_single_and_reference(tables: str) -> None:
 def test_batch_api_rejects_bad_rows(tables: str) -> None:
     with pytest.raises(ParseError, match="row 1: duplicate"):
         play.evaluate_batch([[0, 1], [5, 5]], tables=tables)
-    with pytest.raises(ParseError, match="row 0: card id out of range"):
+    with pytest.raises(ParseError, match="row 0, column 1: 52 is out of range"):
         play.evaluate_batch([[0, 52]], tables=tables)
     with pytest.raises(ParseError, match="row 0: a card is in both hands"):
         play.settle_batch([[0, 1]], [[1, 2]], tables=tables)
