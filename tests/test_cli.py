@@ -340,3 +340,24 @@ def test_a_full_output_is_one_line_not_a_traceback() -> None:
         code == 2
         and err.getvalue() == "bull: error: cannot write the output: No space left on device\n"
     )
+
+
+@pytest.mark.parametrize(
+    "game,player,other,side",
+    [
+        ("niuniu", "JS QS KS 5H 5D", "4C 7C 8D JD KH", "banker"),
+        ("taungau", "[6:5][4:1][3:3][5:5][2:2]", "[6:6][4:4][2:1][3:1][1:1]", "banker"),
+        ("pokdeng", "6C 4C 5C", "KH 2S 3C", "dealer"),
+    ],
+)
+def test_compare_json_has_one_shape_across_games(
+    game: str, player: str, other: str, side: str
+) -> None:
+    code, out, err = run("compare", game, player, other, "--json")
+    assert code == 0, err
+    rec = json.loads(out)
+    assert {"player", side, "winner", "net", "reason", "rules"} <= set(rec)
+    for hand in (rec["player"], rec[side]):
+        assert isinstance(hand, dict) and isinstance(hand["hand"], list) and "points" in hand
+    assert isinstance(rec["reason"], str) and rec["reason"]
+    assert rec["winner"] == "player" and rec["net"] > 0

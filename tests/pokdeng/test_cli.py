@@ -125,7 +125,7 @@ def test_compare_straights_and_text(tables: str) -> None:
     rec = run_json(
         "compare", "pokdeng", "6C 4C 5C", "2S 3S", "--rules", "straights", "--tables", tables
     )[0]
-    assert (rec["winner"], rec["net"], rec["player_type"]) == ("player", 5, "straight_flush")
+    assert (rec["winner"], rec["net"], rec["player"]["type"]) == ("player", 5, "straight_flush")
     code, out, _ = run("compare", "pokdeng", "JS JH JD", "QS QH QD", "--tables", tables)
     assert code == 0 and "push" in out
     rec = run_json("compare", "pokdeng", "JS QH KD", "2S 2H 2D", "--tables", tables)[0]

@@ -291,9 +291,9 @@ def test_worked_rule_file_through_the_cli(tmp_path: Path) -> None:
     code, out, err = run("compare", "pokdeng", "2S 6S", "4H 4D", *common, "--json")
     assert code == 0, err
     rec = json.loads(out)
-    assert (rec["winner"], rec["net"], rec["player_deng"]) == ("player", 2, 2)
+    assert (rec["winner"], rec["net"], rec["player"]["deng"]) == ("player", 2, 2)
     code, out, _ = run("compare", "pokdeng", "AC 4C 4D", "9H KD 10S", *common, "--json")
-    assert json.loads(out)["net"] == 0 and json.loads(out)["player_deng"] == 2  # push
+    assert json.loads(out)["net"] == 0 and json.loads(out)["player"]["deng"] == 2  # push
     code, out, _ = run("edge", "pokdeng", *common, "--json")
     rec = json.loads(out)
     assert Fraction(rec["ev_optimal_fraction"]) == Fraction(

@@ -83,15 +83,9 @@ def cli_compare(
     _check_options(options, policy_ok=False)
     s = compare(player, dealer, rules, tables)
     p, d = _eval_record(s.player), _eval_record(s.dealer)
-    return {
-        "player": p["hand"],
-        "dealer": d["hand"],
-        "player_type": p["type"],
-        "player_points": p["points"],
-        "player_deng": p["deng"],
-        "dealer_type": d["type"],
-        "dealer_points": d["points"],
-        "dealer_deng": d["deng"],
+    return {  # the shape of every game's compare: nested hands, winner, net, reason, rules
+        "player": p,
+        "dealer": d,
         "winner": s.winner,
         "reason": s.reason,
         "net": s.net,
@@ -100,13 +94,10 @@ def cli_compare(
 
 
 def cli_compare_text(rec: dict[str, Any]) -> str:
-    pc = HandClass(
-        HandType.from_label(rec["player_type"]), rec["player_points"], rec["player_deng"]
-    )
-    dc = HandClass(
-        HandType.from_label(rec["dealer_type"]), rec["dealer_points"], rec["dealer_deng"]
-    )
-    head = f"player {' '.join(rec['player'])} ({pc}) vs dealer {' '.join(rec['dealer'])} ({dc})"
+    p, d = rec["player"], rec["dealer"]
+    pc = HandClass(HandType.from_label(p["type"]), p["points"], p["deng"])
+    dc = HandClass(HandType.from_label(d["type"]), d["points"], d["deng"])
+    head = f"player {' '.join(p['hand'])} ({pc}) vs dealer {' '.join(d['hand'])} ({dc})"
     verdict = "push" if rec["winner"] == "push" else f"{rec['winner']} wins"
     return f"{head}: {verdict}, player net {rec['net']:+d} — {rec['reason']}"
 

@@ -593,5 +593,6 @@ def cli_compare_text(rec: dict[str, Any]) -> str:
     if p.get("declines"):
         lines[0] += f"; declines the bull (banker reveals {rec['banker_reveals']})"
     outcome = "push" if rec["winner"] == "push" else f"{rec['winner']} wins"
-    lines.append(f"{outcome}; player net {rec['net']:+d} [{rec['rules']}]")
+    reason = f" ({rec['reason']})" if rec.get("reason") else ""
+    lines.append(f"{outcome}{reason}; player net {rec['net']:+d} [{rec['rules']}]")
     return "\n".join(lines)
