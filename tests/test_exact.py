@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _brute import brute_force
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,19 +22,6 @@ from solver.games.taungau import odds as tn_odds
 from solver.kit import exact as an
 
 # ------------------------------------------------------------------ fixtures
-
-
-def brute_force(
-    hands: np.ndarray, strength: np.ndarray, weight: np.ndarray, deck: int
-) -> tuple[np.ndarray, ...]:
-    """Every ordered pair of hands, directly: disjoint ones compared by strength."""
-    member = np.zeros((len(hands), deck), dtype=np.int64)
-    member[np.arange(len(hands))[:, None], hands] = 1
-    disjoint = (member @ member.T) == 0
-    lt = disjoint & (strength[None, :] < strength[:, None])
-    eq = disjoint & (strength[None, :] == strength[:, None])
-    gt = disjoint & (strength[None, :] > strength[:, None])
-    return lt.sum(1), eq.sum(1), gt.sum(1), (gt * weight[None, :]).sum(1)
 
 
 # ------------------------------------------------------------------ the counting core

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _brute import brute_force
 
 from solver.cli import main
 from solver.core.indexing import all_subsets, colex_rank_array
@@ -19,19 +20,6 @@ from solver.games.niuniu import odds as nn_odds
 from solver.games.niuniu.rules import load_rules
 from solver.kit import exact as an
 from solver.store.tables import open_table
-
-
-def brute_force(
-    hands: np.ndarray, strength: np.ndarray, weight: np.ndarray, deck: int
-) -> tuple[np.ndarray, ...]:
-    """Every ordered pair of hands, directly: disjoint ones compared by strength."""
-    member = np.zeros((len(hands), deck), dtype=np.int64)
-    member[np.arange(len(hands))[:, None], hands] = 1
-    disjoint = (member @ member.T) == 0
-    lt = disjoint & (strength[None, :] < strength[:, None])
-    eq = disjoint & (strength[None, :] == strength[:, None])
-    gt = disjoint & (strength[None, :] > strength[:, None])
-    return lt.sum(1), eq.sum(1), gt.sum(1), (gt * weight[None, :]).sum(1)
 
 
 def test_reduced_deck_of_real_niuniu_hands(niuniu_tables: Path) -> None:
