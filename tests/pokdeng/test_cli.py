@@ -13,7 +13,7 @@ import pytest
 
 from pokdeng.fixtures import Reference, built_tables, direct_numpy, ids, ref_class, ref_settle
 from solver.cli import main
-from solver.core.errors import ParseError, RulesError
+from solver.core.errors import ParseError
 from solver.games.pokdeng import play as play
 from solver.games.pokdeng.play import Advice, HandEval, Showdown  # noqa: F401  (eval of reprs)
 from solver.games.pokdeng.rules import HandType
@@ -219,10 +219,8 @@ def test_overall_ev_from_tables_matches_direct(tables: str) -> None:
         (["compare", "pokdeng", "7H 8H", "7H 2C"], "card 7H is in both hands"),
         (["compare", "pokdeng", "7H 8H", "2C"], "has 1 cards"),
         (["advise", "pokdeng", "7H 5D 2C"], "advise takes a two-card start"),
-        (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "6"], "K=6 is not in the tables"),
         (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "-1"], "'-1' must be 0 to 9"),
         (["advise", "pokdeng", "7H 5D", "--dealer-draws-at-most", "x"], "not a whole number"),
-        (["strategy", "pokdeng", "--dealer-draws-at-most", "2"], "K=2 is not in the tables"),
         (["strategy", "pokdeng", "--rules", "classic"], "unknown rule set 'classic'"),
     ],
 )
@@ -308,5 +306,29 @@ def test_batch_api_rejects_bad_rows(tables: str) -> None:
         play.settle_batch([[0, 1]], [[1, 2]], tables=tables)
     with pytest.raises(ParseError, match="two-card starts"):
         play.advise_batch([[0, 1, 2]], tables=tables)
-    with pytest.raises(RulesError, match="not in the tables"):
-        play.advise("7H 5D", 7, "standard", tables)
+
+
+def test_a_dealer_policy_outside_the_tables_is_built_on_the_fly(
+    tables: str, tmp_path: Path
+) -> None:
+    """advise/strategy accept any K that edge accepts: a preset's policy the committed
+    tables do not hold gets its own strategy table on first use."""
+    import shutil
+
+    from solver.games.pokdeng.rules import load_rules
+    from solver.games.pokdeng.strategy import DRAW_DEN, solve
+
+    copy = tmp_path / "t"
+    shutil.copytree(tables, copy, symlinks=True)
+    a = play.advise("7H 5D", 7, "standard", copy)
+    sol = solve(load_rules("standard"), 7)
+    from solver.core.cards import parse_hand
+    from solver.core.indexing import colex_rank
+
+    r = colex_rank(parse_hand("7H 5D"))
+    assert a.ev_stand == Fraction(int(sol.ev_stand_num[r]), DRAW_DEN)
+    assert a.ev_draw == Fraction(int(sol.ev_draw_num[r]), DRAW_DEN)
+    code, out, err = run(
+        "strategy", "pokdeng", "--dealer-draws-at-most", "2", "--tables", str(copy)
+    )
+    assert code == 0 and "building the pokdeng_strategy table" in err and "draws on 2" in out

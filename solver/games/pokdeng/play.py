@@ -117,17 +117,9 @@ def _policy(rs: _Ruleset, k: int | None) -> int:
     return k
 
 
-def _check_policy_in_table(rs: _Ruleset, k: int) -> None:
-    if rs.config is not None and k not in POLICIES:
-        built = ", ".join(str(p) for p in POLICIES)
-        raise RulesError(
-            f"dealer policy K={k} is not in the tables for preset "
-            f"{rs.config!r} (built: {built}); a rule file may set any K"
-        )
-
-
 def _solution(rules: PokDengRules, k: int, tables: str | os.PathLike[str] | None) -> Solution:
-    """A rule set without preset tables: its own strategy table, built on first use."""
+    """A rule set, or a dealer policy, the preset tables do not hold: its own strategy
+    table, built on first use (it says so) and cached."""
     return rule_solution(rules, k, tables)
 
 
@@ -348,12 +340,11 @@ def advise_batch(
     rs = _resolve(rules)
     k = _policy(rs, dealer_draws_at_most)
     ranks = colex_rank_array(srt, presorted=True)
-    if rs.config is None:
+    if rs.config is None or k not in POLICIES:
         sol = _solution(rs.rules, k, tables)
         stand, draw = sol.ev_stand_num[ranks], sol.ev_draw_num[ranks]
         action = sol.action[ranks]
     else:
-        _check_policy_in_table(rs, k)
         table = _table("pokdeng_strategy", tables, rs.config)
         rows = strategy_row(rs.config, k, 0) + ranks
         stand = table.column("ev_stand_num")[rows] * (
@@ -425,9 +416,8 @@ def overall(
     """
     rs = _resolve(rules)
     k = _policy(rs, dealer_draws_at_most)
-    if rs.config is None:
+    if rs.config is None or k not in POLICIES:
         return overall_ev(_solution(rs.rules, k, tables))
-    _check_policy_in_table(rs, k)
     table = _table("pokdeng_strategy", tables, rs.config)
     try:
         rec = dict(table.meta["extra"]["overall_ev"][rs.config][str(k)])
