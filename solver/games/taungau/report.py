@@ -160,8 +160,10 @@ def _plot_macau_decline(path: Path, macau: TauNgauEdge, pays: int) -> None:
 
     fig = figure(12, 5)
     ax = fig.add_subplot(1, 2, 1)
-    grid = np.array([[p - b for b in range(11)] for p in range(1, 11)], dtype=float)
-    ax.imshow(grid, cmap="RdYlGn", vmin=-10, vmax=10, origin="lower", aspect="auto")
+    # what the player is actually paid: a declined bull pays the fixed amount
+    grid = np.array([[max(p - b, -pays) for b in range(11)] for p in range(1, 11)], dtype=float)
+    image = ax.imshow(grid, cmap="RdYlGn", vmin=-10, vmax=10, origin="lower", aspect="auto")
+    fig.colorbar(image, ax=ax, label="player's net in stakes (declined: the amount paid)")
     for pi, p in enumerate(range(1, 11)):
         for b in range(11):
             decline = p - b < -pays
