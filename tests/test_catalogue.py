@@ -237,3 +237,32 @@ def test_batch_ids_must_be_exact(
     with pytest.raises(BullError) as e:
         play.evaluate_batch(np.array(rows), tables=tables[game])
     assert needle.replace("column 2", f"column {min(2, len(rows[1]) - 1)}") in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["eval", "niuniu", "--input", "/dev/zero"], "NUL bytes"),
+        (["verify", "niuniu", "/dev/zero", "--format", "csv"], "NUL bytes"),
+        (["verify", "niuniu", "/dev/zero", "--format", "jsonl"], "NUL bytes"),
+        (["verify", "niuniu", "/dev/zero", "--format", "parquet"], "Parquet"),
+        (["rules", "niuniu", "--rules", "/dev/zero"], "larger than"),
+    ],
+)
+def test_endless_input_ends_in_one_line(argv: list[str], needle: str) -> None:
+    """/dev/zero as input (hands, claims, a rule file) is refused at once, not read
+    forever."""
+    assert_clean_error(*run(argv), needle)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_deeply_nested_rule_files_are_one_line(tmp_path: Path, suffix: str) -> None:
+    depth = 50_000
+    body = "[" * depth + "]" * depth
+    path = tmp_path / f"deep{suffix}"
+    path.write_text(
+        f'{{"game": "niuniu", "x": {body}}}'
+        if suffix == ".json"
+        else f'game = "niuniu"\nx = {body}\n'
+    )
+    assert_clean_error(*run(["rules", "niuniu", "--rules", str(path)]), "nested too deeply")

@@ -42,6 +42,9 @@ __all__ = [
     "to_toml",
 ]
 
+MAX_RULE_FILE = 1 << 20
+"""The largest rule file read (bytes); a rule set is a few hundred."""
+
 RuleSpec = str | os.PathLike[str] | Mapping[str, Any] | None
 """How a caller names a rule set: a preset name, a rule file's path, a dict, or ``None``
 (the game's default preset)."""
@@ -72,6 +75,8 @@ def _parse_text(text: str, source: str, as_json: bool) -> dict[str, Any]:
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         kind = "JSON" if as_json else "TOML"
         raise RulesError(f"rule file {source}: not valid {kind}: {exc}") from None
+    except RecursionError:
+        raise RulesError(f"rule file {source}: nested too deeply to be a rule set") from None
     if not isinstance(data, dict):
         raise RulesError(f"rule file {source}: the top level must be a table/object")
     return data
@@ -114,7 +119,13 @@ def load_rule_data(
                 f"(presets: {', '.join(names)}; or give a .toml/.json file)"
             )
         try:
-            raw = path.read_bytes()
+            with open(path, "rb") as f:
+                raw = f.read(MAX_RULE_FILE + 1)  # bounded: /dev/zero is not a rule file
+            if len(raw) > MAX_RULE_FILE:
+                raise RulesError(
+                    f"rule file {text_spec} is larger than {MAX_RULE_FILE:,} bytes; "
+                    "not a rule set"
+                )
         except OSError as exc:
             raise RulesError(f"cannot read rule file {text_spec}: {exc.strerror}") from None
         try:

@@ -151,12 +151,16 @@ def detect_format(path: str, fmt: str | None) -> str:
     )
 
 
-def _open_check(path: str) -> None:
+def _open_check(path: str, fmt: str) -> None:
+    """The file can be opened, and a text format does not start with NUL bytes (a binary
+    file, ``/dev/zero``: refused at once instead of read forever)."""
     try:
-        with open(path, "rb"):
-            pass
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
     except OSError as exc:
         raise BullError(f"cannot read claims file {path}: {exc.strerror}") from None
+    if fmt != "parquet" and b"\0" in head:
+        raise BullError(f"{path} holds NUL bytes: not a {fmt.upper()} text file")
 
 
 def read_chunks(
@@ -170,7 +174,7 @@ def read_chunks(
         raise BullError(f"--batch-size must be positive, got {batch_size}")
     if path == "-":
         return _read_stdin(fmt, explicit, batch_size)
-    _open_check(path)
+    _open_check(path, fmt)
     if fmt == "parquet":
         return _read_parquet(path, explicit, batch_size)
     if fmt == "csv":
@@ -248,7 +252,9 @@ def _read_csv(
     path: str, explicit: Mapping[str, str], batch_size: int
 ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
     with open(path, "rb") as f:
-        first = f.readline()
+        first = f.readline(1 << 20)  # a header line, not a whole file without line ends
+    if len(first) >= 1 << 20:
+        raise BullError(f"{path}: the first line is over 1 MB; not a CSV header")
     try:
         header_text = first.decode("utf-8-sig")
     except UnicodeDecodeError:
