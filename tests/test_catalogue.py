@@ -266,3 +266,24 @@ def test_deeply_nested_rule_files_are_one_line(tmp_path: Path, suffix: str) -> N
         else f'game = "niuniu"\nx = {body}\n'
     )
     assert_clean_error(*run(["rules", "niuniu", "--rules", str(path)]), "nested too deeply")
+
+
+def test_file_names_that_are_not_utf8(tmp_path: Path, tables: dict[str, str]) -> None:
+    """A file name in another encoding (surrogate escapes in Python) is read and named,
+    never a traceback."""
+    import os
+
+    folder = os.fsencode(tmp_path)
+    hands = os.fsdecode(folder + b"/\xff-hands.txt")
+    claims = os.fsdecode(folder + b"/\xfe-claims.csv")
+    with open(hands, "w") as f:
+        f.write(GOOD["niuniu"] + "\n")
+    with open(claims, "w") as f:
+        f.write(f"hand,points\n{GOOD['niuniu']},7\n")
+    code, out, err = run(["eval", "niuniu", "--input", hands, "--tables", tables["niuniu"]])
+    assert code == 0 and out.count("\n") == 1, err
+    code, out, err = run(["verify", "niuniu", claims, "--tables", tables["niuniu"]])
+    assert code == 0 and "all claims agree" in out, err
+    missing = os.fsdecode(folder + b"/\xfd-missing.txt")
+    code, out, err = run(["eval", "niuniu", "--input", missing, "--tables", tables["niuniu"]])
+    assert code == 2 and err.count("\n") == 1 and "cannot read input file" in err

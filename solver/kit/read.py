@@ -151,6 +151,16 @@ def detect_format(path: str, fmt: str | None) -> str:
     )
 
 
+def _arrow_source(path: str) -> Any:
+    """What Arrow reads: the path, or an open file when the path is not valid UTF-8 (a
+    file name in another encoding reaches Python as surrogate escapes Arrow refuses)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return open(path, "rb")
+    return path
+
+
 def _open_check(path: str, fmt: str) -> None:
     """The file can be opened, and a text format does not start with NUL bytes (a binary
     file, ``/dev/zero``: refused at once instead of read forever)."""
@@ -224,7 +234,7 @@ def _read_parquet(
     path: str, explicit: Mapping[str, str], batch_size: int
 ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(_arrow_source(path))
     except (OSError, pa.ArrowException) as exc:
         raise BullError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
     mapping = map_columns(pf.schema_arrow.names, explicit)
@@ -293,7 +303,10 @@ def _read_csv(
     )
     try:
         reader = pacsv.open_csv(
-            path, read_options=read_opts, parse_options=parse_opts, convert_options=conv
+            _arrow_source(path),
+            read_options=read_opts,
+            parse_options=parse_opts,
+            convert_options=conv,
         )
     except (OSError, pa.ArrowException) as exc:
         raise BullError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from None
