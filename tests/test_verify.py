@@ -1163,3 +1163,20 @@ def test_a_list_where_a_value_belongs_is_malformed_not_read_as_text(
     lists.write_text('{"hand": "KS 9H 8C 3D 7S", "points": [7]}\n' * 3)
     code, _, err = run("verify", "niuniu", str(lists), "--tables", str(niuniu_tables))
     assert code == 2 and err.count("\n") == 1 and "expected an integer" in err
+
+
+def test_a_hand_column_whose_type_changes_between_blocks(
+    tmp_path: Path, niuniu_tables: Path
+) -> None:
+    """JSON Lines read block by block: text, then lists, then numbers — the rows that are
+    no hand are malformed, the rest is checked."""
+    path = tmp_path / "blocks.jsonl"
+    path.write_text(
+        '{"hand": "KS 9H 8C 3D 7S", "points": 7}\n{"hand": "AS 2S 3S 4S 6S", "points": 6}\n'
+        '{"hand": ["AS", "2S", "3S", "4S", "5S"], "points": 5}\n'
+        '{"hand": ["AS", "2S", "3S", "4S", "7S"], "points": 7}\n'
+        '{"hand": 12, "points": 7}\n{"hand": {"a": 1}, "points": 7}\n'
+    )
+    code, s = verify_json(path, niuniu_tables, "--batch-size", "2")
+    assert code == 1 and s["checked"] == 4 and s["agree"] == 4
+    assert sorted(m["line"] for m in s["malformed_rows"]) == [5, 6]

@@ -446,7 +446,8 @@ def joined_text(arr: pa.Array) -> pa.Array | None:
             return None
     if pa.types.is_null(t):
         return pa.array([None] * len(arr), pa.string())
-    raise BullError(f"a hand column has type {t}; expected text or a list of names")
+    # a number, an object ...: spelled as text, so each row is malformed (not the file)
+    return as_text(arr)
 
 
 def parse_card_hands(
