@@ -20,6 +20,7 @@ that folder in, so this module knows no game.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -64,9 +65,30 @@ class RuleSet(Protocol):
         ...
 
 
+_NAMES: dict[str, list[str]] = {}
+
+
 def preset_names(folder: Traversable) -> list[str]:
-    """Names of the presets in a game's ``presets/`` folder (``<name>.toml`` files)."""
-    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+    """Names of the presets in a game's ``presets/`` folder (``<name>.toml`` files),
+    listed once per process."""
+    key = str(folder)
+    if key not in _NAMES:
+        _NAMES[key] = sorted(
+            p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml")
+        )
+    return list(_NAMES[key])
+
+
+_PRESETS: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def _preset(presets: Traversable, name: str) -> dict[str, Any]:
+    """A shipped preset's data, read once per process (callers get a copy)."""
+    key = (str(presets), name)
+    if key not in _PRESETS:
+        res = presets / f"{name}.toml"
+        _PRESETS[key] = _parse_text(res.read_text(encoding="utf-8"), f"preset {name}", False)
+    return _PRESETS[key]
 
 
 def _parse_text(text: str, source: str, as_json: bool) -> dict[str, Any]:
@@ -108,9 +130,7 @@ def load_rule_data(
         text_spec = os.fspath(spec)
         names = preset_names(presets)
         if text_spec in names:
-            res = presets / f"{text_spec}.toml"
-            data = _parse_text(res.read_text(encoding="utf-8"), f"preset {text_spec}", False)
-            return text_spec, data
+            return text_spec, copy.deepcopy(_preset(presets, text_spec))
         path = Path(text_spec)
         looks_like_file = path.suffix.lower() in (".toml", ".json") or os.sep in text_spec
         if not looks_like_file:

@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from solver.core.cards import RANK_NAMES
+import numpy as np
+
+from solver.core.cards import CARD_NAMES, RANK_NAMES
 from solver.core.errors import RulesError
 from solver.games.pokdeng.chart import Chart, chart_png, chart_text, strategy_chart
 from solver.games.pokdeng.hands import HandClass
@@ -21,7 +23,7 @@ from solver.games.pokdeng.play import (
     _resolve,
     advise,
     compare,
-    evaluate,
+    evaluate_batch,
 )
 from solver.games.pokdeng.rules import HandType
 
@@ -68,7 +70,23 @@ def cli_eval(
     rs = _resolve(rules)
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
     parsed = [_as_cards(h) for h in hands]
-    return [_eval_record(evaluate(c, spec, tables)) for c in parsed]
+    out: list[dict[str, Any]] = [{} for _ in parsed]
+    for size in (2, 3):  # one vectorised lookup per hand size, records in input order
+        at = [i for i, c in enumerate(parsed) if len(c) == size]
+        if not at:
+            continue
+        got = evaluate_batch(np.array([parsed[i] for i in at]), spec, tables)
+        cols = {k: v.tolist() for k, v in got.items()}
+        for j, i in enumerate(at):
+            out[i] = {
+                "hand": [CARD_NAMES[c] for c in parsed[i]],
+                "type": HandType(cols["type"][j]).label,
+                "points": cols["points"][j],
+                "deng": cols["deng"][j],
+                "strength": cols["strength"][j],
+                "rules": rs.rules.name,
+            }
+    return out
 
 
 def cli_eval_text(rec: dict[str, Any]) -> str:
