@@ -332,3 +332,18 @@ def test_a_dealer_policy_outside_the_tables_is_built_on_the_fly(
         "strategy", "pokdeng", "--dealer-draws-at-most", "2", "--tables", str(copy)
     )
     assert code == 0 and "building the pokdeng_strategy table" in err and "draws on 2" in out
+
+
+def test_eval_of_many_hands_equals_one_at_a_time(tables: str) -> None:
+    """The batched ``bull eval`` records are the per-hand ones, in input order, for a
+    mix of two- and three-card hands under a preset and a rule file."""
+    import random
+
+    from solver.core.cards import CARD_NAMES
+    from solver.games.pokdeng.commands import _eval_record, cli_eval
+
+    rng = random.Random(5)
+    hands = [" ".join(rng.sample(CARD_NAMES, rng.choice((2, 3)))) for _ in range(400)]
+    for rules in (None, "straights", {"name": "x", "straights": True, "ace": "low"}):
+        one = [_eval_record(play.evaluate(h, rules, tables)) for h in hands]
+        assert cli_eval(hands, rules, {}, tables) == one  # type: ignore[arg-type]
