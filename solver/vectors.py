@@ -61,9 +61,12 @@ def build_vectors(
     return entry.vectors(rules, seed, sample, options, tables)
 
 
-def _order(rec: dict[str, Any]) -> dict[str, Any]:
+def _order(rec: dict[str, Any], rules: str) -> dict[str, Any]:
+    """``id``, ``kind`` first, then the rule set the answers hold for (so ``bull verify``
+    of the file uses it by default), then the rest."""
     first = ("id", "kind")
-    return {k: rec[k] for k in first} | {k: v for k, v in rec.items() if k not in first}
+    head = {k: rec[k] for k in first} | {"rules": rules}
+    return head | {k: v for k, v in rec.items() if k not in (*first, "rules")}
 
 
 def cli_vectors(args: Any, out: Any) -> int:
@@ -76,7 +79,8 @@ def cli_vectors(args: Any, out: Any) -> int:
         args.game, args.rules, args.seed, args.sample, args.tables, args.banker_reveals
     )
     lines = "".join(
-        json.dumps(_order(r), ensure_ascii=False, separators=(",", ":")) + "\n" for r in records
+        json.dumps(_order(r, cov["rules"]), ensure_ascii=False, separators=(",", ":")) + "\n"
+        for r in records
     )
     if args.out:
         with AtomicFile(args.out) as f:

@@ -64,6 +64,7 @@ from solver.kit.read import (
     Chunk,
     detect_format,
     parse_column_options,
+    peek_rules,
     prefetch,
     read_chunks,
 )
@@ -346,7 +347,20 @@ def _stated_rows(arr: pa.Array) -> npt.NDArray[np.bool_]:
 def cli_verify(args: Any, out: Any) -> int:
     """The ``bull verify`` subcommand: print the summary, return the exit code."""
     keys = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
-    options = games.get(args.game).accept({k: getattr(args, k, None) for k in keys})
+    game = games.get(args.game)
+    options = game.accept({k: getattr(args, k, None) for k in keys})
+    if args.rules is None:  # a vectors file names the rule set its answers hold for
+        named = peek_rules(args.file, detect_format(args.file, args.format))
+        err = getattr(args, "err", None)
+        if named in game.presets():
+            args.rules = named
+            if err is not None and named != game.default_rules:
+                err.write(f"bull: the file names rule set {named!r}; checking against it\n")
+        elif named is not None and err is not None:
+            err.write(
+                f"bull: the file names rule set {named!r}, which is no preset; checking "
+                f"against {game.default_rules!r} (pass --rules FILE for {named!r})\n"
+            )
     with StatusLine(getattr(args, "err", None)) as status:
 
         def progress(rows: int) -> None:

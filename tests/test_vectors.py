@@ -282,3 +282,25 @@ def test_out_never_half_written(
     code, _, _ = run("vectors", "niuniu", "--out", str(target))
     assert code == 0 and [p.name for p in outdir.iterdir()] == ["v.jsonl"]
     assert target.read_text() == run("vectors", "niuniu")[1]
+
+
+def test_a_vectors_file_names_its_rule_set_and_verify_uses_it(tmp_path: Path) -> None:
+    """Every vector says the rule set its answers hold for; verify of the file without
+    --rules checks against that preset (and says so), not the default."""
+    import io
+
+    from solver.cli import main
+
+    path = tmp_path / "casino.jsonl"
+    err = io.StringIO()
+    assert main(["vectors", "niuniu", "--rules", "casino", "--out", str(path)], err=err) == 0
+    first = json.loads(path.read_text().splitlines()[0])
+    assert list(first)[:3] == ["id", "kind", "rules"] and first["rules"] == "casino"
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["verify", "niuniu", str(path)], out=out, err=err) == 0, out.getvalue()
+    assert "rule set 'casino'" in err.getvalue()
+    other = tmp_path / "house.csv"
+    other.write_text("hand,points,rules\nKS 9H 8C 3D 7S,7,house\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["verify", "niuniu", str(other)], out=out, err=err) == 0
+    assert "'house', which is no preset" in err.getvalue()

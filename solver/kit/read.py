@@ -38,6 +38,7 @@ __all__ = [
     "detect_format",
     "map_columns",
     "parse_column_options",
+    "peek_rules",
     "prefetch",
     "read_chunks",
 ]
@@ -127,6 +128,31 @@ class Chunk:
 
     def __len__(self) -> int:
         return len(self.lines)
+
+
+def peek_rules(path: str, fmt: str) -> str | None:
+    """The ``rules`` column of the file's first row, if it has one (a vectors file says
+    which rule set its answers hold for); ``None`` otherwise or when unreadable."""
+    if path == "-":
+        return None
+    try:
+        if fmt == "parquet":
+            pf = pq.ParquetFile(_arrow_source(path))
+            if "rules" not in pf.schema_arrow.names or pf.metadata.num_rows == 0:
+                return None
+            value = pf.read_row_group(0, columns=["rules"]).column(0)[0].as_py()
+        elif fmt == "jsonl":
+            with open(path, "rb") as f:
+                first = next((ln for ln in f if ln.strip()), b"")
+            value = json.loads(first).get("rules") if first else None
+        else:
+            with open(path, encoding="utf-8-sig", newline="") as f:
+                rows = csv.DictReader(f)
+                row = next(rows, None)
+            value = None if row is None else row.get("rules")
+    except (OSError, ValueError, UnicodeDecodeError, AttributeError, pa.ArrowException):
+        return None
+    return value if isinstance(value, str) and value else None
 
 
 def detect_format(path: str, fmt: str | None) -> str:
