@@ -132,7 +132,8 @@ class Chunk:
 
 def peek_rules(path: str, fmt: str) -> str | None:
     """The ``rules`` column of the file's first row, if it has one (a vectors file says
-    which rule set its answers hold for); ``None`` otherwise or when unreadable."""
+    which rule set its answers hold for); ``None`` otherwise or when unreadable. Reads
+    at most the first 64 KB of a text file."""
     if path == "-":
         return None
     try:
@@ -141,16 +142,19 @@ def peek_rules(path: str, fmt: str) -> str | None:
             if "rules" not in pf.schema_arrow.names or pf.metadata.num_rows == 0:
                 return None
             value = pf.read_row_group(0, columns=["rules"]).column(0)[0].as_py()
-        elif fmt == "jsonl":
-            with open(path, "rb") as f:
-                first = next((ln for ln in f if ln.strip()), b"")
-            value = json.loads(first).get("rules") if first else None
         else:
-            with open(path, encoding="utf-8-sig", newline="") as f:
-                rows = csv.DictReader(f)
-                row = next(rows, None)
-            value = None if row is None else row.get("rules")
-    except (OSError, ValueError, UnicodeDecodeError, AttributeError, pa.ArrowException):
+            with open(path, "rb") as f:
+                head = f.read(1 << 16)
+            if b"\0" in head:
+                return None
+            lines = head.decode("utf-8-sig", "replace").splitlines()
+            if fmt == "jsonl":
+                first = next((ln for ln in lines if ln.strip()), "")
+                value = json.loads(first).get("rules") if first else None
+            else:
+                row = next(csv.DictReader(lines[:2]), None)
+                value = None if row is None else row.get("rules")
+    except (OSError, ValueError, AttributeError, csv.Error, pa.ArrowException):
         return None
     return value if isinstance(value, str) and value else None
 

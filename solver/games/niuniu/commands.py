@@ -32,7 +32,7 @@ def cli_eval_text(rec: dict[str, Any]) -> str:
     else:
         how = "no three cards make a multiple of 10"
     label = rec["category"].replace("_", " ")
-    return f"{hand}: {label} ({how}); strength {rec['strength']} [{rec['rules']}]"
+    return f"{hand}: {label} ({how}) [{rec['rules']}]"  # strength: in --json only
 
 
 def cli_compare(

@@ -185,6 +185,8 @@ class TauNgauHand:
                     "banker_first": _frac(self.ev_banker_first),
                 },
                 "banker_distribution": list(self.banker),
+                # what each count of banker_distribution is: the banker's best score
+                "banker_distribution_scores": ["no_bull", *(str(s) for s in range(1, 11))],
             }
             if banker_reveals is not None:
                 rec["banker_reveals"] = banker_reveals
