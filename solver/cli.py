@@ -241,6 +241,12 @@ def _parser() -> _Parser:
 
     r = _helped(sub, "report", "write a research report with every exact figure")
     r.add_argument("--out", metavar="DIR", default="report", help="output directory")
+    r.add_argument(
+        "--rules",
+        action="append",
+        metavar="FILE",
+        help="also report on this rule file (repeatable; its `game` key names the game)",
+    )
     common(r, rules=False)
     r.set_defaults(run=module_command("solver.report", "cli_report"))
 

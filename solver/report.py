@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,8 +85,12 @@ def write_report(
     simulate_rounds: int = 100_000,
     plots: bool = True,
     log: Callable[[str], Any] | None = None,
+    rule_files: Sequence[str] = (),
 ) -> ReportResult:
-    """Compute every figure and write ``report.md`` (and PNGs) into ``out``."""
+    """Compute every figure and write ``report.md`` (and PNGs) into ``out``; each of
+    ``rule_files`` (a user's rule file, for the game its ``game`` key names) adds a
+    section with its exact odds and edge."""
+    house = [_house_game(f) for f in rule_files]  # bad files fail before any work
     say = log or (lambda s: None)
     t_start = time.perf_counter()
     timings: dict[str, float] = {}
@@ -119,6 +123,11 @@ def write_report(
         games.get(name).report_section(ctx)
         timings[name] = time.perf_counter() - t0
     md = ctx.md
+    for game, spec in house:
+        t0 = time.perf_counter()
+        say(f"{spec} ...")
+        _house_section(ctx, game, spec)
+        timings[str(spec)] = time.perf_counter() - t0
     md += [
         "## Independent check: Monte Carlo",
         "",
@@ -144,6 +153,41 @@ def write_report(
     )
 
 
+def _house_game(path: str) -> tuple[games.Game, str]:
+    """The game a rule file is for (its ``game`` key), with every field checked now."""
+    import tomllib
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data = json.loads(text) if path.lower().endswith(".json") else tomllib.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        raise BullError(f"cannot read rule file {path} as TOML/JSON") from None
+    name = data.get("game") if isinstance(data, dict) else None
+    if name not in games.names():
+        raise BullError(
+            f"rule file {path}: 'game' must name one of {', '.join(games.names())}, got {name!r}"
+        )
+    game = games.get(str(name))
+    game.load_rules(path)
+    return game, path
+
+
+def _house_section(ctx: ReportContext, game: games.Game, spec: str) -> None:
+    """A user's rule set: its full content, exact odds and exact edge (game-blind)."""
+    from solver.kit.markdown import odds_rows, rules_block
+
+    rules = game.load_rules(spec)
+    ctx.md += [f"## {game.title}: rule file `{Path(spec).name}`", "", rules.description, ""]
+    ctx.md += rules_block(rules.name, rules.to_data())
+    res = game.odds(spec, None if ctx.tables is None else str(ctx.tables))
+    for section in res.sections:
+        ctx.md += [f"### {section.replace('_', ' ').capitalize()}", ""]
+        ctx.md += md_table(["kind", "hands", "probability", "exact"], odds_rows(res, section))
+        ctx.md += [""]
+    edge = game.edge(spec, {}, None if ctx.tables is None else str(ctx.tables))
+    ctx.md += ["### Edge", "", "```", edge.text(), "```", ""]
+
+
 def cli_report(args: Any, out: Any) -> int:
     """``bull report [--out DIR] [--tables DIR] [--json]``."""
 
@@ -151,7 +195,9 @@ def cli_report(args: Any, out: Any) -> int:
 
     err = getattr(args, "err", None)
     with StatusLine(err) as status:
-        res = write_report(args.out, args.tables, log=status.show)
+        res = write_report(
+            args.out, args.tables, log=status.show, rule_files=getattr(args, "rules", None) or ()
+        )
     if not res.images and err is not None:
         err.write(
             "bull: matplotlib is not installed, so the report has no plots; "

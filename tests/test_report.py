@@ -141,3 +141,29 @@ def test_without_matplotlib_the_report_says_how_to_get_plots(
     assert report.cli_report(Args(), io.StringIO()) == 0
     assert "pip install 'bull-solver[plot]'" in Args.err.getvalue()
     assert Args.err.getvalue().count("\n") == 1
+
+
+def test_a_rule_file_gets_its_own_section(tmp_path: Path) -> None:
+    """``bull report --rules FILE``: the game is the file's own, the section holds the
+    rule set, its exact odds and its exact edge (the same as ``bull edge``)."""
+    from solver import games, report
+    from solver.kit.markdown import ReportContext
+
+    path = tmp_path / "house.toml"
+    path.write_text(
+        'game = "pokdeng"\nbase = "standard"\nname = "house"\nequal_points = "push"\n'
+        "[deng]\nthree_card_pair = 2\n"
+    )
+    game, spec = report._house_game(str(path))
+    assert game.name == "pokdeng"
+    ctx = ReportContext(tmp_path, None, False, 10)
+    report._house_section(ctx, game, spec)
+    text = "\n".join(ctx.md)
+    assert "## Pok Deng: rule file `house.toml`" in text and '"three_card_pair": 2' in text
+    assert games.get("pokdeng").edge(spec, {}, None).text() in text
+    assert "3 card deng" in text.lower()
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "chess"\n')
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["report", "--out", str(tmp_path / "r"), "--rules", str(bad)], out=out, err=err)
+    assert code == 2 and "'game' must name one of" in err.getvalue() and out.getvalue() == ""
