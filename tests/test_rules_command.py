@@ -95,3 +95,21 @@ def test_base_must_name_a_preset_and_tables_merge(tmp_path: Path) -> None:
     classic = games.get("niuniu").load_rules("classic").to_data()
     assert data["multipliers"]["double"] == {**classic["multipliers"]["double"], "niu_9": 4}
     assert data["multipliers"]["equal"] == classic["multipliers"]["equal"]
+
+
+@pytest.mark.parametrize("game", ["niuniu", "taungau", "pokdeng"])
+def test_an_empty_rule_file_is_refused(game: str, tmp_path: Path) -> None:
+    path = tmp_path / "empty.toml"
+    path.write_text("")
+    code, out, err = run("rules", game, "--rules", str(path))
+    assert code == 2 and out == "" and "is empty" in err and err.count("\n") == 1
+
+
+def test_multipliers_are_bounded(tmp_path: Path) -> None:
+    """A multiplier too large for exact sums is refused where the rules are read."""
+    path = tmp_path / "huge.toml"
+    path.write_text(
+        'game = "niuniu"\nbase = "classic"\n[multipliers.double]\nniu_niu = 1000000000000\n'
+    )
+    code, _, err = run("edge", "niuniu", "--rules", str(path), "--bet", "double")
+    assert code == 2 and "'multipliers.double.niu_niu'" in err and "at most 1000" in err

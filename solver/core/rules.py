@@ -143,8 +143,7 @@ def load_rule_data(
                 raw = f.read(MAX_RULE_FILE + 1)  # bounded: /dev/zero is not a rule file
             if len(raw) > MAX_RULE_FILE:
                 raise RulesError(
-                    f"rule file {text_spec} is larger than {MAX_RULE_FILE:,} bytes; "
-                    "not a rule set"
+                    f"rule file {text_spec} is larger than {MAX_RULE_FILE:,} bytes; not a rule set"
                 )
         except OSError as exc:
             raise RulesError(f"cannot read rule file {text_spec}: {exc.strerror}") from None
@@ -153,6 +152,11 @@ def load_rule_data(
         except UnicodeDecodeError:
             raise RulesError(f"rule file {text_spec}: not UTF-8 text") from None
         data = _parse_text(text, text_spec, path.suffix.lower() == ".json")
+        if not data:
+            raise RulesError(
+                f"rule file {text_spec} is empty; a rule file names its game, e.g. "
+                f'game = "{game}" and base = "<preset>", then what differs'
+            )
         source = text_spec
         name = str(data.get("name", path.stem))
     file_game = data.get("game", game)

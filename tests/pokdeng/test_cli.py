@@ -62,7 +62,7 @@ def test_eval_fields(tables: str) -> None:
 
 def test_eval_text_and_straights(tables: str) -> None:
     code, out, _ = run("eval", "pokdeng", "4C 5C 6C", "--tables", tables)
-    assert code == 0 and out.strip() == "4C 5C 6C: Normal 5, 3 deng (strength 5)"
+    assert code == 0 and out.strip() == "4C 5C 6C: Normal 5, 3 deng"
     rec = run_json("eval", "pokdeng", "4C 5C 6C", "--rules", "straights", "--tables", tables)[0]
     assert (rec["type"], rec["deng"], rec["rules"]) == ("straight_flush", 5, "straights")
 
@@ -258,7 +258,7 @@ def test_missing_tables_is_a_clean_error(tmp_path: Path) -> None:
 def test_repr_pastes_back(tables: str) -> None:
     e = play.evaluate("9D 9S", tables=tables)
     assert eval(repr(e)) == e
-    assert str(e) == "9S 9D: Pok 8, 2 deng (strength 58)"
+    assert str(e) == "9S 9D: Pok 8, 2 deng"
     a = play.advise("5D 7H", tables=tables)
     assert eval(repr(a)) == a
     s = play.compare("5S 4C", "9S 9D", tables=tables)

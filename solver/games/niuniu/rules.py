@@ -48,6 +48,10 @@ __all__ = [
 ]
 
 PRESET_DIR = resources.files("solver.games.niuniu") / "presets"
+
+MAX_MULTIPLIER = 1000
+"""The largest multiplier a bet may pay: exact sums over every pair of hands stay well
+inside 64-bit integers (rooms pay at most a few dozen)."""
 """This game's shipped rule sets, one ``<name>.toml`` each."""
 
 
@@ -301,7 +305,7 @@ def _bet_names(r: Reader, mt: Reader) -> list[str]:
 def _multiplier_row(mt: Reader, bet: str) -> tuple[int, ...]:
     """A bet's multiplier per :class:`Category`: its ``default`` and overrides."""
     bt = mt.table(bet)
-    default = bt.integer("default", minimum=0, default=1)
+    default = bt.integer("default", minimum=0, maximum=MAX_MULTIPLIER, default=1)
     row = [default] * N_CATEGORIES
     for key in bt:
         if key == "default":
@@ -314,7 +318,7 @@ def _multiplier_row(mt: Reader, bet: str) -> tuple[int, ...]:
                 "is not a Niu Niu category; expected default or one of: "
                 + ", ".join(c.label for c in Category),
             ) from None
-        row[cat] = bt.integer(key, minimum=0)
+        row[cat] = bt.integer(key, minimum=0, maximum=MAX_MULTIPLIER)
     bt.done(ignore=())
     return tuple(row)
 

@@ -91,7 +91,7 @@ def cli_eval(
 
 def cli_eval_text(rec: dict[str, Any]) -> str:
     c = HandClass(HandType.from_label(rec["type"]), rec["points"], rec["deng"])
-    return f"{' '.join(rec['hand'])}: {c} (strength {rec['strength']})"
+    return f"{' '.join(rec['hand'])}: {c}"  # strength: in --json only
 
 
 def cli_compare(

@@ -143,7 +143,7 @@ class HandEval:
         return HandClass(self.type, self.points, self.deng, kind)
 
     def __str__(self) -> str:
-        return f"{' '.join(self.hand)}: {self.hand_class} (strength {self.strength})"
+        return f"{' '.join(self.hand)}: {self.hand_class}"  # strength: in --json only
 
 
 def _as_cards(
