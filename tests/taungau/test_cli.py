@@ -47,6 +47,8 @@ def test_eval_macau_json(tg_dir: Path) -> None:
     assert rec["decision_banker_last"] == "declare"
     assert rec["decline_if_banker_at_least"] is None  # 10 > 5
     assert sum(rec["banker_distribution"]) == 80730
+    scores = rec["banker_distribution_scores"]  # what each count is: the banker's best score
+    assert scores == ["no_bull", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
     expected = sum(c * (10 - b) for b, c in enumerate(rec["banker_distribution"])) / 80730
     assert rec["ev_declare"] == pytest.approx(expected)
 
