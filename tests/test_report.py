@@ -129,7 +129,9 @@ def test_without_matplotlib_the_report_says_how_to_get_plots(
     monkeypatch.setattr(
         report,
         "write_report",
-        lambda out, tables, log=None: report.ReportResult(tmp_path / "r.md", (), 0.1),
+        lambda out, tables, log=None, rule_files=(): report.ReportResult(
+            tmp_path / "r.md", (), 0.1
+        ),
     )
 
     class Args:
