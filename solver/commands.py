@@ -121,14 +121,10 @@ def _argument_hands(args: argparse.Namespace) -> list[str]:
     return hands
 
 
-OPTION_KEYS = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
-"""The command-line options that belong to one game or another."""
-
-
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     """The game options given on the command line; one the game does not take is an
     error naming it (never silently ignored)."""
-    given = {k: getattr(args, k, None) for k in OPTION_KEYS}
+    given = {k: getattr(args, k, None) for k in games.OPTION_KEYS}
     return games.get(args.game).accept(given)
 
 

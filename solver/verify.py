@@ -346,9 +346,8 @@ def _stated_rows(arr: pa.Array) -> npt.NDArray[np.bool_]:
 
 def cli_verify(args: Any, out: Any) -> int:
     """The ``bull verify`` subcommand: print the summary, return the exit code."""
-    keys = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
     game = games.get(args.game)
-    options = game.accept({k: getattr(args, k, None) for k in keys})
+    options = game.accept({k: getattr(args, k, None) for k in games.OPTION_KEYS})
     if args.rules is None:  # a vectors file names the rule set its answers hold for
         named = peek_rules(args.file, detect_format(args.file, args.format))
         err = getattr(args, "err", None)

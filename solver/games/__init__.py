@@ -37,7 +37,10 @@ if TYPE_CHECKING:
     from solver.kit.exact import OddsResult
     from solver.kit.markdown import ReportContext
 
-__all__ = ["ExactEdge", "Game", "Options", "get", "names"]
+__all__ = ["OPTION_KEYS", "ExactEdge", "Game", "Options", "get", "names"]
+
+OPTION_KEYS = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
+"""The command options that belong to one game or another (see ``Game.options``)."""
 
 Options = Mapping[str, Any]
 """Command options a game may take, by name: ``bet``, ``commission``, ``banker_reveals``,

@@ -51,7 +51,6 @@ __all__ = [
     "DisjointCounts",
     "OddsResult",
     "TablesLike",
-    "check_options",
     "disjoint_counts",
     "exact_commission",
     "fraction_text",
@@ -350,24 +349,3 @@ def odds_text(res: OddsResult) -> str:
         for lb, n in rows:
             lines.append(f"  {lb:<{width}}  {n:>10,}  {percent(Fraction(n, res.totals[name])):>10}")
     return "\n".join(lines)
-
-
-_FLAGS = {
-    "bet": "--bet",
-    "commission": "--commission",
-    "banker_reveals": "--banker-reveals",
-    "dealer_draws_at_most": "--dealer-draws-at-most",
-}
-
-
-def check_options(game: str, options: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
-    """Refuse an option given (not ``None``) that ``game`` does not take.
-
-    >>> check_options("taungau", {"bet": "double"}, ("banker_reveals",))
-    Traceback (most recent call last):
-    ...
-    solver.core.errors.BullError: option --bet does not apply to taungau
-    """
-    for key, value in options.items():
-        if value is not None and key not in allowed:
-            raise BullError(f"option {_FLAGS.get(key, key)} does not apply to {game}")
