@@ -155,14 +155,9 @@ def write_report(
 
 def _house_game(path: str) -> tuple[games.Game, str]:
     """The game a rule file is for (its ``game`` key), with every field checked now."""
-    import tomllib
+    from solver.core.rules import read_rule_file
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        data = json.loads(text) if path.lower().endswith(".json") else tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        raise BullError(f"cannot read rule file {path} as TOML/JSON") from None
-    name = data.get("game") if isinstance(data, dict) else None
+    name = read_rule_file(path).get("game")
     if name not in games.names():
         raise BullError(
             f"rule file {path}: 'game' must name one of {', '.join(games.names())}, got {name!r}"

@@ -40,6 +40,7 @@ __all__ = [
     "load_rule_data",
     "merge_rules",
     "preset_names",
+    "read_rule_file",
     "to_toml",
 ]
 
@@ -138,20 +139,7 @@ def load_rule_data(
                 f"unknown rule set {text_spec!r} for {game} "
                 f"(presets: {', '.join(names)}; or give a .toml/.json file)"
             )
-        try:
-            with open(path, "rb") as f:
-                raw = f.read(MAX_RULE_FILE + 1)  # bounded: /dev/zero is not a rule file
-            if len(raw) > MAX_RULE_FILE:
-                raise RulesError(
-                    f"rule file {text_spec} is larger than {MAX_RULE_FILE:,} bytes; not a rule set"
-                )
-        except OSError as exc:
-            raise RulesError(f"cannot read rule file {text_spec}: {exc.strerror}") from None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RulesError(f"rule file {text_spec}: not UTF-8 text") from None
-        data = _parse_text(text, text_spec, path.suffix.lower() == ".json")
+        data = read_rule_file(text_spec)
         if not data:
             raise RulesError(
                 f"rule file {text_spec} is empty; a rule file names its game, e.g. "
@@ -175,6 +163,23 @@ def load_rule_data(
         data = merge_rules(preset, data)
         data["name"] = name
     return name, data
+
+
+def read_rule_file(path: str) -> dict[str, Any]:
+    """The data of a rule file (TOML, or JSON by its ``.json`` suffix): read bounded,
+    decoded, parsed, its top level a table — or a one-line :class:`RulesError`."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_RULE_FILE + 1)  # bounded: /dev/zero is not a rule file
+    except OSError as exc:
+        raise RulesError(f"cannot read rule file {path}: {exc.strerror}") from None
+    if len(raw) > MAX_RULE_FILE:
+        raise RulesError(f"rule file {path} is larger than {MAX_RULE_FILE:,} bytes; not a rule set")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(f"rule file {path}: not UTF-8 text") from None
+    return _parse_text(text, path, Path(path).suffix.lower() == ".json")
 
 
 def merge_rules(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
