@@ -81,66 +81,64 @@ def content_digest(table: pa.Table) -> str:
         if column.null_count:
             raise TableError(f"column {name!r} has nulls; tables use sentinels instead")
         for chunk in column.chunks:
-            if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
-                for value in chunk.to_pylist():  # length-prefixed UTF-8, value by value
-                    data = value.encode("utf-8")
-                    h.update(len(data).to_bytes(4, "little") + data)
-                continue
-            if not (
-                pa.types.is_integer(chunk.type)
-                or pa.types.is_floating(chunk.type)
-                or pa.types.is_boolean(chunk.type)
-            ):
-                raise TableError(f"column {name!r} has type {chunk.type}, which tables do not use")
-            arr = chunk.to_numpy(zero_copy_only=False)
-            if arr.dtype == np.bool_:
-                arr = arr.astype(np.uint8)
-            h.update(np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<")).tobytes())
+            h.update(_chunk_bytes(name, chunk))
     return h.hexdigest()
 
 
-def _column_bytes(name: str, column: pa.ChunkedArray | pa.Array) -> bytes:
-    """The canonical bytes of one column (as :func:`content_digest` hashes them)."""
-    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    parts: list[bytes] = []
-    for chunk in chunks:
-        if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
-            for value in chunk.to_pylist():
-                data = value.encode("utf-8")
-                parts.append(len(data).to_bytes(4, "little") + data)
-            continue
-        arr = chunk.to_numpy(zero_copy_only=False)
-        if arr.dtype == np.bool_:
-            arr = arr.astype(np.uint8)
-        parts.append(np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<")).tobytes())
-    return b"".join(parts)
+def _is_text(t: pa.DataType) -> bool:
+    return bool(pa.types.is_string(t) or pa.types.is_large_string(t))
+
+
+def _canonical(arr: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A numeric column's values as hashed: booleans as bytes, little-endian, contiguous."""
+    if arr.dtype == np.bool_:
+        arr = arr.astype(np.uint8)
+    return np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"))
+
+
+def _chunk_bytes(name: str, chunk: pa.Array) -> bytes:
+    """The canonical bytes of one chunk of a column: numbers as :func:`_canonical`,
+    strings as length-prefixed UTF-8, value by value."""
+    if _is_text(chunk.type):
+        data = [v.encode("utf-8") for v in chunk.to_pylist()]
+        return b"".join(len(d).to_bytes(4, "little") + d for d in data)
+    if not (
+        pa.types.is_integer(chunk.type)
+        or pa.types.is_floating(chunk.type)
+        or pa.types.is_boolean(chunk.type)
+    ):
+        raise TableError(f"column {name!r} has type {chunk.type}, which tables do not use")
+    return bytes(_canonical(chunk.to_numpy(zero_copy_only=False)).tobytes())
 
 
 def _array_checksums(arr: npt.NDArray[Any]) -> list[int]:
     """CRC-32 of each row group's slice of a numeric column (canonical little-endian)."""
-    if arr.dtype == np.bool_:
-        arr = arr.astype(np.uint8)
-    data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"))
+    data = _canonical(arr)
     return [
         zlib.crc32(data[s : s + ROW_GROUP_SIZE].tobytes())
         for s in range(0, max(len(data), 1), ROW_GROUP_SIZE)
     ]
 
 
+def _group_checksums(name: str, column: pa.Array | pa.ChunkedArray) -> list[int]:
+    """CRC-32 of each row group's canonical values of one column (or of the part of a
+    column that one row group holds)."""
+    if not _is_text(column.type):
+        return _array_checksums(column.to_numpy())
+    values = column.to_pylist()
+    return [
+        zlib.crc32(_chunk_bytes(name, pa.array(values[s : s + ROW_GROUP_SIZE], column.type)))
+        for s in range(0, max(len(values), 1), ROW_GROUP_SIZE)
+    ]
+
+
 def column_checksums(table: pa.Table) -> dict[str, list[int]]:
     """Per column, the CRC-32 of each row group's values: a reader checks the groups it
     reads, so a shuffled or bit-flipped table is refused, not believed."""
-    out: dict[str, list[int]] = {}
-    for name, column in zip(table.column_names, table.columns, strict=True):
-        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-            values = column.to_pylist()
-            out[name] = [
-                zlib.crc32(_column_bytes(name, pa.array(values[s : s + ROW_GROUP_SIZE])))
-                for s in range(0, max(len(values), 1), ROW_GROUP_SIZE)
-            ]
-        else:
-            out[name] = _array_checksums(column.to_numpy())
-    return out
+    return {
+        name: _group_checksums(name, column)
+        for name, column in zip(table.column_names, table.columns, strict=True)
+    }
 
 
 def meta_digest(meta: Mapping[str, Any]) -> str:
@@ -443,10 +441,7 @@ class LoadedTable:
             arr = col.to_numpy()
             if len(arr) != self.num_rows:
                 raise TableError(f"table {self.path} is truncated; rebuild with `bull build`")
-            if arr.dtype == object:
-                sums = column_checksums(pa.table({name: col}))[name]
-            else:
-                sums = _array_checksums(arr)
+            sums = _group_checksums(name, col)
             self._check(name, range(len(sums)), sums)
             self._columns[name] = arr
         return arr
@@ -493,12 +488,7 @@ class LoadedTable:
             ) from None
         for g, part in parts.items():
             for n in names:
-                col = part.column(n)
-                if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
-                    crc = column_checksums(pa.table({n: col}))[n]
-                else:
-                    crc = _array_checksums(col.to_numpy())
-                self._check(n, [g], crc)
+                self._check(n, [g], _group_checksums(n, part.column(n)))
         for n in names:
             vals = []
             for i in idx.tolist():
