@@ -8,9 +8,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
-from solver.core.cards import CARD_NAMES, RANK_NAMES
+from solver.core.cards import RANK_NAMES
 from solver.core.errors import RulesError
 from solver.games.pokdeng.chart import Chart, chart_png, chart_text, strategy_chart
 from solver.games.pokdeng.hands import HandClass
@@ -18,12 +16,9 @@ from solver.games.pokdeng.play import (
     _OTHER_GAME_OPTIONS,
     Advice,
     HandEval,
-    RulesSpec,
-    _as_cards,
-    _resolve,
     advise,
     compare,
-    evaluate_batch,
+    evaluate_many,
 )
 from solver.games.pokdeng.rules import HandType
 
@@ -67,26 +62,7 @@ def cli_eval(
 ) -> list[dict[str, Any]]:
     """``bull eval pokdeng``: one record per hand."""
     _check_options(options, policy_ok=False)
-    rs = _resolve(rules)
-    spec: RulesSpec = rs.rules if rs.config is None else rs.config
-    parsed = [_as_cards(h) for h in hands]
-    out: list[dict[str, Any]] = [{} for _ in parsed]
-    for size in (2, 3):  # one vectorised lookup per hand size, records in input order
-        at = [i for i, c in enumerate(parsed) if len(c) == size]
-        if not at:
-            continue
-        got = evaluate_batch(np.array([parsed[i] for i in at]), spec, tables)
-        cols = {k: v.tolist() for k, v in got.items()}
-        for j, i in enumerate(at):
-            out[i] = {
-                "hand": [CARD_NAMES[c] for c in parsed[i]],
-                "type": HandType(cols["type"][j]).label,
-                "points": cols["points"][j],
-                "deng": cols["deng"][j],
-                "strength": cols["strength"][j],
-                "rules": rs.rules.name,
-            }
-    return out
+    return [_eval_record(e) for e in evaluate_many(hands, rules, tables)]
 
 
 def cli_eval_text(rec: dict[str, Any]) -> str:

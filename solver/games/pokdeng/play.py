@@ -59,6 +59,7 @@ __all__ = [
     "compare",
     "evaluate",
     "evaluate_batch",
+    "evaluate_many",
     "overall",
     "settle",
     "settle_batch",
@@ -198,17 +199,39 @@ def evaluate(
     tables: str | os.PathLike[str] | None = None,
 ) -> HandEval:
     """Evaluate one hand of 2 or 3 cards."""
-    cards = _as_cards(hand)
+    return evaluate_many([hand], rules, tables)[0]
+
+
+def evaluate_many(
+    hands: Sequence[str | Sequence[str] | Sequence[int]],
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> list[HandEval]:
+    """Evaluate many hands of 2 or 3 cards, in order: one vectorised lookup per hand size.
+
+    >>> [str(e) for e in evaluate_many(["9S 9D", "AC 4C 4D"], rules={"name": "demo"})]
+    ['9S 9D: Pok 8, 2 deng', 'AC 4D 4C: Normal 9, 1 deng']
+    """
+    parsed = [_as_cards(h) for h in hands]
     rs = _resolve(rules)
-    out = evaluate_batch(np.array([cards]), rs.rules if rs.config is None else rs.config, tables)
-    return HandEval(
-        hand=tuple(CARD_NAMES[c] for c in cards),
-        type=HandType(int(out["type"][0])),
-        points=int(out["points"][0]),
-        deng=int(out["deng"][0]),
-        strength=int(out["strength"][0]),
-        rules=rs.rules.name,
-    )
+    spec: RulesSpec = rs.rules if rs.config is None else rs.config
+    out: list[HandEval | None] = [None] * len(parsed)
+    for size in (2, 3):
+        at = [i for i, c in enumerate(parsed) if len(c) == size]
+        if not at:
+            continue
+        got = evaluate_batch(np.array([parsed[i] for i in at]), spec, tables)
+        cols = {k: v.tolist() for k, v in got.items()}
+        for j, i in enumerate(at):
+            out[i] = HandEval(
+                hand=tuple(CARD_NAMES[c] for c in parsed[i]),
+                type=HandType(cols["type"][j]),
+                points=cols["points"][j],
+                deng=cols["deng"][j],
+                strength=cols["strength"][j],
+                rules=rs.rules.name,
+            )
+    return [e for e in out if e is not None]
 
 
 # ---------------------------------------------------------------- compare / settle
