@@ -335,9 +335,13 @@ class OddsResult:
 # ---------------------------------------------------------------- CLI
 
 
-def percent(f: Fraction | float) -> str:
-    """A probability as a percentage with four decimals: ``'12.5000%'``."""
-    return f"{100 * float(f):.4f}%"
+def percent(f: Fraction | float, digits: int = 4) -> str:
+    """A probability as a percentage, four decimals unless told.
+
+    >>> percent(Fraction(1, 8)), percent(Fraction(1, 40), 3)
+    ('12.5000%', '2.500%')
+    """
+    return f"{100 * float(f):.{digits}f}%"
 
 
 def odds_text(res: OddsResult) -> str:

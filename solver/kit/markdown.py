@@ -4,8 +4,8 @@ the page a game writes its section into (text, images and Monte Carlo checks).
 
 >>> md_table(["a", "b"], [[1, 2]])
 ['| a | b |', '| --- | --- |', '| 1 | 2 |']
->>> pct(Fraction(1, 8)), ev_text(Fraction(-1, 40))
-('12.5000%', '-0.025000')
+>>> ev_text(Fraction(-1, 40))
+'-0.025000'
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Protocol
 
-from solver.kit.exact import OddsResult, fraction_text
+from solver.kit.exact import OddsResult, fraction_text, percent
 
 __all__ = [
     "ReportContext",
@@ -27,14 +27,8 @@ __all__ = [
     "figure",
     "md_table",
     "odds_rows",
-    "pct",
     "rules_block",
 ]
-
-
-def pct(f: Fraction | float, digits: int = 4) -> str:
-    """A probability as a percentage."""
-    return f"{100 * float(f):.{digits}f}%"
 
 
 def ev_text(f: Fraction) -> str:
@@ -70,7 +64,7 @@ def odds_rows(res: OddsResult, section: str) -> list[list[Any]]:
         [
             lb.replace("_", " "),
             f"{n:,}",
-            pct(Fraction(n, total)),
+            percent(Fraction(n, total)),
             fraction_text(Fraction(n, total)),
         ]
         for lb, n in res.sections[section]

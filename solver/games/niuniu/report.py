@@ -10,14 +10,13 @@ from pathlib import Path
 from solver.games.niuniu.odds import EdgeResult, niuniu_edge, odds
 from solver.games.niuniu.rules import load_rules
 from solver.games.niuniu.simulate import simulate_niuniu
-from solver.kit.exact import OddsResult, fraction_text
+from solver.kit.exact import OddsResult, fraction_text, percent
 from solver.kit.markdown import (
     ReportContext,
     ev_text,
     figure,
     md_table,
     odds_rows,
-    pct,
     rules_block,
 )
 
@@ -37,8 +36,8 @@ def headline(tables: str | os.PathLike[str] | None = None) -> tuple[list[str], s
         for bet in bets:
             e = niuniu_edge(preset, bet, None, tables)
             rows.append(
-                f"| Niu Niu `{preset}`, {bet} bet, {pct(e.commission, 0)} commission "
-                f"| {ev_text(e.ev)} | `{fraction_text(e.ev)}` | {pct(-e.ev, 3)} |"
+                f"| Niu Niu `{preset}`, {bet} bet, {percent(e.commission, 0)} commission "
+                f"| {ev_text(e.ev)} | `{fraction_text(e.ev)}` | {percent(-e.ev, 3)} |"
             )
     return rows, "Niu Niu averages over all 2,598,960 x 1,533,939 pairs of disjoint hands"
 
@@ -88,15 +87,15 @@ def section(ctx: ReportContext) -> None:
                         f"{float(x.commission):g}",
                         ev_text(x.ev),
                         f"`{fraction_text(x.ev)}`",
-                        pct(-x.ev),
+                        percent(-x.ev),
                     ]
                     for x in (e, three, fair)
                 ],
             )
             md += [
                 "",
-                f"P(win) {pct(e.p_win)}, P(loss) {pct(e.p_loss)}, P(push) "
-                f"{pct(e.p_push)} (exact `{fraction_text(e.p_win)}`, "
+                f"P(win) {percent(e.p_win)}, P(loss) {percent(e.p_loss)}, P(push) "
+                f"{percent(e.p_push)} (exact `{fraction_text(e.p_win)}`, "
                 f"`{fraction_text(e.p_loss)}`, `{fraction_text(e.p_push)}`).",
                 "",
                 "The winning hand's category (either side; the two hands are "
@@ -109,7 +108,7 @@ def section(ctx: ReportContext) -> None:
                 [
                     [
                         lb.replace("_", " "),
-                        pct(e.winner_category[lb]),
+                        percent(e.winner_category[lb]),
                         ev_text(e.ev_by_category[lb]) if lb in e.ev_by_category else "—",
                     ]
                     for lb in e.winner_category

@@ -13,14 +13,13 @@ from solver.core.indexing import colex_rank_array
 from solver.games.pokdeng.odds import PokDengEdge, odds, pokdeng_edge
 from solver.games.pokdeng.rules import PokDengRules, load_rules
 from solver.games.pokdeng.simulate import simulate_pokdeng
-from solver.kit.exact import fraction_text
+from solver.kit.exact import fraction_text, percent
 from solver.kit.markdown import (
     ReportContext,
     ev_text,
     figure,
     md_table,
     odds_rows,
-    pct,
     rules_block,
 )
 
@@ -40,11 +39,11 @@ def headline(tables: str | os.PathLike[str] | None = None) -> tuple[list[str], s
         rows.append(
             f"| Pok Deng `{name}`, optimal drawing (dealer draws on 4 or less) | "
             f"{ev_text(pe.ev_optimal)} | `{fraction_text(pe.ev_optimal)}` | "
-            f"{pct(-pe.ev_optimal, 3)} |"
+            f"{percent(-pe.ev_optimal, 3)} |"
         )
         rows.append(
             f"| Pok Deng `{name}`, draw on 4 or less | {ev_text(pe.ev_simple)} | "
-            f"`{fraction_text(pe.ev_simple)}` | {pct(-pe.ev_simple, 3)} |"
+            f"`{fraction_text(pe.ev_simple)}` | {percent(-pe.ev_simple, 3)} |"
         )
     return rows, "Pok Deng over all 1,326 starts heads-up with exact card removal"
 

@@ -10,14 +10,13 @@ from pathlib import Path
 from solver.games.taungau.odds import TauNgauEdge, odds, taungau_edge
 from solver.games.taungau.rules import load_rules
 from solver.games.taungau.simulate import simulate_taungau
-from solver.kit.exact import OddsResult, fraction_text
+from solver.kit.exact import OddsResult, fraction_text, percent
 from solver.kit.markdown import (
     ReportContext,
     ev_text,
     figure,
     md_table,
     odds_rows,
-    pct,
     rules_block,
 )
 
@@ -33,16 +32,16 @@ def headline(tables: str | os.PathLike[str] | None = None) -> tuple[list[str], s
     p = taungau_edge("pagat", None, tables)
     rows = [
         f"| Tau Ngau `macau`, always declaring | {ev_text(m.ev_always_declare)} | "
-        f"`{fraction_text(m.ev_always_declare)}` | {pct(-m.ev_always_declare, 3)} |",
+        f"`{fraction_text(m.ev_always_declare)}` | {percent(-m.ev_always_declare, 3)} |",
         f"| Tau Ngau `macau`, declining optimally, banker reveals last | "
         f"{ev_text(m.ev_optimal_last)} | `{fraction_text(m.ev_optimal_last)}` | "
-        f"{pct(-m.ev_optimal_last, 3)} |",
+        f"{percent(-m.ev_optimal_last, 3)} |",
         f"| Tau Ngau `macau`, declining optimally, banker reveals first | "
         f"{ev_text(m.ev_optimal_first)} | `{fraction_text(m.ev_optimal_first)}` | "
-        f"{pct(-m.ev_optimal_first, 3)} |",
-        f"| Tau Ngau `pagat` (P(win) {pct(p.p_win, 2)}, P(push) {pct(p.p_push, 2)}, "
-        f"P(loss) {pct(p.p_loss, 2)}) | {ev_text(p.ev_optimal)} | "
-        f"`{fraction_text(p.ev_optimal)}` | {pct(-p.ev_optimal, 3)} |",
+        f"{percent(-m.ev_optimal_first, 3)} |",
+        f"| Tau Ngau `pagat` (P(win) {percent(p.p_win, 2)}, P(push) {percent(p.p_push, 2)}, "
+        f"P(loss) {percent(p.p_loss, 2)}) | {ev_text(p.ev_optimal)} | "
+        f"`{fraction_text(p.ev_optimal)}` | {percent(-p.ev_optimal, 3)} |",
     ]
     return rows, "Tau Ngau over all 201,376 x 80,730 pairs of disjoint tile hands"
 
@@ -86,8 +85,8 @@ def section(ctx: ReportContext) -> None:
         )
         md += [
             "",
-            f"Always declaring: P(player wins) {pct(te.p_win)}, P(push) "
-            f"{pct(te.p_push)}, P(player loses) {pct(te.p_loss)}.",
+            f"Always declaring: P(player wins) {percent(te.p_win)}, P(push) "
+            f"{percent(te.p_push)}, P(player loses) {percent(te.p_loss)}.",
             "",
         ]
         if trules.has_decline:
