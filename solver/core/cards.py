@@ -29,6 +29,7 @@ __all__ = [
     "card_name",
     "card_rank",
     "card_suit",
+    "check_copies",
     "format_hand",
     "hand_names",
     "make_card",
@@ -103,13 +104,16 @@ def parse_cards(text: str) -> list[Card]:
 
 
 def parse_hand(
-    text: str | Iterable[str] | Iterable[int], size: int | Sequence[int] | None = None
+    text: str | Iterable[str] | Iterable[int],
+    size: int | Sequence[int] | None = None,
+    copies: int = 1,
 ) -> tuple[Card, ...]:
     """Read a hand and return its cards sorted canonically.
 
     ``text`` is a string (``"AS 10H 3C 7D KS"``), an iterable of card strings or of
     card ids. ``size`` is the required number of cards (or a collection of allowed
-    numbers). Duplicates are rejected, naming the card.
+    numbers). ``copies`` is how many of each card the deck holds (a shoe of N decks:
+    N); a card written more often is rejected, naming it.
 
     >>> parse_hand("7d 3c", size=2)
     (11, 26)
@@ -117,6 +121,12 @@ def parse_hand(
     Traceback (most recent call last):
     ...
     solver.core.errors.ParseError: duplicate card AS in hand 'AS AS'
+    >>> parse_hand("AS AS 3C", copies=2)
+    (0, 0, 11)
+    >>> parse_hand("AS AS AS", copies=2)
+    Traceback (most recent call last):
+    ...
+    solver.core.errors.ParseError: card AS appears 3 times in hand 'AS AS AS'; a 2-deck shoe holds 2
     """
     if isinstance(text, str):
         cards = parse_cards(text)
@@ -126,9 +136,10 @@ def parse_hand(
         if set(map(type, items)) == _INT_ONLY:  # fast path: card ids
             result: tuple[int, ...] = tuple(sorted(items))
             if (
-                result[0] >= 0
+                result
+                and result[0] >= 0
                 and result[-1] < 52
-                and len(set(result)) == len(result)
+                and (len(set(result)) == len(result) or copies > 1)
                 and (
                     size is None
                     or len(result) == size
@@ -145,17 +156,37 @@ def parse_hand(
             else:
                 raise ParseError(f"unknown card {item!r}")
         shown = " ".join(str(i) for i in items)
-    seen: set[int] = set()
-    for c in cards:
-        if c in seen:
-            raise ParseError(f"duplicate card {CARD_NAMES[c]} in hand {shown!r}")
-        seen.add(c)
+    check_copies(cards, copies, f"hand {shown!r}")
     if size is not None:
         allowed = (size,) if isinstance(size, int) else tuple(size)
         if len(cards) not in allowed:
             want = " or ".join(str(a) for a in allowed)
             raise ParseError(f"hand {shown!r} has {len(cards)} cards; expected {want}")
     return tuple(sorted(cards))
+
+
+def check_copies(cards: Iterable[Card], copies: int, where: str) -> None:
+    """Refuse more copies of a card than the deck or shoe holds (``copies`` of each),
+    naming the card; ``where`` says what holds them (``"hand 'AS AS'"``, ``"the two
+    hands"``).
+
+    >>> check_copies([0, 0, 5], 2, "the two hands")
+    >>> check_copies([0, 5, 5], 1, "the two hands")
+    Traceback (most recent call last):
+    ...
+    solver.core.errors.ParseError: duplicate card 2H in the two hands
+    """
+    seen: dict[int, int] = {}
+    for c in cards:
+        n = seen[c] = seen.get(c, 0) + 1
+        if n > copies:
+            if copies == 1:
+                raise ParseError(f"duplicate card {CARD_NAMES[c]} in {where}")
+            n = sum(1 for x in cards if x == c) if isinstance(cards, Sequence) else n
+            raise ParseError(
+                f"card {CARD_NAMES[c]} appears {n} times in {where}; "
+                f"a {copies}-deck shoe holds {copies}"
+            )
 
 
 def hand_names(cards: Iterable[Card]) -> list[str]:

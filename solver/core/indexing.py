@@ -1,4 +1,5 @@
-"""The combinatorial number system: dense colex ranks of sorted k-subsets.
+"""The combinatorial number system: dense colex ranks of sorted k-subsets, and of
+k-multisets.
 
 A sorted k-subset ``c0 < c1 < ... < c(k-1)`` of ``range(n)`` has colex rank
 ``C(c0, 1) + C(c1, 2) + ... + C(c(k-1), k)``. Ranks run densely over
@@ -11,6 +12,16 @@ indexed by an array lookup.
 2598959
 >>> colex_unrank(2598959, 5)
 (47, 48, 49, 50, 51)
+
+A sorted k-multiset ``m0 <= m1 <= ... <= m(k-1)`` (a hand from a shoe, where a card
+may repeat) is the k-subset ``m0 < m1 + 1 < ... < m(k-1) + k - 1`` of
+``range(n + k - 1)``: its **dense multiset rank** is that subset's colex rank, running
+over ``0 .. C(n + k - 1, k) - 1``.
+
+>>> multiset_rank((0, 0, 0, 0, 0)), multiset_rank((51, 51, 51, 51, 51))
+(0, 3819815)
+>>> multiset_unrank(3819815, 5)
+(51, 51, 51, 51, 51)
 """
 
 from __future__ import annotations
@@ -32,7 +43,11 @@ __all__ = [
     "colex_rank_array",
     "colex_unrank",
     "colex_unrank_array",
+    "all_multisets",
     "item_ids",
+    "multiset_rank",
+    "multiset_rank_array",
+    "multiset_unrank",
     "sort_columns",
 ]
 
@@ -144,6 +159,52 @@ def all_subsets(n: int, k: int) -> npt.NDArray[np.uint8]:
         block[:, k - 1] = top
         blocks.append(block)
     return np.concatenate(blocks) if blocks else np.zeros((0, k), dtype=np.uint8)
+
+
+def multiset_rank(multiset: Sequence[int]) -> int:
+    """Dense rank of a **sorted** multiset (pure Python, for single lookups)."""
+    r = 0
+    for i, c in enumerate(multiset):
+        r += _BINOM_T[i + 1][c + i]
+    return r
+
+
+def multiset_unrank(rank: int, k: int) -> tuple[int, ...]:
+    """The sorted k-multiset of dense rank ``rank`` (inverse of :func:`multiset_rank`)."""
+    return tuple(c - i for i, c in enumerate(colex_unrank(rank, k)))
+
+
+def multiset_rank_array(
+    hands: npt.ArrayLike, *, presorted: bool = False
+) -> npt.NDArray[np.int32]:
+    """Dense multiset ranks (int32) of many hands (n, k) that may repeat an id.
+
+    >>> multiset_rank_array(np.array([[3, 0, 0], [0, 0, 0]])).tolist()
+    [10, 0]
+    """
+    arr = np.asarray(hands)
+    if arr.ndim != 2:
+        raise ValueError("hands must be a 2-d array (n, k)")
+    k = arr.shape[1]
+    cols = [arr[:, i].astype(np.int32) for i in range(k)]
+    if not presorted:
+        cols = sort_columns(cols)
+    rank: npt.NDArray[np.int32] = _BINOM_COLS32[1][cols[0]]
+    for i in range(1, k):
+        rank = rank + _BINOM_COLS32[i + 1][cols[i] + i]
+    return rank
+
+
+def all_multisets(n: int, k: int) -> npt.NDArray[np.uint8]:
+    """Every sorted k-multiset of ``range(n)``, shape (C(n + k - 1, k), k); row i has
+    dense multiset rank i.
+
+    >>> all_multisets(3, 2).tolist()
+    [[0, 0], [0, 1], [1, 1], [0, 2], [1, 2], [2, 2]]
+    """
+    out = all_subsets(n + k - 1, k)
+    out -= np.arange(k, dtype=np.uint8)
+    return out
 
 
 _CHUNK = 32768
