@@ -37,13 +37,13 @@ from solver.core.errors import ParseError
 
 __all__ = [
     "BINOM",
+    "all_multisets",
     "all_subsets",
     "batch_lookup",
     "colex_rank",
     "colex_rank_array",
     "colex_unrank",
     "colex_unrank_array",
-    "all_multisets",
     "item_ids",
     "multiset_rank",
     "multiset_rank_array",
@@ -174,9 +174,7 @@ def multiset_unrank(rank: int, k: int) -> tuple[int, ...]:
     return tuple(c - i for i, c in enumerate(colex_unrank(rank, k)))
 
 
-def multiset_rank_array(
-    hands: npt.ArrayLike, *, presorted: bool = False
-) -> npt.NDArray[np.int32]:
+def multiset_rank_array(hands: npt.ArrayLike, *, presorted: bool = False) -> npt.NDArray[np.int32]:
     """Dense multiset ranks (int32) of many hands (n, k) that may repeat an id.
 
     >>> multiset_rank_array(np.array([[3, 0, 0], [0, 0, 0]])).tolist()
@@ -186,7 +184,7 @@ def multiset_rank_array(
     if arr.ndim != 2:
         raise ValueError("hands must be a 2-d array (n, k)")
     k = arr.shape[1]
-    cols = [arr[:, i].astype(np.int32) for i in range(k)]
+    cols: list[npt.NDArray[np.integer]] = [arr[:, i].astype(np.int32) for i in range(k)]
     if not presorted:
         cols = sort_columns(cols)
     rank: npt.NDArray[np.int32] = _BINOM_COLS32[1][cols[0]]

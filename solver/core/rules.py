@@ -131,7 +131,10 @@ def load_rule_data(
         text_spec = os.fspath(spec)
         names = preset_names(presets)
         if text_spec in names:
-            return text_spec, copy.deepcopy(_preset(presets, text_spec))
+            data = copy.deepcopy(_preset(presets, text_spec))
+            if "base" not in data:
+                return text_spec, data
+            return _based(game, data, text_spec, text_spec, presets)
         path = Path(text_spec)
         looks_like_file = path.suffix.lower() in (".toml", ".json") or os.sep in text_spec
         if not looks_like_file:
@@ -151,18 +154,27 @@ def load_rule_data(
     if file_game != game:
         raise RulesError(f"rule file {source}: it is for game {file_game!r}, not {game!r}")
     if "base" in data:
-        base = data.pop("base")
-        names = preset_names(presets)
-        if not isinstance(base, str) or base not in names:
-            raise RulesError(
-                f"rule file {source}: field 'base' is {base!r}; expected a preset of "
-                f"{game}: {', '.join(names)}"
-            )
-        _, preset = load_rule_data(game, base, presets)
-        preset.pop("description", None)
-        data = merge_rules(preset, data)
-        data["name"] = name
+        return _based(game, data, name, source, presets)
     return name, data
+
+
+def _based(
+    game: str, data: dict[str, Any], name: str, source: str, presets: Traversable
+) -> tuple[str, dict[str, Any]]:
+    """``data`` (which says ``base = "<preset>"``) laid on that preset. A preset may be
+    written this way too (``shoe6`` is ``classic`` with six decks)."""
+    base = data.pop("base")
+    names = preset_names(presets)
+    if not isinstance(base, str) or base not in names or (base == name and source == name):
+        raise RulesError(
+            f"rule file {source}: field 'base' is {base!r}; expected a preset of "
+            f"{game}: {', '.join(n for n in names if n != name or source != name)}"
+        )
+    _, preset = load_rule_data(game, base, presets)
+    preset.pop("description", None)
+    merged = merge_rules(preset, data)
+    merged["name"] = name
+    return name, merged
 
 
 def read_rule_file(path: str) -> dict[str, Any]:

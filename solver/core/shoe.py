@@ -25,7 +25,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MAX_DECKS", "deals", "multiplicities", "shoe_weights"]
+__all__ = ["MAX_DECKS", "deals", "excess_copies", "multiplicities", "shoe_weights"]
 
 MAX_DECKS = 8
 """The largest shoe a rule file may ask for (``decks = 1..8``)."""
@@ -65,3 +65,22 @@ def shoe_weights(hands: npt.NDArray[np.integer], decks: int) -> npt.NDArray[np.i
     for i in range(k):
         w *= np.where(first[:, i], factor[m[:, i]], 1)
     return w
+
+
+def excess_copies(hands: npt.ArrayLike, decks: int) -> tuple[int, int, int] | None:
+    """The first row (of hands (n, k), any order) holding a face more than ``decks``
+    times, as ``(row, face, copies)``; ``None`` when every row can be dealt.
+
+    >>> excess_copies(np.array([[1, 2, 3], [4, 4, 4]]), 2)
+    (1, 4, 3)
+    """
+    h = np.sort(np.asarray(hands), axis=1)
+    if not h.size:
+        return None
+    m = multiplicities(h)
+    bad = m > decks
+    if not bad.any():
+        return None
+    row = int(np.flatnonzero(bad.any(axis=1))[0])
+    col = int(np.flatnonzero(bad[row])[0])
+    return row, int(h[row, col]), int(m[row, col])

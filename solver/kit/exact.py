@@ -307,6 +307,9 @@ class OddsResult:
     rules: str
     sections: Mapping[str, tuple[tuple[str, int], ...]]
     totals: Mapping[str, int]
+    unit: str = "hands"
+    """What is counted: ``hands``, or ``deals`` from a shoe (a hand counted as often as
+    the shoe deals it)."""
 
     def probability(self, section: str, label: str) -> Fraction:
         return Fraction(dict(self.sections[section])[label], self.totals[section])
@@ -316,6 +319,7 @@ class OddsResult:
         return {
             "game": self.game,
             "rules": self.rules,
+            "unit": self.unit,
             "totals": dict(self.totals),
             "sections": {
                 name: [
@@ -348,8 +352,11 @@ def odds_text(res: OddsResult) -> str:
     """Plain-text tables of an :class:`OddsResult`."""
     lines = [f"{res.game} odds [{res.rules}]"]
     for name, rows in res.sections.items():
-        lines.append(f"\n{name.replace('_', ' ')} (of {res.totals[name]:,} hands)")
+        lines.append(f"\n{name.replace('_', ' ')} (of {res.totals[name]:,} {res.unit})")
         width = max(len(lb) for lb, _ in rows)
+        nw = max(10, *(len(f"{n:,}") for _, n in rows))
         for lb, n in rows:
-            lines.append(f"  {lb:<{width}}  {n:>10,}  {percent(Fraction(n, res.totals[name])):>10}")
+            lines.append(
+                f"  {lb:<{width}}  {n:>{nw},}  {percent(Fraction(n, res.totals[name])):>10}"
+            )
     return "\n".join(lines)

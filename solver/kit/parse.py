@@ -312,14 +312,14 @@ def _gather_tokens(
     return ids, size, ok
 
 
-def _slow_cards(value: Any, sizes: tuple[int, ...]) -> list[int]:
+def _slow_cards(value: Any, sizes: tuple[int, ...], copies: int = 1) -> list[int]:
     from solver.core.cards import parse_card, parse_cards, parse_hand
 
     if isinstance(value, str):
-        parse_hand(value, size=sizes)  # names the bad card, the duplicate or the count
+        parse_hand(value, size=sizes, copies=copies)  # names the bad card, repeat or count
         return parse_cards(value)
     if isinstance(value, list):
-        parse_hand(value, size=sizes)
+        parse_hand(value, size=sizes, copies=copies)
         return [v if isinstance(v, int) else parse_card(v) for v in value]
     raise BullError(f"not a hand: {show(value)}")
 
@@ -347,11 +347,13 @@ def parse_items(
         [pa.Array, tuple[int, ...]],
         tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]],
     ],
-    slow: Callable[[Any, tuple[int, ...]], list[int]],
+    slow: Callable[..., list[int]],
     item: str = "card",
     allow_none: bool = False,
+    copies: int = 1,
 ) -> Hands:
-    """Parse a column of hands of ``sizes`` items (cards or tiles).
+    """Parse a column of hands of ``sizes`` items (cards or tiles); a row may hold an
+    item at most ``copies`` times (a card from a shoe of that many decks).
 
     ``fast`` reads the common spellings of a text column at once (its ``ok`` rows);
     the other rows go to ``slow``, one at a time, whose :class:`BullError` message makes
@@ -398,7 +400,9 @@ def parse_items(
     messages: dict[int, str] = {}
     for i in np.flatnonzero(slow_rows).tolist():
         try:
-            items = slow(arr[i].as_py(), sizes)
+            items = (
+                slow(arr[i].as_py(), sizes, copies) if copies > 1 else slow(arr[i].as_py(), sizes)
+            )
         except BullError as exc:
             bad[i] = True
             if len(messages) < MAX_LISTED:
@@ -412,23 +416,26 @@ def parse_items(
 
         cols = sort_columns([ids[:, j] for j in range(width)])
         dup = np.zeros(n, dtype=bool)
-        for j in range(width - 1):
-            dup |= (cols[j] == cols[j + 1]) & (cols[j] != PAD)
+        for j in range(width - copies):  # copies + 1 equal sorted ids in a row
+            dup |= (cols[j] == cols[j + copies]) & (cols[j] != PAD)
         dup &= done
         for i in np.flatnonzero(dup).tolist():
             bad[i] = True
             if len(messages) < MAX_LISTED:
-                messages[i] = f"{kind}: {_dup_message(ids[i], item)}"
+                messages[i] = f"{kind}: {_dup_message(ids[i], item, copies)}"
         srt = np.stack(cols, axis=1)  # every row's final ids, sorted
     return Hands(ids, size, stated, bad, none, messages, srt)
 
 
-def _dup_message(row: npt.NDArray[np.uint8], item: str) -> str:
+def _dup_message(row: npt.NDArray[np.uint8], item: str, copies: int = 1) -> str:
     from solver.core.cards import CARD_NAMES
 
     vals = [c for c in row.tolist() if c != PAD]
-    d = next(c for c in vals if vals.count(c) > 1)
-    return f"duplicate {item} {CARD_NAMES[d] if item == 'card' else d}"
+    d = next(c for c in vals if vals.count(c) > copies)
+    name = CARD_NAMES[d] if item == "card" else d
+    if copies == 1:
+        return f"duplicate {item} {name}"
+    return f"{item} {name} appears {vals.count(d)} times; a {copies}-deck shoe holds {copies}"
 
 
 def joined_text(arr: pa.Array) -> pa.Array | None:
@@ -451,7 +458,11 @@ def joined_text(arr: pa.Array) -> pa.Array | None:
 
 
 def parse_card_hands(
-    arr: pa.Array, sizes: tuple[int, ...], kind: str = "hand", allow_none: bool = False
+    arr: pa.Array,
+    sizes: tuple[int, ...],
+    kind: str = "hand",
+    allow_none: bool = False,
+    copies: int = 1,
 ) -> Hands:
     """Card hands in any accepted spelling (RULES §2), as ids in the order written.
 
@@ -461,7 +472,7 @@ def parse_card_hands(
     >>> h.messages[1]
     'hand: duplicate card AS'
     """
-    return parse_items(arr, sizes, kind, _fast_cards, _slow_cards, "card", allow_none)
+    return parse_items(arr, sizes, kind, _fast_cards, _slow_cards, "card", allow_none, copies)
 
 
 # ---------------------------------------------------------------- tiles

@@ -106,8 +106,9 @@ def casino_beats(a: list[tuple[int, str]], b: list[tuple[int, str]]) -> bool:
     def ranks_down(h: list[tuple[int, str]], cat: str) -> list[int]:
         rs = sorted((r for r, _ in h), reverse=True)
         if cat == "four_of_a_kind":
-            quad = next(r for r in rs if rs.count(r) == 4)
-            rs = [quad] * 4 + [r for r in rs if r != quad]
+            quad = next(r for r in rs if rs.count(r) >= 4)
+            rs = [quad] * 4 + sorted((r for r in rs if r != quad), reverse=True)
+            rs += [quad] * (5 - len(rs))
         return rs
 
     xa, xb = ranks_down(a, ca), ranks_down(b, cb)
@@ -172,7 +173,7 @@ def special_set(hand: list[tuple[int, str]], rules: dict[str, Any]) -> set[str]:
         or (fifth == "all_ten_valued" and all(r >= 10 for r in ranks) and faces < 5)
     ):
         out.add("four_faces")
-    if most == 4:
+    if most >= 4:  # five of a kind (from a shoe) holds four of a kind
         out.add("four_of_a_kind")
     if most >= 3:
         out.add("three_of_a_kind")
@@ -218,8 +219,9 @@ def sort_key(hand: list[tuple[int, str]], rules: dict[str, Any]) -> tuple[int, .
     if how == "rank_by_rank":
         rs = sorted((r for r, _ in hand), reverse=True)
         if cat == "four_of_a_kind" and rules.get("quads_first", False):
-            quad = next(r for r in rs if rs.count(r) == 4)
-            rs = [quad] * 4 + [r for r in rs if r != quad]
+            quad = next(r for r in rs if rs.count(r) >= 4)
+            rs = [quad] * 4 + sorted((r for r in rs if r != quad), reverse=True)
+            rs += [quad] * (5 - len(rs))
         return (level(cat, rules), *rs, suit_rank[high[1]])
     return (level(cat, rules),)
 

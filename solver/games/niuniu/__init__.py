@@ -30,20 +30,26 @@ class NiuNiu(GameEntry):
     title = "Niu Niu"
     package = "solver.games.niuniu"
     default_rules = "classic"
-    tables: tuple[str, ...] = ("niuniu", "niuniu_no_faces")
+    tables: tuple[str, ...] = ("niuniu", "niuniu_no_faces", "niuniu_shoe6")
     """The presets' tables: one per deck (and bull rule) the presets use."""
     options = frozenset({"bet", "commission"})
 
     def table_headlines(self, name: str, table: pa.Table) -> list[str]:
         import numpy as np
 
-        n = table.num_rows
-        pts = np.bincount(table.column("points").to_numpy(), minlength=11)
-        line = f"bull in {n - pts[0]:,} hands ({(n - pts[0]) / n:.2%}); Niu Niu {pts[10]:,}"
-        if name == "niuniu":
-            line += f"; five faces {int(table.column('five_faces').to_numpy().sum()):,}"
-        else:
-            line += f"; four of a kind {int(table.column('four_of_a_kind').to_numpy().sum()):,}"
+        shoe = "weight" in table.column_names
+        w = table.column("weight").to_numpy().astype(np.int64) if shoe else None
+        n = table.num_rows if w is None else int(w.sum())
+        pts = np.bincount(table.column("points").to_numpy(), weights=w, minlength=11)
+        pts = pts.astype(np.int64)
+        what = "hands" if w is None else "deals"
+        line = f"bull in {n - pts[0]:,} {what} ({(n - pts[0]) / n:.2%}); Niu Niu {pts[10]:,}"
+        flag = "four_of_a_kind" if name == "niuniu_no_faces" else "five_faces"
+        col = table.column(flag).to_numpy()
+        count = int(col.sum()) if w is None else int(w[col].sum())
+        line += f"; {flag.replace('_', ' ')} {count:,}"
+        if w is not None:
+            line += f" (a {name.rsplit('shoe', 1)[-1]}-deck shoe: {table.num_rows:,} rows)"
         return [line]
 
     def edge(self, rules: str | None, options: Mapping[str, Any], tables: str | None) -> EdgeResult:

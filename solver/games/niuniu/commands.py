@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.core.cards import card_name, parse_hand
-from solver.core.errors import BullError
-from solver.games.niuniu.play import _evaluate_many, _source, settle
+from solver.core.cards import parse_hand
+from solver.games.niuniu.play import _evaluate_many, _source, parse_pair, settle
 
 __all__ = ["cli_compare", "cli_compare_text", "cli_eval", "cli_eval_text"]
 
@@ -17,7 +16,7 @@ def cli_eval(
 ) -> list[dict[str, Any]]:
     src = _source(rules, tables)
     bet = src.rules.bet(options.get("bet"))
-    parsed = [parse_hand(h, size=5) for h in hands]
+    parsed = [parse_hand(h, size=5, copies=src.rules.decks) for h in hands]
     few = len(parsed) <= 64
     out = []
     for h in _evaluate_many(parsed, src, bet, few=few):
@@ -38,11 +37,8 @@ def cli_eval_text(rec: dict[str, Any]) -> str:
 def cli_compare(
     player: str, banker: str, rules: str | None, options: dict[str, Any], tables: str | None
 ) -> dict[str, Any]:
-    pc, bc = parse_hand(player, size=5), parse_hand(banker, size=5)
-    shared = sorted(set(pc) & set(bc))
-    if shared:
-        raise BullError(f"card {card_name(shared[0])} is in both hands (one deck)")
     src = _source(rules, tables)
+    pc, bc = parse_pair(player, banker, src.rules)
     bet = src.rules.bet(options.get("bet"))
     p, b = _evaluate_many([pc, bc], src, bet, few=True)
     s = settle(pc, bc, src.rules, bet=bet, commission=options.get("commission"), tables=tables)

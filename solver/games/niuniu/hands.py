@@ -218,22 +218,33 @@ def evaluate_arrays(cards: npt.NDArray[np.integer], rules: NiuNiuRules) -> Array
 
 
 def table_name(rules: NiuNiuRules) -> str:
-    """The table a rule set's answers live in: one per deck and bull rule (``niuniu``
-    for the standard deck and bull, else e.g. ``niuniu_no_faces``)."""
+    """The table a rule set's answers live in: one per deck, bull rule and shoe size
+    (``niuniu`` for one standard deck and the standard bull, else e.g.
+    ``niuniu_no_faces`` or ``niuniu_shoe6``)."""
     parts = ["niuniu"]
     if rules.deck != "standard":
         parts.append(rules.deck)
     if rules.bull_from_three_of_a_kind:
         parts.append("trips_bull")
+    if rules.decks > 1:
+        parts.append(f"shoe{rules.decks}")
     return "_".join(parts)
 
 
 def build_table(rule_sets: Sequence[NiuNiuRules]) -> Any:
     """The table of every 5-card hand of the rule sets' deck, in colex order: the
     cards, the bull facts, the standard special flags, and per rule set its category
-    and strength. The rule sets must share the deck and bull rule (one
-    :func:`table_name`)."""
-    from solver.core.indexing import all_subsets
+    and strength. The rule sets must share the deck, bull rule and shoe (one
+    :func:`table_name`).
+
+    From a shoe of N > 1 decks the rows are every *multiset* of 5 faces in dense
+    multiset order, with a ``weight`` column: the ways to deal the hand from the full
+    shoe, Π C(N, copies) (0 for a hand needing more copies than the shoe holds). The
+    definitions carry over unchanged: five of a kind is four of a kind (four cards of
+    one rank are in it), a straight flush has five distinct ranks so never repeats a
+    card, and two hands may be exactly equal (``on_tie``)."""
+    from solver.core.indexing import all_multisets, all_subsets
+    from solver.core.shoe import shoe_weights
     from solver.store.tables import make_table
 
     if not rule_sets:
@@ -242,7 +253,8 @@ def build_table(rule_sets: Sequence[NiuNiuRules]) -> Any:
     if any(table_name(r) != name for r in rule_sets):
         raise ValueError("rule sets of one table must share the deck and the bull rule")
     first = rule_sets[0]
-    cards = all_subsets(first.deck_size, 5)
+    shoe = first.decks > 1
+    cards = all_multisets(first.deck_size, 5) if shoe else all_subsets(first.deck_size, 5)
     base = _base_arrays(cards, first)
     flags = special_flags(base)
     bull_cards = np.full((len(cards), 3), 255, dtype=np.uint8)
@@ -262,6 +274,8 @@ def build_table(rule_sets: Sequence[NiuNiuRules]) -> Any:
         }
     )
     cols.update({k: flags[k] for k in TABLE_FLAGS})
+    if shoe:
+        cols["weight"] = shoe_weights(cards, first.decks).astype(np.int32)
     rule_data = {}
     for rules in rule_sets:
         cat = categories(base, special_flags(base, rules), rules)
@@ -278,6 +292,16 @@ def build_table(rule_sets: Sequence[NiuNiuRules]) -> Any:
         "sorted hand; bull_mask bit i = position i; bull0..2 = its cards, 255 = none",
         "category": {c.label: int(c) for c in Category},
     }
+    if shoe:
+        notes["order"] = (
+            "row i is the hand (a multiset: a card may repeat) whose sorted card ids "
+            "c0 <= ... <= c4 have dense multiset rank i = colex rank of (c0, c1+1, ..., c4+4)"
+        )
+        notes["weight"] = (
+            f"ways to deal the hand from a full shoe of {first.decks} decks: "
+            f"product over its cards of C({first.decks}, copies); they sum to "
+            f"C({first.deck_size * first.decks}, 5)"
+        )
     if name != "niuniu":
         notes["deck"] = f"{first.deck}: card ids 0..{first.deck_size - 1}"
         notes["has_bull"] = bull

@@ -1,7 +1,13 @@
 """Niu Niu's exact odds and edge: every category's count, and the player's EV over every
 ordered pair of disjoint hands of the rule set's deck (the counting core is
 :func:`solver.kit.exact.disjoint_counts`). A rule file's hands come from its own table,
-built on first use (:mod:`~solver.games.niuniu.source`)."""
+built on first use (:mod:`~solver.games.niuniu.source`).
+
+From a shoe of N > 1 decks every hand is a multiset of faces with a weight (the ways to
+deal it), and the banker's hand is dealt from what the player's leaves: counts are
+weighted by card removal by multiplicity (:func:`solver.kit.shoe.shoe_counts`), the
+pairs are the C(52N, 5) · C(52N - 5, 5) ordered deals of two hands, and two hands can be
+exactly equal (``on_tie``)."""
 
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ from solver.kit.exact import (
     group_sums,
     percent,
 )
+from solver.kit.shoe import exact_dot, shoe_counts
 
 __all__ = [
     "EdgeResult",
@@ -34,6 +41,8 @@ __all__ = [
     "niuniu_edge",
     "niuniu_matchups",
     "odds",
+    "shoe_curve",
+    "shoe_matchups",
 ]
 
 
@@ -46,9 +55,10 @@ def _niuniu_rules(rules: Any) -> Any:
 def _niuniu_columns(
     rules: Any, tables: TablesLike
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
-    """(hands, strength, category) of every hand of the rule set's deck in colex order
-    (2,598,960, or 658,008 without J/Q/K), from its table (a preset's, or the rule
-    file's own, built on first use)."""
+    """(hands, strength, category) of every hand of the rule set's deck in table order
+    (2,598,960 in colex order, or 658,008 without J/Q/K; from a shoe every multiset in
+    dense multiset order), from its table (a preset's, or the rule file's own, built on
+    first use)."""
     from solver.games.niuniu.source import rules_table
 
     t = rules_table(rules, tables)
@@ -62,20 +72,41 @@ def _niuniu_columns(
 
 @dataclass(frozen=True)
 class NiuNiuMatchups:
-    """Per player hand (colex order): the disjoint banker hands it beats (``below``),
+    """Per player hand (table order): the disjoint banker hands it beats (``below``),
     ties (``equal``) and loses to (``above``); ``mult_above[:, j]``: the sum of the
     stronger banker hands' multipliers for ``bets[j]``; ``category``: the player hand's
-    own."""
+    own. From a shoe (``weight`` given: the ways to deal each player hand) the counts
+    are ways to deal the banker's hand from the rest of the shoe; ``banker_hands`` is
+    the ways after any one player hand."""
 
     rules: str
     bets: tuple[str, ...]
     category: npt.NDArray[np.uint8]
-    below: npt.NDArray[np.int32]
-    equal: npt.NDArray[np.int32]
-    above: npt.NDArray[np.int32]
-    mult_above: npt.NDArray[np.int32]
+    below: npt.NDArray[np.int64]
+    equal: npt.NDArray[np.int64]
+    above: npt.NDArray[np.int64]
+    mult_above: npt.NDArray[np.int64]
     banker_hands: int
     seconds: float
+    weight: npt.NDArray[np.int64] | None = None
+    decks: int = 1
+
+    def player_sum(self, values: npt.NDArray[np.integer], mask: Any = None) -> int:
+        """Σ over player hands (those in ``mask``) of weight * value, exactly."""
+        v = np.asarray(values, dtype=np.int64)
+        w = self.weight
+        if mask is not None:
+            v = v[mask]
+            w = None if w is None else w[mask]
+        if w is None:
+            return int(v.sum(dtype=np.int64))
+        return exact_dot(w, v)
+
+    @property
+    def pairs(self) -> int:
+        """How many ordered pairs (player hand, banker hand) the counts cover."""
+        n = len(self.category) if self.weight is None else int(self.weight.sum())
+        return n * self.banker_hands
 
 
 _MATCHUPS: dict[tuple[str, str], NiuNiuMatchups] = {}
@@ -88,28 +119,69 @@ def matchups_of(
     category: npt.NDArray[np.uint8],
     deck: int,
 ) -> NiuNiuMatchups:
-    """The matchup counts of ``hands`` (every 5-subset of ``range(deck)``, colex order)
+    """The matchup counts of ``hands`` (every 5-subset of ``range(deck)``, colex order;
+    from a shoe of ``rules.decks`` decks every 5-multiset, see :func:`shoe_matchups`)
     with their strengths and categories under ``rules``, for every bet of the rule set."""
     import time
 
+    if rules.decks > 1:
+        return shoe_matchups(rules, hands, strength, category, deck, [rules.decks])[0]
     t0 = time.perf_counter()
-    weights = np.stack(
-        [np.asarray(rules.multiplier_row(b), dtype=np.int64)[category] for b in rules.bets], axis=1
-    )
+    weights = _bet_weights(rules, category)
     c = disjoint_counts(hands, strength, deck, weights)
-    # counts are below 2^31 (at most 1,533,939 banker hands); multiplier sums may not be
-    wide = int(weights.max(initial=0)) * c.total >= 1 << 31
     return NiuNiuMatchups(
         rules=rules.name,
         bets=tuple(rules.bets),
         category=category,
-        below=c.below.astype(np.int32),
-        equal=c.equal.astype(np.int32),
-        above=c.above.astype(np.int32),
-        mult_above=np.asarray(c.weight_above).astype(np.int64 if wide else np.int32),
+        below=c.below,
+        equal=c.equal,
+        above=c.above,
+        mult_above=np.asarray(c.weight_above, dtype=np.int64),
         banker_hands=c.total,
         seconds=time.perf_counter() - t0,
     )
+
+
+def _bet_weights(rules: Any, category: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """Per hand and bet of the rule set: the multiplier the hand collects when it wins."""
+    return np.stack(
+        [np.asarray(rules.multiplier_row(b), dtype=np.int64)[category] for b in rules.bets], axis=1
+    )
+
+
+def shoe_matchups(
+    rules: Any,
+    hands: npt.NDArray[np.uint8],
+    strength: npt.NDArray[np.int64],
+    category: npt.NDArray[np.uint8],
+    faces: int,
+    decks: list[int],
+) -> list[NiuNiuMatchups]:
+    """The matchup counts of every 5-multiset of ``range(faces)`` (dense multiset order)
+    dealt from shoes of each size in ``decks`` (one sort serves them all; with one deck
+    the figures are the one-deck ones, the repeats weighing 0)."""
+    import time
+
+    t0 = time.perf_counter()
+    weights = _bet_weights(rules, category)
+    out = []
+    for c in shoe_counts(hands, strength, faces, decks, weights):
+        out.append(
+            NiuNiuMatchups(
+                rules=rules.name,
+                bets=tuple(rules.bets),
+                category=category,
+                below=c.below,
+                equal=c.equal,
+                above=c.above,
+                mult_above=c.weight_above,
+                banker_hands=c.total,
+                seconds=(time.perf_counter() - t0) / len(decks),
+                weight=c.weight,
+                decks=c.decks,
+            )
+        )
+    return out
 
 
 def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatchups:
@@ -118,17 +190,54 @@ def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatch
     import time
 
     r = _niuniu_rules(rules)
-    key = (json.dumps(r.to_data(), sort_keys=True), os.fspath(tables) if tables else "")
+    key = _cache_key(r, tables)
     hit = _MATCHUPS.get(key)
     if hit is not None:
         return hit
     t0 = time.perf_counter()
     out = matchups_of(r, *_niuniu_columns(r, tables), r.deck_size)
     out = replace(out, seconds=time.perf_counter() - t0)
-    while len(_MATCHUPS) >= 4:  # keep four rule sets' arrays (about 60 MB each)
-        del _MATCHUPS[next(iter(_MATCHUPS))]
-    _MATCHUPS[key] = out
+    _remember(key, out)
     return out
+
+
+def _cache_key(rules: Any, tables: TablesLike) -> tuple[str, str]:
+    return (json.dumps(rules.to_data(), sort_keys=True), os.fspath(tables) if tables else "")
+
+
+def _remember(key: tuple[str, str], mu: NiuNiuMatchups) -> None:
+    while len(_MATCHUPS) >= 10:  # a few rule sets' arrays (60-150 MB each)
+        del _MATCHUPS[next(iter(_MATCHUPS))]
+    _MATCHUPS[key] = mu
+
+
+def shoe_curve(
+    rules: Any, decks: list[int], tables: TablesLike = None
+) -> dict[int, NiuNiuMatchups]:
+    """The matchup counts of ``rules`` dealt from shoes of each size in ``decks``, in
+    one pass over every 5-multiset (the table of ``rules``, which must be a shoe rule
+    set). Each is cached as the matchups of ``rules`` with that many decks, so
+    :func:`niuniu_edge` answers them at once afterwards; one deck comes out of the same
+    pass (repeats weigh 0) and equals the one-deck figures exactly."""
+    from dataclasses import replace as dc_replace
+
+    r = _niuniu_rules(rules)
+    if not r.shoe:
+        raise ValueError("shoe_curve needs a shoe rule set (decks > 1) for its table")
+    out: dict[int, NiuNiuMatchups] = {}
+    todo = []
+    for d in decks:
+        hit = _MATCHUPS.get(_cache_key(dc_replace(r, decks=d), tables))
+        if hit is not None:
+            out[d] = hit
+        else:
+            todo.append(d)
+    if todo:
+        hands, strength, category = _niuniu_columns(r, tables)
+        for mu in shoe_matchups(r, hands, strength, category, r.deck_size, todo):
+            out[mu.decks] = mu
+            _remember(_cache_key(dc_replace(r, decks=mu.decks), tables), mu)
+    return {d: out[d] for d in decks}
 
 
 @dataclass(frozen=True)
@@ -156,6 +265,7 @@ class EdgeResult:
     ev_by_category: Mapping[str, Fraction]
     hands_by_category: Mapping[str, int]
     seconds: float = field(default=0.0, compare=False)
+    decks: int = 1
 
     def text(self) -> str:
         """The plain-text summary (``bull edge``)."""
@@ -169,6 +279,7 @@ class EdgeResult:
             "bet": self.bet,
             "commission": float(self.commission),
             "commission_fraction": fraction_text(self.commission),
+            "decks": self.decks,
             "pairs": self.pairs,
             "ev": float(self.ev),
             "ev_fraction": fraction_text(self.ev),
@@ -221,14 +332,20 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
 
     j = mu.bets.index(bet)
     mult = np.asarray(rules.multiplier_row(bet), dtype=np.int64)
-    n = len(mu.category)
-    pairs = n * mu.banker_hands
+    pairs = mu.pairs
     ncat = len(Category)
     cat = mu.category.astype(np.int64)
-    hands_k = np.bincount(cat, minlength=ncat)
-    wins = group_sums(cat, mu.below, ncat)
-    paid = group_sums(cat, mu.mult_above[:, j], ncat)
-    ties = group_sums(cat, mu.equal, ncat)  # equal strength: equal category, equal m
+    if mu.weight is None:
+        hands_k = [int(x) for x in np.bincount(cat, minlength=ncat)]
+        wins = group_sums(cat, mu.below, ncat)
+        paid = group_sums(cat, mu.mult_above[:, j], ncat)
+        ties = group_sums(cat, mu.equal, ncat)  # equal strength: equal category, equal m
+    else:
+        masks = [cat == k for k in range(ncat)]
+        hands_k = [mu.player_sum(np.ones(len(cat), np.int64), m) for m in masks]
+        wins = [mu.player_sum(mu.below, m) for m in masks]
+        paid = [mu.player_sum(mu.mult_above[:, j], m) for m in masks]
+        ties = [mu.player_sum(mu.equal, m) for m in masks]
     banker_ties = rules.on_tie == "banker"
     rank = rules.category_rank
     labels = [Category(i).label for i in sorted(range(ncat), key=lambda i: rank[i]) if rank[i] >= 0]
@@ -244,8 +361,8 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
         if hands_k[k]:
             ev_by[label] = net(k) / (int(hands_k[k]) * mu.banker_hands)
     win_total = sum(wins)
-    tie_total = int(mu.equal.sum(dtype=np.int64))
-    loss_total = int(mu.above.sum(dtype=np.int64))
+    tie_total = sum(ties)
+    loss_total = mu.player_sum(mu.above)
     if win_total + tie_total + loss_total != pairs:
         raise AssertionError("matchup counts do not add up to every pair")
     player_k = {lb: Fraction(wins[Category[lb.upper()]], pairs) for lb in labels}
@@ -264,12 +381,15 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
         ev_by_category=ev_by,
         hands_by_category={lb: int(hands_k[Category[lb.upper()]]) for lb in labels},
         seconds=mu.seconds,
+        decks=mu.decks,
     )
 
 
 def odds(rules: Any, tables: TablesLike) -> OddsResult:
     """Exact counts of every category, every score and every special (under the rule
-    set's definitions, before precedence) over every hand of its deck."""
+    set's definitions, before precedence) over every hand of its deck; from a shoe, over
+    every deal of five cards (C(52N, 5): each distinct hand counted as often as it can be
+    dealt)."""
     from solver.games.niuniu.hands import hand_shape, special_flags
     from solver.games.niuniu.rules import SPECIALS, Category
     from solver.games.niuniu.source import rules_table
@@ -280,11 +400,13 @@ def odds(rules: Any, tables: TablesLike) -> OddsResult:
     category = t.column(f"{r.name}_category").astype(np.int64)
     points = t.column("points").astype(np.int64)
     flags = special_flags(hand_shape(hands), r)
-    total = len(points)
+    # one deck: every row is one hand; a shoe: a row is dealt in `weight` ways
+    w = t.column("weight").astype(np.int64) if r.shoe else np.ones(len(points), np.int64)
+    total = int(w.sum())
     rank = r.category_rank
-    cats = np.bincount(category, minlength=len(Category))
+    cats = np.bincount(category, weights=w, minlength=len(Category)).astype(np.int64)
     order = sorted((i for i in range(len(Category)) if rank[i] >= 0), key=lambda i: rank[i])
-    base = np.bincount(points, minlength=11)
+    base = np.bincount(points, weights=w, minlength=11).astype(np.int64)
     return OddsResult(
         game="niuniu",
         rules=r.name,
@@ -294,11 +416,10 @@ def odds(rules: Any, tables: TablesLike) -> OddsResult:
                 ("no_bull" if p == 0 else "niu_niu" if p == 10 else f"niu_{p}", int(base[p]))
                 for p in range(11)
             ),
-            "specials_before_precedence": tuple(
-                (s, int(np.count_nonzero(flags[s]))) for s in SPECIALS
-            ),
+            "specials_before_precedence": tuple((s, int(w[flags[s]].sum())) for s in SPECIALS),
         },
         totals={"category": total, "points": total, "specials_before_precedence": total},
+        unit="deals" if r.shoe else "hands",
     )
 
 
@@ -306,7 +427,12 @@ def edge_text(res: EdgeResult) -> str:
     """Plain-text summary of an edge result."""
     lines = [
         f"niuniu edge [{res.rules}], bet {res.bet}, commission "
-        f"{float(res.commission):g}, over {res.pairs:,} pairs of disjoint hands",
+        f"{float(res.commission):g}, over {res.pairs:,} "
+        + (
+            "pairs of disjoint hands"
+            if res.decks == 1
+            else f"ordered deals of two hands from a {res.decks}-deck shoe"
+        ),
         f"  player EV per stake: {float(res.ev):+.6f} (exact {fraction_text(res.ev)});"
         f" house edge {percent(-res.ev)}",
         f"  P(win) {percent(res.p_win)}  P(loss) {percent(res.p_loss)}  "

@@ -30,12 +30,19 @@ from solver.core.cards import (
     SUIT_NAMES,
     Card,
     card_name,
+    check_copies,
     format_hand,
     hand_names,
     parse_hand,
 )
 from solver.core.errors import BullError
-from solver.core.indexing import batch_lookup, colex_rank_array, item_ids
+from solver.core.indexing import (
+    batch_lookup,
+    colex_rank_array,
+    item_ids,
+    multiset_rank_array,
+    sort_columns,
+)
 from solver.games.niuniu.rules import PRESETS, Category, NiuNiuRules, load_rules
 from solver.games.niuniu.source import check_rows, rules_table
 from solver.store.tables import LoadedTable
@@ -47,6 +54,7 @@ __all__ = [
     "compare",
     "evaluate",
     "evaluate_batch",
+    "parse_pair",
     "settle",
     "settle_batch",
 ]
@@ -57,7 +65,7 @@ _COLUMNS = ("has_bull", "points", "bull_mask", "n_bulls")
 _MASK_POS = {m: tuple(i for i in range(5) if m >> i & 1) for m in range(32)}
 _CATEGORIES = tuple(Category)
 _MASK_GET = {m: itemgetter(*pos) if len(pos) > 1 else None for m, pos in _MASK_POS.items()}
-_C1, _C2, _C3, _C4, _C5 = ([comb(n, k) for n in range(52)] for k in range(1, 6))
+_C1, _C2, _C3, _C4, _C5 = ([comb(n, k) for n in range(57)] for k in range(1, 6))
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +90,10 @@ class NiuNiuHand:
         """The two cards that score, or ``None`` without a bull."""
         if self.bull is None:
             return None
-        return tuple(c for c in self.cards if c not in self.bull)
+        rest = list(self.cards)
+        for c in self.bull:  # one copy each: a shoe's hand may hold a card twice
+            rest.remove(c)
+        return tuple(rest)
 
     @property
     def bull_names(self) -> list[str] | None:
@@ -187,6 +198,7 @@ class _Source:
         self.rules = rules
         self.tables = tables
         self.deck_size = rules.deck_size
+        self.decks = rules.decks
         self._table: LoadedTable | None = None
         self._packed: _Packed | None = None
         self._mult: dict[str | None, tuple[int, ...]] = {}
@@ -291,7 +303,8 @@ def _evaluate_many(
     arr = np.array(hands, dtype=np.uint8).reshape(-1, 5)
     for cards in hands:
         rules.check_cards(cards)
-    cols = src.lookup(colex_rank_array(arr, presorted=True), few=few)
+    rank = multiset_rank_array if rules.shoe else colex_rank_array
+    cols = src.lookup(rank(arr, presorted=True), few=few)
     out = []
     for i, cards in enumerate(hands):
         mask = int(cols["bull_mask"][i])
@@ -325,7 +338,8 @@ def evaluate(
     """
     src = _source(rules, tables)
     cards: tuple[int, ...] | None = None
-    if type(hand) is tuple or type(hand) is list:  # fast path: five card ids
+    shoe = src.decks > 1
+    if not shoe and (type(hand) is tuple or type(hand) is list):  # fast path: five card ids
         try:
             a, b, c, d, e = srt = sorted(hand)
             if (
@@ -336,11 +350,14 @@ def evaluate(
         except (TypeError, ValueError):
             pass
     if cards is None:
-        cards = parse_hand(hand, size=5)
+        cards = parse_hand(hand, size=5, copies=src.decks)
         src.rules.check_cards(cards)
         a, b, c, d, e = cards
     packed, strengths, decode = src.packed()
-    i = _C1[a] + _C2[b] + _C3[c] + _C4[d] + _C5[e]
+    if shoe:  # the dense multiset rank
+        i = _C1[a] + _C2[b + 1] + _C3[c + 2] + _C4[d + 3] + _C5[e + 4]
+    else:
+        i = _C1[a] + _C2[b] + _C3[c] + _C4[d] + _C5[e]
     points, get_bull, n_bulls, cat = decode[packed[i]]
     mult = src.mult_default if bet is None else src.multipliers(bet)
     return _make_hand(
@@ -403,12 +420,8 @@ def compare(
     tables: str | os.PathLike[str] | None = None,
 ) -> Comparison:
     """Compare a player's hand with the banker's: the winner and the reason."""
-    pc = parse_hand(player, size=5)
-    bc = parse_hand(banker, size=5)
-    shared = sorted(set(pc) & set(bc))
-    if shared:
-        raise BullError(f"card {card_name(shared[0])} is in both hands (one deck)")
     src = _source(rules, tables)
+    pc, bc = parse_pair(player, banker, src.rules)
     p, b = evaluate(pc, src.rules, tables=tables), evaluate(bc, src.rules, tables=tables)
     if p.strength == b.strength:
         if src.rules.on_tie == "banker":
@@ -456,6 +469,28 @@ def settle(
     return Settlement(cmp_, bet_name, comm, net)
 
 
+def parse_pair(
+    player: HandLike, banker: HandLike, rules: NiuNiuRules
+) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """Both hands of a showdown, read for ``rules``' deck: from one deck they share no
+    card; from a shoe of N decks no card occurs more than N times in the two together.
+
+    >>> parse_pair("AS AS 2S 3S 4S", "AS 5S 6S 7S 8S", load_rules("shoe6"))[1]
+    (0, 16, 20, 24, 28)
+    """
+    pc = parse_hand(player, size=5, copies=rules.decks)
+    bc = parse_hand(banker, size=5, copies=rules.decks)
+    if rules.decks == 1:
+        shared = sorted(set(pc) & set(bc))
+        if shared:
+            raise BullError(f"card {card_name(shared[0])} is in both hands (one deck)")
+    else:
+        check_copies([*pc, *bc], rules.decks, "the two hands")
+    rules.check_cards(pc)
+    rules.check_cards(bc)
+    return pc, bc
+
+
 def _check_commission(c: float) -> float:
     if not 0 <= c < 1:
         raise BullError(f"commission {c!r} must be a fraction in [0, 1), e.g. 0.05")
@@ -477,6 +512,8 @@ def evaluate_batch(
     arr = item_ids(cards, 52, (5,))  # whole card ids, else an error naming row and column
     check_rows(src.rules, arr)  # a J/Q/K under no_faces
     t = src.table()
+    if src.rules.shoe:
+        _check_shoe_rows(arr, src.rules.decks, "")
     names = (
         ("has_bull", "has_bull"),
         ("points", "points"),
@@ -485,11 +522,29 @@ def evaluate_batch(
         ("category", f"{src.rules.name}_category"),
         ("strength", f"{src.rules.name}_strength"),
     )
+    if src.rules.shoe:  # hands may repeat a card: the dense multiset rank
+        cols = sort_columns([arr[:, i] for i in range(5)])
+        rank = multiset_rank_array(np.stack(cols, axis=1), presorted=True)
+        got = [t.column(n)[rank] for _, n in names]
+        return {**{k: v for (k, _), v in zip(names, got, strict=True)}, "rank": rank}
     try:
         *got, rank = batch_lookup(arr, [t.column(n) for _, n in names], with_rank=True)
     except ValueError as exc:
         raise BullError(f"bad hands array: {exc}") from None
     return {**{k: v for (k, _), v in zip(names, got, strict=True)}, "rank": rank}
+
+
+def _check_shoe_rows(arr: npt.NDArray[np.int64], decks: int, what: str) -> None:
+    """Refuse the first row holding a card more often than the shoe does."""
+    from solver.core.shoe import excess_copies
+
+    bad = excess_copies(arr, decks)
+    if bad is not None:
+        row, card, n = bad
+        raise BullError(
+            f"row {row}{what}: card {card_name(card)} appears {n} times; "
+            f"a {decks}-deck shoe holds {decks}"
+        )
 
 
 def settle_batch(
@@ -508,9 +563,13 @@ def settle_batch(
     p = evaluate_batch(player, src.rules, tables=tables)
     b = evaluate_batch(banker, src.rules, tables=tables)
     pa_, ba = item_ids(player, 52, (5,)), item_ids(banker, 52, (5,))
-    overlap = (pa_[:, :, None] == ba[:, None, :]).any(axis=(1, 2))
-    if overlap.any():
-        raise BullError(f"row {int(np.flatnonzero(overlap)[0])}: player and banker share a card")
+    if src.rules.shoe:
+        _check_shoe_rows(np.concatenate([pa_, ba], axis=1), src.rules.decks, " (both hands)")
+    else:
+        overlap = (pa_[:, :, None] == ba[:, None, :]).any(axis=(1, 2))
+        if overlap.any():
+            at = int(np.flatnonzero(overlap)[0])
+            raise BullError(f"row {at}: player and banker share a card")
     win = p["strength"] > b["strength"]
     lose = p["strength"] < b["strength"]
     if src.rules.on_tie == "banker":

@@ -5,10 +5,17 @@ by the simulator, with two plots."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
-from solver.games.niuniu.odds import EdgeResult, niuniu_edge, odds
-from solver.games.niuniu.rules import load_rules
+from solver.games.niuniu.odds import (
+    EdgeResult,
+    NiuNiuMatchups,
+    niuniu_edge,
+    odds,
+    shoe_curve,
+)
+from solver.games.niuniu.rules import NiuNiuRules, load_rules
 from solver.games.niuniu.simulate import simulate_niuniu
 from solver.kit.exact import OddsResult, fraction_text, percent
 from solver.kit.markdown import (
@@ -20,13 +27,15 @@ from solver.kit.markdown import (
     rules_block,
 )
 
-__all__ = ["PRESETS", "headline", "section"]
+__all__ = ["PRESETS", "SHOE_DECKS", "headline", "section"]
 
-PRESETS = ("classic", "casino", "no_faces")
+PRESETS = ("classic", "casino", "no_faces", "shoe6")
 """The presets the report covers, in order."""
 PLOTTED = ("classic", "casino")
 """The 52-card presets the plots compare."""
 HEADLINE_BETS = (("classic", ("equal", "double")), ("casino", ("standard",)))
+SHOE_DECKS = (1, 2, 3, 4, 5, 6, 7, 8)
+"""The shoe sizes of the report's "one deck to eight" table (classic rules, ties push)."""
 
 
 def headline(tables: str | os.PathLike[str] | None = None) -> tuple[list[str], str]:
@@ -46,6 +55,8 @@ def section(ctx: ReportContext) -> None:
     """Append the Niu Niu section to the report ``ctx``."""
     md = ctx.md
     md += ["## Niu Niu", ""]
+    shoe = load_rules("shoe6")
+    curve = shoe_curve(shoe, list(SHOE_DECKS), ctx.tables)  # also serves preset shoe6
     nn_odds = {p: odds(p, ctx.tables) for p in PRESETS}
     nn_edges: dict[str, EdgeResult] = {}
     for preset in PRESETS:
@@ -117,6 +128,7 @@ def section(ctx: ReportContext) -> None:
             md += [""]
             mc = simulate_niuniu(rules, bet, None, rounds=ctx.simulate_rounds, players=4, seed=2026)
             ctx.check(f"Niu Niu {preset}, {bet} bet", e.ev, mc)
+    _shoe_section(ctx, shoe, curve)
     md += ["### Special hands before precedence", ""]
     md += md_table(
         ["special", "hands", "probability", "exact"],
@@ -132,6 +144,79 @@ def section(ctx: ReportContext) -> None:
             "![Niu Niu EV by hand class](niuniu_ev_by_class.png)",
             "",
         ]
+
+
+def _shoe_section(ctx: ReportContext, shoe: NiuNiuRules, curve: dict[int, NiuNiuMatchups]) -> None:
+    """How the edge moves from one deck to an 8-deck shoe (classic rules, ties push)."""
+    md = ctx.md
+    edges = {
+        bet: [niuniu_edge(replace(shoe, decks=d), bet, None, ctx.tables) for d in curve]
+        for bet in shoe.bets
+    }
+    seconds = sum(mu.seconds for mu in curve.values())
+    md += [
+        "### From one deck to an 8-deck shoe",
+        "",
+        "Classic rules (ties push), the banker's hand dealt from what the player's leaves "
+        "in a shoe of N decks: every figure exact, over all C(52N, 5) · C(52N - 5, 5) "
+        f"ordered deals of two hands (all sizes in one pass, {seconds:.0f} s). With "
+        "several decks two hands can be exactly equal (a push), and a hand may hold a "
+        "card twice.",
+        "",
+    ]
+    rows = []
+    for i, d in enumerate(curve):
+        eq, db = edges["equal"][i], edges["double"][i]
+        rows.append(
+            [
+                str(d),
+                percent(-eq.ev, 3),
+                f"`{fraction_text(eq.ev)}`",
+                percent(-db.ev, 3),
+                percent(eq.p_push, 3),
+            ]
+        )
+    md += md_table(
+        [
+            "decks",
+            "house edge, equal",
+            "player's EV, equal (exact)",
+            "house edge, double",
+            "P(push)",
+        ],
+        rows,
+    )
+    one = niuniu_edge("classic", "double", None, ctx.tables)
+    same = (
+        edges["double"][0].ev == one.ev
+        and edges["equal"][0].ev == niuniu_edge("classic", "equal", None, ctx.tables).ev
+    )
+    md += [
+        "",
+        "The one-deck row comes out of the shoe computation (hands that repeat a card "
+        "weigh 0) and equals preset `classic`'s figures exactly: "
+        + ("**yes**." if same else "**NO — a defect**."),
+        "",
+    ]
+    if ctx.plots:
+        _plot_shoe(ctx.image("niuniu_shoe.png"), list(curve), edges)
+        md += ["![Niu Niu edge by shoe size](niuniu_shoe.png)", ""]
+
+
+def _plot_shoe(path: Path, decks: list[int], edges: dict[str, list[EdgeResult]]) -> None:
+    fig = figure(8, 4.5)
+    ax = fig.add_subplot(1, 1, 1)
+    for bet, es in edges.items():
+        ax.plot(decks, [100 * float(-e.ev) for e in es], marker="o", label=f"house edge, {bet}")
+    ax.plot(
+        decks, [100 * float(e.p_push) for e in edges["equal"]], marker="s", ls="--", label="P(push)"
+    )
+    ax.set_xlabel("decks in the shoe")
+    ax.set_ylabel("percent")
+    ax.set_title("Niu Niu classic: exact house edge and P(push) by shoe size")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
 
 
 def _plot_categories(path: Path, res: dict[str, OddsResult]) -> None:

@@ -2,7 +2,9 @@
 user's rule file, and the presets shipped in ``presets/``.
 
 Every house rule is a rule-file field (RULES.md §3, §8, §9): the deck (``standard`` 52
-cards or ``no_faces``, 40 cards without J/Q/K), which specials count and their order,
+cards or ``no_faces``, 40 cards without J/Q/K) and how many of them the shoe holds
+(``decks``, 1..8: with several, a hand may hold identical cards), which specials count
+and their order,
 each special's definition, whether three of a kind makes a bull, the tie-break and what
 a tie that survives it does (``on_tie``), the bets (any name with a
 ``[multipliers.NAME]`` table) and the commission.
@@ -10,6 +12,9 @@ a tie that survives it does (``on_tie``), the bets (any name with a
 >>> r = load_rules("no_faces")
 >>> r.deck, r.deck_size, r.specials
 ('no_faces', 40, ('three_of_a_kind', 'four_of_a_kind'))
+>>> s = load_rules("shoe6")
+>>> s.decks, s.on_tie, s.hands
+(6, 'push', 3819816)
 >>> load_rules({**load_rules("classic").to_data(), "name": "x", "on_tie": "coin"})
 Traceback (most recent call last):
 ...
@@ -30,6 +35,7 @@ from typing import Any
 from solver.core.cards import CARD_NAMES, SUIT_NAMES
 from solver.core.errors import BullError, RulesError
 from solver.core.rules import Reader, load_rule_data
+from solver.core.shoe import MAX_DECKS
 
 __all__ = [
     "BETS",
@@ -141,11 +147,14 @@ class NiuNiuRules:
     deck: str = "standard"
     bull_from_three_of_a_kind: bool = False
     description: str = ""
+    decks: int = 1
+    """How many decks the shoe holds (1..8): up to that many copies of each card."""
 
     @classmethod
     def from_data(cls, name: str, data: Mapping[str, Any]) -> NiuNiuRules:
         r = Reader(data, name)
         deck = r.string("deck", DECKS, default="standard")
+        decks = r.integer("decks", minimum=1, maximum=MAX_DECKS, default=1)
         specials = tuple(r.string_list("specials", SPECIALS))
         if deck == "no_faces":
             for s in specials:
@@ -194,10 +203,13 @@ class NiuNiuRules:
             deck=deck,
             bull_from_three_of_a_kind=bull_trips,
             description=description,
+            decks=decks,
         )
 
     def to_data(self) -> dict[str, Any]:
-        """The rule set as a plain dict (round-trips through :meth:`from_data`)."""
+        """The rule set as a plain dict (round-trips through :meth:`from_data`). ``decks``
+        is stated only for a shoe: a one-deck rule set's data (and so its digest and the
+        tables built for it) is what it was before shoes existed."""
         mult: dict[str, dict[str, int]] = {}
         for bet, row in self.multipliers:
             base = max(set(row), key=row.count)
@@ -209,6 +221,7 @@ class NiuNiuRules:
             "name": self.name,
             "description": self.description,
             "deck": self.deck,
+            **({"decks": self.decks} if self.decks > 1 else {}),
             "specials": list(self.specials),
             "bull_from_three_of_a_kind": self.bull_from_three_of_a_kind,
             "tie_break": self.tie_break,
@@ -266,8 +279,16 @@ class NiuNiuRules:
 
     @property
     def hands(self) -> int:
-        """How many 5-card hands the deck has: C(52, 5) or C(40, 5)."""
-        return comb(self.deck_size, 5)
+        """How many distinct 5-card hands the shoe has (the rows of its table): C(52, 5) or
+        C(40, 5) with one deck; with several, every multiset of 5 faces, C(52 + 4, 5) or
+        C(40 + 4, 5) (hands a 2-4 deck shoe cannot deal are rows of weight 0)."""
+        faces = self.deck_size
+        return comb(faces, 5) if self.decks == 1 else comb(faces + 4, 5)
+
+    @property
+    def shoe(self) -> bool:
+        """Whether hands come from a shoe of several decks (may repeat a card)."""
+        return self.decks > 1
 
     def check_cards(self, cards: Iterable[int], what: str = "hand") -> None:
         """Refuse a card the deck does not hold (a J/Q/K under ``no_faces``), naming it.
@@ -331,4 +352,4 @@ def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -
     return NiuNiuRules.from_data(name, data)
 
 
-PRESETS: tuple[str, ...] = ("classic", "casino", "no_faces")
+PRESETS: tuple[str, ...] = ("classic", "casino", "no_faces", "shoe6")

@@ -1,6 +1,7 @@
 """A seeded Monte Carlo simulator of Niu Niu rounds, an independent check of the exact
 figures: its small evaluator is written from RULES.md and reads only the rule-set data
-(multipliers, specials, tie-break); it shares no code with :mod:`solver.games.niuniu.hands`.
+(multipliers, specials, tie-break, deck and shoe); it shares no code with
+:mod:`solver.games.niuniu.hands`. A shoe of N decks is shuffled as its 52N physical cards.
 
 >>> r = simulate_niuniu(rules="classic", rounds=2000, players=3, seed=1)
 >>> r.rounds, r.players, r.ci_low < r.mean < r.ci_high
@@ -64,7 +65,7 @@ def niuniu_hands(cards: Arr, rules: Any) -> tuple[Arr, Arr]:
     specials = {
         "five_faces": faces == 5,
         "four_faces": four_faces,
-        "four_of_a_kind": counts.max(axis=1) == 4,
+        "four_of_a_kind": counts.max(axis=1) >= 4,  # five of a kind (a shoe) holds four
         "straight_flush": (suit == suit[:, :1]).all(axis=1) & run,
         "five_small_bull": small,
         "three_of_a_kind": counts.max(axis=1) >= 3,
@@ -131,12 +132,13 @@ def simulate_niuniu(
     comm = r.commission if commission is None else float(commission)
     data = r.to_data()
     size = {"standard": 52, "no_faces": 40}[data["deck"]]  # ids 0..39: A..10
+    decks = int(data.get("decks", 1))  # a shoe: physical card i is face i % size
     tie = -1.0 if data["on_tie"] == "banker" else 0.0  # times the banker's multiplier
     rng = np.random.default_rng(seed)
     out = []
     for start in range(0, rounds, batch):
         n = min(batch, rounds - start)
-        deck = deal(rng, n, size, 5 * (players + 1))
+        deck = deal(rng, n, size * decks, 5 * (players + 1)) % size
         b_cat, b_key = niuniu_hands(deck[:, :5], r)
         net = np.zeros(n)
         for p in range(1, players + 1):

@@ -129,7 +129,13 @@ class NiuNiuChecker:
         if srt is None:
             srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
         cols = self._table()
-        packed, ranks = batch_lookup(srt, [cols["packed"]], check=False, with_rank=True)
+        if self.rules.shoe:  # a hand may repeat a card: the dense multiset rank
+            from solver.core.indexing import multiset_rank_array
+
+            ranks = multiset_rank_array(srt, presorted=True)
+            packed = cols["packed"][ranks]
+        else:
+            packed, ranks = batch_lookup(srt, [cols["packed"]], check=False, with_rank=True)
         out: dict[str, Any] = {
             "has_bull": (packed & 1).astype(bool),
             "points": (packed >> 1) & 15,
@@ -165,7 +171,7 @@ class NiuNiuChecker:
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
         from solver.games.niuniu.diagnose import niuniu_hand_answers
 
-        hands = parse_card_hands(cols["hand"], (5,))
+        hands = parse_card_hands(cols["hand"], (5,), copies=self.rules.decks)
         claims = read_claims(
             cols,
             {
@@ -181,7 +187,9 @@ class NiuNiuChecker:
         ]
         bull = None
         if "bull" in cols:
-            bull = parse_card_hands(cols["bull"], (3,), "bull", allow_none=True)
+            bull = parse_card_hands(
+                cols["bull"], (3,), "bull", allow_none=True, copies=self.rules.decks
+            )
             parts.append((bull.bad, bull.messages))
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
@@ -194,7 +202,10 @@ class NiuNiuChecker:
             stated["bull"] = bull.stated[rows]
             bull_ids = bull.ids[rows]
             bull_none = bull.none[rows]
-            in_hand = (bull_ids[:, :, None] == cards[:, None, :]).any(axis=2).all(axis=1)
+            # every bull card in the hand, as often as the bull holds it (a shoe repeats)
+            in_bull = (bull_ids[:, :, None] == bull_ids[:, None, :]).sum(axis=2)
+            held = (bull_ids[:, :, None] == cards[:, None, :]).sum(axis=2)
+            in_hand = (in_bull <= held).all(axis=1)
             bull_valid, bull_reach = self._bull_claims(cards, bull_ids)
             bull_valid &= in_hand & ~bull_none
 
@@ -354,7 +365,8 @@ class NiuNiuChecker:
         from solver.games.niuniu.diagnose import niuniu_showdown_answers
 
         n = len(cols["player"])
-        sd = read_showdowns(cols, parse_card_hands, (5,))
+        copies = self.rules.decks
+        sd = read_showdowns(cols, lambda a, z, k: parse_card_hands(a, z, k, copies=copies), (5,))
         parts = sd.parts
         bet = np.full(n, self.rules.bets.index(self.bet), dtype=np.int64)
         comm = np.full(n, self.commission, dtype=np.float64)
@@ -376,7 +388,7 @@ class NiuNiuChecker:
                 )
             )
             comm = np.where(pcm.stated & ~out_of_range, pcm.value, comm)
-        parts.append(one_deck(sd.player, sd.banker, PAD))
+        parts.append(one_deck(sd.player, sd.banker, PAD, copies))
         parts.append(self._deck(sd.player, "player"))
         parts.append(self._deck(sd.banker, "banker"))
         bad, messages = merge_bad(n, parts)

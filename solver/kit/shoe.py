@@ -1,0 +1,299 @@
+"""Exact matchup counts for hands dealt from a shoe of N decks (card removal by multiplicity).
+
+A hand is a multiset of faces. Given the player's hand P, the number of ways to deal the
+banker's hand B from the rest of the shoe is ``Π_c C(N - p_c, b_c)`` (p_c, b_c: how often
+face c occurs in P and in B). Summing that over 3.8 million banker hands for each of 3.8
+million player hands is out of reach; the identity (inclusion-exclusion over the p
+copies a hand removes)::
+
+    C(N - p, b) = Σ_{t=0}^{min(p, b)} (-1)^t C(p, t) C(N - t, b - t)
+
+turns the product into a sum over the sub-multisets T common to P and B::
+
+    ways(B | P) = Σ_{T ⊆ P, T ⊆ B} a_T(P) · v_T(B),
+    a_T(P) = (-1)^|T| Π_c C(p_c, t_c),   v_T(B) = Π_c C(N - t_c, b_c - t_c).
+
+So the weaker-hand count of P is ``Σ_{T ⊆ P} a_T(P) · Σ_{B ⊇ T, s(B) < s(P)} v_T(B)``. The
+hands containing a k-multiset T are T plus any (h-k)-multiset: blocks of one known
+size. Sorting the pairs (rank of T, position of B in strength order) puts each block in
+one contiguous run, already in strength order, and P sits in every block of its own
+sub-multisets; a cumulative sum of ``v_T`` over the sorted pairs gives every count at
+P's offset (ties by runs of equal strength). With one deck ``v_T(B)`` is 1 for a set and
+0 for a repeat, ``a_T = (-1)^|T|``: :func:`solver.kit.exact.disjoint_counts` exactly.
+The sort does not depend on N: one pass answers any number of shoe sizes.
+
+>>> import numpy as np
+>>> from solver.core.indexing import all_multisets
+>>> hands = all_multisets(2, 2)                     # faces 0, 1: [0,0] [0,1] [1,1]
+>>> c = shoe_counts(hands, np.arange(3), 2, [2])[0]  # two decks: 4 cards, 0 0 1 1
+>>> c.weight.tolist(), c.below.tolist(), c.equal.tolist(), c.above.tolist(), c.total
+([1, 4, 1], [0, 0, 1], [0, 1, 0], [1, 0, 0], 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core.indexing import multiset_rank_array
+from solver.core.shoe import multiplicities, shoe_weights
+
+__all__ = ["ShoeCounts", "exact_dot", "shoe_counts"]
+
+I64 = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class ShoeCounts:
+    """Per hand P (rows of the hands array), for a shoe of ``decks`` decks: ``weight``,
+    the ways to deal P from the full shoe; over the banker hands dealt from the rest,
+    ``below``/``equal``/``above`` the ways to deal a weaker / equally strong / stronger
+    one, and ``weight_above`` (n, m) the stronger ones' ways weighted by the banker
+    hand's given weights. ``total`` = C(faces·N - h, h), the deals of a banker hand after
+    any one hand (meaningful for hands with ``weight > 0``)."""
+
+    decks: int
+    weight: I64
+    below: I64
+    equal: I64
+    above: I64
+    weight_above: I64
+    total: int
+
+
+def _runs(rid: npt.NDArray[np.int64], block: int) -> tuple[I64, I64]:
+    """Start and end (absolute) of the run of equal ``rid`` holding each position, runs
+    also breaking at every multiple of ``block``."""
+    n = len(rid)
+    brk = np.empty(n, dtype=bool)
+    if n:
+        brk[0] = True
+        np.not_equal(rid[1:], rid[:-1], out=brk[1:])
+        brk[::block] = True
+    rs = np.flatnonzero(brk)
+    seg = np.cumsum(brk) - 1
+    ends = np.append(rs[1:], n)
+    return rs[seg].astype(np.int64), ends[seg].astype(np.int64)
+
+
+def shoe_counts(
+    hands: npt.NDArray[np.integer],
+    strength: npt.ArrayLike,
+    faces: int,
+    decks: Sequence[int],
+    weight: npt.ArrayLike | None = None,
+) -> list[ShoeCounts]:
+    """Weighted counts of weaker/equal/stronger banker hands for every hand, one
+    :class:`ShoeCounts` per shoe size in ``decks``.
+
+    ``hands`` must be *every* sorted h-multiset of ``range(faces)`` in dense multiset
+    order (:func:`solver.core.indexing.all_multisets`); ``strength`` orders them (ties
+    allowed); ``weight`` (n,) or (n, m) integer weights of a banker hand (e.g. its
+    multiplier per bet), summed over the stronger ones (``weight_above``; the equally
+    strong ones' sum is ``equal`` times the weight when equal strength means equal
+    weight, as a multiplier of the category does). Exact 64-bit integers: a shoe of 8
+    decks of 52 cards deals C(416, 5) ≈ 10^11 hands, so weights up to ~10^7 are safe.
+    """
+    hands = np.asarray(hands)
+    n, h = hands.shape
+    if n != comb(faces + h - 1, h):
+        raise ValueError(f"need all C({faces + h - 1}, {h}) multisets, got {n}")
+    s = np.asarray(strength).astype(np.int64)
+    if s.shape != (n,):
+        raise ValueError("strength needs one value per hand")
+    wcols = np.zeros((n, 0), dtype=np.int64) if weight is None else np.asarray(weight, np.int64)
+    if wcols.ndim == 1:
+        wcols = wcols[:, None]
+    m = wcols.shape[1]
+    order = np.argsort(s, kind="stable")
+    pos_of = np.empty(n, dtype=np.int64)
+    pos_of[order] = np.arange(n)
+    new = np.ones(n, dtype=bool)
+    new[1:] = s[order][1:] != s[order][:-1]
+    run_id = np.cumsum(new) - 1  # dense strength rank per position
+    mult = multiplicities(hands).astype(np.int64)
+    pattern = np.zeros(n, dtype=np.int64)  # bit j-1: position j repeats position j-1
+    for j in range(1, h):
+        pattern |= (hands[:, j] == hands[:, j - 1]).astype(np.int64) << (j - 1)
+    sizes = list(decks)
+    w_n = [shoe_weights(hands, d) for d in sizes]
+    acc = [
+        {
+            "lt": np.zeros(n, np.int64),
+            "le": np.zeros(n, np.int64),
+            "wgt": np.zeros((n, m), np.int64),
+        }
+        for _ in sizes
+    ]
+    # k = 0: T empty, a = 1, v = the hand's own weight; one block of every hand
+    rs, re = _runs(run_id, n)
+    for d, a in enumerate(acc):
+        v = w_n[d][order]
+        cv = np.concatenate(([0], np.cumsum(v)))
+        a["lt"][order] = cv[rs]
+        a["le"][order] = cv[re]
+        for j in range(m):
+            cvm = np.concatenate(([0], np.cumsum(v * wcols[order, j])))
+            a["wgt"][order, j] = cvm[-1] - cvm[re]
+    bits = max(n.bit_length(), 1)
+    for k in range(1, h):
+        _block_pass(hands, k, faces, sizes, pattern, order, pos_of, run_id, wcols, acc, bits)
+    # k = h: T = P itself, the only hand containing it: a = (-1)^h, v = 1 if P is
+    # dealable; it ties with itself, so adds to `equal` only
+    sign = -1 if h % 2 else 1
+    for d, a in enumerate(acc):
+        a["le"] += (mult <= sizes[d]).all(axis=1).astype(np.int64) * sign
+    out = []
+    for d, a in enumerate(acc):
+        total = comb(faces * sizes[d] - h, h) if faces * sizes[d] >= h else 0
+        out.append(
+            ShoeCounts(
+                decks=sizes[d],
+                weight=w_n[d],
+                below=a["lt"],
+                equal=a["le"] - a["lt"],
+                above=total - a["le"],
+                weight_above=a["wgt"],
+                total=total,
+            )
+        )
+    return out
+
+
+def _pattern_tables(
+    h: int, k: int, sizes: list[int]
+) -> tuple[npt.NDArray[np.bool_], I64, list[I64]]:
+    """Per run pattern of a sorted hand (bit j-1: position j repeats position j-1) and
+    per k-combination of positions: whether the combination is the canonical choice of
+    its sub-multiset T (of equal faces, the leftmost copies), ``a_T`` and ``v_T`` per
+    shoe size. Both depend only on the copies of each face in the hand and in T."""
+    combos = list(combinations(range(h), k))
+    npat = 1 << (h - 1)
+    valid = np.zeros((npat, len(combos)), dtype=bool)
+    coef = np.zeros((npat, len(combos)), dtype=np.int64)
+    vals = [np.zeros((npat, len(combos)), dtype=np.int64) for _ in sizes]
+    for pat in range(npat):
+        runs: list[list[int]] = []
+        for j in range(h):
+            if j and pat >> (j - 1) & 1:
+                runs[-1].append(j)
+            else:
+                runs.append([j])
+        for i, combo in enumerate(combos):
+            chosen = set(combo)
+            if any(q and pat >> (q - 1) & 1 and q - 1 not in chosen for q in combo):
+                continue
+            valid[pat, i] = True
+            a = -1 if k % 2 else 1
+            vs = [1] * len(sizes)
+            for run in runs:
+                size_t = sum(1 for q in run if q in chosen)
+                a *= comb(len(run), size_t)
+                for d, n_decks in enumerate(sizes):
+                    left = n_decks - size_t
+                    vs[d] *= comb(left, len(run) - size_t) if left >= 0 else 0
+            coef[pat, i] = a
+            for d in range(len(sizes)):
+                vals[d][pat, i] = vs[d]
+    return valid, coef, vals
+
+
+def _block_pass(
+    hands: npt.NDArray[np.integer],
+    k: int,
+    faces: int,
+    sizes: list[int],
+    pattern: I64,
+    order: I64,
+    pos_of: I64,
+    run_id: I64,
+    wcols: I64,
+    acc: list[dict[str, I64]],
+    bits: int,
+) -> None:
+    """Add the terms of every k-sub-multiset T (0 < k < h) to the accumulators."""
+    h = hands.shape[1]
+    combos = list(combinations(range(h), k))
+    cbits = max(len(combos) - 1, 1).bit_length()
+    g = comb(faces + h - k - 1, h - k)  # hands containing a given k-multiset
+    valid, coef, vals = _pattern_tables(h, k, sizes)
+    keys = []
+    for i, combo in enumerate(combos):
+        idx = np.flatnonzero(valid[pattern, i])
+        trank = multiset_rank_array(hands[idx][:, list(combo)], presorted=True).astype(np.int64)
+        keys.append((trank << (bits + cbits)) | (pos_of[idx] << cbits) | i)
+    key = np.concatenate(keys)
+    del keys
+    key.sort()
+    if len(key) != comb(faces + k - 1, k) * g:
+        raise AssertionError("sub-multiset blocks are not all full")
+    pos = (key >> cbits) & ((1 << bits) - 1)
+    x = order[pos]
+    cell = pattern[x] * len(combos) + (key & ((1 << cbits) - 1))  # (pattern, combo)
+    del key
+    rs, re = _runs(run_id[pos], g)
+    del pos
+    start = (np.arange(len(x), dtype=np.int64) // g) * g
+    a_e = coef.ravel()[cell]
+    wx = [wcols[x, j] for j in range(wcols.shape[1])]
+    for d, acc_d in enumerate(acc):
+        v = vals[d].ravel()[cell]
+        cv = np.concatenate(([0], np.cumsum(v)))
+        base = cv[start]
+        _bin_add(acc_d["lt"], x, a_e * (cv[rs] - base))
+        _bin_add(acc_d["le"], x, a_e * (cv[re] - base))
+        for j in range(wcols.shape[1]):
+            cvm = np.concatenate(([0], np.cumsum(v * wx[j])))
+            _bin_add(acc_d["wgt"][:, j], x, a_e * (cvm[start + g] - cvm[re]))
+
+
+def _bin_add(out: I64, x: I64, values: I64) -> None:
+    """``out[x[e]] += values[e]`` exactly, fast: two float64 bincounts of 30-bit halves
+    (each bin sums at most a few dozen terms, far inside float64's 53 exact bits)."""
+    n = len(out)
+    if not len(values):
+        return
+    big = max(int(values.max()), -int(values.min()))
+    if big < 1 << 46:  # one bincount is exact: a bin sums at most 64 terms < 2^52
+        out += np.bincount(x, weights=values.astype(np.float64), minlength=n).astype(np.int64)
+        return
+    lo = (values & ((1 << 30) - 1)).astype(np.float64)
+    hi = (values >> 30).astype(np.float64)
+    if big >> 30 >= 1 << 46:
+        raise OverflowError("shoe counts beyond 64-bit range")
+    lo_sum = np.bincount(x, weights=lo, minlength=n).astype(np.int64)
+    hi_sum = np.bincount(x, weights=hi, minlength=n).astype(np.int64)
+    out += (hi_sum << 30) + lo_sum
+
+
+def exact_dot(w: npt.ArrayLike, x: npt.ArrayLike) -> int:
+    """``Σ w·x`` as an exact Python int for non-negative int64 ``w`` and any int64 ``x``,
+    without 64-bit overflow (x is split into pieces small enough for numpy sums).
+
+    >>> exact_dot(np.array([2**40, 3]), np.array([2**40, -1]))
+    1208925819614629174706173
+    """
+    wa = np.asarray(w, dtype=np.int64)
+    xa = np.asarray(x, dtype=np.int64)
+    if not len(wa):
+        return 0
+    if int(wa.min()) < 0:
+        raise ValueError("exact_dot needs non-negative weights")
+    wbits = max(int(wa.max()).bit_length(), 1)
+    nbits = max(len(wa).bit_length(), 1)
+    piece = max(62 - wbits - nbits, 1)
+    total = 0
+    sign = np.sign(xa)
+    mag = np.abs(xa)
+    shift = 0
+    while True:
+        part = (mag >> shift) & ((1 << piece) - 1)
+        total += int(np.sum(wa * part * sign)) << shift
+        shift += piece
+        if shift >= 63 or not (mag >> shift).any():
+            return total

@@ -1,0 +1,246 @@
+"""Niu Niu from a shoe of N decks (``decks = N``): the table, input with repeated cards,
+exact odds against a brute force over rank multisets written here, the exact edge
+against pair-by-pair enumeration on a reduced shoe, and the identity that one deck gives
+today's figures."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import comb, prod
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.cli import main
+from solver.core.cards import CARD_NAMES
+from solver.core.errors import BullError, ParseError
+from solver.core.indexing import all_multisets, multiset_rank
+from solver.games.niuniu.hands import evaluate_arrays
+from solver.games.niuniu.odds import edge_of, niuniu_edge, odds, shoe_matchups
+from solver.games.niuniu.play import compare, evaluate, evaluate_batch, settle, settle_batch
+from solver.games.niuniu.rules import load_rules
+from solver.games.niuniu.source import rules_table
+from tests.niuniu import reference as ref
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def as_ref(ids: list[int]) -> list[tuple[int, str]]:
+    return [ref.card(CARD_NAMES[c]) for c in ids]
+
+
+# ---------------------------------------------------------------- rules and table
+
+
+def test_shoe6_preset_and_rule_file(tmp_path: Path) -> None:
+    r = load_rules("shoe6")
+    assert (r.decks, r.on_tie, r.specials, r.tie_break) == (
+        6,
+        "push",
+        ("five_faces",),
+        "highest_card",
+    )
+    assert r.to_data()["decks"] == 6 and "decks" not in load_rules("classic").to_data()
+    f = tmp_path / "three.toml"
+    f.write_text('game = "niuniu"\nbase = "classic"\ndecks = 3\n')
+    assert load_rules(str(f)).decks == 3
+    f.write_text('game = "niuniu"\nbase = "classic"\ndecks = 9\n')
+    code, _, err = run("eval", "niuniu", "AS 2S 3S 4S 5S", "--rules", str(f))
+    assert code == 2 and "decks" in err and "9" in err and "\n" not in err.strip()
+
+
+def test_table_rows_and_weights() -> None:
+    t = rules_table(load_rules("shoe6"))
+    assert t.num_rows == comb(56, 5) == 3_819_816
+    w = t.column("weight").astype(np.int64)
+    assert int(w.sum()) == comb(312, 5)
+    # row i is the multiset of dense rank i; its weight is Π C(6, copies)
+    rng = np.random.default_rng(7)
+    for i in rng.integers(0, t.num_rows, 200).tolist():
+        hand = tuple(int(t.column(f"c{j}")[i]) for j in range(5))
+        assert multiset_rank(hand) == i
+        assert w[i] == prod(comb(6, m) for m in Counter(hand).values())
+
+
+def test_table_categories_against_the_reference() -> None:
+    """Sampled rows, repeats over-represented, against the plain evaluator."""
+    rules = load_rules("shoe6")
+    data = rules.to_data()
+    t = rules_table(rules)
+    hands = np.stack([t.column(f"c{j}") for j in range(5)], axis=1)
+    rep = np.flatnonzero((np.diff(hands.astype(int), axis=1) == 0).any(axis=1))
+    rng = np.random.default_rng(11)
+    rows = np.concatenate([rng.choice(rep, 1500), rng.integers(0, len(hands), 500)])
+    cat = t.column("shoe6_category")
+    from solver.games.niuniu.rules import Category
+
+    for i in rows.tolist():
+        assert Category(int(cat[i])).label == ref.category_of(as_ref(hands[i].tolist()), data)
+
+
+# ---------------------------------------------------------------- input
+
+
+def test_repeated_cards_accepted_up_to_the_shoe() -> None:
+    h = evaluate("KS KS QH JD 10C", rules="shoe6")
+    assert h.category.label == "niu_niu" and h.rest is not None and len(h.rest) == 2
+    five = evaluate("5S 5S 5S 5S 5S", rules="shoe6")
+    assert five.category.label == "no_bull"  # 15 in any three: no bull, and not a special
+    with pytest.raises(ParseError, match="duplicate card KS"):
+        evaluate("KS KS QH JD 10C")  # one deck
+    three = {"game": "niuniu", "base": "classic", "decks": 3}
+    with pytest.raises(ParseError, match=r"card KS appears 4 times.*3-deck shoe holds 3"):
+        evaluate("KS KS KS KS 10C", rules=three)
+    with pytest.raises(ParseError, match="card KS appears 7 times in the two hands"):
+        compare("KS KS KS KS 3D", "KS KS KS 8C 7S", rules="shoe6")
+    with pytest.raises(BullError, match="card AS appears 7 times"):
+        settle_batch(np.zeros((1, 5), int), np.array([[0, 0, 2, 3, 4]]), rules="shoe6")
+
+
+def test_identical_hands_tie() -> None:
+    assert compare("KS 9H 8C 3D 7S", "KS 9H 8C 3D 7S", rules="shoe6").winner == "push"
+    banker = {"game": "niuniu", "base": "shoe6", "on_tie": "banker"}
+    s = settle("KS 9H 8C 3D 7S", "9H KS 3D 8C 7S", rules=banker, bet="double")
+    assert s.winner == "banker" and s.net == -2  # niu 7 doubles
+    code, out, _ = run(
+        "compare", "niuniu", "KS KS 9H 8C 7S", "KS KS 9H 8C 7S", "--rules", "shoe6", "--json"
+    )
+    assert code == 0 and json.loads(out)["winner"] == "push"
+
+
+def test_batch_matches_single_hands() -> None:
+    rng = np.random.default_rng(5)
+    hands = rng.integers(0, 52, (300, 5))
+    hands[:100, 1] = hands[:100, 0]  # repeats
+    b = evaluate_batch(hands, rules="shoe6")
+    for i in range(0, 300, 7):
+        h = evaluate([int(x) for x in hands[i]], rules="shoe6")
+        assert (h.points, int(h.category), h.strength) == (
+            int(b["points"][i]),
+            int(b["category"][i]),
+            int(b["strength"][i]),
+        )
+
+
+# ---------------------------------------------------------------- odds
+
+
+def test_odds_against_rank_multisets() -> None:
+    """Points, five faces, four of a kind and straight flushes over every multiset of
+    ranks, each weighted by the ways to draw it from the shoe: Π_r C(4N, m_r)."""
+    n = 6
+    got = odds("shoe6", None)
+    points: Counter[str] = Counter()
+    five_faces = quads = 0
+    for ranks in combinations_with_replacement(range(1, 14), 5):
+        w = prod(comb(4 * n, m) for m in Counter(ranks).values())
+        has, pts, _, _ = ref.bulls(list(ranks))
+        points["no_bull" if not has else "niu_niu" if pts == 10 else f"niu_{pts}"] += w
+        five_faces += w * all(r >= 11 for r in ranks)
+        quads += w * (max(Counter(ranks).values()) >= 4)
+    assert dict(got.sections["points"]) == dict(points)
+    assert sum(points.values()) == got.totals["points"] == comb(52 * n, 5)
+    specials = dict(got.sections["specials_before_precedence"])
+    assert specials["five_faces"] == five_faces == dict(got.sections["category"])["five_faces"]
+    assert specials["four_of_a_kind"] == quads
+    assert specials["straight_flush"] == 36 * n**5  # five distinct cards, one suit
+
+
+def test_one_deck_odds_unchanged() -> None:
+    one = odds({"game": "niuniu", "base": "classic", "decks": 1}, None)
+    assert dict(one.sections["points"])["niu_niu"] == 191_808
+    assert one.totals["points"] == comb(52, 5)
+
+
+# ---------------------------------------------------------------- edge
+
+FACES = [8, 25, 38, 48, 19, 33, 44, 2]
+"""A reduced shoe: eight cards (3S 7H 10D KS 5C 9H JS AD) standing for faces 0..7."""
+
+
+def reduced(rules: object) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    multis = all_multisets(len(FACES), 5)
+    cards = np.sort(np.array(FACES)[multis], axis=1)
+    ev = evaluate_arrays(cards, rules)  # type: ignore[arg-type]
+    return multis, cards, ev["strength"].astype(np.int64), ev["category"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "bet"),
+    [
+        ("shoe6", "double"),
+        ({"game": "niuniu", "base": "casino", "decks": 2}, "standard"),
+        ({"game": "niuniu", "base": "classic", "decks": 3, "on_tie": "banker"}, "double"),
+    ],
+)
+def test_edge_on_a_reduced_shoe_pair_by_pair(spec: object, bet: str) -> None:
+    rules = load_rules(spec)  # type: ignore[arg-type]
+    data = rules.to_data()
+    multis, cards, strength, category = reduced(rules)
+    c = Fraction(1, 20)
+    for mu in shoe_matchups(
+        rules, multis, strength, category, len(FACES), sorted({2, rules.decks})
+    ):
+        got = edge_of(replace(rules, decks=mu.decks), mu, bet, c)
+        n = mu.decks
+        hands = [as_ref(h) for h in cards.tolist()]
+        counts = [Counter(h) for h in multis.tolist()]
+        keys = [ref.sort_key(h, data) for h in hands]
+        table = data["multipliers"][bet]
+        mult = [int(table.get(ref.category_of(h, data), table.get("default", 1))) for h in hands]
+        num = Fraction(0)
+        pairs = 0
+        pushes = 0
+        for i, cp in enumerate(counts):
+            wp = prod(comb(n, m) for m in cp.values())
+            if not wp:
+                continue
+            for j, cb in enumerate(counts):
+                ways = wp
+                for face, m in cb.items():
+                    left = n - cp.get(face, 0)
+                    ways *= comb(left, m) if left >= 0 else 0
+                if not ways:
+                    continue
+                pairs += ways
+                if keys[i] > keys[j]:
+                    num += ways * mult[i] * (1 - c)
+                elif keys[i] < keys[j] or data["on_tie"] == "banker":
+                    num -= ways * mult[j]
+                else:
+                    pushes += ways
+        assert got.pairs == pairs == comb(8 * n, 5) * comb(8 * n - 5, 5)
+        assert got.ev == num / pairs, (spec, n)
+        assert got.p_push == Fraction(pushes, pairs)
+
+
+@pytest.mark.slow
+def test_one_deck_through_the_shoe_path_is_todays_edge() -> None:
+    """Every multiset of the 40-card deck with one deck's weights (repeats weigh 0)
+    gives exactly the one-deck edge of preset no_faces, every bet."""
+    rules = load_rules("no_faces")
+    multis = all_multisets(40, 5)
+    ev = evaluate_arrays(multis, rules)
+    mu = shoe_matchups(rules, multis, ev["strength"].astype(np.int64), ev["category"], 40, [1])[0]
+    for bet in rules.bets:
+        today = niuniu_edge("no_faces", bet)
+        got = edge_of(rules, mu, bet, today.commission)
+        assert (got.ev, got.p_win, got.p_push, got.pairs) == (
+            today.ev,
+            today.p_win,
+            today.p_push,
+            today.pairs,
+        )
+        assert got.winner_category == today.winner_category
