@@ -22,7 +22,6 @@ from solver.games.pokdeng.play import (
     overall,
 )
 from solver.games.pokdeng.strategy import (
-    DRAW_DEN,
     Action,
 )
 
@@ -127,6 +126,10 @@ def strategy_chart(
     adv = advise_batch(reps, k, spec, tables)
     ev = evaluate_batch(reps, spec, tables)
     tot = overall(spec, k, tables)
+    den = adv["den"]  # DRAW_DEN for one deck; a shoe's own denominator
+
+    def fractions(nums: Sequence[Any]) -> list[Fraction]:
+        return [Fraction(int(n), int(d)) for n, d in zip(nums, den, strict=True)]
 
     def grid(values: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
         return tuple(tuple(values[i * 13 : (i + 1) * 13]) for i in range(13))
@@ -136,8 +139,12 @@ def strategy_chart(
         dealer_draws_at_most=k,
         action=grid([Action(int(a)).label for a in adv["action"]]),
         points=grid([int(p) for p in ev["points"]]),
-        ev_stand=grid([Fraction(int(n), DRAW_DEN) for n in adv["ev_stand_num"]]),
-        ev_draw=grid([Fraction(int(n), DRAW_DEN) for n in adv["ev_draw_num"]]),
+        ev_stand=grid(
+            [Fraction(int(n), int(d)) for n, d in zip(adv["ev_stand_num"], den, strict=True)]
+        ),
+        ev_draw=grid(
+            [Fraction(int(n), int(d)) for n, d in zip(adv["ev_draw_num"], den, strict=True)]
+        ),
         ev_optimal=Fraction(tot["ev_optimal_fraction"]),
         ev_simple=Fraction(tot["ev_simple_fraction"]),
     )

@@ -33,18 +33,21 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.cards import CARD_NAMES, Card, parse_hand
+from solver.core.cards import CARD_NAMES, Card, check_copies, parse_hand
 from solver.core.errors import ParseError
-from solver.core.indexing import all_subsets
+from solver.core.indexing import all_multisets, all_subsets
 from solver.games.pokdeng.rules import HandType, Kind, PokDengRules
 
 __all__ = [
     "CARD_VALUES",
+    "N_SHOE_THREE",
+    "N_SHOE_TWO",
     "N_THREE",
     "N_TWO",
     "HandClass",
     "Settlement",
     "all_hands",
+    "all_shoe_hands",
     "classify",
     "classify_all",
     "classify_hand",
@@ -59,6 +62,10 @@ N_TWO = 1326
 """Number of two-card hands, C(52, 2)."""
 N_THREE = 22100
 """Number of three-card hands, C(52, 3)."""
+N_SHOE_TWO = 1378
+"""Number of two-card multisets of the 52 faces (a shoe), C(53, 2)."""
+N_SHOE_THREE = 24804
+"""Number of three-card multisets of the 52 faces (a shoe), C(54, 3)."""
 
 CARD_VALUES: npt.NDArray[np.int8] = np.array(
     [(r + 1 if r < 9 else 0) for r in range(13) for _ in range(4)], dtype=np.int8
@@ -82,11 +89,28 @@ def all_hands(size: int) -> npt.NDArray[np.uint8]:
     return arr
 
 
+@lru_cache(maxsize=2)
+def all_shoe_hands(size: int) -> npt.NDArray[np.uint8]:
+    """Every sorted ``size``-card multiset of the 52 faces (2 or 3; a hand from a shoe)
+    in dense multiset order: row i has multiset rank i.
+
+    >>> all_shoe_hands(2).shape, all_shoe_hands(3)[:2].tolist()
+    ((1378, 2), [[0, 0, 0], [0, 0, 1]])
+    """
+    if size not in (2, 3):
+        raise ValueError("Pok Deng hands have 2 or 3 cards")
+    arr = all_multisets(52, size)
+    arr.setflags(write=False)
+    return arr
+
+
 def classify(
     cards: npt.ArrayLike, rules: PokDengRules
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
     """Type, points and deng of many hands: ``cards`` has shape (n, 2) or (n, 3), card
-    ids in any order within a row (validity is the caller's job).
+    ids in any order within a row (validity is the caller's job). Rows may repeat a
+    card (a shoe): two identical cards are a pair, three are Tong, and three cards of
+    one suit are three-suited deng even with two identical (see ``PokDengRules.decks``).
 
     >>> from solver.games.pokdeng.rules import load_rules
     >>> t, p, d = classify([[32, 34], [0, 4]], load_rules())   # 9S 9D, AS 2S
@@ -117,7 +141,9 @@ def classify(
     suited = (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
     deng[suited] = dg.three_suited
     pair = (r[:, 0] == r[:, 1]) != (r[:, 1] == r[:, 2])  # exactly two share a rank
-    deng[pair] = dg.three_card_pair  # never suited; a special type's deng overrides
+    # one deck: a pair is never suited; a shoe: one suit (two identical cards) stays
+    # three-suited; a special type's deng overrides both
+    deng[pair & ~suited if rules.flush_with_identical else pair] = dg.three_card_pair
     sam = r[:, 0] >= 10  # J, Q, K only
     htype[sam] = HandType.SAM_LUEANG
     deng[sam] = dg.sam_lueang
@@ -142,8 +168,10 @@ def two_card_kind(cards: npt.ArrayLike) -> npt.NDArray[np.int8]:
     """The :class:`~solver.games.pokdeng.rules.Kind` of many hands (shape (n, 2) or
     (n, 3)): suited, pair or plain for two cards, ``THREE_CARDS`` for three.
 
-    >>> two_card_kind([[32, 34], [0, 4], [0, 5]]).tolist()   # 9S 9D, AS 2S, AS 2H
-    [2, 3, 1]
+    Two identical cards (a shoe) are a pair, not suited.
+
+    >>> two_card_kind([[32, 34], [0, 4], [0, 5], [0, 0]]).tolist()   # 9S 9D, AS 2S, AS 2H, AS AS
+    [2, 3, 1, 2]
     """
     arr = np.asarray(cards, dtype=np.int64)
     if arr.ndim != 2 or arr.shape[1] not in (2, 3):
@@ -152,7 +180,7 @@ def two_card_kind(cards: npt.ArrayLike) -> npt.NDArray[np.int8]:
         return np.full(len(arr), Kind.THREE_CARDS, dtype=np.int8)
     suited = (arr[:, 0] & 3) == (arr[:, 1] & 3)
     pair = (arr[:, 0] >> 2) == (arr[:, 1] >> 2)
-    out = np.where(suited, Kind.SUITED, np.where(pair, Kind.PAIR, Kind.PLAIN))
+    out = np.where(pair, Kind.PAIR, np.where(suited, Kind.SUITED, Kind.PLAIN))
     return out.astype(np.int8)
 
 
@@ -184,12 +212,14 @@ class HandClass:
 
 
 def classify_hand(cards: Sequence[Card], rules: PokDengRules) -> HandClass:
-    """Classify one hand of 2 or 3 card ids (use :func:`parse_hand` to read text)."""
-    if len(cards) not in (2, 3) or len(set(cards)) != len(cards):
-        raise ParseError(
-            f"a Pok Deng hand has 2 or 3 distinct cards, got "
-            f"{' '.join(CARD_NAMES[c] for c in cards)!r}"
-        )
+    """Classify one hand of 2 or 3 card ids (use :func:`parse_hand` to read text); a
+    shoe of ``rules.decks`` decks allows that many copies of a card."""
+    shown = " ".join(CARD_NAMES[c] for c in cards)
+    if len(cards) not in (2, 3):
+        raise ParseError(f"a Pok Deng hand has 2 or 3 cards, got {shown!r}")
+    if rules.decks == 1 and len(set(cards)) != len(cards):
+        raise ParseError(f"a Pok Deng hand has 2 or 3 distinct cards, got {shown!r}")
+    check_copies(cards, rules.decks, f"hand {shown!r}")
     arr = np.asarray([list(cards)])
     t, p, d = classify(arr, rules)
     return HandClass(HandType(int(t[0])), int(p[0]), int(d[0]), Kind(int(two_card_kind(arr)[0])))
@@ -310,8 +340,10 @@ def settle_classes(player: HandClass, dealer: HandClass, rules: PokDengRules) ->
 
 
 def settle_hands(player: Sequence[Card], dealer: Sequence[Card], rules: PokDengRules) -> Settlement:
-    """Settle two hands of card ids (they must not share a card)."""
+    """Settle two hands of card ids (one deck: they must not share a card; a shoe of
+    ``rules.decks`` decks: no card more than that many times in the two together)."""
     shared = sorted(set(player) & set(dealer))
-    if shared:
+    if shared and rules.decks == 1:
         raise ParseError(f"card {CARD_NAMES[shared[0]]} is in both hands (one deck)")
+    check_copies([*player, *dealer], rules.decks, "the two hands")
     return settle_classes(classify_hand(player, rules), classify_hand(dealer, rules), rules)

@@ -30,13 +30,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.cards import CARD_NAMES, Card, parse_hand
+from solver.core.cards import CARD_NAMES, Card, check_copies, parse_hand
 from solver.core.errors import ParseError, RulesError, TableError
-from solver.core.indexing import colex_rank_array, item_ids
+from solver.core.indexing import colex_rank_array, item_ids, multiset_rank_array
 from solver.core.rules import preset_names
+from solver.core.shoe import MAX_DECKS
 from solver.games.pokdeng.hands import N_TWO, HandClass, classify, settle_classes, two_card_kind
 from solver.games.pokdeng.hands import settle as _settle_arrays
-from solver.games.pokdeng.rulefile import rule_solution
+from solver.games.pokdeng.rulefile import rule_solution, shoe_rule_solution
 from solver.games.pokdeng.rules import PRESET_DIR, HandType, Kind, PokDengRules, load_rules
 from solver.games.pokdeng.strategy import (
     CONFIGS,
@@ -140,7 +141,8 @@ class HandEval:
 
     @property
     def hand_class(self) -> HandClass:
-        kind = Kind(int(two_card_kind(np.array([parse_hand(self.hand)]))[0]))
+        cards = parse_hand(self.hand, copies=MAX_DECKS)  # checked when it was evaluated
+        kind = Kind(int(two_card_kind(np.array([cards]))[0]))
         return HandClass(self.type, self.points, self.deng, kind)
 
     def __str__(self) -> str:
@@ -148,18 +150,27 @@ class HandEval:
 
 
 def _as_cards(
-    hand: str | Sequence[str] | Sequence[int], sizes: Sequence[int] = (2, 3)
+    hand: str | Sequence[str] | Sequence[int], sizes: Sequence[int] = (2, 3), copies: int = 1
 ) -> tuple[Card, ...]:
-    return parse_hand(hand, size=sizes)
+    return parse_hand(hand, size=sizes, copies=copies)
 
 
-def _check_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int64]:
+def _max_copies(srt: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The largest number of copies of one card in each sorted row."""
+    out: npt.NDArray[np.int64] = (srt[:, :, None] == srt[:, None, :]).sum(axis=2).max(axis=1)
+    return out
+
+
+def _check_batch(cards: npt.ArrayLike, copies: int = 1) -> npt.NDArray[np.int64]:
+    """Sorted card ids of a batch; a row may hold ``copies`` of a card (a shoe)."""
     arr = item_ids(cards, 52, (2, 3))  # exact ids or an error naming row and column
     srt = np.sort(arr, axis=1)
-    dup = np.nonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))[0]
+    dup = np.nonzero(_max_copies(srt) > copies)[0]
     if dup.size:
         row = [CARD_NAMES[c] for c in arr[dup[0]].tolist()]
-        raise ParseError(f"row {int(dup[0])}: duplicate card in hand {' '.join(row)!r}")
+        if copies == 1:
+            raise ParseError(f"row {int(dup[0])}: duplicate card in hand {' '.join(row)!r}")
+        check_copies(arr[dup[0]].tolist(), copies, f"row {int(dup[0])}: hand {' '.join(row)!r}")
     return srt
 
 
@@ -172,8 +183,8 @@ def evaluate_batch(
     >>> out["type"].tolist(), out["deng"].tolist()
     ([5, 0], [2, 2])
     """
-    srt = _check_batch(cards)
     rs = _resolve(rules)
+    srt = _check_batch(cards, rs.rules.decks)
     if rs.config is None:
         t, p, d = classify(srt, rs.rules)
         return {
@@ -212,8 +223,8 @@ def evaluate_many(
     >>> [str(e) for e in evaluate_many(["9S 9D", "AC 4C 4D"], rules={"name": "demo"})]
     ['9S 9D: Pok 8, 2 deng', 'AC 4D 4C: Normal 9, 1 deng']
     """
-    parsed = [_as_cards(h) for h in hands]
     rs = _resolve(rules)
+    parsed = [_as_cards(h, copies=rs.rules.decks) for h in hands]
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
     out: list[HandEval | None] = [None] * len(parsed)
     for size in (2, 3):
@@ -259,13 +270,16 @@ def compare(
     rules: RulesSpec = None,
     tables: str | os.PathLike[str] | None = None,
 ) -> Showdown:
-    """Settle the player's hand against the dealer's (2 or 3 cards each, one deck)."""
-    p_cards = _as_cards(player)
-    d_cards = _as_cards(dealer)
-    shared = sorted(set(p_cards) & set(d_cards))
-    if shared:
-        raise ParseError(f"card {CARD_NAMES[shared[0]]} is in both hands (one deck)")
+    """Settle the player's hand against the dealer's (2 or 3 cards each, from one deck
+    or one shoe of ``decks`` decks: no card more often than the shoe holds it)."""
     rs = _resolve(rules)
+    n = rs.rules.decks
+    p_cards = _as_cards(player, copies=n)
+    d_cards = _as_cards(dealer, copies=n)
+    shared = sorted(set(p_cards) & set(d_cards))
+    if shared and n == 1:
+        raise ParseError(f"card {CARD_NAMES[shared[0]]} is in both hands (one deck)")
+    check_copies([*p_cards, *d_cards], n, "the two hands")
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
     p = evaluate(p_cards, spec, tables)
     d = evaluate(d_cards, spec, tables)
@@ -302,13 +316,17 @@ def settle_batch(
     d_arr = np.asarray(dealer)
     if len(p_arr) != len(d_arr):
         raise ParseError(f"{len(p_arr)} player hands but {len(d_arr)} dealer hands")
-    p_srt = _check_batch(p_arr)
-    d_srt = _check_batch(d_arr)
-    both = np.sort(np.concatenate([p_srt, d_srt], axis=1), axis=1)
-    clash = np.nonzero((both[:, 1:] == both[:, :-1]).any(axis=1))[0]
-    if clash.size:
-        raise ParseError(f"row {int(clash[0])}: a card is in both hands (one deck)")
     rs = _resolve(rules)
+    n = rs.rules.decks
+    p_srt = _check_batch(p_arr, n)
+    d_srt = _check_batch(d_arr, n)
+    both = np.sort(np.concatenate([p_srt, d_srt], axis=1), axis=1)
+    clash = np.nonzero(_max_copies(both) > n)[0]
+    if clash.size and n == 1:
+        raise ParseError(f"row {int(clash[0])}: a card is in both hands (one deck)")
+    if clash.size:
+        row = int(clash[0])
+        check_copies(both[row].tolist(), n, f"row {row}: the two hands")
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
     p = evaluate_batch(p_srt, spec, tables)
     d = evaluate_batch(d_srt, spec, tables)
@@ -357,11 +375,20 @@ def advise_batch(
 ) -> dict[str, npt.NDArray[Any]]:
     """Action code (:class:`~solver.games.pokdeng.strategy.Action`) and exact EV numerators
     over ``den`` for a batch of two-card starts, shape (n, 2)."""
-    srt = _check_batch(cards)
+    rs = _resolve(rules)
+    srt = _check_batch(cards, rs.rules.decks)
     if srt.shape[1] != 2:
         raise ParseError("advice is for two-card starts; a three-card hand has already drawn")
-    rs = _resolve(rules)
     k = _policy(rs, dealer_draws_at_most)
+    if rs.rules.decks > 1:  # a shoe: multiset starts, their own denominator
+        shoe = shoe_rule_solution(rs.rules, k, tables)
+        mranks = multiset_rank_array(srt, presorted=True)
+        return {
+            "action": shoe.action[mranks],
+            "ev_stand_num": shoe.ev_stand_num[mranks],
+            "ev_draw_num": shoe.ev_draw_num[mranks],
+            "den": np.full(len(mranks), shoe.den, dtype=np.int64),
+        }
     ranks = colex_rank_array(srt, presorted=True)
     if rs.config is None or k not in POLICIES:
         sol = _solution(rs.rules, k, tables)
@@ -397,21 +424,22 @@ def advise(
     rules: RulesSpec = None,
     tables: str | os.PathLike[str] | None = None,
 ) -> Advice:
-    """Stand or draw for a two-card start, with both exact EVs (RULES §5)."""
-    cards = parse_hand(hand, size=(2, 3))
+    """Stand or draw for a two-card start, with both exact EVs (RULES §5); from a shoe
+    (``decks > 1``) the start may hold two identical cards."""
+    rs = _resolve(rules)
+    cards = parse_hand(hand, size=(2, 3), copies=rs.rules.decks)
     if len(cards) == 3:
         shown = " ".join(CARD_NAMES[c] for c in cards)
         raise ParseError(
             f"advise takes a two-card start; {shown!r} has 3 cards (a three-card "
             "hand has already drawn: no choice left)"
         )
-    rs = _resolve(rules)
     k = _policy(rs, dealer_draws_at_most)
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
     out = advise_batch(np.array([cards]), k, spec, tables)
     ev = evaluate(cards, spec, tables)
-    stand = Fraction(int(out["ev_stand_num"][0]), DRAW_DEN)
-    draw = Fraction(int(out["ev_draw_num"][0]), DRAW_DEN)
+    stand = Fraction(int(out["ev_stand_num"][0]), int(out["den"][0]))
+    draw = Fraction(int(out["ev_draw_num"][0]), int(out["den"][0]))
     return Advice(
         hand=ev.hand,
         type=ev.type,
@@ -439,6 +467,8 @@ def overall(
     """
     rs = _resolve(rules)
     k = _policy(rs, dealer_draws_at_most)
+    if rs.rules.decks > 1:
+        return shoe_rule_solution(rs.rules, k, tables).overall()
     if rs.config is None or k not in POLICIES:
         return overall_ev(_solution(rs.rules, k, tables))
     table = _table("pokdeng_strategy", tables, rs.config)

@@ -34,6 +34,7 @@ from typing import Any
 
 from solver.core.errors import ParseError
 from solver.core.rules import Reader, load_rule_data
+from solver.core.shoe import MAX_DECKS
 
 __all__ = [
     "ACES",
@@ -146,6 +147,16 @@ class PokDengRules:
     * ``equal_points`` — what equal type and points pay (:data:`EQUAL_POINTS`).
     * ``two_card_order`` — a house order of two-card kinds, high to low (empty: none).
     * ``deng`` — the payout multipliers (:class:`Deng`).
+    * ``decks`` — how many 52-card decks the shoe holds (1..8; the presets ``standard``
+      and ``straights`` are 1 deck, ``shoe8`` is 8). With more than one deck a hand may
+      hold identical cards: two identical cards are a pair (two-card pair deng; their
+      kind is ``pair``), three identical cards are Tong, and three cards of one suit are
+      three-suited deng even when two of them are identical (one suit wins over the
+      three-card pair). ``to_data`` states ``decks`` only when it is not 1, so one-deck
+      rule content (and every one-deck table digest) is unchanged.
+    * ``flush_with_identical`` — (a shoe only) whether three cards of one suit that hold
+      two identical cards are paid three-suited deng (``true``, the default) or as a
+      three-card pair (``false``). Stated by ``to_data`` only when ``false``.
     """
 
     name: str = "standard"
@@ -158,6 +169,8 @@ class PokDengRules:
     equal_points: str = "deng_difference"
     two_card_order: tuple[str, ...] = ()
     deng: Deng = field(default_factory=Deng)
+    decks: int = 1
+    flush_with_identical: bool = True
 
     @classmethod
     def from_data(cls, name: str, data: Mapping[str, Any]) -> PokDengRules:
@@ -194,6 +207,8 @@ class PokDengRules:
                 f"(e.g. {list(TWO_CARD_KINDS)!r}), or [] for no order",
             )
         description = r.string("description", default="")
+        decks = r.integer("decks", minimum=1, maximum=MAX_DECKS, default=d.decks)
+        flush_identical = r.boolean("flush_with_identical", default=d.flush_with_identical)
         deng = Deng()
         if r.has("deng"):
             dr = r.table("deng")
@@ -216,6 +231,8 @@ class PokDengRules:
             equal_points=equal,
             two_card_order=tuple(order),
             deng=deng,
+            decks=decks,
+            flush_with_identical=flush_identical,
         )
 
     def to_data(self) -> dict[str, Any]:
@@ -229,6 +246,10 @@ class PokDengRules:
         out: dict[str, Any] = {"game": "pokdeng"}
         out.update(asdict(self))
         out["two_card_order"] = list(self.two_card_order)
+        if self.decks == 1:
+            del out["decks"]  # one deck: the content (and its digests) of before decks
+        if self.flush_with_identical:
+            del out["flush_with_identical"]  # the default; never met with one deck
         return out
 
     def with_policy(self, k: int) -> PokDengRules:
@@ -259,7 +280,7 @@ class PokDengRules:
 
 
 def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> PokDengRules:
-    """A preset name (``standard``, ``straights``), a rule file, a dict, or ``None``
+    """A preset name (``standard``, ``straights``, ``shoe8``), a rule file, a dict, or ``None``
     for the default preset ``standard``.
 
     >>> load_rules().name, load_rules("straights").ace

@@ -1,6 +1,8 @@
 """A seeded Monte Carlo simulator of Pok Deng rounds, an independent check of the exact
 figures: its small classifier is written from RULES.md and shares no code with
-:mod:`solver.games.pokdeng.hands`."""
+:mod:`solver.games.pokdeng.hands`. A rule set with ``decks = N`` deals each round from a
+freshly shuffled shoe of ``52 N`` physical cards (physical card ``i`` has face ``i % 52``),
+so hands may hold identical cards."""
 
 from __future__ import annotations
 
@@ -49,7 +51,8 @@ def pokdeng_classes(cards: Arr, rules: Any) -> Classes:
         def place(kind: str) -> int:
             return len(house) - house.index(kind) if house else 0
 
-        order = np.where(suited, place("suited"), np.where(pair, place("pair"), place("plain")))
+        # two identical cards (a shoe) are a pair
+        order = np.where(pair, place("pair"), np.where(suited, place("suited"), place("plain")))
         return level, points, deng, order
     srt = np.sort(rank, axis=1)
     same_suit = (suit == suit[:, :1]).all(axis=1)
@@ -68,6 +71,8 @@ def pokdeng_classes(cards: Arr, rules: Any) -> Classes:
             straight |= ace_high
     level = np.full(n, _NORMAL)
     deng = np.where(same_suit, d.three_suited, np.where(one_pair, d.three_card_pair, 1))
+    if not getattr(rules, "flush_with_identical", True):  # one suit with two identical
+        deng = np.where(one_pair, d.three_card_pair, deng)
     level = np.where(sam, _SAM, level)
     deng = np.where(sam, d.sam_lueang, deng)
     level = np.where(straight, np.where(same_suit, _SF, _STRAIGHT), level)
@@ -100,6 +105,15 @@ def _pd_settle(p: Classes, d: Classes, rules: Any) -> Arr:
     pays = rules.tong_vs_sam_lueang_pays
     net = np.where((pl == _TONG) & (dl == _SAM), pays, net)
     return np.where((pl == _SAM) & (dl == _TONG), -pays, net)
+
+
+def _deal_shoe(rng: np.random.Generator, rounds: int, decks: int, cards: int) -> Arr:
+    """The first ``cards`` faces of ``rounds`` shuffled shoes of ``52 decks`` cards: the
+    ``cards`` smallest of uniform keys, in key order (a uniform random ordered pick)."""
+    keys = rng.random((rounds, 52 * decks))
+    first = np.argpartition(keys, cards - 1, axis=1)[:, :cards]
+    order = np.argsort(np.take_along_axis(keys, first, axis=1), axis=1)
+    return np.take_along_axis(first, order, axis=1) % 52
 
 
 def _pick(mask: Arr, yes: Classes, no: Classes) -> Classes:
@@ -146,7 +160,9 @@ def simulate_pokdeng(
     out = []
     for start in range(0, rounds, batch):
         n = min(batch, rounds - start)
-        deck = deal(rng, n, 52, 2 * (players + 1) + players + 1)
+        need = 2 * (players + 1) + players + 1
+        decks = getattr(r, "decks", 1)
+        deck = deal(rng, n, 52, need) if decks == 1 else _deal_shoe(rng, n, decks, need)
         top = 2 * (players + 1)  # next undealt card per round
         nxt = np.full(n, top)
         dealer2 = deck[:, :2]

@@ -43,6 +43,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from solver.core.cards import Card
+from solver.core.errors import RulesError
 from solver.core.indexing import colex_rank, colex_rank_array
 from solver.games.pokdeng.hands import (
     N_THREE,
@@ -232,8 +233,14 @@ class Solution:
 def solve(rules: PokDengRules, dealer_draws_at_most: int | None = None) -> Solution:
     """Exact EVs of standing and drawing for every two-card start (see the module text).
 
-    ``dealer_draws_at_most`` defaults to the rules' own policy.
+    ``dealer_draws_at_most`` defaults to the rules' own policy. One deck only: a shoe
+    (``rules.decks > 1``) is :func:`solver.games.pokdeng.shoe.solve_shoe`'s.
     """
+    if rules.decks != 1:
+        raise RulesError(
+            f"rule set {rules.name}: decks = {rules.decks}; the one-deck solver takes one "
+            "deck (use solver.games.pokdeng.shoe.solve_shoe)"
+        )
     k = rules.dealer_draws_at_most if dealer_draws_at_most is None else dealer_draws_at_most
     g = _geometry()
     cls = classify_all(rules)

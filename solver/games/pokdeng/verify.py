@@ -7,6 +7,7 @@ Sam Lueang, straights when the rules count them, Normal) and ``deng``. Showdown 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -87,7 +88,7 @@ class PokDengChecker:
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
         from solver.games.pokdeng.diagnose import pokdeng_hand_answers
 
-        hands = parse_card_hands(cols["hand"], (2, 3))
+        hands = parse_card_hands(cols["hand"], (2, 3), copies=self.rules.decks)
         claims = read_claims(
             cols,
             {
@@ -154,9 +155,11 @@ class PokDengChecker:
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
         from solver.games.pokdeng.diagnose import pokdeng_showdown_answers
 
-        sd = read_showdowns(cols, parse_card_hands, (2, 3), "dealer")
+        n = self.rules.decks  # a shoe: up to n copies of a card in the two hands
+        parse = functools.partial(parse_card_hands, copies=n)
+        sd = read_showdowns(cols, parse, (2, 3), "dealer")
         bad, messages = merge_bad(
-            len(cols["player"]), [*sd.parts, one_deck(sd.player, sd.banker, PAD)]
+            len(cols["player"]), [*sd.parts, one_deck(sd.player, sd.banker, PAD, n)]
         )
         rows = np.flatnonzero(~bad)
         player, dealer = sd.player, sd.banker
