@@ -11,13 +11,14 @@ from pathlib import Path
 from solver.games.niuniu.odds import (
     EdgeResult,
     NiuNiuMatchups,
+    edge_of,
     niuniu_edge,
     odds,
     shoe_curve,
 )
 from solver.games.niuniu.rules import NiuNiuRules, load_rules
 from solver.games.niuniu.simulate import simulate_niuniu
-from solver.kit.exact import OddsResult, fraction_text, percent
+from solver.kit.exact import OddsResult, exact_commission, fraction_text, percent
 from solver.kit.markdown import (
     ReportContext,
     ev_text,
@@ -149,8 +150,9 @@ def section(ctx: ReportContext) -> None:
 def _shoe_section(ctx: ReportContext, shoe: NiuNiuRules, curve: dict[int, NiuNiuMatchups]) -> None:
     """How the edge moves from one deck to an 8-deck shoe (classic rules, ties push)."""
     md = ctx.md
+    c = exact_commission(None, shoe.commission)
     edges = {
-        bet: [niuniu_edge(replace(shoe, decks=d), bet, None, ctx.tables) for d in curve]
+        bet: [edge_of(replace(shoe, decks=d), mu, bet, c) for d, mu in curve.items()]
         for bet in shoe.bets
     }
     seconds = sum(mu.seconds for mu in curve.values())
