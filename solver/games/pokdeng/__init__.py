@@ -4,7 +4,8 @@ The rooms: ``rules`` (rule model and presets), ``hands`` (classification and
 settlement), ``strategy`` (the exact drawing strategy and the tables), ``rulefile``
 (a rule file's own strategy tables), ``chart`` (the strategy chart), ``play``
 (evaluate, compare, settle, advise), ``commands`` (the CLI records), ``odds`` (exact
-odds and edge), ``simulate``, ``verify``, ``diagnose``, ``vectors`` and ``report``.
+odds and edge), ``shoe`` (the exact strategy from a shoe of N decks, ``decks`` in a rule
+file; preset ``shoe8``), ``simulate``, ``verify``, ``diagnose``, ``vectors`` and ``report``.
 :data:`GAME` is the registry entry; the shared plumbing of
 :class:`~solver.kit.entry.GameEntry` imports each room only when asked.
 """
@@ -34,7 +35,9 @@ class PokDeng(GameEntry):
     default_rules = "standard"
     tables: tuple[str, ...] = ("pokdeng", "pokdeng_strategy")
     commands = frozenset({"advise", "strategy"})
-    options = frozenset({"dealer_draws_at_most"})
+    options = frozenset(
+        {"dealer_draws_at_most", "dealer", "must_draw_at_most", "player_strategy", "dealer_sees"}
+    )
 
     def table_headlines(self, name: str, table: pa.Table) -> list[str]:
         import json

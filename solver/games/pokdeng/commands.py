@@ -34,6 +34,10 @@ __all__ = [
 ]
 
 
+_DEALER_KEYS = ("dealer", "must_draw_at_most", "player_strategy", "dealer_sees")
+"""Options of the two-sided game (``dealer_commands``)."""
+
+
 def _check_options(options: Mapping[str, Any], policy_ok: bool) -> int | None:
     for key, flag in _OTHER_GAME_OPTIONS.items():
         if options.get(key) is not None:
@@ -104,6 +108,10 @@ def cli_advise(
     hand: str, rules: str | None, options: dict[str, Any], tables: str | None
 ) -> dict[str, Any]:
     """``bull advise pokdeng HAND``: action, both EVs, margin (floats and exact fractions)."""
+    if any(options.get(key) is not None for key in _DEALER_KEYS):  # the dealer's side
+        from solver.games.pokdeng import dealer_commands
+
+        return dealer_commands.cli_dealer_advise(hand, rules, options, tables)
     k = _check_options(options, policy_ok=True)
     a = advise(hand, k, rules, tables)
     return {
@@ -124,6 +132,10 @@ def cli_advise(
 
 
 def cli_advise_text(rec: dict[str, Any]) -> str:
+    if "dealer_sees" in rec:
+        from solver.games.pokdeng import dealer_commands
+
+        return dealer_commands.cli_dealer_advise_text(rec)
     a = Advice(
         hand=tuple(rec["hand"]),
         type=HandType.from_label(rec["type"]),
@@ -143,6 +155,10 @@ def cli_strategy(
     rules: str | None, options: dict[str, Any], tables: str | None, png: str | None = None
 ) -> dict[str, Any]:
     """``bull strategy pokdeng``: every cell of the chart, the summary and overall EVs."""
+    if any(options.get(key) is not None for key in _DEALER_KEYS):  # the two-sided game
+        from solver.games.pokdeng import dealer_commands
+
+        return dealer_commands.cli_dealer_strategy(rules, options, tables, png)
     k = _check_options(options, policy_ok=True)
     chart = strategy_chart(rules, k, tables)
     cells = []
@@ -199,6 +215,10 @@ def _chart_from_record(rec: Mapping[str, Any]) -> Chart:
 
 
 def cli_strategy_text(rec: dict[str, Any]) -> str:
+    if "dealer_strategy" in rec:
+        from solver.games.pokdeng import dealer_commands
+
+        return dealer_commands.cli_dealer_strategy_text(rec)
     text = chart_text(_chart_from_record(rec))
     if rec.get("png"):
         text += f"\nchart written to {rec['png']}"

@@ -199,12 +199,40 @@ def section(ctx: ReportContext) -> None:
         _plot_policy(ctx.image("pokdeng_policy.png"), curves)
         md += ["![Pok Deng EV by dealer policy](pokdeng_policy.png)", ""]
     _shoe_section(ctx)
+    _dealer_section(ctx)
+
+
+def _dealer_section(ctx: ReportContext) -> None:
+    """The two-sided game: the player's EV against a fixed dealer, the dealer's best
+    response, and the equilibrium (``standard`` rules, heads-up, one deck)."""
+    from solver.games.pokdeng.dealer_commands import dealer_report_rows
+
+    rows = dealer_report_rows("standard")
+    ctx.md += [
+        "### The dealer decides too: best response and equilibrium",
+        "",
+        "The dealer sees whether the player drew. Against the player's optimal strategy "
+        "for a dealer who draws on 4 or less, the dealer's best response (per start and "
+        "the player's card count) and the exact equilibrium of the zero-sum game, under "
+        "house constraints (`bull strategy pokdeng --dealer best-response|equilibrium "
+        "--must-draw-at-most K`; K = -1: free choice). Each equilibrium is certified: "
+        "both best responses equal the value exactly.",
+        "",
+    ]
+    ctx.md += md_table(
+        ["case", "player's EV", "exact", "house edge"],
+        [
+            [r.case, ev_text(r.player_ev), f"`{fraction_text(r.player_ev)}`", percent(-r.player_ev)]
+            for r in rows
+        ],
+    )
+    ctx.md += [""]
 
 
 def _shoe_section(ctx: ReportContext) -> None:
     """From one deck to an 8-deck shoe (the ``standard`` rules; preset ``shoe8``)."""
     md = ctx.md
-    rows = shoe_rows()
+    rows = shoe_rows(decks=ctx.shoe_decks)
     md += [
         "### From one deck to an 8-deck shoe",
         "",
