@@ -1,0 +1,104 @@
+"""The default audit engine: DuckDB, embedded, streaming.
+
+DuckDB scans the logs (Parquet files, folders and globs; CSV; JSON Lines) in parallel
+with the mapped columns renamed to the logical fields, and streams Arrow record
+batches in file order to :class:`~solver.audit.batch.Auditor`; memory stays bounded
+(``memory_limit``) whatever the size of the logs. A log whose rounds are not in order
+is read again sorted by round (DuckDB sorts out of core).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from solver.audit.batch import Auditor, NotInRoundOrder, Partial
+from solver.audit.logs import map_log_columns
+from solver.audit.spec import AuditSpec
+from solver.core.errors import BullError
+
+__all__ = ["BATCH_ROWS", "columns_of", "run_duckdb", "source_sql"]
+
+BATCH_ROWS = 1 << 19
+WORKERS = min(2, os.cpu_count() or 1)
+"""Threads doing the batch work (numpy and Arrow release the GIL)."""
+
+
+def _duckdb() -> Any:
+    try:
+        import duckdb
+    except ImportError:  # pragma: no cover - a dependency
+        raise BullError("the duckdb engine needs the duckdb package: pip install duckdb") from None
+    return duckdb
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def source_sql(files: Sequence[str], fmt: str) -> str:
+    """The DuckDB table function reading ``files``."""
+    lst = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "]"
+    if fmt == "parquet":
+        return f"read_parquet({lst}, union_by_name = true)"
+    if fmt == "csv":
+        return f"read_csv({lst}, header = true, union_by_name = true)"
+    return f"read_json({lst}, format = 'newline_delimited', union_by_name = true)"
+
+
+def _connect(threads: int | None, memory_limit: str) -> Any:
+    duckdb = _duckdb()
+    con = duckdb.connect()
+    con.execute(f"SET memory_limit = '{memory_limit}'")
+    con.execute("SET enable_progress_bar = false")
+    if threads:
+        con.execute(f"SET threads = {int(threads)}")
+    return con
+
+
+def columns_of(files: Sequence[str], fmt: str) -> list[str]:
+    """The column names of the logs (one error line when they cannot be read)."""
+    con = _connect(None, "1GB")
+    try:
+        rows = con.execute(f"DESCRIBE SELECT * FROM {source_sql(files, fmt)}").fetchall()
+    except Exception as exc:  # duckdb raises its own error types
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise BullError(f"cannot read the logs as {fmt}: {first}") from None
+    finally:
+        con.close()
+    return [r[0] for r in rows]
+
+
+def run_duckdb(
+    spec: AuditSpec,
+    files: Sequence[str],
+    fmt: str,
+    columns: Mapping[str, str],
+    by: Sequence[str],
+    *,
+    threads: int | None = None,
+    memory_limit: str = "1GB",
+    batch_rows: int = BATCH_ROWS,
+    workers: int = WORKERS,
+) -> Partial:
+    """Audit the logs with DuckDB (see the module docstring)."""
+    mapping = dict(columns) or map_log_columns(columns_of(files, fmt), {}, by)
+    select = ", ".join(f"{_quote(col)} AS {_quote(key)}" for key, col in mapping.items())
+    base = f"SELECT {select} FROM {source_sql(files, fmt)}"
+    for sql in (base, f"{base} ORDER BY {_quote('round')}"):
+        con = _connect(threads, memory_limit)
+        try:
+            try:
+                reader = con.sql(sql).to_arrow_reader(batch_rows)
+            except Exception as exc:
+                msg = str(exc).strip().splitlines()[0] if str(exc).strip() else "unreadable"
+                raise BullError(f"cannot read the logs as {fmt}: {msg}") from None
+            auditor = Auditor(spec, by, workers=workers)
+            try:
+                return auditor.run(reader)
+            except NotInRoundOrder:
+                continue
+        finally:
+            con.close()
+    raise BullError("the logs' rounds could not be put in order")  # pragma: no cover

@@ -1,0 +1,147 @@
+"""Finding and mapping logs of play for ``bull audit``.
+
+``LOGS`` are files, folders (every log file under them) or globs, all of one format:
+Parquet, CSV or JSON Lines (by extension, or ``--format``). A log has one row per seat
+per round; its columns are matched to the logical fields of :data:`AUDIT_FIELDS`
+case-insensitively, like ``bull verify``'s (``--column FIELD=NAME`` renames), and the
+``--by`` columns must exist.
+
+>>> sorted(AUDIT_FIELDS)
+['hand', 'net', 'result', 'role', 'round']
+>>> map_log_columns(["Round_ID", "Role", "Cards", "x"], {}, [])
+{'round': 'Round_ID', 'role': 'Role', 'hand': 'Cards'}
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from solver.core.errors import BullError
+
+__all__ = ["AUDIT_FIELDS", "FORMATS", "LogSet", "find_logs", "map_log_columns", "parse_columns"]
+
+AUDIT_FIELDS: dict[str, tuple[str, ...]] = {
+    "round": ("round", "round_id", "game_id", "hand_id", "round_no"),
+    "role": ("role", "seat_role", "position"),
+    "hand": ("hand", "cards", "tiles"),
+    "result": ("result", "outcome", "winner"),
+    "net": ("net", "payout", "player_net"),
+}
+"""Logical field → the column names looked for by default (case-insensitive)."""
+REQUIRED = ("round", "role", "hand")
+FORMATS = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+}
+
+
+@dataclass(frozen=True)
+class LogSet:
+    """The files of one audit, their format, and the logical field → column map."""
+
+    files: tuple[str, ...]
+    fmt: str
+    columns: Mapping[str, str]
+    by: tuple[str, ...]
+
+
+def parse_columns(items: Sequence[str]) -> dict[str, str]:
+    """``["round=game_no"]`` → ``{"round": "game_no"}`` (unknown fields are errors).
+
+    >>> parse_columns(["hand = cards"])
+    {'hand': 'cards'}
+    """
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, name = (s.strip() for s in item.partition("="))
+        if not sep or not name:
+            raise BullError(f"--column {item!r}: expected FIELD=NAME, e.g. round=game_no")
+        if key not in AUDIT_FIELDS:
+            raise BullError(
+                f"--column {item!r}: unknown field {key!r} (fields: {', '.join(AUDIT_FIELDS)})"
+            )
+        out[key] = name
+    return out
+
+
+def find_logs(paths: Sequence[str], fmt: str | None = None) -> tuple[list[str], str]:
+    """Every file named by ``paths`` (files, folders, globs) and their one format."""
+    if not paths:
+        raise BullError("no logs given")
+    files: list[str] = []
+    for p in paths:
+        if "://" in p:  # a URI (hdfs://, s3a://...): the engine reads it
+            files.append(p)
+        elif any(ch in p for ch in "*?["):
+            hits = sorted(h for h in glob.glob(p, recursive=True) if os.path.isfile(h))
+            if not hits:
+                raise BullError(f"{p}: no file matches")
+            files += hits
+        elif os.path.isdir(p):
+            hits = sorted(
+                os.path.join(d, f)
+                for d, _, names in os.walk(p)
+                for f in names
+                if os.path.splitext(f)[1].lower() in FORMATS and not f.startswith((".", "_"))
+            )
+            if not hits:
+                raise BullError(f"{p}: no log files (.parquet, .csv, .jsonl) in the folder")
+            files += hits
+        elif os.path.isfile(p):
+            files.append(p)
+        else:
+            raise BullError(f"{p}: no such file or folder")
+    if fmt is None:
+        kinds = {FORMATS.get(os.path.splitext(f.rstrip("/"))[1].lower()) for f in files}
+        if None in kinds:
+            bad = next(f for f in files if os.path.splitext(f)[1].lower() not in FORMATS)
+            raise BullError(
+                f"cannot tell the format of {bad} from its extension; pass --format "
+                "parquet|csv|jsonl"
+            )
+        if len(kinds) > 1:
+            raise BullError(f"the logs mix formats ({', '.join(sorted(map(str, kinds)))})")
+        fmt = kinds.pop()
+    assert fmt is not None
+    return files, fmt
+
+
+def map_log_columns(
+    names: Sequence[str], explicit: Mapping[str, str], by: Sequence[str]
+) -> dict[str, str]:
+    """Logical field → column (``explicit`` ones must exist; the required ones too),
+    and ``by:<name>`` → column for each ``--by`` column."""
+    lower = {n.lower(): n for n in names}
+    have = ", ".join(names) or "none"
+    out: dict[str, str] = {}
+    for key, defaults in AUDIT_FIELDS.items():
+        if key in explicit:
+            want = explicit[key]
+            found = want if want in names else lower.get(want.lower())
+            if found is None:
+                raise BullError(f"column {want!r} (for {key}) is not in the logs (columns: {have})")
+            out[key] = found
+            continue
+        for cand in defaults:
+            if cand in lower:
+                out[key] = lower[cand]
+                break
+    missing = [k for k in REQUIRED if k not in out]
+    if missing:
+        raise BullError(
+            f"the logs lack the column(s) {', '.join(missing)} (columns: {have}; rename with "
+            "--column FIELD=NAME)"
+        )
+    for b in by:
+        found = b if b in names else lower.get(b.lower())
+        if found is None:
+            raise BullError(f"--by {b!r}: no such column in the logs (columns: {have})")
+        out[f"by:{b}"] = found
+    return out

@@ -1,0 +1,117 @@
+"""What an audit counts: :class:`Partial`, exact integer counts and the examples
+listed, per block of rows, Spark partition or whole run, that add up.
+
+:meth:`Partial.extend` adds the partial of the rows that come next (the examples kept
+are the first in the order of the rows); :meth:`Partial.merge` adds one from anywhere
+(the examples kept are the first by their key), so every engine and every number of
+threads gives the same result.
+
+>>> a, b = Partial(rows=2, malformed_rows=[("2", "x")]), Partial(malformed_rows=[("1", "y")])
+>>> a.extend(b)
+>>> a.rows, a.malformed_rows
+(2, [('2', 'x'), ('1', 'y')])
+>>> c = Partial()
+>>> c.merge(a)
+>>> c.malformed_rows
+[('1', 'y'), ('2', 'x')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["MAX_EXAMPLES", "MAX_SETTLE_ROWS", "GroupCounts", "Partial"]
+
+MAX_EXAMPLES = 100
+"""Malformed rows and impossible deals listed (all are counted)."""
+MAX_SETTLE_ROWS = 20_000
+"""Disagreeing rows kept for the verify engine's diagnosis (all are counted)."""
+
+
+@dataclass
+class GroupCounts:
+    """Exact counts of one group (``""``: everything)."""
+
+    labels: int
+    units: int
+    rows: int = 0
+    rounds: int = 0
+    banker: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    player: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    unit: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    outcome: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(3, np.int64))
+    m_sum: int = 0
+    m_sq: int = 0
+
+    def __post_init__(self) -> None:
+        if not len(self.banker):
+            self.banker = np.zeros(self.labels, np.int64)
+            self.player = np.zeros(self.labels, np.int64)
+            self.unit = np.zeros(self.units, np.int64)
+
+    def add(self, other: GroupCounts) -> None:
+        self.rows += other.rows
+        self.rounds += other.rounds
+        self.banker += other.banker
+        self.player += other.player
+        self.unit += other.unit
+        self.outcome += other.outcome
+        self.m_sum += other.m_sum
+        self.m_sq += other.m_sq
+
+
+@dataclass
+class Partial:
+    """What a run of batches found; partials add up (see the module docstring)."""
+
+    rows: int = 0
+    rounds: int = 0
+    malformed: int = 0
+    malformed_rows: list[tuple[str, str]] = field(default_factory=list)
+    impossible: int = 0
+    impossible_rows: list[tuple[str, str]] = field(default_factory=list)
+    groups: dict[str, GroupCounts] = field(default_factory=dict)
+    settled: int = 0
+    fields: dict[str, list[int]] = field(default_factory=dict)
+    disagree: int = 0
+    disagree_rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def merge(self, other: Partial) -> None:
+        """Add ``other`` (from anywhere); the examples kept are the first by their key."""
+        self._add(other)
+        self.malformed_rows = sorted(self.malformed_rows)[:MAX_EXAMPLES]
+        self.impossible_rows = sorted(self.impossible_rows)[:MAX_EXAMPLES]
+        rows = self.disagree_rows
+        self.disagree_rows = sorted(rows, key=lambda r: (r["round"], r["seat"]))[:MAX_SETTLE_ROWS]
+
+    def extend(self, other: Partial) -> None:
+        """Add ``other``, the rows right after this one's: the examples kept are the
+        first in the order of the rows, as if one partial had seen them all."""
+        self._add(other)
+        del self.malformed_rows[MAX_EXAMPLES:]
+        del self.impossible_rows[MAX_EXAMPLES:]
+        del self.disagree_rows[MAX_SETTLE_ROWS:]
+
+    def _add(self, other: Partial) -> None:
+        self.rows += other.rows
+        self.rounds += other.rounds
+        self.malformed += other.malformed
+        self.malformed_rows = self.malformed_rows + other.malformed_rows
+        self.impossible += other.impossible
+        self.impossible_rows = self.impossible_rows + other.impossible_rows
+        for k, g in other.groups.items():
+            if k in self.groups:
+                self.groups[k].add(g)
+            else:
+                self.groups[k] = g
+        self.settled += other.settled
+        for f, v in other.fields.items():
+            mine = self.fields.setdefault(f, [0, 0, 0])
+            for i in range(3):
+                mine[i] += v[i]
+        self.disagree += other.disagree
+        self.disagree_rows = self.disagree_rows + other.disagree_rows

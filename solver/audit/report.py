@@ -1,0 +1,172 @@
+"""``bull audit --out DIR``: a Markdown report, per-group tables and plots.
+
+``DIR/audit.md`` (the summary, every test, the settlement diagnosis, impossible deals),
+``DIR/audit.json`` (the ``--json`` object), ``DIR/tests.parquet`` (one row per test and
+group), ``DIR/categories.parquet`` (observed and expected counts per group, role and
+category), and with matplotlib installed ``DIR/categories.png`` (observed vs expected
+category frequencies, overall) and ``DIR/pvalues.png`` (p-values by group and test).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from solver.audit.batch import Partial
+from solver.audit.spec import AuditSpec
+
+__all__ = ["write_report"]
+
+
+def _category_table(part: Partial, spec: AuditSpec) -> pa.Table:
+    rows: dict[str, list[Any]] = {
+        "group": [], "role": [], "category": [], "observed": [], "expected": [],
+    }  # fmt: skip
+    for key in sorted(part.groups):
+        g = part.groups[key]
+        for role, counts in ((spec.banker_word, g.banker), ("player", g.player)):
+            total = int(counts.sum())
+            for lb, c, p in zip(spec.labels, counts.tolist(), spec.expected, strict=True):
+                rows["group"].append(key or "all")
+                rows["role"].append(role)
+                rows["category"].append(lb)
+                rows["observed"].append(int(c))
+                rows["expected"].append(total * float(p))
+    return pa.table(rows)
+
+
+def _plots(out: str, res: Mapping[str, Any], cats: pa.Table) -> list[str]:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    made = []
+    d = cats.to_pydict()
+    sel = [
+        i
+        for i, (g, r) in enumerate(zip(d["group"], d["role"], strict=True))
+        if g == "all" and r == "player"
+    ]
+    if sel:
+        fig, ax = plt.subplots(figsize=(9, 4))
+        x = range(len(sel))
+        ax.bar([i - 0.2 for i in x], [d["observed"][i] for i in sel], 0.4, label="observed")
+        ax.bar([i + 0.2 for i in x], [d["expected"][i] for i in sel], 0.4, label="expected")
+        ax.set_xticks(list(x), [d["category"][i] for i in sel], rotation=45, ha="right")
+        ax.set_title(f"{res['game']}: players' dealt categories, observed vs exact")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "categories.png"), dpi=100)
+        plt.close(fig)
+        made.append("categories.png")
+    tests = res["fairness"]
+    if tests:
+        fig, ax = plt.subplots(figsize=(9, 4))
+        names = sorted({t["name"] for t in tests})
+        groups = sorted({t["group"] for t in tests})
+        for n in names:
+            pts = [
+                (groups.index(t["group"]), max(t["p_value"], 1e-300))
+                for t in tests
+                if t["name"] == n
+            ]
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], label=n)
+        ax.set_yscale("log")
+        ax.axhline(res["alpha"], color="red", lw=1, label="p = 1e-6")
+        ax.set_xticks(range(len(groups)), groups, rotation=45, ha="right")
+        ax.set_title("p-values by group")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "pvalues.png"), dpi=100)
+        plt.close(fig)
+        made.append("pvalues.png")
+    return made
+
+
+def _markdown(res: Mapping[str, Any], plots: list[str]) -> str:
+    s = res["settlement"]
+    lines = [
+        f"# Audit of {res['game']} logs ({res['rules']})",
+        "",
+        f"{res['rows']:,} rows, {res['rounds']:,} complete rounds, {res['files']} file(s), "
+        f"engine {res['engine']}.",
+        "",
+        "## Settlement",
+        "",
+        f"Checked {s['checked']:,} player rows: {s['agree']:,} agree, {s['disagree']:,} disagree.",
+    ]
+    if s["disagree"]:
+        lines += ["", f"**Diagnosis:** {s['headline']}", ""]
+        for ex in s["examples"][:10]:
+            lines.append(
+                f"* round {ex.get('round')}, seat {ex.get('seat')}: {ex.get('reason', '')}"
+            )
+    lines += ["", "## Impossible deals", "", f"{res['impossible']:,} rounds."]
+    for r in res["impossible_rounds"][:20]:
+        lines.append(f"* round {r['round']}: {r['reason']}")
+    if res["malformed"]:
+        lines += ["", f"Malformed rows or rounds: {res['malformed']:,}."]
+        for r in res["malformed_rows"][:20]:
+            lines.append(f"* round {r['round']}: {r['message']}")
+    lines += [
+        "",
+        "## Deal fairness",
+        "",
+        "G-test against the exact probabilities (χ² for reference); power: the rounds the "
+        "test needs to detect the stated bias at p < 1e-6 with probability 90 %.",
+        "",
+        "| test | group | n | G | df | p | χ² p | largest deviation | power (rounds) | bias |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |",
+    ]
+    for t in res["fairness"]:
+        dev = t["deviations"][0] if t["deviations"] else None
+        dv = f"{dev['label']}: {dev['observed']:,} vs {dev['expected']:,.1f}" if dev else ""
+        pw = f"{t['power_rounds']:,}" if t["power_rounds"] else "-"
+        flag = " **flag**" if t["p_value"] < res["alpha"] else ""
+        lines.append(
+            f"| {t['name']} | {t['group']} | {t['n']:,} | {t['statistic']:.2f} | {t['df']} | "
+            f"{t['p_value']:.3g}{flag} | {t['chi2_p_value']:.3g} | {dv} | {pw} | {t['bias']} |"
+        )
+    for p in plots:
+        lines += ["", f"![{p}]({p})"]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(
+    out: str, res: Mapping[str, Any], part: Partial, spec: AuditSpec
+) -> dict[str, Any]:
+    """Write the report files into ``out``; what was written."""
+    os.makedirs(out, exist_ok=True)
+    cats = _category_table(part, spec)
+    pq.write_table(cats, os.path.join(out, "categories.parquet"))
+    keys = (
+        "name",
+        "group",
+        "n",
+        "statistic",
+        "df",
+        "p_value",
+        "chi2",
+        "chi2_p_value",
+        "power_rounds",
+        "bias",
+    )
+    tests = pa.table({k: [t[k] for t in res["fairness"]] for k in keys})
+    pq.write_table(tests, os.path.join(out, "tests.parquet"))
+    plots = _plots(out, res, cats)
+    with open(os.path.join(out, "audit.md"), "w", encoding="utf-8") as f:
+        f.write(_markdown(res, plots))
+    with open(os.path.join(out, "audit.json"), "w", encoding="utf-8") as f:
+        json.dump(dict(res), f, indent=1)
+    return {
+        "dir": out,
+        "files": ["audit.md", "audit.json", "tests.parquet", "categories.parquet", *plots],
+    }

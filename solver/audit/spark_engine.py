@@ -1,0 +1,157 @@
+"""The cluster audit engine: the same audit as a PySpark job.
+
+The logs are read by Spark (Parquet, CSV, JSON Lines), the mapped columns renamed to
+the logical fields, repartitioned by round and sorted within partitions (so a round's
+rows are together), and each partition's Arrow batches go through the very same
+:class:`~solver.audit.batch.Auditor` via ``mapInArrow``. The game's lookup tables
+(the audit spec's ``arrays``) are broadcast explicitly with ``SparkContext.broadcast``;
+each partition returns its :class:`~solver.audit.batch.Partial` (pickled), and the
+driver adds them up — integer counts, so the result is identical to DuckDB's.
+
+``pip install 'bull-solver[spark]'`` adds pyspark; Spark needs Java 17. Without a
+running session the engine starts one on ``$BULL_SPARK_MASTER`` (default
+``local[2]``); under ``spark-submit`` the submitted session is used. Run on a cluster:
+``spark-submit --master yarn $(python -c 'import solver.audit.spark_engine as m;
+print(m.__file__)') niuniu s3://bucket/logs/ --json`` (this module is a script that
+runs ``bull audit --engine spark``).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from solver.audit.batch import Auditor, Partial
+from solver.audit.spec import AuditSpec, load_spec
+from solver.core.errors import BullError
+
+__all__ = ["run_spark", "session", "spark_columns"]
+
+BATCH_ROWS = 262_144
+
+
+def _pyspark() -> Any:
+    try:
+        import pyspark
+    except ImportError:
+        raise BullError(
+            "--engine spark needs pyspark: pip install 'bull-solver[spark]' (and Java 17)"
+        ) from None
+    return pyspark
+
+
+def session() -> Any:
+    """The active Spark session, or a new local one (``$BULL_SPARK_MASTER``)."""
+    _pyspark()
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    master = os.environ.get("BULL_SPARK_MASTER", "local[2]")
+    import sys
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers: this interpreter
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    return (
+        SparkSession.builder.master(master)
+        .appName("bull-audit")
+        .config("spark.sql.execution.arrow.maxRecordsPerBatch", str(BATCH_ROWS))
+        .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", os.environ.get("BULL_SPARK_DRIVER_MEMORY", "2g"))
+        .getOrCreate()
+    )
+
+
+def _read(spark: Any, files: Sequence[str], fmt: str) -> Any:
+    try:
+        if fmt == "parquet":
+            return spark.read.parquet(*files)
+        if fmt == "csv":
+            return (
+                spark.read.option("header", "true").option("inferSchema", "true").csv(list(files))
+            )
+        return spark.read.json(list(files))
+    except Exception as exc:  # Spark's own error types
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise BullError(f"cannot read the logs as {fmt}: {first}") from None
+
+
+def spark_columns(files: Sequence[str], fmt: str) -> list[str]:
+    """The column names Spark reads from the logs."""
+    return list(_read(session(), files, fmt).columns)
+
+
+def _partition_worker(payload: Any, by: Sequence[str]) -> Any:
+    """The ``mapInArrow`` function: one partition's batches → one pickled Partial."""
+
+    def work(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        info = payload.value
+        spec = load_spec(
+            info["game"], info["rules"], info["options"], info["tables"], arrays=info["arrays"]
+        )
+        auditor = Auditor(spec, by)
+        for b in batches:
+            auditor.feed(b)
+        part = auditor.finish()
+        yield pa.RecordBatch.from_pydict({"partial": [pickle.dumps(part)]})
+
+    return work
+
+
+def run_spark(
+    spec: AuditSpec,
+    files: Sequence[str],
+    fmt: str,
+    columns: Mapping[str, str],
+    by: Sequence[str],
+    *,
+    rules: str | None,
+    options: Mapping[str, Any],
+    tables: str | None,
+    partitions: int | None = None,
+) -> Partial:
+    """Audit the logs with Spark (see the module docstring)."""
+    spark = session()
+    from pyspark.sql import functions as F
+
+    df = _read(spark, files, fmt)
+    df = df.select(*[F.col(f"`{col}`").alias(key) for key, col in columns.items()])
+    n = partitions or max(1, spark.sparkContext.defaultParallelism)
+    df = df.repartition(n, "round").sortWithinPartitions("round")
+    payload = spark.sparkContext.broadcast(
+        {
+            "game": spec.game,
+            "rules": rules,
+            "options": dict(options),
+            "tables": tables,
+            "arrays": dict(spec.arrays),
+        }
+    )
+    try:
+        rows = df.mapInArrow(_partition_worker(payload, list(by)), "partial binary").collect()
+    except Exception as exc:  # a Py4J / Spark error: one line
+        text = str(exc).strip().splitlines()
+        msg = next(
+            (ln for ln in text if "BullError" in ln or "Error:" in ln), text[0] if text else ""
+        )
+        raise BullError(f"the Spark job failed: {msg.strip()[:300]}") from None
+    finally:
+        payload.unpersist()
+    total = Partial()
+    for r in rows:
+        total.merge(pickle.loads(r["partial"]))
+    return total
+
+
+if __name__ == "__main__":  # pragma: no cover - run by spark-submit
+    import sys
+
+    from solver.cli import main
+
+    sys.exit(main(["audit", *sys.argv[1:], "--engine", "spark"]))

@@ -1,0 +1,124 @@
+"""What ``bull audit`` and ``bull deal`` need to know about Tau Ngau (a game-blind face).
+
+:func:`audit_spec` returns plain data and vectorised functions: five tiles dealt from
+the 32-tile set, the audited category (the best score, from the table by colex rank)
+with its exact probability (the ``odds`` room), the exact showdown outcome when no
+hand declines (the ``odds`` room's edge), and the settlement (``play.settle_batch``).
+Tiles are audited by type: a civil type comes twice in the set, a military one once.
+
+>>> s = audit_spec(None, {}, None)
+>>> s["labels"][:3], len(s["deck"]), s["copies"][:3].tolist()
+(['no_bull', '1', '2'], 32, [2, 1, 2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["audit_spec"]
+
+
+@lru_cache(maxsize=8)
+def _edge_cached(rules: str | None, reveals: str | None, tables: str | None) -> Any:
+    from solver.games.taungau.odds import taungau_edge
+
+    return taungau_edge(rules, reveals, tables)
+
+
+def separate(
+    player: npt.NDArray[np.uint8], banker: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Two hands of one round with physical tile ids that do not clash: a log names
+    tile types, so both hands may read a civil tile as copy 0; the banker's copies come
+    after the player's.
+
+    >>> pl, bk = np.array([[0, 3, 4, 5, 6]], np.uint8), np.array([[0, 7, 8, 9, 10]], np.uint8)
+    >>> p, b = separate(pl, bk)
+    >>> int(p[0, 0]), int(b[0, 0])
+    (0, 1)
+    """
+    from solver.core.tiles import TYPE_FIRST_ID, TYPE_OF_TILE
+
+    of = np.array(TYPE_OF_TILE, dtype=np.int64)
+    first = np.array(TYPE_FIRST_ID, dtype=np.int64)
+    tp, tb = of[player.astype(np.int64)], of[banker.astype(np.int64)]
+    k = tp.shape[1]
+    before = np.tril(np.ones((k, k), dtype=bool), -1)  # [i, j]: j comes before i
+    own_p = ((tp[:, :, None] == tp[:, None, :]) & before).sum(axis=2)
+    own_b = ((tb[:, :, None] == tb[:, None, :]) & before).sum(axis=2)
+    in_p = (tb[:, :, None] == tp[:, None, :]).sum(axis=2)
+    return (first[tp] + own_p).astype(np.uint8), (first[tb] + in_p + own_b).astype(np.uint8)
+
+
+def audit_spec(
+    rules: Any,
+    options: Mapping[str, Any],
+    tables: str | None,
+    arrays: Mapping[str, npt.NDArray[Any]] | None = None,
+) -> dict[str, Any]:
+    """The audit description of Tau Ngau under ``rules`` (see the module docstring)."""
+    from solver.core.indexing import colex_rank_array
+    from solver.core.tiles import NUM_TILES, TYPE_COPIES, TYPE_NAMES, TYPE_OF_TILE
+    from solver.games.taungau.odds import odds, taungau_edge
+    from solver.games.taungau.play import rule_columns, settle_batch
+    from solver.games.taungau.rules import load_rules
+    from solver.kit.parse import parse_tile_hands
+
+    r = load_rules(rules)
+    res = odds(r, tables)
+    rows = res.sections["best_score"]
+    labels = [lb for lb, _ in rows]
+    expected = [Fraction(n, res.totals["best_score"]) for _, n in rows]
+    if arrays is None:
+        arrays = {"strength": rule_columns(r, ["strength"], tables)["strength"].astype(np.int8)}
+    str_col = arrays["strength"]
+    reveals = options.get("banker_reveals")
+
+    def strength(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+        return str_col[colex_rank_array(np.sort(ids, axis=1), presorted=True)].astype(np.int64)
+
+    def settle(
+        player: npt.NDArray[np.uint8], banker: npt.NDArray[np.uint8]
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
+        player, banker = separate(player, banker)
+        out = settle_batch(player, banker, r, banker_reveals=reveals, tables=tables)
+        w = np.asarray(out["winner"])
+        winner = np.where(w > 0, 0, np.where(w < 0, 1, 2)).astype(np.int8)
+        return winner, np.asarray(out["net"], dtype=np.float64)
+
+    mode = reveals or r.banker_reveals
+    edge = (
+        _edge_cached(rules, reveals, tables)
+        if isinstance(rules, str | None)
+        else taungau_edge(r, reveals, tables)
+    )
+    declines = r.has_decline and (mode == "first" or edge.decline_last > 0)
+    return {
+        "game": "taungau",
+        "rules": r.name,
+        "kind": "tile",
+        "hand_size": 5,
+        "sizes": (5,),
+        "deck": np.arange(NUM_TILES, dtype=np.uint8),
+        "unit": np.array(TYPE_OF_TILE, dtype=np.int64),
+        "unit_names": list(TYPE_NAMES),
+        "copies": np.array(TYPE_COPIES, dtype=np.int64),
+        "parse": lambda arr: parse_tile_hands(arr, (5,)),
+        "labels": labels,
+        "expected": expected,
+        "bull": [lb != "no_bull" for lb in labels],
+        "category": strength,  # strength 0..10 is the index of the best score's label
+        "strength": strength,
+        "outcome": None if declines else [edge.p_win, edge.p_loss, edge.p_push],
+        "settle": settle,
+        "finish": None,
+        "banker_word": "banker",
+        "separate": separate,
+        "arrays": dict(arrays),
+    }
