@@ -19,12 +19,17 @@ from solver.core.status import StatusLine
 __all__ = [
     "BATCH",
     "MAX_LINE",
+    "ROUND_SEPARATOR",
     "cmd_advise",
     "cmd_build",
     "cmd_compare",
+    "cmd_drill",
     "cmd_edge",
     "cmd_eval",
+    "cmd_grab",
     "cmd_odds",
+    "cmd_rank",
+    "cmd_round",
     "cmd_rules",
     "cmd_strategy",
     "module_command",
@@ -344,3 +349,129 @@ def module_command(module: str, func: str) -> Callable[[argparse.Namespace, Any]
         return result
 
     return run
+
+
+# ---------------------------------------------------------------- whole tables
+
+
+def cmd_rank(args: argparse.Namespace, out: Any) -> int:
+    """``bull rank GAME HAND HAND [HAND ...]``: the hands strongest first, from one deck."""
+    game = games.get(args.game)
+    hands = _argument_hands(args)
+    if len(hands) < 2:
+        raise BullError("rank needs at least 2 hands (each one quoted argument)")
+    rec = game.rank_record(hands, args.rules, _options(args), args.tables)
+    _emit([rec], args.json, game.rank_text, out)
+    return 0
+
+
+ROUND_SEPARATOR = "|"
+"""Separates the hands of a round on an ``--input`` line: the banker's first."""
+
+
+def cmd_round(args: argparse.Namespace, out: Any) -> int:
+    """``bull round GAME --banker HAND --player HAND ...``, or ``--input FILE`` (one
+    round a line, ``BANKER | PLAYER | PLAYER ...``), streamed in batches; a bad line is
+    reported with its number and skipped (exit 1 at the end)."""
+    game = games.get(args.game)
+    options = _options(args)
+    players = list(args.players or [])
+    if args.banker is None and players:
+        raise BullError("--player needs --banker (the banker's or dealer's hand)")
+    if args.banker is not None:
+        if not players:
+            raise BullError("a round needs at least one --player HAND")
+        rec = game.round_record(args.banker, players, args.rules, options, args.tables)
+        _emit([rec], args.json, game.round_text, out)
+    elif not args.input:
+        raise BullError("no round given (pass --banker HAND --player HAND ... or --input FILE)")
+    if not args.input:
+        return 0
+    name = "stdin" if args.input == "-" else args.input
+    seen = bad_lines = 0
+    batch: list[list[str]] = []
+    where: list[str] = []
+
+    def flush() -> None:
+        nonlocal bad_lines
+        if not batch:
+            return
+
+        def settle(rounds: list[list[str]], rules: Any, options: Any, tables: Any) -> list[str]:
+            return game.round_lines(rounds, rules, options, tables, text=not args.json)
+
+        try:
+            records: list[Any] = settle(batch, args.rules, options, args.tables)
+        except BullError:
+            records = []
+            for rnd, w in zip(batch, where, strict=True):
+                try:
+                    records += settle([rnd], args.rules, options, args.tables)
+                except BullError as one:
+                    msg = str(one)
+                    try:  # the one-round path names the bad hand and its place
+                        game.round_record(rnd[0], rnd[1:], args.rules, options, args.tables)
+                    except BullError as named:
+                        msg = str(named)
+                    args.err.write(f"bull: error: {w}: {msg}\n")
+                    bad_lines += 1
+        out.write("".join(line + "\n" for line in records))  # JSON Lines or text
+        batch.clear()
+        where.clear()
+
+    for n, line in _read_lines(args.input):
+        seen += 1
+        if isinstance(line, _BadLine):
+            flush()
+            args.err.write(f"bull: error: {name} line {n}: {line}\n")
+            bad_lines += 1
+            continue
+        batch.append(line.replace(" | ", "|").split(ROUND_SEPARATOR))  # games trim the rest
+        where.append(f"{name} line {n}")
+        if len(batch) >= BATCH:
+            flush()
+    flush()
+    if not seen and args.banker is None:
+        raise BullError(f"no round given ({name} has no round lines)")
+    if bad_lines:
+        args.err.write(f"bull: {bad_lines:,} input line(s) could not be settled\n")
+        return 1
+    return 0
+
+
+def cmd_grab(args: argparse.Namespace, out: Any) -> int:
+    """``bull grab niuniu "AS 10H 3C 7D"``: grab-the-banker odds of four visible cards."""
+    game = _optional("grab", args.game)
+    options = {"players": args.players} if args.players is not None else {}
+    options |= _options(args)
+    rec = game.grab_record(args.hand, args.rules, options, args.tables)
+    _emit([rec], args.json, game.grab_text, out)
+    return 0
+
+
+def cmd_drill(args: argparse.Namespace, out: Any) -> int:
+    """``bull drill GAME``: the terminal trainer (:mod:`solver.kit.drill`), answers read
+    from stdin line by line; ends with a summary at end of input, Ctrl-C or the time
+    limit."""
+    import random
+
+    from solver.kit.drill import drill_lines, hands_range, run_drill
+
+    game = games.get(args.game)
+    options = _options(args)
+    deck = game.drill_deck(args.rules, args.tables)
+    n = hands_range(args.hands, deck)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    out.write(f"bull drill {game.name}: {n} hands a deal, seed {seed} (end: Ctrl-D or Ctrl-C)\n")
+
+    def evaluate(hands: list[str]) -> list[dict[str, Any]]:
+        return game.eval_records(hands, args.rules, options, args.tables)
+
+    def rank(hands: list[str]) -> dict[str, Any]:
+        return game.rank_record(hands, args.rules, options, args.tables)
+
+    run_drill(
+        deck, evaluate, rank, game.eval_text, drill_lines(sys.stdin), out,
+        hands=n, seed=seed, time_limit=args.time_limit,
+    )  # fmt: skip
+    return 0

@@ -30,13 +30,17 @@ class NiuNiu(GameEntry):
     title = "Niu Niu"
     package = "solver.games.niuniu"
     default_rules = "classic"
-    tables: tuple[str, ...] = ("niuniu", "niuniu_no_faces", "niuniu_shoe6")
+    tables: tuple[str, ...] = ("niuniu", "niuniu_no_faces", "niuniu_shoe6", "niuniu_grab")
     """The presets' tables: one per deck (and bull rule) the presets use."""
     options = frozenset({"bet", "commission"})
+    commands = frozenset({"grab"})
 
     def table_headlines(self, name: str, table: pa.Table) -> list[str]:
         import numpy as np
 
+        if name == "niuniu_grab":  # grab the banker: four visible cards (issue 14)
+            bids = int((table.column("bid").to_numpy() > 0).sum())
+            return [f"{bids:,} of {table.num_rows:,} four-card hands bid to be the banker"]
         shoe = "weight" in table.column_names
         w = table.column("weight").to_numpy().astype(np.int64) if shoe else None
         n = table.num_rows if w is None else int(w.sum())

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from solver.core.cards import parse_hand
 from solver.games.niuniu.play import _evaluate_many, _source, parse_pair, settle
 
@@ -21,6 +23,13 @@ def cli_eval(
     out = []
     for h in _evaluate_many(parsed, src, bet, few=few):
         out.append(h.to_json())
+    if bet == src.rules.bet(None) and options.get("commission") is None and not src.rules.shoe:
+        from solver.core.indexing import colex_rank_array
+        from solver.games.niuniu.hand_odds import eval_fields
+
+        ranks = colex_rank_array(np.array(parsed, dtype=np.uint8).reshape(-1, 5), presorted=True)
+        for rec, odds in zip(out, eval_fields(src.table(), src.rules, ranks), strict=True):
+            rec.update(odds)  # per-hand odds of the default bet (issue 14)
     return out
 
 
@@ -31,7 +40,13 @@ def cli_eval_text(rec: dict[str, Any]) -> str:
     else:
         how = "no three cards make a multiple of 10"
     label = rec["category"].replace("_", " ")
-    return f"{hand}: {label} ({how}) [{rec['rules']}]"  # strength: in --json only
+    text = f"{hand}: {label} ({how}) [{rec['rules']}]"  # strength: in --json only
+    if "p_win" in rec:
+        text += (
+            f"; vs one random hand: P(win) {rec['p_win']:.4%}, EV as player "
+            f"{rec['ev_player']:+.4f}, as banker {rec['ev_banker']:+.4f} ({rec['odds_bet']} bet)"
+        )
+    return text
 
 
 def cli_compare(

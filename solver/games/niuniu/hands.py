@@ -231,7 +231,7 @@ def table_name(rules: NiuNiuRules) -> str:
     return "_".join(parts)
 
 
-def build_table(rule_sets: Sequence[NiuNiuRules]) -> Any:
+def build_table(rule_sets: Sequence[NiuNiuRules], odds: bool = False) -> Any:
     """The table of every 5-card hand of the rule sets' deck, in colex order: the
     cards, the bull facts, the standard special flags, and per rule set its category
     and strength. The rule sets must share the deck, bull rule and shoe (one
@@ -282,6 +282,15 @@ def build_table(rule_sets: Sequence[NiuNiuRules]) -> Any:
         cols[f"{rules.name}_category"] = cat
         cols[f"{rules.name}_strength"] = strength_arrays(cards, cat, rules)
         rule_data[rules.name] = rules.to_data()
+    extra: dict[str, Any] = {}
+    if odds and not shoe:  # the presets' per-hand odds (issue 14): exact numerators
+        from solver.games.niuniu.hand_odds import odds_columns
+
+        for rules in rule_sets:
+            got, extra[f"{rules.name}_odds"] = odds_columns(
+                rules, cards, cols[f"{rules.name}_strength"], cols[f"{rules.name}_category"]
+            )
+            cols.update(got)
     bull = "some three cards sum to a multiple of 10"
     if first.bull_from_three_of_a_kind:
         bull += " or are of one rank (the best bull counts)"
@@ -306,7 +315,7 @@ def build_table(rule_sets: Sequence[NiuNiuRules]) -> Any:
         notes["deck"] = f"{first.deck}: card ids 0..{first.deck_size - 1}"
         notes["has_bull"] = bull
         notes["bull"] += "; the first triple reaching the hand's points"
-    return make_table(name, cols, rule_data, notes)
+    return make_table(name, cols, rule_data, notes | extra)
 
 
 def build_tables() -> dict[str, Any]:
@@ -315,4 +324,10 @@ def build_tables() -> dict[str, Any]:
     for preset in PRESETS:
         rules = load_rules(preset)
         groups.setdefault(table_name(rules), []).append(rules)
-    return {name: build_table(rule_sets) for name, rule_sets in groups.items()}
+    out = {name: build_table(rule_sets, odds=True) for name, rule_sets in groups.items()}
+    from solver.games.niuniu.grab import TABLE, build_grab_table  # issue 14
+
+    base = out["niuniu"]
+    strength, category = base.column("classic_strength"), base.column("classic_category")
+    out[TABLE] = build_grab_table(strength.to_numpy(), category.to_numpy())
+    return out
