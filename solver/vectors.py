@@ -1,4 +1,6 @@
-"""``bull vectors``: conformance test vectors with expected answers, as JSON Lines.
+"""``bull vectors``: conformance test vectors with expected answers, as a Wycheproof-style
+JSON document (``--format json``, the default) or as JSON Lines (``--format jsonl``, or
+an ``--out`` name ending in ``.jsonl``).
 
 A compact, stable set of hands and showdowns for another implementation to test
 itself without our code: every category, every special-hand boundary, every tie-break
@@ -7,13 +9,20 @@ knows (each game's ``diagnose`` catalogue), at least one vector on which that va
 different answer, so a conforming run proves none of them is present. A seeded random
 sample follows. The hand-picked part does not depend on ``--seed``.
 
-Each line is one object: ``id``, ``kind`` (``hand`` or ``showdown``), ``tags`` (why it
+The document (:mod:`solver.kit.wycheproof`; its JSON Schema ships as
+``solver/kit/vectors.schema.json``) has Wycheproof's fields — ``schema``,
+``generatorVersion``, ``numberOfTests``, ``header``, ``notes``, ``testGroups`` (by rule
+parameters) of ``tests`` with ``tcId``, ``comment``, ``flags`` (the house rules that
+legitimately change the answer) and ``result`` — plus the rule set (``rules``,
+``rulesDigest``, ``ruleSet``). ``bull verify`` reads it as it reads the JSON Lines.
+
+In JSON Lines each line is one object: ``id``, ``kind`` (``hand`` or ``showdown``), ``tags`` (why it
 is there) and the fields ``bull verify`` checks (hand rows: ``hand``, ``has_bull``,
 ``points``, ``category``...; showdown rows: ``player``, ``banker``/``dealer``,
 ``winner``, ``net``, with the ``bet`` and ``commission`` used). Hands are written in a
 deliberate order (some mistakes depend on it); answers do not depend on the order.
 
-``bull verify GAME VECTORS.jsonl --rules SAME`` passes with exit code 0.
+``bull verify GAME VECTORS --rules SAME`` passes with exit code 0.
 
 The parts: :mod:`solver.kit.vectors` (the pool, the catch search, the coverage summary;
 what the games share) and one module per game (``solver.games.<game>.vectors``),
@@ -24,6 +33,9 @@ reached through the registry; this module is the command.
 ('hand', ['bull', 'category', 'hand', 'has_bull'])
 >>> cov["uncaught_variants"]
 []
+>>> doc = build_document("niuniu", "classic", seed=1, sample=0)
+>>> doc["schema"], doc["numberOfTests"] == sum(len(g["tests"]) for g in doc["testGroups"])
+('bull_vectors_schema_v1.json', True)
 """
 
 from __future__ import annotations
@@ -32,8 +44,12 @@ import json
 from typing import Any
 
 from solver import games
+from solver.core.errors import BullError
 
-__all__ = ["MAX_SAMPLE", "build_vectors", "cli_vectors"]
+__all__ = ["FORMATS", "MAX_SAMPLE", "build_document", "build_vectors", "cli_vectors"]
+
+FORMATS = ("json", "jsonl")
+"""``--format``: the Wycheproof-style document, or JSON Lines."""
 
 MAX_SAMPLE = 100_000
 """The largest seeded random sample ``bull vectors`` writes."""
@@ -48,7 +64,6 @@ def build_vectors(
     banker_reveals: str | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The vectors of ``game`` and their coverage summary."""
-    from solver.core.errors import BullError
 
     if not 0 <= sample <= MAX_SAMPLE:
         raise BullError(f"--sample must be 0 to {MAX_SAMPLE:,}, got {sample}")
@@ -61,27 +76,80 @@ def build_vectors(
     return entry.vectors(rules, seed, sample, options, tables)
 
 
+def build_document(
+    game: str,
+    rules: str | None = None,
+    seed: int = 20261129,
+    sample: int = 200,
+    tables: str | None = None,
+    banker_reveals: str | None = None,
+) -> dict[str, Any]:
+    """The vectors of ``game`` as a Wycheproof-style document."""
+    records, cov = build_vectors(game, rules, seed, sample, tables, banker_reveals)
+    return _document(game, rules, records, cov)
+
+
+def _document(
+    game: str, rules: str | None, records: list[dict[str, Any]], cov: dict[str, Any]
+) -> dict[str, Any]:
+    from solver.kit.wycheproof import document
+    from solver.store.custom import rule_digest
+
+    entry = games.get(game)
+    data = entry.load_rules(rules).to_data()
+    catalogue = cov.get("catalogue", {})
+    summary = {k: v for k, v in cov.items() if k != "catalogue"}
+    return document(
+        records,
+        game,
+        cov["rules"],
+        data,
+        rule_digest(data),
+        summary,
+        {k: kd for k, (kd, _) in catalogue.items()},
+        {k: d for k, (_, d) in catalogue.items()},
+        title=entry.title,
+    )
+
+
+def _format(args: Any) -> str:
+    fmt: str | None = getattr(args, "format", None)
+    if fmt is None:
+        out = str(args.out or "")
+        fmt = "jsonl" if out.endswith((".jsonl", ".ndjson")) else "json"
+    if fmt not in FORMATS:
+        raise BullError(f"--format must be json or jsonl, got {fmt!r}")
+    return fmt
+
+
 def _order(rec: dict[str, Any], rules: str) -> dict[str, Any]:
     """``id``, ``kind`` first, then the rule set the answers hold for (so ``bull verify``
     of the file uses it by default), then the rest."""
     first = ("id", "kind")
     head = {k: rec[k] for k in first} | {"rules": rules}
-    return head | {k: v for k, v in rec.items() if k not in (*first, "rules")}
+    return head | {k: v for k, v in rec.items() if k not in (*first, "rules", "differs_under")}
 
 
 def cli_vectors(args: Any, out: Any) -> int:
-    """``bull vectors``: JSON Lines to ``--out`` (written atomically: the file appears
-    only complete) or stdout; the coverage note to stdout, or to ``args.err`` (the CLI's
-    stream for notes) when the vectors go to stdout, keeping that pure JSON Lines."""
+    """``bull vectors``: the document (``--format json``) or JSON Lines to ``--out``
+    (written atomically: the file appears only complete) or stdout; the coverage note to
+    stdout, or to ``args.err`` (the CLI's stream for notes) when the vectors go to
+    stdout, keeping that pure JSON."""
     from solver.kit.findings import AtomicFile
 
+    fmt = _format(args)
     records, cov = build_vectors(
         args.game, args.rules, args.seed, args.sample, args.tables, args.banker_reveals
     )
-    lines = "".join(
-        json.dumps(_order(r, cov["rules"]), ensure_ascii=False, separators=(",", ":")) + "\n"
-        for r in records
-    )
+    if fmt == "json":
+        doc = _document(args.game, args.rules, records, cov)
+        lines = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    else:
+        lines = "".join(
+            json.dumps(_order(r, cov["rules"]), ensure_ascii=False, separators=(",", ":")) + "\n"
+            for r in records
+        )
+    cov = {k: v for k, v in cov.items() if k != "catalogue"}
     if args.out:
         with AtomicFile(args.out) as f:
             f.write(lines)

@@ -21,10 +21,14 @@ of fields) is **malformed**: reported with its line number (CSV, JSON Lines) or 
 number (Parquet), counted, and the run goes on. Semantics (RULES §8): a Niu Niu or Tau
 Ngau bull claim is right when it is a valid bull reaching the claimed score; a Tau
 Ngau score the hand can reach but that is not its best is ``suboptimal``, one it cannot
-reach ``illegal``. Each disagreeing row gets the correct answer and a short reason, and
-the disagreements go to :mod:`solver.diagnose`, which names the rule variants that
-explain them. ``--out`` writes the disagreeing rows atomically: the file appears only
-once the run is complete.
+reach ``illegal``. Each disagreeing row gets the correct answer and a short reason.
+The diagnosis (:mod:`solver.kit.diagnosis`, each game's ``diagnose`` catalogue) scores
+every variant on every row, exactly: how many disagreements it explains and how many
+agreeing rows it contradicts, ranked by the difference; each ``--out`` row's
+``explained_by`` lists the ids of the causes that explain it, in the headline's order.
+``--out`` writes the disagreeing rows atomically: the file appears only once the run is
+complete. A Wycheproof-style vectors document (``bull vectors``) is read as its tests,
+numbered by ``tcId``.
 
 The parts: :mod:`solver.kit.read` (formats, columns, batches),
 :mod:`solver.kit.parse` (claim values and hands), :mod:`solver.kit.check` (what the
@@ -42,6 +46,7 @@ readable).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -57,6 +62,8 @@ from solver.core.errors import BullError
 from solver.core.status import StatusLine
 from solver.kit.check import Checked, Checker, blank, take
 from solver.kit.findings import FieldStats, Malformed, RowWriter, VerifyReport
+from solver.kit.infer import Inference
+from solver.kit.learn import explain_patterns
 from solver.kit.parse import joined_text, nonempty, nulls, parse_card_hands, parse_tile_hands
 from solver.kit.read import (
     FIELDS,
@@ -64,10 +71,10 @@ from solver.kit.read import (
     Chunk,
     detect_format,
     parse_column_options,
-    peek_rules,
     prefetch,
     read_chunks,
 )
+from solver.kit.wycheproof import document_rows, is_document, named_rules
 
 __all__ = [
     "FIELDS",
@@ -75,21 +82,15 @@ __all__ = [
     "Malformed",
     "VerifyReport",
     "cli_verify",
+    "infer_file",
     "make_checker",
     "parse_card_hands",
     "parse_tile_hands",
     "verify_file",
 ]
 
-SAMPLE_FIRST = 5_000
-"""Agreeing rows, from the start of the file, re-checked against every variant."""
-SAMPLE_INTERESTING = 20_000
-"""Agreeing special-ish rows (rare hands, equal categories) re-checked likewise."""
 
-
-def make_checker(
-    game: str, rules: str | None, options: Mapping[str, Any], tables: str | None
-) -> Checker:
+def make_checker(game: str, rules: Any, options: Mapping[str, Any], tables: str | None) -> Checker:
     """The checker of ``game`` (from the registry)."""
     if game not in games.names():
         raise BullError(f"`bull verify` does not support {game!r} yet")
@@ -100,11 +101,37 @@ class _Run:
     """The totals of one run, accumulated batch by batch: counts, per-field statistics,
     malformed rows, the diagnosis tally, examples and the ``--out`` rows."""
 
-    def __init__(self, checker: Checker, fields: list[str], writer: RowWriter | None) -> None:
+    def __init__(
+        self,
+        checker: Checker,
+        fields: list[str],
+        writer: RowWriter | None,
+        diagnose: bool = True,
+    ) -> None:
         from solver.kit.diagnosis import Tally
 
-        self.variants = checker.variants
-        self.tally = Tally(self.variants)
+        self.diagnose = diagnose
+        from solver.kit.diagnosis import pairs_of
+
+        self.variants = list(checker.variants)
+        base = checker.rules.to_data()
+        # the checkers' special-ish hand rows are shapes of the hand (every card small,
+        # four faces, four of a kind, a flush), whatever the rules: a structural scope
+        self.pairs = {
+            m: pairs_of(self.variants, m, base, structural=m == "hand")
+            for m in ("hand", "showdown")
+        }
+        self.pair_at = {"hand": len(self.variants)}
+        self.pair_at["showdown"] = self.pair_at["hand"] + len(self.pairs["hand"])
+        combined = [c for m in ("hand", "showdown") for _, _, c in self.pairs[m]]
+        self.causes = self.variants + combined
+        self.tally = Tally(self.causes)
+        self.unexplained: list[dict[str, Any]] = []
+        self.agreeing_sample: list[dict[str, Any]] = []
+        self.unexplained_total = 0
+        self.contradicts_off = np.zeros(len(self.causes), dtype=np.int64)
+        """Per single cause: the agreeing rows off the special-ish ones it contradicts."""
+        self.pair_contradicts = np.zeros(len(self.causes), dtype=np.int64)
         self.mode_index = {
             m: np.array([i for i, v in enumerate(self.variants) if m in v.modes], dtype=np.int64)
             for m in ("hand", "showdown")
@@ -116,8 +143,6 @@ class _Run:
         self.malformed_rows: list[Malformed] = []
         self.examples: list[dict[str, Any]] = []
         self.writer = writer
-        self.first_left = SAMPLE_FIRST
-        self.interesting_left = SAMPLE_INTERESTING
 
     def bad_line(self, line: int, message: str) -> None:
         self.malformed += 1
@@ -126,8 +151,6 @@ class _Run:
 
     def add(self, mode: str, lines: npt.NDArray[np.int64], res: Checked) -> None:
         """One checked group of rows; ``lines``: the line numbers of the group."""
-        from solver.kit.diagnosis import DIAGNOSE_LIMIT
-
         for i in res.bad_rows.tolist():
             self.bad_line(int(lines[i]), res.messages.get(i, "malformed"))
         self.checked += len(res.rows)
@@ -145,30 +168,95 @@ class _Run:
                 self.stats[f][2] += len(res.rows)
         dis_rows = np.flatnonzero(dis)
         explains = None
-        if len(dis_rows) and self.tally.total < DIAGNOSE_LIMIT:
-            explains = self._agreement(mode, res, dis_rows[: DIAGNOSE_LIMIT - self.tally.total])
+        if self.diagnose:
+            explains, contradicts = self._score(mode, res, dis)
             self.tally.add(explains)
-        agree_rows = np.flatnonzero(~dis)
-        sample = agree_rows[: self.first_left]
-        self.first_left -= len(sample)
-        extra = agree_rows[len(sample) :]
-        extra = extra[res.interesting[extra]][: self.interesting_left]
-        self.interesting_left -= len(extra)
-        sample = np.concatenate([sample, extra])
-        if len(sample):
-            self.tally.add_contradicts(~self._agreement(mode, res, sample, fill=True))
+            self.tally.add_counts(len(res.rows) - len(dis_rows), contradicts)
+            self._keep_unexplained(res, dis_rows, explains)
         if self.writer is not None or len(self.examples) < MAX_LISTED:
             self._records(mode, lines, res, dis_rows, explains)
 
-    def _agreement(
-        self, mode: str, res: Checked, rows: npt.NDArray[np.int64], fill: bool = False
-    ) -> npt.NDArray[np.bool_]:
-        """``[i, v]``: variant v agrees with every claim of ``rows[i]`` (variants that
-        cannot explain rows of this ``mode``: ``fill``)."""
-        out = np.full((len(rows), len(self.variants)), fill, dtype=bool)
+    def _score(
+        self, mode: str, res: Checked, dis: npt.NDArray[np.bool_]
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+        """Every variant on every row of the group, exactly: ``explains[i, v]`` (variant v
+        explains disagreeing row i) and per variant the agreeing rows it contradicts. A
+        variant with this ``mode`` in its ``scope`` is evaluated on the interesting rows
+        only: elsewhere its answers are the rules' own, so it agrees where they agree."""
+        n_dis = int(dis.sum())
+        explains = np.zeros((n_dis, len(self.causes)), dtype=bool)
+        contradicts = np.zeros(len(self.causes), dtype=np.int64)
+        pos = np.cumsum(dis) - 1  # a disagreeing row's place among them
+        every = np.arange(len(res.rows), dtype=np.int64)
+        special = np.asarray(res.interesting, dtype=bool)
+        interesting = np.flatnonzero(special)
         for v in self.mode_index[mode].tolist():
-            out[:, v] = res.variant_agree(self.variants[v], rows)
-        return out
+            variant = self.variants[v]
+            scoped = mode in variant.scope
+            sel = interesting if scoped else every
+            if not len(sel):
+                continue
+            ok = np.asarray(res.variant_agree(variant, sel), dtype=bool)
+            d = dis[sel]
+            explains[pos[sel[d & ok]], v] = True
+            contradicts[v] = int((~d & ~ok).sum())
+            if not scoped:
+                self.contradicts_off[v] += int((~d & ~ok & ~special[sel]).sum())
+        # two causes at once, on the special-ish disagreeing rows no single cause explains
+        # (off them a combination agrees as its other member does, which explains none)
+        if self.pairs[mode] and n_dis:
+            unexplained = np.asarray(~explains[:, : len(self.variants)].any(axis=1), dtype=bool)
+            sel = np.flatnonzero(dis & special)
+            sel = sel[unexplained[pos[sel]]]
+            if len(sel):
+                for k, (_, _, combined) in enumerate(self.pairs[mode]):
+                    ok = np.asarray(res.variant_agree(combined, sel), dtype=bool)
+                    explains[pos[sel[ok]], self.pair_at[mode] + k] = True
+        return explains, contradicts
+
+    def _keep_unexplained(
+        self, res: Checked, dis_rows: npt.NDArray[np.int64], explains: npt.NDArray[np.bool_]
+    ) -> None:
+        """The records of disagreeing rows no cause explains (for the pattern learner),
+        and, from the same batches, a bounded sample of agreeing rows."""
+        from solver.kit.learn import MAX_ROWS, MAX_SAMPLE
+
+        lost = dis_rows[~explains.any(axis=1)] if len(dis_rows) else dis_rows
+        if not len(lost):
+            return
+        self.unexplained_total += len(lost)
+        room = MAX_ROWS - len(self.unexplained)
+        self.unexplained += [res.record(int(i)) for i in lost[: max(room, 0)].tolist()]
+        room = MAX_SAMPLE - len(self.agreeing_sample)
+        if room > 0:
+            ok = np.flatnonzero(~res.disagree)[:room]
+            self.agreeing_sample += [res.record(int(i)) for i in ok.tolist()]
+
+    def active_pairs(self) -> bool:
+        """Whether a combination of two causes explains a row no single one does (then
+        a second pass counts what it contradicts)."""
+        explains = self.tally.explains()
+        return bool(explains[len(self.variants) :].any())
+
+    def add_pair_contradicts(self, mode: str, res: Checked) -> None:
+        """The second pass: the special-ish agreeing rows each explaining combination
+        contradicts (off them it contradicts what its other member does)."""
+        explains = self.tally.explains()
+        sel = np.flatnonzero(np.asarray(res.interesting, dtype=bool) & ~res.disagree)
+        if not len(sel):
+            return
+        for k, (_, _, combined) in enumerate(self.pairs[mode]):
+            col = self.pair_at[mode] + k
+            if explains[col]:
+                ok = np.asarray(res.variant_agree(combined, sel), dtype=bool)
+                self.pair_contradicts[col] += int((~ok).sum())
+
+    def finish_pairs(self) -> None:
+        """The combinations' exact contradicted counts, once the second pass is done."""
+        for m in ("hand", "showdown"):
+            for k, (_, b, _) in enumerate(self.pairs[m]):
+                col = self.pair_at[m] + k
+                self.tally.contradicts[col] = self.pair_contradicts[col] + self.contradicts_off[b]
 
     def _records(
         self,
@@ -181,14 +269,27 @@ class _Run:
         limit = len(dis_rows) if self.writer is not None else MAX_LISTED - len(self.examples)
         for j, i in enumerate(dis_rows[:limit].tolist()):
             rec = {"line": int(lines[res.rows[i]]), "row_type": mode, **res.record(i)}
-            if explains is not None and j < len(explains):
-                rec["explained_by"] = [
-                    self.variants[v].description for v in np.flatnonzero(explains[j])[:5]
-                ]
+            if explains is not None:
+                rec["explained_by"] = np.flatnonzero(explains[j]).tolist()  # ids at the end
             if self.writer is not None:
                 self.writer.write(rec)
             if len(self.examples) < MAX_LISTED:
                 self.examples.append(rec)
+
+    def _examples(self) -> list[dict[str, Any]]:
+        ids = self.explained_by()
+        return [
+            {**e, "explained_by": ids(e["explained_by"])} if "explained_by" in e else e
+            for e in self.examples
+        ]
+
+    def explained_by(self) -> Callable[[list[int]], list[str]]:
+        """Variant indices to their ids, in the headline's order (the cover, then the
+        rest as ranked)."""
+        rank = {v: k for k, v in enumerate(self.tally.order())}
+        keys = [v.key for v in self.causes]
+        big = len(keys)
+        return lambda idx: [keys[v] for v in sorted(idx, key=lambda v: (rank.get(v, big), v))]
 
     def report(self, game: str, rules: str, path: str, label: str) -> VerifyReport:
         if self.rows_read == 0:
@@ -200,6 +301,7 @@ class _Run:
                 f"{path}: nothing readable: all {self.malformed} rows are malformed{where}"
             )
         tally, disagree = self.tally, self.disagree
+        patterns = explain_patterns(self.unexplained, self.agreeing_sample, self.unexplained_total)
         stats, kinds = self.stats, self.kinds
         return VerifyReport(
             game=game,
@@ -224,15 +326,11 @@ class _Run:
                 )
                 for f in self.fields
             ),
-            diagnosis=tuple(tally.ranked()),
+            diagnosis=(*tally.ranked(), *patterns),
             cover=tuple(tally.cover()),
-            headline=tally.headline()
-            + (
-                f" (diagnosed on the first {tally.total:,} of {disagree:,} disagreements)"
-                if tally.total < disagree
-                else ""
-            ),
-            examples=tuple(self.examples),
+            headline=(tally.headline() if self.diagnose else "diagnosis not run")
+            + (f"; unexplained: {patterns[0].description}" if patterns else ""),
+            examples=tuple(self._examples()),
             diagnosed=tally.total,
         )
 
@@ -273,7 +371,7 @@ def verify_file(
     game: str,
     path: str,
     *,
-    rules: str | None = None,
+    rules: Any = None,
     fmt: str | None = None,
     columns: Mapping[str, str] | None = None,
     batch_size: int = 262_144,
@@ -281,10 +379,12 @@ def verify_file(
     tables: str | None = None,
     out: str | None = None,
     progress: Callable[[int], Any] | None = None,
+    diagnose: bool = True,
 ) -> VerifyReport:
     r"""Verify a claims file; see the module docstring. ``out`` writes the disagreeing
     rows (JSON Lines, or CSV for a ``.csv`` name), atomically. ``progress`` is called
-    with the number of rows read so far after each batch.
+    with the number of rows read so far after each batch. ``diagnose=False`` skips the
+    diagnosis (the baseline its cost is measured against).
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "claims.csv")
@@ -295,6 +395,22 @@ def verify_file(
     >>> r.headline
     'all 1 disagreement is explained by: straights counted (ace both)'
     """
+    if fmt in (None, "jsonl") and is_document(path):  # Wycheproof-style vectors
+        with document_rows(path) as (flat, label):
+            report = verify_file(
+                game,
+                flat,
+                rules=rules,
+                fmt="jsonl",
+                columns=columns,
+                batch_size=batch_size,
+                options=options,
+                tables=tables,
+                out=out,
+                progress=progress,
+                diagnose=diagnose,
+            )
+        return dataclasses.replace(report, file=path, line_label=label)
     checker = make_checker(game, rules, options or {}, tables)
     fmt = detect_format(path, fmt)
     mapping, label, chunks = read_chunks(path, fmt, columns or {}, batch_size)
@@ -314,7 +430,7 @@ def verify_file(
         raise BullError(f"{path}: no claim columns to check (expected any of: {want})")
     checker.prepare()
     writer = RowWriter(out) if out else None
-    run = _Run(checker, fields, writer)
+    run = _Run(checker, fields, writer, diagnose)
     try:
         checked: Iterable[tuple[Chunk, tuple[int, list[Any]]]] = (
             (chunk, _groups(chunk, checker, modes, fmt)) for chunk in prefetch(chunks)
@@ -328,12 +444,18 @@ def verify_file(
                 run.add(mode, chunk.lines[sel], res)
             if progress is not None:
                 progress(run.rows_read)
+        if diagnose and run.active_pairs():  # second pass: what the pairs contradict
+            _, _, again = read_chunks(path, fmt, columns or {}, batch_size)
+            for chunk in prefetch(again):
+                for mode, _sel, res in _groups(chunk, checker, modes, fmt)[1]:
+                    run.add_pair_contradicts(mode, res)
+            run.finish_pairs()
     except BaseException:
         if writer is not None:
             writer.discard()
         raise
     if writer is not None:
-        writer.commit()
+        writer.commit(run.explained_by())
     return run.report(game, checker.rules.name, path, label)
 
 
@@ -349,7 +471,7 @@ def cli_verify(args: Any, out: Any) -> int:
     game = games.get(args.game)
     options = game.accept({k: getattr(args, k, None) for k in games.OPTION_KEYS})
     if args.rules is None:  # a vectors file names the rule set its answers hold for
-        named = peek_rules(args.file, detect_format(args.file, args.format))
+        named = named_rules(args.file, args.format)
         err = getattr(args, "err", None)
         if named in game.presets():
             args.rules = named
@@ -366,10 +488,38 @@ def cli_verify(args: Any, out: Any) -> int:
             status.show(f"verifying {args.file}: {rows:,} rows")
 
         report = _verify_for_cli(args, options, progress if status.live else None)
+        inference = None
+        if getattr(args, "infer", False) or getattr(args, "infer_out", None):
+            status.show(f"inferring the rule set of {args.file}")
+            inference, _ = infer_file(
+                args.game,
+                args.file,
+                rules=args.rules,
+                fmt=args.format,
+                columns=parse_column_options(args.column or []),
+                batch_size=args.batch_size,
+                options=options,
+                tables=args.tables,
+                first=report,
+            )
+    if inference is not None and getattr(args, "infer_out", None):
+        from solver.kit.findings import AtomicFile
+
+        with AtomicFile(args.infer_out) as f:
+            f.write(inference.rule_file)
     if args.json:
-        out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+        data = report.to_json()
+        if inference is not None:
+            data["inferred"] = inference.to_json()
+        out.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         out.write(report.text() + "\n")
+        if inference is not None:
+            out.write(inference.text() + "\n")
+            if getattr(args, "infer_out", None):
+                out.write(f"rule file written to {args.infer_out}\n")
+            else:
+                out.write(inference.rule_file)
     return report.exit_code
 
 
@@ -388,3 +538,53 @@ def _verify_for_cli(
         out=args.out,
         progress=progress,
     )
+
+
+def infer_file(
+    game: str,
+    path: str,
+    *,
+    rules: Any = None,
+    fmt: str | None = None,
+    columns: Mapping[str, str] | None = None,
+    batch_size: int = 262_144,
+    options: Mapping[str, Any] | None = None,
+    tables: str | None = None,
+    first: VerifyReport | None = None,
+) -> tuple[Inference, VerifyReport]:
+    """``bull verify --infer``: the rule set (searched over the catalogue's rule
+    variants, :mod:`solver.kit.infer`) that agrees with the most rows of a claims file,
+    and the report under it. ``first``: the report under ``rules``, if already made."""
+    from solver.core.rules import to_toml
+    from solver.kit.infer import infer_rules
+
+    opts = dict(options or {})
+
+    def variants(spec: Any) -> list[Any]:
+        return list(make_checker(game, spec, opts, tables).variants)
+
+    def run(spec: Any) -> tuple[VerifyReport, list[Any]]:
+        rep = verify_file(
+            game,
+            path,
+            rules=spec,
+            fmt=fmt,
+            columns=columns,
+            batch_size=batch_size,
+            options=opts,
+            tables=tables,
+        )
+        return rep, variants(spec)
+
+    entry = games.get(game)
+    base = entry.load_rules(rules)
+    start = run(rules) if first is None else (first, variants(rules))
+
+    def rule_file(data: Mapping[str, Any]) -> str:
+        return to_toml(
+            data,
+            f"{entry.title} rule set inferred by bull verify --infer from {path}\n"
+            f"(starting from {base.name!r}). Pass it back as --rules FILE.",
+        )
+
+    return infer_rules(game, base.name, base.to_data(), start, run, rule_file)

@@ -104,19 +104,20 @@ def test_niuniu_coverage(tmp_path: Path) -> None:
 
 
 def test_stable_and_seeded(tmp_path: Path) -> None:
-    a = run("vectors", "niuniu")[1]
-    b = run("vectors", "niuniu")[1]
-    c = run("vectors", "niuniu", "--seed", "7")[1]
+    jl = ("--format", "jsonl")
+    a = run("vectors", "niuniu", *jl)[1]
+    b = run("vectors", "niuniu", *jl)[1]
+    c = run("vectors", "niuniu", "--seed", "7", *jl)[1]
     assert a == b
     fixed_a = [line for line in a.splitlines() if '"random"' not in line]
     fixed_c = [line for line in c.splitlines() if '"random"' not in line]
     assert fixed_a == fixed_c and a != c
-    assert len(run("vectors", "niuniu", "--sample", "0")[1].splitlines()) == len(fixed_a)
+    assert len(run("vectors", "niuniu", "--sample", "0", *jl)[1].splitlines()) == len(fixed_a)
 
 
 def test_stdout_stays_pure_jsonl(capsys: pytest.CaptureFixture[str]) -> None:
     out = io.StringIO()
-    assert main(["vectors", "niuniu", "--sample", "3"], out=out) == 0
+    assert main(["vectors", "niuniu", "--sample", "3", "--format", "jsonl"], out=out) == 0
     lines = out.getvalue().splitlines()
     assert all(json.loads(line)["id"].startswith("niuniu-") for line in lines)
     assert "vectors under classic" in capsys.readouterr().err
@@ -251,7 +252,8 @@ def test_taungau_banker_reveals_first(tmp_path: Path, taungau_tables: Path) -> N
 
 def test_coverage_note_goes_to_the_cli_err_stream(capsys: pytest.CaptureFixture[str]) -> None:
     out, err = io.StringIO(), io.StringIO()
-    assert main(["vectors", "niuniu", "--sample", "3"], out=out, err=err) == 0
+    argv = ["vectors", "niuniu", "--sample", "3", "--format", "jsonl"]
+    assert main(argv, out=out, err=err) == 0
     assert all(json.loads(line)["id"].startswith("niuniu-") for line in out.getvalue().splitlines())
     assert "vectors under classic" in err.getvalue()
     assert capsys.readouterr().err == ""
@@ -281,7 +283,7 @@ def test_out_never_half_written(
     monkeypatch.undo()
     code, _, _ = run("vectors", "niuniu", "--out", str(target))
     assert code == 0 and [p.name for p in outdir.iterdir()] == ["v.jsonl"]
-    assert target.read_text() == run("vectors", "niuniu")[1]
+    assert target.read_text() == run("vectors", "niuniu", "--format", "jsonl")[1]
 
 
 def test_a_vectors_file_names_its_rule_set_and_verify_uses_it(tmp_path: Path) -> None:

@@ -11,13 +11,20 @@ the preset (``rules``), fed to the game's own vectorised evaluator. The few that
 tie-break suit taken from the order the cards were written in, a Tau Ngau player who
 sets a [2:1]/[4:2] aside in the bull when it would score more in the remaining two,
 Pok Deng deng compared before points) are small explicit evaluators in the game's
-diagnosis module, named by ``mistake``. Settlement variants (another bet, commission)
-are ``options``.
+diagnosis module, named by ``mistake``. A mistake may go by what the row claims besides
+the answer (a Tau Ngau player who takes a wrong bull and scores it correctly is judged
+on the claimed ``bull``): the game's checker hands its evaluator the rows' claims.
+Settlement variants (another bet, commission) are ``options``.
 
 A variant *explains* a disagreeing row when every claim the row states equals that
-variant's answer. To break ties it is also checked against a sample of agreeing rows
-(every row whose hand is special-ish, plus the first rows read): a variant that
-would contradict claims which agree with the real rules ranks lower.
+variant's answer, and *contradicts* an agreeing row when some claim the row states
+differs from it. Both are counted exactly, over every row of the file (no row limit,
+no sample): each variant is evaluated for every row, except where the catalogue
+declares its ``scope`` — the row kinds in which its answers equal the rules' own
+outside the checker's ``interesting`` rows (special-ish hands, equal categories), so
+that there it agrees exactly where the rules do. Variants are ranked by explained -
+contradicted: one that contradicts agreeing rows never heads the list while one that
+contradicts none explains as many.
 
 What the rule-variant diagnosis shares across games: a :class:`Variant`, the
 :class:`Catalogue` a game builds its variants in, the rules object of a data variant
@@ -43,19 +50,18 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "DIAGNOSE_LIMIT",
+    "MAX_PAIRS",
     "Catalogue",
     "Explanation",
     "Tally",
     "Variant",
+    "combine",
     "mistake_of",
     "options_of",
+    "pairs_of",
     "variant_rules",
     "winner_of_net",
 ]
-
-DIAGNOSE_LIMIT = 250_000
-"""Disagreeing rows re-checked against the catalogue (later ones are counted only)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,7 +70,12 @@ class Variant:
 
     ``rules``: the full rule dict (a data variant), ``mistake``: the name of an explicit
     evaluator, ``options``: settlement options such as ``bet`` or ``commission``;
-    ``modes``: the row kinds (``hand``, ``showdown``) it can explain.
+    ``modes``: the row kinds (``hand``, ``showdown``) it can explain; ``scope``: the row
+    kinds in which its answers equal the rules' own on every row the checker does not
+    mark ``interesting`` (so it is evaluated on those rows only).
+
+    >>> Variant("mistake=x", "X", mistake="x").kind, Variant("a=b", "B").kind
+    ('mistake', 'rule')
     """
 
     key: str
@@ -73,6 +84,14 @@ class Variant:
     mistake: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     modes: tuple[str, ...] = ("hand", "showdown")
+    scope: tuple[str, ...] = ()
+    order: str = ""
+    """What the answer depends on in the order the cards were written (``""``: nothing)."""
+
+    @property
+    def kind(self) -> str:
+        """``mistake`` (an explicit evaluator) or ``rule`` (a rule option or setting)."""
+        return "mistake" if self.mistake is not None else "rule"
 
 
 class Catalogue(list[Variant]):
@@ -90,10 +109,12 @@ class Catalogue(list[Variant]):
         data: Mapping[str, Any] | None = None,
         mistake: str | None = None,
         modes: tuple[str, ...] = ("hand", "showdown"),
+        scope: tuple[str, ...] = (),
+        order: str = "",
         **options: Any,
     ) -> None:
         if self.mode == "all" or self.mode in modes:
-            self.append(Variant(key, desc, data, mistake, options, modes))
+            self.append(Variant(key, desc, data, mistake, options, modes, scope, order))
 
     def add_mistake(
         self,
@@ -101,43 +122,71 @@ class Catalogue(list[Variant]):
         desc: str,
         modes: tuple[str, ...] = ("hand", "showdown"),
         key: str | None = None,
+        scope: tuple[str, ...] = (),
+        order: str = "",
     ) -> None:
         """A mistake (an explicit evaluator), keyed ``mistake=NAME`` unless ``key``."""
-        self.add(key or f"mistake={mistake}", desc, mistake=mistake, modes=modes)
+        self.add(
+            key or f"mistake={mistake}",
+            desc,
+            mistake=mistake,
+            modes=modes,
+            scope=scope,
+            order=order,
+        )
 
 
 @dataclass(frozen=True)
 class Explanation:
-    """How many disagreements a variant explains, and how many agreeing rows it would
-    contradict."""
+    """How many disagreements a cause explains, and how many agreeing rows it
+    contradicts (both exact). ``kind``: ``rule``, ``mistake`` or ``pattern``."""
 
     key: str
     description: str
     explains: int
     contradicts: int = 0
+    kind: str = "rule"
+    order: str = ""
+
+    @property
+    def score(self) -> int:
+        """What ranks causes: explained - contradicted."""
+        return self.explains - self.contradicts
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "variant": self.description,
-            "key": self.key,
+            "id": self.key,
+            "kind": self.kind,
+            "description": self.description,
             "explains": self.explains,
             "contradicts": self.contradicts,
+            "order_dependent": bool(self.order),
+            **({"order": self.order} if self.order else {}),
+            "variant": self.description,
+            "key": self.key,
         }
 
 
 class Tally:
-    """Accumulates, over batches, which variants explain which disagreeing rows.
+    """Accumulates, over batches, which variants explain which disagreeing rows and how
+    many agreeing rows each contradicts — over every row, exactly.
 
-    Rows are kept as bit patterns over the catalogue (one counter entry per distinct
-    pattern), so memory does not grow with the number of rows.
+    Disagreeing rows are kept as bit patterns over the catalogue (one counter entry per
+    distinct pattern), agreeing rows as one counter per variant, so memory does not grow
+    with the number of rows.
     """
 
-    def __init__(self, variants: Sequence[Variant]) -> None:
+    def __init__(
+        self, variants: Sequence[Variant], members: Mapping[int, tuple[int, int]] | None = None
+    ) -> None:
         self.variants = list(variants)
+        self.members = dict(members or {})
+        """A combination of two causes: its column to its members' columns. It is listed
+        only when it scores more than both of them alone."""
         self.patterns: Counter[bytes] = Counter()
         self.total = 0
         self.contradicts = np.zeros(len(self.variants), dtype=np.int64)
-        self.sampled = 0
+        self.agreeing = 0
 
     def add(self, explains: npt.NDArray[np.bool_]) -> None:
         """``explains[i, v]``: variant v explains disagreeing row i."""
@@ -145,16 +194,23 @@ class Tally:
         self.total += len(m)
         if not len(m):
             return
-        packed = np.packbits(m, axis=1)
-        uniq, counts = np.unique(packed, axis=0, return_counts=True)
-        for row, c in zip(uniq, counts.tolist(), strict=True):
-            self.patterns[row.tobytes()] += c
+        packed = np.ascontiguousarray(np.packbits(m, axis=1))
+        width = packed.shape[1]
+        keys = packed.view(np.dtype((np.void, width))).ravel()  # one bytes key per row
+        uniq, counts = np.unique(keys, return_counts=True)
+        for row, c in zip(uniq.tolist(), counts.tolist(), strict=True):
+            self.patterns[bytes(row)] += c
 
     def add_contradicts(self, contradicts: npt.NDArray[np.bool_]) -> None:
         """``contradicts[i, v]``: variant v disagrees with agreeing row i."""
         m = np.asarray(contradicts, dtype=bool).reshape(-1, len(self.variants))
-        self.sampled += len(m)
+        self.agreeing += len(m)
         self.contradicts += m.sum(axis=0)
+
+    def add_counts(self, agreeing: int, contradicts: npt.NDArray[np.int64]) -> None:
+        """``agreeing`` agreeing rows, of which ``contradicts[v]`` contradict variant v."""
+        self.agreeing += agreeing
+        self.contradicts += np.asarray(contradicts, dtype=np.int64)
 
     def _bits(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
         if not self.patterns:
@@ -165,65 +221,98 @@ class Tally:
         return bits, np.array([self.patterns[k] for k in keys], dtype=np.int64)
 
     def _order(self, explains: npt.NDArray[np.int64]) -> list[int]:
+        """Best first: explained - contradicted, then fewest contradicted, then most
+        explained, then catalogue order (single causes before combinations); a
+        combination that scores no more than one of its members is left out."""
+        c = self.contradicts
+        score = explains - c
+        total = self.explains() if self.members else explains
+        full = total - c
+        keep = [
+            v
+            for v in range(len(self.variants))
+            if v not in self.members or full[v] > max(full[m] for m in self.members[v])
+        ]
         return sorted(
-            range(len(self.variants)),
-            key=lambda v: (-int(explains[v]), int(self.contradicts[v]), v),
+            keep,
+            key=lambda v: (-int(score[v]), int(c[v]), -int(explains[v]), v),
         )
+
+    def _explanation(self, v: int, explains: int) -> Explanation:
+        var = self.variants[v]
+        return Explanation(
+            var.key, var.description, explains, int(self.contradicts[v]), var.kind, var.order
+        )
+
+    def explains(self) -> npt.NDArray[np.int64]:
+        """Per variant: the disagreeing rows it explains."""
+        bits, counts = self._bits()
+        if not len(bits):
+            return np.zeros(len(self.variants), dtype=np.int64)
+        out: npt.NDArray[np.int64] = (bits * counts[:, None]).sum(axis=0)
+        return out
 
     def ranked(self) -> list[Explanation]:
-        """Variants explaining at least one disagreement, best first: most explained,
-        then fewest contradicted agreeing rows, then catalogue order."""
-        bits, counts = self._bits()
-        explains = (
-            (bits * counts[:, None]).sum(axis=0)
-            if len(bits)
-            else np.zeros(len(self.variants), dtype=np.int64)
-        )
-        return [
-            Explanation(
-                self.variants[v].key,
-                self.variants[v].description,
-                int(explains[v]),
-                int(self.contradicts[v]),
-            )
-            for v in self._order(explains)
-            if explains[v] > 0
-        ]
+        """Variants explaining at least one disagreement, best first (see :meth:`_order`)."""
+        explains = self.explains()
+        order = self._order(explains)
+        return [self._explanation(v, int(explains[v])) for v in order if explains[v]]
 
-    def cover(self, limit: int = 5) -> list[Explanation]:
-        """A greedy cover: the variant explaining most, then the one explaining most of
-        what is left, ... (``explains`` counts only the newly explained rows)."""
+    def _cover(self, limit: int) -> list[tuple[int, int]]:
         bits, counts = self._bits()
         left = np.ones(len(bits), dtype=bool)
-        out: list[Explanation] = []
+        out: list[tuple[int, int]] = []
         while len(out) < limit and left.any():
             gain = (bits[left] * counts[left, None]).sum(axis=0)
-            if gain.max(initial=0) <= 0:
-                break
             v = self._order(gain)[0]
-            out.append(
-                Explanation(
-                    self.variants[v].key,
-                    self.variants[v].description,
-                    int(gain[v]),
-                    int(self.contradicts[v]),
-                )
-            )
+            if gain[v] <= 0 or gain[v] <= self.contradicts[v]:
+                break
+            out.append((v, int(gain[v])))
             left &= ~bits[:, v]
         return out
 
+    def cover(self, limit: int = 5) -> list[Explanation]:
+        """A greedy cover: the best variant, then the best on what is left, ...
+        (``explains`` counts only the newly explained rows; a variant joins only while it
+        explains more than it contradicts)."""
+        return [self._explanation(v, g) for v, g in self._cover(limit)]
+
+    def order(self) -> list[int]:
+        """The variants in the headline's order: the cover, then the rest as ranked."""
+        head = [v for v, _ in self._cover(5)]
+        explains = self.explains()
+        return head + [v for v in self._order(explains) if explains[v] and v not in head]
+
     def headline(self) -> str:
-        """One sentence naming the variant(s) that explain the disagreements."""
+        """One sentence naming the variant(s) that explain the disagreements, and what
+        the answers depend on in the order the cards were written, if the leading cause
+        does."""
+        text = self._headline()
+        cover = self.cover(1)
+        if cover and cover[0].order:
+            text += (
+                "; the implementation's answers depend on the order the cards were written "
+                f"({cover[0].order})"
+            )
+        return text
+
+    def _headline(self) -> str:
         if self.total == 0:
             return "no disagreements"
         cover = self.cover()
         if not cover:
             return f"none of the {self.total} disagreements is explained by a known rule variant"
         explained = sum(e.explains for e in cover)
+
+        def said(e: Explanation) -> str:
+            if not e.contradicts:
+                return e.description
+            return f"{e.description} (contradicting {e.contradicts:,} agreeing rows)"
+
         if len(cover) == 1 and explained == self.total:
             noun = "disagreement is" if self.total == 1 else "disagreements are"
-            return f"all {self.total} {noun} explained by: {cover[0].description}"
-        parts = "; ".join(f"{e.description} ({e.explains})" for e in cover)
+            return f"all {self.total} {noun} explained by: {said(cover[0])}"
+        parts = "; ".join(f"{said(e)} ({e.explains})" for e in cover)
         if explained == self.total:
             return (
                 f"all {self.total} disagreements are explained by {len(cover)} variants "
@@ -233,6 +322,113 @@ class Tally:
             f"{explained} of {self.total} disagreements are explained by: {parts}; "
             f"{self.total - explained} unexplained"
         )
+
+
+MAX_PAIRS = 200
+"""The most two-cause combinations scored per kind of row (on the rows no single cause
+explains; a combination's ``explains`` counts only those)."""
+
+
+def _merge_list(a: list[Any], b: list[Any], base: list[Any]) -> list[Any] | None:
+    """``base`` with the additions and removals of both ``a`` and ``b`` (each made from
+    ``base``); ``None`` when both reorder it (a conflict)."""
+    a_reorders = set(a) == set(base) and a != base
+    b_reorders = set(b) == set(base) and b != base
+    if (a_reorders and b != base) or (b_reorders and a != base):
+        return None
+    out = [x for x in a if x in b or x not in base]  # removals of b, additions of a
+    for i, x in enumerate(b):
+        if x in out or x in base:
+            continue
+        before = [y for y in b[:i] if y in out]
+        out.insert(out.index(before[-1]) + 1 if before else 0, x)
+    return out
+
+
+def combine(a: Variant, b: Variant, base: Mapping[str, Any]) -> Variant | None:
+    """The two causes at once (``None`` when they cannot combine: two mistakes, or both
+    changing one rule option differently). ``base``: the rule data both vary.
+
+    >>> base = {"specials": ["x"], "defs": {"t": 1, "u": 1}, "k": 0}
+    >>> a = Variant("a", "A", {**base, "specials": ["x", "y"]}, scope=("hand",))
+    >>> b = Variant("b", "B", {**base, "defs": {"t": 2, "u": 1}}, scope=("hand",))
+    >>> c = combine(a, b, base)
+    >>> c.key, c.rules["specials"], c.rules["defs"], c.scope
+    ('a+b', ['x', 'y'], {'t': 2, 'u': 1}, ('hand',))
+    >>> combine(a, Variant("m", "M", mistake="m"), base).mistake
+    'm'
+    """
+    if a.mistake is not None and b.mistake is not None:
+        return None
+    if set(a.options) & set(b.options):
+        return None
+    rules: dict[str, Any] | None = None
+    if a.rules is not None or b.rules is not None:
+        ra, rb = dict(a.rules or base), dict(b.rules or base)
+        rules = dict(base)
+        for key in (set(ra) | set(rb)) - {"name", "description"}:
+            va, vb, v0 = ra.get(key), rb.get(key), base.get(key)
+            if va == v0:
+                rules[key] = vb
+            elif vb == v0 or va == vb:
+                rules[key] = va
+            elif isinstance(v0, dict) and isinstance(va, dict) and isinstance(vb, dict):
+                merged = dict(v0)
+                for k in set(va) | set(vb):
+                    x, y, z = va.get(k), vb.get(k), v0.get(k)
+                    if x != z and y != z and x != y:
+                        return None
+                    merged[k] = x if x != z else y
+                rules[key] = merged
+            elif isinstance(v0, list) and isinstance(va, list) and isinstance(vb, list):
+                got = _merge_list(va, vb, v0)
+                if got is None:
+                    return None
+                rules[key] = got
+            else:
+                return None
+        if rules == dict(base) or (rules in (ra, rb) and a.rules is not None is not b.rules):
+            return None  # nothing changed, or one member's change holds the other's
+    modes = tuple(m for m in a.modes if m in b.modes)
+    return Variant(
+        f"{a.key}+{b.key}",
+        f"{a.description} and {b.description}",
+        rules,
+        a.mistake or b.mistake,
+        {**a.options, **b.options},
+        modes,
+        tuple(m for m in a.scope if m in b.scope),
+        a.order or b.order,
+    )
+
+
+def pairs_of(
+    variants: Sequence[Variant], mode: str, base: Mapping[str, Any], structural: bool
+) -> list[tuple[int, int, Variant]]:
+    """The two-cause combinations scored for rows of ``mode``: a variant scoped to the
+    special-ish rows of ``mode`` with another, such that the combination agrees as the
+    other member does off those rows — always when the scope is ``structural`` (a shape
+    of the hand, whatever the rules), else only with another scoped variant or a
+    settlement option; at most :data:`MAX_PAIRS`, settlement options first. As ``(a, b,
+    combined)``, ``b`` the member whose agreement holds off the scope."""
+    found: list[tuple[int, int, int, Variant]] = []
+    idx = [i for i, v in enumerate(variants) if mode in v.modes]
+    for ai in idx:
+        a = variants[ai]
+        if mode not in a.scope:
+            continue
+        for bi in idx:
+            b = variants[bi]
+            if bi == ai or (mode in b.scope and bi < ai):
+                continue
+            option = b.rules is None and b.mistake is None
+            if not (structural or option or mode in b.scope):
+                continue
+            c = combine(a, b, base)
+            if c is not None:
+                found.append((0 if option else 1, ai, bi, c))
+    found.sort(key=lambda t: t[:3])
+    return [(ai, bi, c) for _, ai, bi, c in found[:MAX_PAIRS]]
 
 
 def mistake_of(variant: Variant | None) -> str | None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import csv
 import json
 import os
+import tempfile
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,13 +96,20 @@ class AtomicFile:
 
 
 class RowWriter:
-    """Writes disagreeing rows as JSON Lines, or CSV for a ``.csv`` name, atomically."""
+    """Writes disagreeing rows as JSON Lines, or CSV for a ``.csv`` name, atomically.
+
+    A row's ``explained_by`` may be given as variant indices while the run streams (the
+    ranking that orders them is known only at its end): such rows are spooled to an
+    anonymous temporary file and written at :meth:`commit`, which turns the indices into
+    ids with the function it is given.
+    """
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.csv = Path(path).suffix.lower() == ".csv"
         self.f = AtomicFile(path, newline="")
         self.w: Any = None
+        self.spool: Any = None
         if self.csv:
             self.w = csv.writer(self.f)
             self.w.writerow(
@@ -121,6 +129,19 @@ class RowWriter:
             )
 
     def write(self, rec: Mapping[str, Any]) -> None:
+        ex = rec.get("explained_by")
+        if ex and not isinstance(ex[0], str):
+            if self.spool is None:
+                self.spool = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+            try:
+                self.spool.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            except OSError as exc:
+                self.discard()
+                raise BullError(f"cannot write {self.path}: {exc.strerror}") from None
+            return
+        self._write(rec)
+
+    def _write(self, rec: Mapping[str, Any]) -> None:
         if self.w is None:
             self.f.write(json.dumps(rec, ensure_ascii=False) + "\n")
             return
@@ -140,12 +161,29 @@ class RowWriter:
             ]
         )
 
-    def commit(self) -> None:
-        """The run finished: put the file in place."""
+    def commit(self, explained_by: Callable[[list[int]], list[str]] | None = None) -> None:
+        """The run finished: the spooled rows (``explained_by`` turns their indices into
+        ids), then the file put in place."""
+        try:
+            if self.spool is not None:
+                self.spool.seek(0)
+                for line in self.spool:
+                    rec = json.loads(line)
+                    if explained_by is not None:
+                        rec["explained_by"] = explained_by(rec["explained_by"])
+                    self._write(rec)
+                self.spool.close()
+                self.spool = None
+        except BaseException:  # a failure or an interruption: no partial file
+            self.discard()
+            raise
         self.f.commit()
 
     def discard(self) -> None:
         """The run failed: leave no partial file."""
+        if self.spool is not None:
+            self.spool.close()
+            self.spool = None
         self.f.discard()
 
 
@@ -256,15 +294,11 @@ class VerifyReport:
                 )
                 lines.append(f"  {lab} {ex['line']}: {what}: {ex['reason']}")
         if self.disagree:
-            lines.append("diagnosis: " + self.headline)
+            lines.append("diagnosis (exact, every row): " + self.headline)
             for d in self.diagnosis[:10]:
                 lines.append(
-                    f"  {d.explains:>8} of {self.diagnosed}  {d.description}"
-                    + (
-                        f"  (would contradict {d.contradicts} agreeing rows)"
-                        if d.contradicts
-                        else ""
-                    )
+                    f"  {d.explains:>8} of {self.diagnosed}  {d.description} [{d.key}]"
+                    + (f"  (contradicts {d.contradicts} agreeing rows)" if d.contradicts else "")
                 )
         lines.append(
             "result: "

@@ -30,6 +30,7 @@ __all__ = [
     "differs_from",
     "find_catches",
     "finish",
+    "mark_differs",
     "names",
     "parse",
     "tag_in",
@@ -112,6 +113,23 @@ def differs_from(
     return lambda v: differ(answers(*args, v), base, exact, close)
 
 
+def mark_differs(
+    records: list[dict[str, Any]],
+    positions: Sequence[int],
+    variants: Sequence[Any],
+    mode: str,
+    differs: Differs,
+) -> None:
+    """Every house-rule variant (not a mistake) of ``mode`` under which a row answers
+    differently: its key is added to ``differs_under`` of the record at
+    ``positions[row]`` (the flags of a vectors document)."""
+    for v in variants:
+        if v.mistake is not None or mode not in v.modes:
+            continue
+        for j in np.flatnonzero(differs(v)).tolist():
+            records[positions[j]].setdefault("differs_under", []).append(v.key)
+
+
 def tag_in(tags: list[list[str]]) -> Tag:
     """Tag rows that are all written already (hand-picked vectors)."""
     return lambda j, t: tags[j].append(t)
@@ -131,7 +149,9 @@ def finish(
     variants: Sequence[Any],
     catches: dict[str, str],
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The vectors numbered (``id`` ``GAME-0001``...) and their coverage summary."""
+    """The vectors numbered (``id`` ``GAME-0001``...) and their coverage summary (with
+    ``catalogue``: every variant's key to its kind, ``rule`` or ``mistake``, and its
+    description; the command keeps it out of the printed summary)."""
     for i, rec in enumerate(records):
         rec["id"] = f"{game}-{i + 1:04d}"
     uncaught = [v.key for v in variants if v.key not in catches]
@@ -148,4 +168,7 @@ def finish(
         "tags": dict(sorted(tags.items())),
         "variants_caught": sorted(catches),
         "uncaught_variants": uncaught,
+        "catalogue": {
+            v.key: ["mistake" if v.mistake is not None else "rule", v.description] for v in variants
+        },
     }

@@ -21,7 +21,8 @@ written in, the loser's multiplier, commission on the stake) are evaluated here.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations, permutations
 from typing import Any
 
@@ -35,6 +36,7 @@ __all__ = [
     "niuniu_hand_answers",
     "niuniu_showdown_answers",
     "niuniu_showdown_strengths",
+    "sort_rows",
 ]
 
 SUIT_LETTERS = ("S", "H", "D", "C")
@@ -99,11 +101,16 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
     add, add_mistake = out.add, out.add_mistake
     impossible = _FACES if rules.deck == "no_faces" else ()
 
+    # a variant of the specials the verifier's special-ish hands hold (every card A..6,
+    # four faces, four of a kind, a flush) changes no other hand's answer: exact scoring
+    # evaluates it on those hands only (``scope``)
+    special_ish = ("hand",)
     for s in specials:
         add(
             f"specials_without={s}",
             f"{s} not counted as a special",
             _with(base, specials=[x for x in specials if x != s]),
+            scope=special_ish if s in _DIAGNOSED else (),
         )
     for s in _DIAGNOSED:
         if s in specials or s in impossible:
@@ -112,13 +119,19 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
             f"specials_with={s}",
             f"{s} counted as a special",
             _with(base, specials=_insert_special(specials, s)),
+            scope=special_ish,
         )
 
     def redefine(special: str, key: str, desc: str, **definitions: str) -> None:
         """A special defined otherwise (and counted, if the preset lacks it)."""
         counted = specials if special in specials else _insert_special(specials, special)
         note = "" if special in specials else f" ({special} counted)"
-        add(key, desc + note, _with(base, specials=counted, special_definitions=definitions))
+        add(
+            key,
+            desc + note,
+            _with(base, specials=counted, special_definitions=definitions),
+            scope=special_ish,
+        )
 
     if sd["five_small_bull_total"] == "at_most_10":
         redefine(
@@ -173,14 +186,20 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
             f"special_order={'<'.join(order)}",
             f"specials ranked {specials[i]} above {specials[j]}",
             _with(base, specials=order),
+            scope=special_ish,
         )
     if len(specials) > 2:
         add(
             "special_order=reversed",
             "specials ranked in reverse order",
             _with(base, specials=specials[::-1]),
+            scope=special_ish if set(specials) <= set(_DIAGNOSED) else (),
         )
-    add_mistake("bull_skips_first", "bull search skips the first card (as written)")
+    add_mistake(
+        "bull_skips_first",
+        "bull search skips the first card (as written)",
+        order="first-written card left out of the bull search",
+    )
     add_mistake(
         "niu_niu_as_zero", "Niu Niu reported as points 0 (a 0 not counted as 10)", modes=("hand",)
     )
@@ -192,8 +211,8 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
         ("rank_by_rank", "tie-break rank by rank from the highest card down"),
         ("none", "no tie-break (equal categories push)"),
     ):
-        if other != tb:
-            add(f"tie_break={other}", desc, _with(base, tie_break=other), modes=show)
+        if other != tb:  # tie-breaks and suits decide equal categories only
+            add(f"tie_break={other}", desc, _with(base, tie_break=other), modes=show, scope=show)
     if tb != "none":
         suits = base["suit_order"]
         for perm in permutations(SUIT_LETTERS):
@@ -203,13 +222,17 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
                     "suit order " + " > ".join(perm),
                     _with(base, suit_order=list(perm)),
                     modes=show,
+                    scope=show,
                 )
-        add_mistake(
-            "suit_from_input_order",
-            "tie-break suit taken from the first-written card of the highest rank "
-            "(depends on input order)",
-            modes=show,
-        )
+        for which, name in (("first", "suit_from_input_order"), ("last", "suit_from_last_written")):
+            add_mistake(
+                name,
+                f"tie-break suit taken from the {which}-written card of the highest rank "
+                "(depends on input order)",
+                modes=show,
+                scope=show,
+                order=f"{which}-written card of the highest rank",
+            )
     if tb == "rank_by_rank":
         add(
             f"quads_first={not rules.quads_first}".lower(),
@@ -218,6 +241,7 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
             else "four of a kind compared rank by rank (not by the quad rank first)",
             _with(base, quads_first=not rules.quads_first),
             modes=show,
+            scope=show,
         )
     for c in (0.0, 0.03, 0.05, 0.1):
         if abs(c - rules.commission) > 1e-12:
@@ -265,16 +289,25 @@ def niuniu_hand_answers(
     >>> bool(niuniu_hand_answers(h, load_rules("classic"), v)["has_bull"][0])
     False
     """
-    from solver.games.niuniu.hands import evaluate_arrays, strength_arrays
+    from solver.games.niuniu.hands import _base_arrays, categories, special_flags, strength_arrays
     from solver.games.niuniu.rules import Category
 
     rules = _niuniu_rules(variant, base)
     c = np.asarray(cards, dtype=np.uint8)
-    srt = np.sort(c, axis=1)
-    ev = evaluate_arrays(srt, rules)
+    # the rules' own evaluation of these very cards is shared by the mistakes scored on
+    # them (the last one is kept; the key is a digest of the cards)
+    key = (id(rules), c.shape, hashlib.blake2b(c.tobytes(), digest_size=16).digest())
+    hit = _LAST.get("key")
+    if hit is not None and hit[0] == key and hit[1] is rules:
+        srt, ev, cat0 = hit[2]
+    else:
+        srt = sort_rows(c)
+        ev = _base_arrays(srt, rules)  # evaluate_arrays without the strength (read lazily)
+        cat0 = categories(ev, special_flags(ev, rules), rules).astype(np.int64)
+        _LAST["key"] = (key, rules, (srt, ev, cat0))
     has = ev["has_bull"].copy()
     points = ev["points"].astype(np.int64)
-    cat = ev["category"].astype(np.int64)
+    cat = cat0.copy()
     forbidden = np.full(len(c), 255, dtype=np.uint8)
     mistake = mistake_of(variant)
     if mistake == "bull_skips_first":
@@ -294,14 +327,55 @@ def niuniu_hand_answers(
         forbidden = c[:, 0].copy()
     elif mistake == "niu_niu_as_zero":
         points = np.where(points == 10, 0, points)
-    strength = strength_arrays(srt, cat.astype(np.uint8), rules)
-    return {
-        "has_bull": has,
-        "points": points,
-        "category": cat,
-        "strength": strength,
-        "forbidden": forbidden,
-    }
+    return _Answers(
+        {"has_bull": has, "points": points, "category": cat, "forbidden": forbidden},
+        lambda: strength_arrays(srt, cat.astype(np.uint8), rules),
+    )
+
+
+_LAST: dict[str, tuple[Any, Any, Any]] = {}
+"""The last evaluation of :func:`niuniu_hand_answers`: its key, rules and arrays."""
+
+
+class _Answers(dict[str, npt.NDArray[Any]]):
+    """Answers whose ``strength`` (showdowns need it, hand claims do not) is computed
+    when first read."""
+
+    def __init__(
+        self, items: Mapping[str, npt.NDArray[Any]], strength: Callable[[], npt.NDArray[Any]]
+    ) -> None:
+        super().__init__(items)
+        self._strength = strength
+
+    def __missing__(self, key: str) -> npt.NDArray[Any]:
+        if key != "strength":
+            raise KeyError(key)
+        self[key] = value = self._strength()
+        return value
+
+
+_NETWORK5 = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2))
+"""A sorting network for five items (nine compare-exchanges)."""
+
+
+def sort_rows(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Each row sorted ascending: rows of five by a sorting network on the columns (much
+    faster than ``np.sort(axis=1)`` on millions of short rows), others by ``np.sort``.
+
+    >>> from itertools import product
+    >>> every = np.array(list(product(range(2), repeat=5)), dtype=np.uint8)
+    >>> bool((sort_rows(every) == np.sort(every, axis=1)).all())
+    True
+    """
+    c = np.asarray(cards, dtype=np.uint8)
+    if c.ndim != 2 or c.shape[1] != 5:
+        return np.sort(c, axis=1)
+    cols = [c[:, j].copy() for j in range(5)]
+    for a, b in _NETWORK5:
+        lo = np.minimum(cols[a], cols[b])
+        np.maximum(cols[a], cols[b], out=cols[b])
+        cols[a] = lo
+    return np.stack(cols, axis=1)
 
 
 def niuniu_showdown_strengths(
@@ -310,12 +384,17 @@ def niuniu_showdown_strengths(
     """``(category, strength)`` of hands written as ``cards`` under a variant."""
     a = niuniu_hand_answers(cards, rules, variant)
     cat, strength = a["category"], a["strength"]
-    if mistake_of(variant) == "suit_from_input_order":
+    mistake = mistake_of(variant)
+    if mistake in ("suit_from_input_order", "suit_from_last_written"):
         r = _niuniu_rules(variant, rules)
         c = np.asarray(cards, dtype=np.int64)
         rank = c >> 2
         top = rank.max(axis=1)
-        first = np.argmax(rank == top[:, None], axis=1)
+        at_top = rank == top[:, None]
+        if mistake == "suit_from_input_order":
+            first = np.argmax(at_top, axis=1)
+        else:  # the last-written card of the top rank
+            first = c.shape[1] - 1 - np.argmax(at_top[:, ::-1], axis=1)
         suit = c[np.arange(len(c)), first] & 3
         ss = np.array(r.suit_strength, dtype=np.int64)[suit]
         if r.tie_break in ("highest_card", "rank_by_rank"):

@@ -11,6 +11,7 @@ then the seeded random sample.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from solver.kit.vectors import (
     differs_from,
     find_catches,
     finish,
+    mark_differs,
     names,
     parse,
     tag_in,
@@ -163,9 +165,18 @@ def niuniu_vectors(
     bet_names = list(r.bets)
     records: list[dict[str, Any]] = []
 
+    flagged: list[tuple[list[int], str, Differs]] = []
+
+    def settles(args: tuple[Any, ...], base: Mapping[str, Any]) -> Differs:
+        return differs_from(niuniu_showdown_answers, args, base, ("winner",), ("net",))
+
     def hand_records(cards: npt.NDArray[np.uint8], tags: list[list[str]]) -> None:
         srt = np.sort(cards, axis=1)
         ev = evaluate_arrays(srt, r)
+        at = list(range(len(records), len(records) + len(cards)))
+        base = niuniu_hand_answers(cards, r)
+        keys = ("has_bull", "points", "category")
+        flagged.append((at, "hand", differs_from(niuniu_hand_answers, (cards, r), base, keys)))
         for i in range(len(cards)):
             mask = int(ev["bull_mask"][i])
             bull = [int(srt[i, p]) for p in range(5) if mask >> p & 1]
@@ -190,6 +201,8 @@ def niuniu_vectors(
     ) -> None:
         comm = np.full(len(pl), r.commission)
         a = niuniu_showdown_answers(pl, bk, bet, comm, r)
+        at = list(range(len(records), len(records) + len(pl)))
+        flagged.append((at, "showdown", settles((pl, bk, bet, comm, r), a)))
         for i in range(len(pl)):
             records.append(
                 {
@@ -288,9 +301,6 @@ def niuniu_vectors(
     s_comm = np.full(len(sp), r.commission)
     base_sp = niuniu_showdown_answers(sp, sb, s_bet, s_comm, r)
 
-    def settles(args: tuple[Any, ...], base: dict[str, Any]) -> Differs:
-        return differs_from(niuniu_showdown_answers, args, base, ("winner",), ("net",))
-
     def add_row(j: int, tag: str) -> None:  # a deal may stand for several situations
         if j in rows:
             row_tags[rows.index(j)].append(tag)
@@ -330,4 +340,6 @@ def niuniu_vectors(
         srng.integers(0, len(bet_names), sample),
         [["random"] for _ in range(sample)],
     )
+    for at, mode, diff in flagged:  # the house rules that change each vector: its flags
+        mark_differs(records, at, variants, mode, diff)
     return finish(records, "niuniu", r.name, seed, sample, variants, catches)

@@ -19,10 +19,12 @@ import numpy.typing as npt
 from solver.kit.vectors import (
     POOL,
     POOL_SEED,
+    Differs,
     deal,
     differs_from,
     find_catches,
     finish,
+    mark_differs,
     names,
     parse,
     tag_in,
@@ -106,11 +108,15 @@ def pokdeng_vectors(
     records: list[dict[str, Any]] = []
     catches: dict[str, str] = {}
     variants = pokdeng_catalogue(r, "all")
+    flagged: list[tuple[list[int], str, Differs]] = []
 
     def hand_recs(
         cards: npt.NDArray[np.uint8], size: npt.NDArray[np.int64], tags: list[list[str]]
     ) -> None:
         a = pokdeng_hand_answers(cards, size, r)
+        at = list(range(len(records), len(records) + len(cards)))
+        diff = differs_from(pokdeng_hand_answers, (cards, size, r), a, ("type", "points", "deng"))
+        flagged.append((at, "hand", diff))
         for i in range(len(cards)):
             t = HandType(int(a["type"][i]))
             records.append(
@@ -188,6 +194,10 @@ def pokdeng_vectors(
     allds = np.concatenate([sds, kd[idx], rkd])
     alltags = stags + [rows[i] for i in idx] + [["random"] for _ in range(sample)]
     a = pokdeng_showdown_answers(allp, allps, alld, allds, r)
+    at = list(range(len(records), len(records) + len(allp)))
+    flagged.append(
+        (at, "showdown", differs_from(answers, (allp, allps, alld, allds, r), a, ("net",)))
+    )
     for i in range(len(allp)):
         net = int(a["net"][i])
         records.append(
@@ -200,4 +210,6 @@ def pokdeng_vectors(
                 "tags": alltags[i],
             }
         )
+    for at, mode, diff in flagged:  # the house rules that change each vector: its flags
+        mark_differs(records, at, variants, mode, diff)
     return finish(records, "pokdeng", r.name, seed, sample, variants, catches)

@@ -2,7 +2,8 @@
 of a last digit 0, the other settlement, what a hand without a bull pays, who reveals
 first, declining) and the answers under any of them, including the mistakes about the
 [2:1]/[4:2] 3/6 choice (set aside in the bull whenever possible, always 3 in the
-remaining two, never a choice) and taking the first bull found.
+remaining two, never a choice), taking the first bull found, and taking a wrong bull but
+scoring it correctly (judged on the row's claimed ``bull``).
 
 >>> from solver.games.taungau.rules import load_rules
 >>> [v.key for v in taungau_catalogue(load_rules("macau"), "hand")][:2]
@@ -11,6 +12,7 @@ remaining two, never a choice) and taking the first bull found.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -26,11 +28,48 @@ from solver.kit.diagnosis import (
 )
 
 __all__ = [
+    "WRONG_BULL",
+    "claimed_bull_ok",
     "taungau_candidates",
     "taungau_catalogue",
     "taungau_hand_answers",
     "taungau_showdown_answers",
 ]
+
+
+WRONG_BULL = "wrong_bull_scored_correctly"
+"""The mistake judged on the claimed ``bull``: a legal bull that is not the best one,
+scored correctly. Rows without a legal claimed bull get the rules' answers; evaluated
+without claims at all (answer vectors), the player takes the last bull found."""
+
+
+def claimed_bull_ok(
+    tiles: npt.NDArray[np.integer], bull: npt.NDArray[np.integer]
+) -> npt.NDArray[np.bool_]:
+    """``ok[c, i]``: the claimed ``bull[i]`` (3 tile ids, :data:`~solver.kit.parse.PAD`
+    for none) is three tiles of hand ``tiles[i]`` (compared by tile type) totalling a
+    multiple of 10 under 3/6 choice ``c``.
+
+    >>> from solver.core.tiles import parse_hand
+    >>> h = np.array([parse_hand("[6:6][6:5][4:3][4:2][2:2]")], dtype=np.uint8)
+    >>> b = np.array([parse_hand("[6:6][6:5][4:3]", 3)], dtype=np.uint8)
+    >>> claimed_bull_ok(h, b)[:, 0].tolist()
+    [True, True, True, True]
+    """
+    from solver.core.tiles import TYPE_OF_TILE
+    from solver.games.taungau.hands import _VALUES
+
+    tot = np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
+    ht, bt = tot[np.asarray(tiles)], tot[np.asarray(bull)]
+    contained = np.ones(len(ht), dtype=bool)
+    for j in range(3):
+        in_bull = (bt == bt[:, j : j + 1]).sum(axis=1)
+        in_hand = (ht == bt[:, j : j + 1]).sum(axis=1)
+        contained &= (in_bull <= in_hand) & (bt[:, j] != 255)
+    padded = np.zeros((4, 256), dtype=np.int64)
+    padded[:, : _VALUES.shape[1]] = _VALUES
+    out: npt.NDArray[np.bool_] = (padded[:, np.asarray(bull)].sum(axis=2) % 10 == 0) & contained
+    return out
 
 
 def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) -> list[Variant]:
@@ -54,6 +93,12 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
         "even when it would score more in the remaining two",
     )
     add_mistake("first_bull", "the first bull found is taken, not the best one")
+    add_mistake(
+        WRONG_BULL,
+        "a bull other than the best is taken (the claimed one) and scored correctly "
+        "(the best 3/6 choice that bull allows)",
+        modes=("hand",),
+    )
     add_mistake(
         "wild_rest_3",
         "a [2:1]/[4:2] in the remaining two always counts 3 "
@@ -115,10 +160,14 @@ def _taungau_rules(variant: Variant | None, base: Any) -> Any:
 
 
 def taungau_candidates(
-    tiles: npt.NDArray[np.integer], mistake: str | None = None
+    tiles: npt.NDArray[np.integer],
+    mistake: str | None = None,
+    claims: Mapping[str, Any] | None = None,
 ) -> list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]]:
     """The plays a (possibly mistaken) player considers, for sorted hands (n, 5): pairs
     ``(bull exists, last digit)`` — one per 3/6 choice, or fewer for the mistakes.
+    ``claims``: the rows' claims (``bull``: (n, 3) tile ids, or ``None`` when the file
+    states none), which :data:`WRONG_BULL` plays.
 
     >>> from solver.core.tiles import parse_hand
     >>> h = np.array([parse_hand("[1:1][1:1][2:1][2:2][2:2]")])
@@ -145,11 +194,23 @@ def taungau_candidates(
         return [
             (np.where(use_w, ok_w[c], a.exists[c]), a.digit[c].astype(np.int64)) for c in range(4)
         ]
-    if mistake == "first_bull":
-        any_c = a.bull_ok.any(axis=0)  # (10, n)
-        first = np.argmax(any_c, axis=0)
+    if mistake == "first_bull" or (mistake == WRONG_BULL and claims is None):
+        any_c = np.asarray(a.bull_ok.any(axis=0))  # (10, n)
+        # the first bull found; or, with no claim to go by, the last one (a wrong bull)
+        found = np.argmax(any_c, axis=0).astype(np.int64)
+        if mistake == WRONG_BULL:
+            found = len(TRIPLES) - 1 - np.argmax(any_c[::-1], axis=0).astype(np.int64)
         cols = np.arange(h.shape[0])
-        return [(a.bull_ok[c, first, cols], a.digit[c].astype(np.int64)) for c in CHOICE_ORDER]
+        return [(a.bull_ok[c, found, cols], a.digit[c].astype(np.int64)) for c in CHOICE_ORDER]
+    if mistake == WRONG_BULL:
+        claimed = (claims or {}).get("bull")
+        if claimed is None:
+            return taungau_candidates(tiles)
+        ok = claimed_bull_ok(h, claimed)  # (4, n)
+        legal = ok.any(axis=0)
+        return [
+            (np.where(legal, ok[c], a.exists[c]), a.digit[c].astype(np.int64)) for c in range(4)
+        ]
     if mistake == "wild_rest_3":
         bit = np.zeros(h.shape, dtype=np.int64)
         bit[h == WILD_TILES[0]] = 1
@@ -170,13 +231,18 @@ def taungau_candidates(
 
 
 def taungau_hand_answers(
-    tiles: npt.NDArray[np.integer], base: Any, variant: Variant | None = None
+    tiles: npt.NDArray[np.integer],
+    base: Any,
+    variant: Variant | None = None,
+    claims: Mapping[str, Any] | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
     """Answers for sorted hands (n, 5) under ``base`` rules or a variant: ``has_bull``,
     ``reach`` (bit d: last digit d reachable), ``strength`` (0 no bull, 1..10) and
-    ``points`` on the rule set's scale (-1: no score, i.e. no bull under ``pagat``)."""
+    ``points`` on the rule set's scale (-1: no score, i.e. no bull under ``pagat``).
+    ``claims``: what the rows claim, for the mistakes that go by a claim (see
+    :func:`taungau_candidates`)."""
     rules = _taungau_rules(variant, base)
-    cands = taungau_candidates(tiles, mistake_of(variant))
+    cands = taungau_candidates(tiles, mistake_of(variant), claims)
     n = len(tiles)
     best = np.zeros(n, dtype=np.int64)
     reach = np.zeros(n, dtype=np.int64)

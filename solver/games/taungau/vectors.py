@@ -20,6 +20,7 @@ from solver.kit.vectors import (
     differs_from,
     find_catches,
     finish,
+    mark_differs,
     tag_in,
     tag_pool,
 )
@@ -182,6 +183,29 @@ def taungau_vectors(
                 "tags": stags[i],
             }
         )
+    # -- the house rules under which each vector answers differently (its flags)
+    n_hands = len(picked) + len(chosen) + sample
+    hand_arr = np.concatenate(
+        [picked_arr, every[list(chosen)].reshape(-1, 5), np.sort(hands, axis=1)]
+    ).astype(np.uint8)
+    hand_base = taungau_hand_answers(hand_arr, r)
+    mark_differs(
+        records,
+        range(n_hands),
+        variants,
+        "hand",
+        differs_from(taungau_hand_answers, (hand_arr, r), hand_base, keys),
+    )
+    show_base = {"net": np.asarray(res2["net"], dtype=np.float64)}
+    mark_differs(
+        records,
+        range(n_hands, len(records)),
+        variants,
+        "showdown",
+        differs_from(
+            taungau_showdown_answers, (spl, sbk, r, reveals, decision), show_base, (), ("net",)
+        ),
+    )
     for rec in records:
         if (
             not any(t.startswith(("best_", "no_bull")) for t in rec["tags"])

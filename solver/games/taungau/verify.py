@@ -196,7 +196,7 @@ class TauNgauChecker:
         return points, (points >= 0) & (points <= 9)
 
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        from solver.games.taungau.diagnose import taungau_hand_answers
+        from solver.games.taungau.diagnose import claimed_bull_ok, taungau_hand_answers
         from solver.games.taungau.hands import _VALUES
 
         hands = parse_tile_hands(cols["hand"], (5,))
@@ -245,17 +245,8 @@ class TauNgauChecker:
             stated["bull"] = bull.stated[rows]
             bull_ids = bull.ids[rows]
             b_none = bull.none[rows]
-            tot = _type_of_tile()
-            ht, bt = tot[tiles], tot[bull_ids]
-            contained = np.ones(m, dtype=bool)
-            for j in range(3):
-                in_bull = (bt == bt[:, j : j + 1]).sum(axis=1)
-                in_hand = (ht == bt[:, j : j + 1]).sum(axis=1)
-                contained &= in_bull <= in_hand
-            padded = np.zeros((4, 256), dtype=np.int64)
-            padded[:, : _VALUES.shape[1]] = _VALUES
-            bsum = padded[:, bull_ids].sum(axis=2) % 10 == 0  # (4, m)
-            b_valid = contained & (bsum & cons & score_ok).any(axis=0) & ~b_none
+            bsum = claimed_bull_ok(tiles, bull_ids)  # (4, m): in the hand, a bull under c
+            b_valid = (bsum & cons & score_ok).any(axis=0) & ~b_none
 
         def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
             out = equal_fields(cv, a, sel, _HAND_KEYS)
@@ -274,7 +265,13 @@ class TauNgauChecker:
             kinds["points"] = {"suboptimal": wrong & legal, "illegal": wrong & ~legal}
 
         def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
-            return taungau_hand_answers(tiles[sel], self.rules, variant)
+            # the claimed bull, for the mistake of a wrong bull scored correctly
+            said = (
+                None
+                if bull_ids is None
+                else np.where(stated["bull"][sel, None], bull_ids[sel], PAD)
+            )
+            return taungau_hand_answers(tiles[sel], self.rules, variant, {"bull": said})
 
         from solver.games.taungau.hands import WILD_TILES
 
