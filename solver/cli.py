@@ -20,9 +20,13 @@ from solver.commands import (
     cmd_advise,
     cmd_build,
     cmd_compare,
+    cmd_drill,
     cmd_edge,
     cmd_eval,
+    cmd_grab,
     cmd_odds,
+    cmd_rank,
+    cmd_round,
     cmd_rules,
     cmd_strategy,
     module_command,
@@ -96,7 +100,8 @@ HELP: dict[str, tuple[str, str]] = {
         "bull verify niuniu claims.csv --out wrong.jsonl",
     ),
     "vectors": (
-        "Write conformance test vectors with expected answers (JSON Lines) for testing "
+        "Write conformance test vectors with expected answers (a Wycheproof-style JSON "
+        "document, or JSON Lines) for testing "
         "an implementation without this code.",
         "bull vectors taungau --out taungau-vectors.jsonl",
     ),
@@ -144,6 +149,17 @@ def _helped(sub: Any, name: str, summary: str) -> _Parser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     return parser
+
+
+def _deck_list(text: str) -> tuple[int, ...]:
+    """``--shoe-decks 1,2,6``: distinct shoe sizes 1..8, in increasing order."""
+    try:
+        sizes = sorted({int(t) for t in text.split(",") if t.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of decks like 1,2,6") from None
+    if not sizes or sizes[0] < 1 or sizes[-1] > 8:
+        raise argparse.ArgumentTypeError(f"{text!r}: decks are 1..8, e.g. 1,2,6")
+    return tuple(sizes)
 
 
 def _parser() -> _Parser:
@@ -214,11 +230,37 @@ def _parser() -> _Parser:
     game_options(c)
     c.set_defaults(run=cmd_compare)
 
+    def dealer_options(sp: argparse.ArgumentParser) -> None:  # pokdeng's two-sided game
+        sp.add_argument(
+            "--dealer",
+            choices=("best-response", "equilibrium"),
+            help="pokdeng: the dealer's best response to --player, or the exact equilibrium",
+        )
+        sp.add_argument(
+            "--must-draw-at-most",
+            type=_bounded(-1, 7),
+            metavar="K",
+            help="pokdeng --dealer: the house makes the dealer draw on K or less (-1: free)",
+        )
+        sp.add_argument(
+            "--player",
+            dest="player_strategy",
+            metavar="mirror|optimal|FILE",
+            help="pokdeng --dealer best-response: the player strategy answered (CSV HAND,ACTION)",
+        )
+
     a = _helped(sub, "advise", "pokdeng: stand or draw, with both exact EVs")
     a.add_argument("game", choices=GAMES)
     a.add_argument("hand", metavar="HAND")
     common(a)
     game_options(a)
+    dealer_options(a)
+    a.add_argument(
+        "--dealer-sees",
+        type=_bounded(2, 3),
+        metavar="N",
+        help="pokdeng: the dealer's decision for HAND when the player shows N (2 or 3) cards",
+    )
     a.set_defaults(run=cmd_advise)
 
     s = _helped(sub, "strategy", "pokdeng: the whole drawing strategy as a chart")
@@ -226,6 +268,7 @@ def _parser() -> _Parser:
     s.add_argument("--png", metavar="FILE", help="also draw the chart as a PNG")
     common(s)
     game_options(s)
+    dealer_options(s)
     s.set_defaults(run=cmd_strategy)
 
     o = _helped(sub, "odds", "exact count and probability of every category/score/type")
@@ -246,6 +289,12 @@ def _parser() -> _Parser:
         action="append",
         metavar="FILE",
         help="also report on this rule file (repeatable; its `game` key names the game)",
+    )
+    r.add_argument(
+        "--shoe-decks",
+        type=_deck_list,
+        metavar="N,N,...",
+        help="the shoe sizes the one-deck-to-shoe tables compare (default 1,2,...,8)",
     )
     common(r, rules=False)
     r.set_defaults(run=module_command("solver.report", "cli_report"))
@@ -273,13 +322,28 @@ def _parser() -> _Parser:
         metavar="N",
         help="rows per streamed batch",
     )
+    v.add_argument(
+        "--infer",
+        action="store_true",
+        help="also infer the rule set the claims follow (searched over the rule options) "
+        "and print it as a rule file",
+    )
+    v.add_argument(
+        "--infer-out", metavar="FILE", help="write the inferred rule file here (implies --infer)"
+    )
     common(v)
     game_options(v)
     v.set_defaults(run=module_command("solver.verify", "cli_verify"))
 
-    t = _helped(sub, "vectors", "write conformance test vectors (JSON Lines)")
+    t = _helped(sub, "vectors", "write conformance test vectors (Wycheproof-style JSON)")
     t.add_argument("game", choices=GAMES)
     t.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
+    t.add_argument(
+        "--format",
+        choices=("json", "jsonl"),
+        help="a Wycheproof-style JSON document or JSON Lines (default: jsonl for an --out "
+        "name ending in .jsonl, else json)",
+    )
     t.add_argument("--seed", type=int, default=20261129, help="seed of the random sample")
     t.add_argument(
         "--sample", type=int, default=200, metavar="N", help="size of the seeded random sample"
@@ -307,7 +371,119 @@ def _parser() -> _Parser:
     k = _helped(sub, "check-tables", "recompute digests and verify every table")
     common(k, rules=False)
     k.set_defaults(run=module_command("solver.store.integrity", "cli_check_tables"))
+    _audit_parsers(sub, common, game_options)
+    _table_parsers(sub, common, game_options)
     return p
+
+
+def _audit_parsers(
+    sub: Any, common: Callable[..., None], game_options: Callable[..., None]
+) -> None:
+    """``bull audit`` and ``bull deal`` (their work: :mod:`solver.audit.command`)."""
+    au = sub.add_parser(
+        "audit",
+        help="audit logged play: settlement and deal fairness (DuckDB or Spark)",
+        description="Re-settle every logged round and test the dealt hands against the exact "
+        "probabilities (G-test, power). LOGS: Parquet/CSV/JSON Lines files, folders or globs, "
+        "one row per seat per round. Example: bull audit niuniu 'logs/*.parquet' --by table",
+    )
+    au.add_argument("game", choices=GAMES)
+    au.add_argument("logs", nargs="+", metavar="LOGS")
+    au.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb")
+    au.add_argument("--by", action="append", metavar="COLUMN", help="also test per group")
+    au.add_argument("--out", metavar="DIR", help="write the Markdown report, tables, plots")
+    au.add_argument("--format", choices=("parquet", "csv", "jsonl"), help="the logs' format")
+    au.add_argument("--column", action="append", metavar="FIELD=NAME", help="rename a field")
+    au.add_argument(
+        "--power-bull-rate", type=float, default=0.85, metavar="P",
+        help="the biased bull rate the power is computed for (default 0.85)",
+    )  # fmt: skip
+    common(au)
+    game_options(au)
+    au.set_defaults(run=module_command("solver.audit.command", "run_audit"))
+    de = sub.add_parser(
+        "deal",
+        help="write a seeded synthetic log of play, fair or rigged",
+        description="Write synthetic logs for bull audit. Biases: bull_rate=P, banker_edge=P; "
+        "errors=F plants settlement errors. Example: bull deal niuniu --rounds 10000 "
+        "--bias bull_rate=0.85 --out log.parquet",
+    )
+    de.add_argument("game", choices=GAMES)
+    de.add_argument("--rounds", type=_bounded(1, 10**10), required=True, metavar="N")
+    de.add_argument("--players", type=_bounded(1, 16), default=4, metavar="K")
+    de.add_argument("--seed", type=int, default=0)
+    de.add_argument("--bias", action="append", metavar="NAME=P")
+    de.add_argument("--error-rules", metavar="NAME|FILE", help="planted errors settle so")
+    de.add_argument("--hand-format", choices=("text", "ids"), default="text")
+    de.add_argument("--out", required=True, metavar="FILE", help=".parquet, .csv or .jsonl")
+    common(de)
+    game_options(de)
+    de.set_defaults(run=module_command("solver.audit.command", "run_deal"))
+
+
+def _table_parsers(
+    sub: Any, common: Callable[..., None], game_options: Callable[..., None]
+) -> None:
+    """``bull rank`` and ``bull round`` (their work: each game's ``table`` room)."""
+    rk = sub.add_parser(
+        "rank",
+        help="rank 2 or more hands from one deck, strongest first, with the reasons",
+        description="Order the hands strongest first, each with its category or score and "
+        "the rule that decides it against the next; every hand comes from one deck or tile "
+        'set. Example: bull rank niuniu "KS 9H 8C 3D 7S" "JS QS KD 5H 5D" "KH 9S 8D 3C 7H"',
+    )
+    rk.add_argument("game", choices=GAMES)
+    rk.add_argument("hands", nargs="*", metavar="HAND")
+    common(rk)
+    game_options(rk)
+    rk.set_defaults(run=cmd_rank)
+    ro = sub.add_parser(
+        "round",
+        help="settle every player against the banker/dealer from one deck",
+        description="Settle each player against the banker (dealer) as the rules say: Tau "
+        "Ngau with the decline decision, Pok Deng with the dealer's Pok settling all at once; "
+        "each player's net and the banker's total. --input FILE: one round a line, "
+        "BANKER | PLAYER | PLAYER ..., streamed. Example: bull round niuniu "
+        '--banker "4C 7C 8D JD KH" --player "JS QS KS 5H 5D" --player "AS 2S 3S 4S 6D"',
+    )
+    ro.add_argument("game", choices=GAMES)
+    ro.add_argument("--banker", metavar="HAND", help="the banker's (dealer's) hand")
+    ro.add_argument(
+        "--player", dest="players", action="append", metavar="HAND", help="a player (repeatable)"
+    )
+    ro.add_argument("--input", metavar="FILE", help="one round per line ('-' = stdin)")
+    common(ro)
+    game_options(ro)
+    ro.set_defaults(run=cmd_round)
+    gr = sub.add_parser(
+        "grab",
+        help="niuniu grab the banker: odds and best bid from four visible cards",
+        description="Grab the banker (看牌抢庄): from four visible cards, the exact "
+        "distribution of the final category over the 48 fifth cards, P(win) and EV as banker "
+        "and as player (niu 7-9 x2, niu niu x3, five faces x5, 5% commission from whoever "
+        'wins), the percentile and the best bid. Example: bull grab niuniu "AS 10H 3C 7D"',
+    )
+    gr.add_argument("game", choices=GAMES)
+    gr.add_argument("hand", metavar="HAND", help="the four visible cards")
+    gr.add_argument(
+        "--players", type=_bounded(1, 9), metavar="N", help="players against the banker"
+    )
+    common(gr)
+    gr.set_defaults(run=cmd_grab)
+    dr = sub.add_parser(
+        "drill",
+        help="a terminal trainer: name each hand's bull and points, then the winner",
+        description="Deal 2-4 hands from a seeded shuffle; type each hand's bull and points "
+        "('no bull', '7', 'niu niu'; Pok Deng: the points), then the winner's number. Every "
+        "answer is checked against the tables and a wrong one explained; a summary ends the "
+        "drill (end of input, Ctrl-C or --time-limit). Example: bull drill niuniu --hands 3",
+    )
+    dr.add_argument("game", choices=GAMES)
+    dr.add_argument("--hands", type=_bounded(2, 4), default=2, metavar="N", help="2 to 4")
+    dr.add_argument("--seed", type=int, help="the shuffle's seed (default: random, printed)")
+    dr.add_argument("--time-limit", type=float, metavar="SECONDS", help="end after this long")
+    common(dr)
+    dr.set_defaults(run=cmd_drill)
 
 
 def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) -> int:

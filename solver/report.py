@@ -86,6 +86,7 @@ def write_report(
     plots: bool = True,
     log: Callable[[str], Any] | None = None,
     rule_files: Sequence[str] = (),
+    shoe_decks: Sequence[int] = (1, 2, 3, 4, 5, 6, 7, 8),
 ) -> ReportResult:
     """Compute every figure and write ``report.md`` (and PNGs) into ``out``; each of
     ``rule_files`` (a user's rule file, for the game its ``game`` key names) adds a
@@ -104,7 +105,7 @@ def write_report(
             import matplotlib  # noqa: F401
         except ImportError:
             plots = False
-    ctx = ReportContext(folder, tables, plots, simulate_rounds)
+    ctx = ReportContext(folder, tables, plots, simulate_rounds, tuple(shoe_decks))
     ctx.md += [
         "# Bull games: exact odds and house edge",
         "",
@@ -191,7 +192,11 @@ def cli_report(args: Any, out: Any) -> int:
     err = getattr(args, "err", None)
     with StatusLine(err) as status:
         res = write_report(
-            args.out, args.tables, log=status.show, rule_files=getattr(args, "rules", None) or ()
+            args.out,
+            args.tables,
+            log=status.show,
+            rule_files=getattr(args, "rules", None) or (),
+            shoe_decks=getattr(args, "shoe_decks", None) or (1, 2, 3, 4, 5, 6, 7, 8),
         )
     if not res.images and err is not None:
         err.write(

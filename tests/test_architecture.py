@@ -25,6 +25,18 @@ FACES = {
     "solver.report",
     "solver.verify",
     "solver.vectors",
+    "solver.audit",
+    "solver.audit.batch",
+    "solver.audit.command",
+    "solver.audit.deal",
+    "solver.audit.duckdb_engine",
+    "solver.audit.fairness",
+    "solver.audit.findings",
+    "solver.audit.logs",
+    "solver.audit.report",
+    "solver.audit.settle",
+    "solver.audit.spark_engine",
+    "solver.audit.spec",
 }
 """The modules people and scripts call: game-blind, above the registry."""
 
@@ -168,7 +180,7 @@ def test_every_game_has_the_same_rooms() -> None:
     from solver import games
 
     rooms = {"rules", "hands", "play", "commands", "odds", "simulate", "verify", "diagnose"}
-    rooms |= {"vectors", "report"}
+    rooms |= {"vectors", "report", "audit", "table"}
     for name in games.names():
         folder = SOLVER / "games" / name
         have = {p.stem for p in folder.glob("*.py")}

@@ -36,9 +36,9 @@ def all_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def report(all_tables: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("report")
     buf, err = io.StringIO(), io.StringIO()
-    code = main(
-        ["report", "--out", str(out), "--tables", str(all_tables), "--json"], out=buf, err=err
-    )
+    # two shoe sizes keep the suite fast; the curve's figures are tested in the shoe tests
+    argv = ["report", "--out", str(out), "--tables", str(all_tables), "--json"]
+    code = main([*argv, "--shoe-decks", "1,6"], out=buf, err=err)
     assert code == 0, err.getvalue()
     return out, json.loads(buf.getvalue())
 
@@ -129,7 +129,7 @@ def test_without_matplotlib_the_report_says_how_to_get_plots(
     monkeypatch.setattr(
         report,
         "write_report",
-        lambda out, tables, log=None, rule_files=(): report.ReportResult(
+        lambda out, tables, log=None, rule_files=(), shoe_decks=(): report.ReportResult(
             tmp_path / "r.md", (), 0.1
         ),
     )
@@ -169,3 +169,26 @@ def test_a_rule_file_gets_its_own_section(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     code = main(["report", "--out", str(tmp_path / "r"), "--rules", str(bad)], out=out, err=err)
     assert code == 2 and "'game' must name one of" in err.getvalue() and out.getvalue() == ""
+
+
+@pytest.mark.slow
+def test_report_compares_shoe_sizes(report: tuple[Path, dict]) -> None:
+    """The one-deck-to-shoe tables hold the sizes asked for; one deck through the shoe
+    computation equals preset classic exactly."""
+    out, _ = report
+    text = (out / "report.md").read_text(encoding="utf-8")
+    nn = text.split("### From one deck to an 8-deck shoe")[1].split("###")[0]
+    rows = [line for line in nn.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert [r.split("|")[1].strip() for r in rows] == ["1", "6"]
+    assert (
+        "| 1 | 2.500% | `-1/40` |" in nn
+        and "equals preset `classic`'s figures exactly: **yes**" in nn
+    )
+    assert "| 6 | 2.482% |" in nn and (out / "niuniu_shoe.png").exists()
+
+
+def test_shoe_decks_option_is_validated() -> None:
+    for bad in ("0,2", "1,9", "x"):
+        buf, err = io.StringIO(), io.StringIO()
+        assert main(["report", "--shoe-decks", bad], out=buf, err=err) == 2
+        assert "decks" in err.getvalue() and len(err.getvalue().strip().splitlines()) == 1

@@ -39,7 +39,16 @@ if TYPE_CHECKING:
 
 __all__ = ["OPTION_KEYS", "ExactEdge", "Game", "Options", "get", "names"]
 
-OPTION_KEYS = ("bet", "commission", "banker_reveals", "dealer_draws_at_most")
+OPTION_KEYS = (
+    "bet",
+    "commission",
+    "banker_reveals",
+    "dealer_draws_at_most",
+    "dealer",
+    "must_draw_at_most",
+    "player_strategy",
+    "dealer_sees",
+)
 """The command options that belong to one game or another (see ``Game.options``)."""
 
 Options = Mapping[str, Any]
@@ -154,6 +163,75 @@ class Game(Protocol):
 
     def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
         """The README headline rows and a note on what they average over."""
+        ...
+
+    # -- audit
+    def audit_spec(
+        self,
+        rules: str | None,
+        options: Options,
+        tables: str | None,
+        arrays: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """What ``bull audit`` and ``bull deal`` need: the dealt hand, the deck, exact
+        category and outcome probabilities, vectorised category/strength/settle
+        (``solver.games.<game>.audit``); ``arrays``: lookup tables broadcast in."""
+        ...
+
+    # -- whole tables (``solver.games.<game>.table``)
+    def rank_record(
+        self, hands: Sequence[str], rules: str | None, options: Options, tables: str | None
+    ) -> dict[str, Any]:
+        """``bull rank``: ``order`` (input positions, strongest first) and ``hands``."""
+        ...
+
+    def rank_text(self, rec: dict[str, Any]) -> str: ...
+
+    def round_record(
+        self,
+        banker: str,
+        players: Sequence[str],
+        rules: str | None,
+        options: Options,
+        tables: str | None,
+    ) -> dict[str, Any]:
+        """``bull round``: ``players`` (input order, each with its ``net``), ``banker_net``."""
+        ...
+
+    def round_records(
+        self,
+        rounds: Sequence[Sequence[str]],
+        rules: str | None,
+        options: Options,
+        tables: str | None,
+    ) -> list[dict[str, Any]]:
+        """Many rounds (banker's hand first), vectorised: ``bull round --input``."""
+        ...
+
+    def round_lines(
+        self,
+        rounds: Sequence[Sequence[str]],
+        rules: str | None,
+        options: Options,
+        tables: str | None,
+        text: bool = False,
+    ) -> list[str]:
+        """The JSON lines of :meth:`round_records` (``text``: :meth:`round_text` of
+        each), rendered fast."""
+        ...
+
+    def round_text(self, rec: dict[str, Any]) -> str: ...
+
+    def grab_record(
+        self, hand: str, rules: str | None, options: Options, tables: str | None
+    ) -> dict[str, Any]:
+        """``bull grab``: four visible cards' grab-the-banker odds and bid (Niu Niu)."""
+        ...
+
+    def grab_text(self, rec: dict[str, Any]) -> str: ...
+
+    def drill_deck(self, rules: str | None, tables: str | None) -> Any:
+        """What ``bull drill`` deals (a :class:`solver.kit.drill.DrillDeck`)."""
         ...
 
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["OPTIONAL_COMMANDS", "GameEntry"]
 
-OPTIONAL_COMMANDS = ("advise", "strategy")
+OPTIONAL_COMMANDS = ("advise", "strategy", "grab")
 """Commands only some games have."""
 
 
@@ -147,3 +147,82 @@ class GameEntry:
 
     def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
         return cast("tuple[list[str], str]", self.room("report").headline(tables))
+
+    # -- audit (``bull audit``, ``bull deal``)
+    def audit_spec(
+        self,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        arrays: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        spec = self.room("audit").audit_spec(rules, dict(options), tables, arrays)
+        return cast("dict[str, Any]", spec)
+
+    # -- whole tables (``bull rank``, ``bull round``; the room ``table``)
+    def rank_record(
+        self,
+        hands: Sequence[str],
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+    ) -> dict[str, Any]:
+        rec = self.room("table").cli_rank(list(hands), rules, dict(options), tables)
+        return cast("dict[str, Any]", rec)
+
+    def rank_text(self, rec: dict[str, Any]) -> str:
+        return cast(str, self.room("table").cli_rank_text(rec))
+
+    def round_record(
+        self,
+        banker: str,
+        players: Sequence[str],
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+    ) -> dict[str, Any]:
+        rec = self.room("table").cli_round(banker, list(players), rules, dict(options), tables)
+        return cast("dict[str, Any]", rec)
+
+    def round_records(
+        self,
+        rounds: Sequence[Sequence[str]],
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+    ) -> list[dict[str, Any]]:
+        recs = self.room("table").round_records(rounds, rules, dict(options), tables)
+        return cast("list[dict[str, Any]]", recs)
+
+    def round_lines(
+        self,
+        rounds: Sequence[Sequence[str]],
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        text: bool = False,
+    ) -> list[str]:
+        lines = self.room("table").round_lines(rounds, rules, dict(options), tables, text)
+        return cast("list[str]", lines)
+
+    def round_text(self, rec: dict[str, Any]) -> str:
+        return cast(str, self.room("table").cli_round_text(rec))
+
+    # -- grab the banker (``bull grab``; Niu Niu's room ``grab``)
+    def grab_record(
+        self, hand: str, rules: str | None, options: Mapping[str, Any], tables: str | None
+    ) -> dict[str, Any]:
+        if "grab" not in self.commands:
+            raise self._refuse("grab")
+        return cast(
+            "dict[str, Any]", self.room("grab").cli_grab(hand, rules, dict(options), tables)
+        )
+
+    def grab_text(self, rec: dict[str, Any]) -> str:
+        if "grab" not in self.commands:
+            raise self._refuse("grab")
+        return cast(str, self.room("grab").cli_grab_text(rec))
+
+    # -- the trainer (``bull drill``; the room ``table``)
+    def drill_deck(self, rules: str | None, tables: str | None) -> Any:
+        return self.room("table").drill_deck(rules, tables)

@@ -103,6 +103,8 @@ class ReportContext:
     tables: str | os.PathLike[str] | None
     plots: bool
     simulate_rounds: int
+    shoe_decks: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8)
+    """The shoe sizes the games' "one deck to a shoe" tables compare."""
     md: list[str] = field(default_factory=list)
     images: list[Path] = field(default_factory=list)
     sims: list[list[Any]] = field(default_factory=list)

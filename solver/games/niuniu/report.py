@@ -57,7 +57,7 @@ def section(ctx: ReportContext) -> None:
     md = ctx.md
     md += ["## Niu Niu", ""]
     shoe = load_rules("shoe6")
-    curve = shoe_curve(shoe, list(SHOE_DECKS), ctx.tables)  # also serves preset shoe6
+    curve = shoe_curve(shoe, list(ctx.shoe_decks), ctx.tables)  # also serves preset shoe6
     nn_odds = {p: odds(p, ctx.tables) for p in PRESETS}
     nn_edges: dict[str, EdgeResult] = {}
     for preset in PRESETS:
@@ -130,6 +130,9 @@ def section(ctx: ReportContext) -> None:
             mc = simulate_niuniu(rules, bet, None, rounds=ctx.simulate_rounds, players=4, seed=2026)
             ctx.check(f"Niu Niu {preset}, {bet} bet", e.ev, mc)
     _shoe_section(ctx, shoe, curve)
+    from solver.games.niuniu.grab import report_section
+
+    report_section(ctx)  # grab the banker: EV as banker by the four visible cards
     md += ["### Special hands before precedence", ""]
     md += md_table(
         ["special", "hands", "probability", "exact"],
@@ -188,18 +191,21 @@ def _shoe_section(ctx: ReportContext, shoe: NiuNiuRules, curve: dict[int, NiuNiu
         ],
         rows,
     )
-    one = niuniu_edge("classic", "double", None, ctx.tables)
-    same = (
-        edges["double"][0].ev == one.ev
-        and edges["equal"][0].ev == niuniu_edge("classic", "equal", None, ctx.tables).ev
-    )
-    md += [
-        "",
-        "The one-deck row comes out of the shoe computation (hands that repeat a card "
-        "weigh 0) and equals preset `classic`'s figures exactly: "
-        + ("**yes**." if same else "**NO — a defect**."),
-        "",
-    ]
+    if 1 in curve:
+        at = list(curve).index(1)
+        same = all(
+            edges[bet][at].ev == niuniu_edge("classic", bet, None, ctx.tables).ev
+            for bet in shoe.bets
+        )
+        md += [
+            "",
+            "The one-deck row comes out of the shoe computation (hands that repeat a card "
+            "weigh 0) and equals preset `classic`'s figures exactly: "
+            + ("**yes**." if same else "**NO — a defect**."),
+            "",
+        ]
+    else:
+        md += [""]
     if ctx.plots:
         _plot_shoe(ctx.image("niuniu_shoe.png"), list(curve), edges)
         md += ["![Niu Niu edge by shoe size](niuniu_shoe.png)", ""]
