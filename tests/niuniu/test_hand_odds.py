@@ -8,7 +8,6 @@ import io
 import itertools
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -72,16 +71,12 @@ def test_odds_columns_against_every_opponent(double_rules_odds) -> None:  # type
         assert Fraction(int(cols["dbl_ev_banker"][row]), note["ev_banker_denominator"]) == ev_banker
 
 
-@pytest.mark.slow
-def test_eval_prints_the_odds(tmp_path: Path) -> None:
-    """``bull eval`` reads the columns of a table built with them: the classic equal bet
+def test_eval_prints_the_odds(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``bull eval`` reads the preset table's columns: the classic equal bet
     (multiplier 1), so EV as banker = P(win) - P(loss) and as player 0.95 P(win) - P(loss)."""
-    from solver.games.niuniu.hands import build_table
-    from solver.games.niuniu.rules import load_rules
-    from solver.store.build import build_set
+    from tests._tables import tables_for
 
-    rules = [load_rules("classic"), load_rules("casino")]
-    build_set({"niuniu": lambda: {"niuniu": build_table(rules, odds=True)}}, tmp_path)
+    tmp_path = tables_for("niuniu", tmp_path_factory)
     out, err = io.StringIO(), io.StringIO()
     assert (
         main(["eval", "niuniu", "JS QS KD 5H 5D", "--json", "--tables", str(tmp_path)], out, err)
