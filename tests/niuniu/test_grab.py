@@ -35,17 +35,21 @@ def classic(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @pytest.fixture(scope="module")
-def grab() -> dict[str, Any]:
+def grab(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The grab table users get (the committed one: a slow test proves a fresh build
+    reproduces it) and the per-hand odds of the double bet, computed here."""
+    import pyarrow.parquet as pq
+
     from solver.core.indexing import all_subsets
-    from solver.games.niuniu.grab import build_grab_table
     from solver.games.niuniu.hand_odds import odds_columns
     from solver.games.niuniu.hands import evaluate_arrays
     from solver.games.niuniu.rules import load_rules
+    from tests._tables import tables_for
 
     classic_rules = load_rules("classic")
     five = all_subsets(52, 5)
     ev = evaluate_arrays(five, classic_rules)
-    table = build_grab_table(ev["strength"], ev["category"])
+    table = pq.read_table(tables_for("niuniu", tmp_path_factory) / "niuniu_grab.parquet")
     dbl = load_rules({**classic_rules.to_data(), "name": "dbl", "default_bet": "double"})
     cols, note = odds_columns(dbl, five, ev["strength"], ev["category"])
     return {"table": table, "cols": cols, "note": note}
