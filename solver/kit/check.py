@@ -222,20 +222,19 @@ def one_deck(player: Hands, banker: Hands, pad: int, copies: int = 1) -> Part:
     """Rows whose two hands share a card (both are dealt from one deck), or, from a shoe
     of ``copies`` decks, hold a card more often than the shoe does."""
     from solver.core.cards import CARD_NAMES
+    from solver.core.shoe import multiplicities
 
     pi, bi = player.ids.astype(np.int64), banker.ids.astype(np.int64)
     if copies > 1:
         both = np.concatenate([pi, bi], axis=1)
         ok = ~player.bad & ~banker.bad & player.stated & banker.stated
-        count = np.zeros(both.shape, dtype=np.int64)
-        for j in range(both.shape[1]):
-            count[:, j] = (both == both[:, j : j + 1]).sum(axis=1)
+        count = multiplicities(both)  # pads count each other, and are masked out
         over = ((count > copies) & (both != pad)).any(axis=1) & ok
         messages = {}
         for i in np.flatnonzero(over)[:MAX_LISTED].tolist():
             j = int(np.flatnonzero((count[i] > copies) & (both[i] != pad))[0])
             messages[i] = (
-                f"card {CARD_NAMES[both[i, j]]} appears {count[i, j]} times in the two "
+                f"card {CARD_NAMES[both[i, j]]} appears {int(count[i, j])} times in the two "
                 f"hands; a {copies}-deck shoe holds {copies}"
             )
         return over, messages

@@ -44,7 +44,7 @@ from solver.games.pokdeng.hands import (
     two_card_kind,
 )
 from solver.games.pokdeng.rules import HandType, PokDengRules
-from solver.games.pokdeng.strategy import Action, _code
+from solver.games.pokdeng.strategy import Action, _code, best_actions
 
 __all__ = ["ShoeSolution", "falling", "shoe_overall", "solve_shoe"]
 
@@ -85,9 +85,7 @@ class ShoeSolution:
     @property
     def action(self) -> npt.NDArray[np.int8]:
         """:class:`~solver.games.pokdeng.strategy.Action` per start (ties: stand)."""
-        out = np.where(self.ev_draw_num > self.ev_stand_num, Action.DRAW, Action.STAND)
-        out = np.where(self.type == HandType.POK, Action.POK, out)
-        return out.astype(np.int8)
+        return best_actions(self.type, self.ev_stand_num, self.ev_draw_num)
 
     @property
     def margin_num(self) -> npt.NDArray[np.int64]:

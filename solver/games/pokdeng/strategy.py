@@ -64,6 +64,7 @@ __all__ = [
     "STAND_DEN",
     "Action",
     "Solution",
+    "best_actions",
     "build_tables",
     "config_rules",
     "hands_table",
@@ -183,6 +184,16 @@ def _code(
 # ---------------------------------------------------------------- the solution
 
 
+def best_actions(
+    kind: npt.NDArray[np.int8], ev_stand: npt.NDArray[np.int64], ev_draw: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int8]:
+    """The :class:`Action` per start from both EV numerators (a tie stands; a Pok start
+    has no choice), for one deck's solution and a shoe's alike."""
+    out = np.where(ev_draw > ev_stand, Action.DRAW, Action.STAND)
+    out = np.where(kind == HandType.POK, Action.POK, out)
+    return out.astype(np.int8)
+
+
 @dataclass(frozen=True)
 class Solution:
     """The exact strategy for every start under one rule set and dealer policy.
@@ -202,9 +213,7 @@ class Solution:
     @property
     def action(self) -> npt.NDArray[np.int8]:
         """:class:`Action` code per start (ties go to stand)."""
-        out = np.where(self.ev_draw_num > self.ev_stand_num, Action.DRAW, Action.STAND)
-        out = np.where(self.type == HandType.POK, Action.POK, out)
-        return out.astype(np.int8)
+        return best_actions(self.type, self.ev_stand_num, self.ev_draw_num)
 
     @property
     def margin_num(self) -> npt.NDArray[np.int64]:
