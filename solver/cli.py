@@ -398,6 +398,10 @@ def _audit_parsers(
         "--power-bull-rate", type=float, default=0.85, metavar="P",
         help="the biased bull rate the power is computed for (default 0.85)",
     )  # fmt: skip
+    au.add_argument(
+        "--player-strategy", choices=("mirror", "optimal"),
+        help="pokdeng: test the outcome assuming players draw so (mirror: on 4 or less)",
+    )  # fmt: skip
     common(au)
     game_options(au)
     au.set_defaults(run=module_command("solver.audit.command", "run_audit"))
@@ -415,6 +419,10 @@ def _audit_parsers(
     de.add_argument("--bias", action="append", metavar="NAME=P")
     de.add_argument("--error-rules", metavar="NAME|FILE", help="planted errors settle so")
     de.add_argument("--hand-format", choices=("text", "ids"), default="text")
+    de.add_argument(
+        "--player-strategy", choices=("mirror", "optimal"),
+        help="pokdeng: how the players draw (default mirror: on 4 or less)",
+    )  # fmt: skip
     de.add_argument("--out", required=True, metavar="FILE", help=".parquet, .csv or .jsonl")
     common(de)
     game_options(de)

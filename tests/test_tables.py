@@ -121,7 +121,10 @@ def test_killed_builds_leave_the_previous_tables_intact(tmp_path: Path) -> None:
 
 
 def _copy_tables(src: Path, dst: Path) -> Path:
-    shutil.copytree(src, dst, symlinks=True)
+    """The committed tables (not the rule-set cache, which other tests may be writing)."""
+    shutil.copytree(
+        src, dst, symlinks=True, ignore=shutil.ignore_patterns("rules", ".tmp-*", ".build.lock")
+    )
     return dst
 
 

@@ -26,15 +26,24 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from solver.audit.partial import MAX_EXAMPLES, MAX_SETTLE_ROWS, GroupCounts, Partial
+from solver.audit.columns import (
+    RESULT_LABELS,
+    ROLES,
+    NotInRoundOrder,
+    changes,
+    column,
+    label,
+    number,
+)
+from solver.audit.partial import MAX_EXAMPLES, MAX_SETTLE_ROWS, GroupCounts, Partial, net_counts
 from solver.audit.spec import AuditSpec
-from solver.core.errors import BullError
-from solver.kit.parse import parse_float, parse_label
+from solver.kit.parse import parse_float
 
 __all__ = [
     "MAX_EXAMPLES",
     "MAX_SETTLE_ROWS",
     "RESULT_LABELS",
+    "ROLES",
     "Auditor",
     "GroupCounts",
     "NotInRoundOrder",
@@ -43,18 +52,6 @@ __all__ = [
 
 PAD = 255
 
-RESULT_LABELS = {
-    "win": 0, "won": 0, "player": 0, "w": 0,
-    "loss": 1, "lose": 1, "lost": 1, "l": 1, "banker": 1, "dealer": 1,
-    "push": 2, "tie": 2, "draw": 2, "p": 2,
-}  # fmt: skip
-"""The ``result`` of a player row: who won its showdown (0 the player, 1 the banker)."""
-ROLES = {"player": 0, "banker": 1, "dealer": 1}
-
-
-class NotInRoundOrder(BullError):
-    """The rows of a round are not together: the engine must sort by round."""
-
 
 def _round_key(v: Any) -> str:
     return str(v)
@@ -62,12 +59,6 @@ def _round_key(v: Any) -> str:
 
 Room = dict[str, int]
 """Examples a block may still list: ``malformed``, ``impossible``, ``disagree``."""
-
-
-def _col(t: pa.Table, name: str) -> pa.Array:
-    """A column as one array (no copy when it is one chunk already)."""
-    c = t.column(name)
-    return c.chunk(0) if c.num_chunks == 1 else c.combine_chunks()
 
 
 class Auditor:
@@ -114,8 +105,8 @@ class Auditor:
         t = batch if isinstance(batch, pa.Table) else pa.Table.from_batches([batch])
         if not t.num_rows:
             return
-        rnd = _col(t, "round")
-        change = _changes(rnd)
+        rnd = column(t, "round")
+        change = changes(rnd)
         start = 0
         if self.carry is not None:  # the held-back round, and its rows in this batch
             last, first = self.carry.column("round")[0], rnd[0]
@@ -133,7 +124,7 @@ class Auditor:
             if start == t.num_rows:
                 self.carry = seam
                 return
-            self._submit(seam, _changes(_col(seam, "round")))
+            self._submit(seam, changes(column(seam, "round")))
             t, change = t.slice(start), change[start:]
         last_start = int(np.flatnonzero(change)[-1])
         self.carry = t.slice(last_start)
@@ -163,7 +154,7 @@ class Auditor:
     def finish(self) -> Partial:
         """The partial of every row fed (the last round is whole now)."""
         if self.carry is not None and self.carry.num_rows:
-            self._submit(self.carry, _changes(_col(self.carry, "round")))
+            self._submit(self.carry, changes(column(self.carry, "round")))
         self.carry = None
         while self._pending:
             self.partial.extend(self._pending.popleft().result())
@@ -189,7 +180,7 @@ class Auditor:
         spec, part = self.spec, Partial()
         n = t.num_rows
         part.rows = n
-        rnd_arr = _col(t, "round")
+        rnd_arr = column(t, "round")
         rid = np.cumsum(change) - 1  # round index of every row
         first_row = np.flatnonzero(change)
         n_rounds = len(first_row)
@@ -200,13 +191,13 @@ class Auditor:
             for i in np.flatnonzero(null_round)[:MAX_EXAMPLES].tolist():
                 msgs[i] = "round: empty"
             bad |= null_round
-        role = parse_label(_col(t, "role"), "role", ROLES)
+        role = label(t, "role", ROLES)
         bad |= role.bad | ~role.stated
         for i, m in role.messages.items():
             msgs.setdefault(i, m)
         for i in np.flatnonzero(~role.stated & ~role.bad)[:MAX_EXAMPLES].tolist():
             msgs.setdefault(i, "role: empty")
-        ids, hbad, hmsgs, dup, plain = self._hands(_col(t, "hand"))
+        ids, hbad, hmsgs, dup, plain = self._hands(column(t, "hand"))
         bad |= hbad
         for i, m in hmsgs.items():
             msgs.setdefault(i, m)
@@ -295,7 +286,7 @@ class Auditor:
             counts.append(("by", *self._group_codes(t)))
         for kind, code, keys in counts:
             self._count(part, kind, code, keys, sel, brows, prow, cats, dealt, rid, first_row,
-                        first_p, winner)  # fmt: skip
+                        first_p, winner, net)  # fmt: skip
         return part
 
     def _hands(
@@ -419,7 +410,7 @@ class Auditor:
     def _group_codes(self, t: pa.Table) -> tuple[npt.NDArray[np.int64], list[str]]:
         parts = []
         for b in self.by:
-            col = pc.cast(_col(t, f"by:{b}"), pa.string())
+            col = pc.cast(column(t, f"by:{b}"), pa.string())
             parts.append(pc.binary_join_element_wise(f"{b}=", pc.fill_null(col, ""), ""))
         key = parts[0] if len(parts) == 1 else pc.binary_join_element_wise(*parts, ",")
         enc = pc.dictionary_encode(key)
@@ -440,9 +431,11 @@ class Auditor:
         first_row: npt.NDArray[np.int64],
         first_p: npt.NDArray[np.bool_],
         winner: npt.NDArray[np.int8] | None,
+        net: npt.NDArray[np.float64] | None = None,
     ) -> None:
         """Add the counts of the audited rows (``sel``; None: all) per group (``code``
-        per row; None: one group)."""
+        per row; None: one group); ``net``: the re-settled net of every player row (the
+        first player's per round is counted by amount)."""
         spec = self.spec
         G, L, U = len(keys), len(spec.labels), self.n_units
         n, n_rounds, hs = len(rid), len(first_row), spec.hand_size
@@ -474,13 +467,16 @@ class Auditor:
         outcome = np.zeros((G, 3), dtype=np.int64)
         if oc is not None and len(prow):
             outcome = np.bincount(oc, minlength=G * 3).reshape(G, 3)
+        nets = net_counts(None if net is None else net[first_p], None if code is None else code[fp],
+                          G)  # fmt: skip
         for g, key in enumerate(keys):
             name = key if kind == "by" else ""
             if kind == "by" and not rows[g]:
                 continue
             gc = GroupCounts(L, U, int(rows[g]), int(rounds[g]), banker[g].astype(np.int64),
                              player[g].astype(np.int64), unit[g].astype(np.int64),
-                             outcome[g].astype(np.int64), int(m_sum[g]), int(m_sq[g]))  # fmt: skip
+                             outcome[g].astype(np.int64), int(m_sum[g]), int(m_sq[g]),
+                             nets[g])  # fmt: skip
             if name in part.groups:
                 part.groups[name].add(gc)
             else:
@@ -503,17 +499,17 @@ class Auditor:
         wrong = np.zeros(len(prow), dtype=bool)
         claims: dict[str, Any] = {}
         if "result" in t.column_names:
-            col = pc.take(_col(t, "result"), idx)
-            if pa.types.is_integer(col.type) or pa.types.is_floating(col.type):
-                v = parse_float(col, "result")
+            typ = t.schema.field("result").type
+            if pa.types.is_integer(typ) or pa.types.is_floating(typ):
+                v = parse_float(pc.take(column(t, "result"), idx), "result")
                 val = np.where(v.value > 0, 0, np.where(v.value < 0, 1, 2))
                 res_st, res_bad = v.stated, v.bad
             else:
-                lab = parse_label(col, "result", RESULT_LABELS)
+                lab = label(t, "result", RESULT_LABELS, prow)
                 val, res_st, res_bad = lab.value, lab.stated, lab.bad
             claims["winner"] = (res_st, val, res_bad)
         if "net" in t.column_names:
-            nv = parse_float(pc.take(_col(t, "net"), idx), "net")
+            nv = number(column(t, "net"), "net", prow)
             claims["net"] = (nv.stated, nv.value, nv.bad)
         for f, (st, val, bd) in claims.items():
             ok = val == winner if f == "winner" else np.abs(val - net) <= 1e-6
@@ -548,21 +544,3 @@ class Auditor:
             if "net" in claims and claims["net"][0][i]:
                 row["net"] = float(claims["net"][1][i])
             part.disagree_rows.append(row)
-
-
-def _changes(rnd: pa.Array) -> npt.NDArray[np.bool_]:
-    """Row i starts a new round (row 0 always); raises when rounds go backwards."""
-    n = len(rnd)
-    out = np.ones(n, dtype=bool)
-    if n > 1:
-        if pa.types.is_integer(rnd.type) and rnd.null_count == 0:
-            x = np.asarray(rnd)
-            if (x[1:] < x[:-1]).any():
-                raise NotInRoundOrder("round ids are not in order")
-            out[1:] = x[1:] != x[:-1]
-            return out
-        a, b = rnd.slice(1), rnd.slice(0, n - 1)
-        if pc.any(pc.less(a, b)).as_py():
-            raise NotInRoundOrder("round ids are not in order")
-        out[1:] = np.asarray(pc.fill_null(pc.not_equal(a, b), True))
-    return out

@@ -4,7 +4,9 @@
 ``settlement`` (shaped like ``bull verify``'s summary, with ``disagree`` and
 ``diagnosis``), ``impossible`` (a count, with ``impossible_rounds`` listed),
 ``malformed`` and ``fairness`` — a list of tests, each with ``name``, ``group``,
-``statistic`` (the G statistic), ``df``, ``p_value``, ``power_rounds`` and more.
+``statistic`` (the G statistic), ``df``, ``p_value``, ``power_rounds`` and more — and
+``not_run``, the tests left out with the reason (Pok Deng's outcome and net without
+``--player-strategy``: the drawing decides them).
 :func:`audit_text` prints it. Exit code (:func:`audit_exit`): 0 clean, 1 a settlement
 disagreement, an impossible deal, a malformed row or a test at ``p < 1e-6``.
 """
@@ -19,7 +21,7 @@ from typing import Any
 from solver import games
 from solver.audit.batch import Partial
 from solver.audit.fairness import ALPHA
-from solver.audit.findings import DEFAULT_BULL_RATE, fairness_tests, flagged
+from solver.audit.findings import DEFAULT_BULL_RATE, fairness_tests, flagged, not_run
 from solver.audit.logs import find_logs, map_log_columns, parse_columns
 from solver.audit.settle import settlement_summary
 from solver.audit.spec import load_spec
@@ -91,6 +93,8 @@ def cli_audit(
         "malformed": part.malformed,
         "malformed_rows": [{"round": r, "message": m} for r, m in part.malformed_rows],
         "fairness": [t.to_json() for t in tests],
+        "not_run": not_run(spec),
+        "decks": spec.decks,
         "flagged": [f"{t.name} [{t.group}]" for t in flagged(tests)],
         "alpha": ALPHA,
     }
@@ -141,6 +145,8 @@ def audit_text(res: Mapping[str, Any]) -> str:
                 f"       largest deviation {d['label']}: observed {d['observed']:,}, "
                 f"expected {d['expected']:,.1f}"
             )
+    for nr in res.get("not_run", []):
+        lines.append(f"  not run: {nr['name']}: {nr['reason']}")
     lines.append("result: " + ("clean" if audit_exit(res) == 0 else "problems found"))
     return "\n".join(lines)
 

@@ -3,9 +3,10 @@
 One row per seat per round (seat 0 the banker, or dealer, then the players) with the
 columns ``round``, ``seat``, ``role``, ``table``, ``hand``, ``result`` and ``net`` (the
 player's; empty on the banker's row) — the shape ``bull audit`` reads. Each round is a
-fresh shuffle of the deck (or tile set); Pok Deng seats draw a third card the way the
-game's audit room plays (``finish``). Every player row is settled with the game's own
-settlement, so a fair log audits clean.
+fresh shuffle of the deck (or tile set; a shoe rule set: of the whole shoe, every card
+``decks`` times); Pok Deng seats draw a third card the way the game's audit room plays
+(``finish``: ``--player-strategy``, default drawing on 4 or less). Every player row is
+settled with the game's own settlement, so a fair log audits clean.
 
 Biases (``--bias NAME=P``, repeatable):
 
@@ -200,8 +201,9 @@ def _chunks(
     seats = players + 1
     labels = np.array(["win", "loss", "push"])
     errors = biases.get("errors", 0.0)
-    for start in range(0, rounds, CHUNK_ROUNDS):
-        n = min(CHUNK_ROUNDS, rounds - start)
+    chunk = max(1, CHUNK_ROUNDS * 52 // len(spec.deck))  # a shoe: fewer rounds at a time
+    for start in range(0, rounds, chunk):
+        n = min(chunk, rounds - start)
         cards = _shuffle(rng, spec.deck, n)
         if "bull_rate" in biases:
             _rig_bull_rate(spec, rng, cards, seats, biases["bull_rate"])

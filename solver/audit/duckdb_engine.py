@@ -13,16 +13,24 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from solver.audit.batch import Auditor, NotInRoundOrder, Partial
+from solver.audit.batch import Auditor, Partial
+from solver.audit.columns import RESULT_LABELS, ROLES, NotInRoundOrder
 from solver.audit.logs import map_log_columns
 from solver.audit.spec import AuditSpec
 from solver.core.errors import BullError
 
-__all__ = ["BATCH_ROWS", "columns_of", "run_duckdb", "source_sql"]
+__all__ = ["BATCH_ROWS", "CODED", "coded", "column_types", "columns_of", "run_duckdb", "source_sql"]
 
 BATCH_ROWS = 1 << 19
 WORKERS = min(2, os.cpu_count() or 1)
 """Threads doing the batch work (numpy and Arrow release the GIL)."""
+CODED: dict[str, tuple[str, ...]] = {
+    "role": ("player", "banker", "dealer"),
+    "result": ("win", "loss", "push"),
+}
+"""The text columns read as label codes in SQL (:func:`coded`), and the labels coded
+there (the common spellings; any other is parsed by the batch)."""
+CODE_VALUES: dict[str, Mapping[str, int]] = {"role": ROLES, "result": RESULT_LABELS}
 
 
 def _duckdb() -> Any:
@@ -59,6 +67,11 @@ def _connect(threads: int | None, memory_limit: str) -> Any:
 
 def columns_of(files: Sequence[str], fmt: str) -> list[str]:
     """The column names of the logs (one error line when they cannot be read)."""
+    return list(column_types(files, fmt))
+
+
+def column_types(files: Sequence[str], fmt: str) -> dict[str, str]:
+    """The logs' columns and their DuckDB types (one error line when unreadable)."""
     con = _connect(None, "1GB")
     try:
         rows = con.execute(f"DESCRIBE SELECT * FROM {source_sql(files, fmt)}").fetchall()
@@ -67,7 +80,33 @@ def columns_of(files: Sequence[str], fmt: str) -> list[str]:
         raise BullError(f"cannot read the logs as {fmt}: {first}") from None
     finally:
         con.close()
-    return [r[0] for r in rows]
+    return {str(r[0]): str(r[1]) for r in rows}
+
+
+def _sql_text(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def coded(key: str, labels: Sequence[str], values: Mapping[str, int]) -> tuple[str, list[str]]:
+    """How the text column ``key`` is read as label codes in SQL: the inner select item,
+    ``"<key>#"``, the code of a row written exactly as one of ``labels`` (NULL
+    otherwise), and the outer ones: that code and ``"<key>"``, the text of the other
+    rows only. The batch parses just those, so every row means what
+    :func:`~solver.kit.parse.parse_label` makes of it, and the common rows cross to
+    Python as one byte each.
+
+    >>> inner, outer = coded("role", ["player"], {"player": 0})
+    >>> print(inner)
+    CASE "role" WHEN 'player' THEN 0 END::TINYINT AS "role#"
+    >>> outer[1]
+    'CASE WHEN "role#" IS NULL THEN "role" END AS "role"'
+    """
+    col, code = _quote(key), _quote(key + "#")
+    whens = " ".join(f"WHEN {_sql_text(k)} THEN {int(values[k])}" for k in labels)
+    return f"CASE {col} {whens} END::TINYINT AS {code}", [
+        code,
+        f"CASE WHEN {code} IS NULL THEN {col} END AS {col}",
+    ]
 
 
 def run_duckdb(
@@ -83,9 +122,20 @@ def run_duckdb(
     workers: int = WORKERS,
 ) -> Partial:
     """Audit the logs with DuckDB (see the module docstring)."""
-    mapping = dict(columns) or map_log_columns(columns_of(files, fmt), {}, by)
-    select = ", ".join(f"{_quote(col)} AS {_quote(key)}" for key, col in mapping.items())
-    base = f"SELECT {select} FROM {source_sql(files, fmt)}"
+    types = column_types(files, fmt)
+    mapping = dict(columns) or map_log_columns(list(types), {}, by)
+    inner = [f"{_quote(col)} AS {_quote(key)}" for key, col in mapping.items()]
+    outer = []
+    for key, col in mapping.items():
+        if key in CODED and types.get(col) == "VARCHAR":
+            item, items = coded(key, CODED[key], CODE_VALUES[key])
+            inner.append(item)
+            outer += items
+        else:
+            outer.append(_quote(key))
+    base = (
+        f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM {source_sql(files, fmt)})"
+    )
     for sql in (base, f"{base} ORDER BY {_quote('round')}"):
         con = _connect(threads, memory_limit)
         try:

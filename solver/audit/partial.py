@@ -24,12 +24,33 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MAX_EXAMPLES", "MAX_SETTLE_ROWS", "GroupCounts", "Partial"]
+__all__ = ["MAX_EXAMPLES", "MAX_SETTLE_ROWS", "GroupCounts", "Partial", "net_counts"]
 
 MAX_EXAMPLES = 100
 """Malformed rows and impossible deals listed (all are counted)."""
 MAX_SETTLE_ROWS = 20_000
 """Disagreeing rows kept for the verify engine's diagnosis (all are counted)."""
+
+
+def net_counts(
+    net: npt.NDArray[np.float64] | None, code: npt.NDArray[np.int64] | None, groups: int
+) -> list[dict[float, int]]:
+    """Per group (``code`` per value; None: one group), how many of the ``net`` values
+    come to each amount (exact counts; the amounts are the settlement's floats).
+
+    >>> net_counts(np.array([1.0, -1.0, 1.0]), np.array([0, 1, 1]), 2)
+    [{1.0: 1}, {-1.0: 1, 1.0: 1}]
+    """
+    out: list[dict[float, int]] = [{} for _ in range(groups)]
+    if net is None or not len(net):
+        return out
+    amounts, inv = np.unique(np.asarray(net), return_inverse=True)
+    k = len(amounts)
+    key = inv.reshape(-1) if code is None else code * k + inv.reshape(-1)
+    nc = np.bincount(key, minlength=groups * k).reshape(groups, k)
+    for g in np.flatnonzero(nc.any(axis=1)).tolist():
+        out[g] = {float(amounts[j]): int(nc[g, j]) for j in np.flatnonzero(nc[g]).tolist()}
+    return out
 
 
 @dataclass
@@ -46,6 +67,8 @@ class GroupCounts:
     outcome: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(3, np.int64))
     m_sum: int = 0
     m_sq: int = 0
+    net: dict[float, int] = field(default_factory=dict)
+    """The first player's net per round (the re-settled one): rounds by amount."""
 
     def __post_init__(self) -> None:
         if not len(self.banker):
@@ -62,6 +85,8 @@ class GroupCounts:
         self.outcome += other.outcome
         self.m_sum += other.m_sum
         self.m_sq += other.m_sq
+        for v, c in other.net.items():
+            self.net[v] = self.net.get(v, 0) + c
 
 
 @dataclass

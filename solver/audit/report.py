@@ -3,8 +3,10 @@
 ``DIR/audit.md`` (the summary, every test, the settlement diagnosis, impossible deals),
 ``DIR/audit.json`` (the ``--json`` object), ``DIR/tests.parquet`` (one row per test and
 group), ``DIR/categories.parquet`` (observed and expected counts per group, role and
-category), and with matplotlib installed ``DIR/categories.png`` (observed vs expected
-category frequencies, overall) and ``DIR/pvalues.png`` (p-values by group and test).
+category), ``DIR/net.parquet`` (per group, the first player's net per round: observed
+and expected rounds per amount, when the exact distribution is known), and with
+matplotlib installed ``DIR/categories.png`` (observed vs expected category frequencies,
+overall) and ``DIR/pvalues.png`` (p-values by group and test).
 """
 
 from __future__ import annotations
@@ -37,6 +39,37 @@ def _category_table(part: Partial, spec: AuditSpec) -> pa.Table:
                 rows["category"].append(lb)
                 rows["observed"].append(int(c))
                 rows["expected"].append(total * float(p))
+    return pa.table(rows)
+
+
+def _net_table(part: Partial, spec: AuditSpec) -> pa.Table | None:
+    if spec.net is None:
+        return None
+    from solver.audit.findings import amount_label
+
+    rows: dict[str, list[Any]] = {"group": [], "amount": [], "observed": [], "expected": []}
+    amounts = [float(a) for a, _ in spec.net]
+    for key in sorted(part.groups):
+        g = part.groups[key]
+        total = sum(g.net.values())
+        seen = dict.fromkeys(range(len(amounts)), 0)
+        other = 0
+        for v, c in g.net.items():
+            j = min(range(len(amounts)), key=lambda i: abs(amounts[i] - v))
+            if abs(amounts[j] - v) <= 1e-6 * max(1.0, abs(v)):
+                seen[j] += c
+            else:
+                other += c
+        for j, (a, p) in enumerate(spec.net):
+            rows["group"].append(key or "all")
+            rows["amount"].append(amount_label(a))
+            rows["observed"].append(seen[j])
+            rows["expected"].append(total * float(p))
+        if other:
+            rows["group"].append(key or "all")
+            rows["amount"].append("other")
+            rows["observed"].append(other)
+            rows["expected"].append(0.0)
     return pa.table(rows)
 
 
@@ -135,6 +168,8 @@ def _markdown(res: Mapping[str, Any], plots: list[str]) -> str:
             f"| {t['name']} | {t['group']} | {t['n']:,} | {t['statistic']:.2f} | {t['df']} | "
             f"{t['p_value']:.3g}{flag} | {t['chi2_p_value']:.3g} | {dv} | {pw} | {t['bias']} |"
         )
+    for nr in res.get("not_run", []):
+        lines += ["", f"Not run: **{nr['name']}**: {nr['reason']}."]
     for p in plots:
         lines += ["", f"![{p}]({p})"]
     return "\n".join(lines) + "\n"
@@ -161,6 +196,11 @@ def write_report(
     )
     tests = pa.table({k: [t[k] for t in res["fairness"]] for k in keys})
     pq.write_table(tests, os.path.join(out, "tests.parquet"))
+    net = _net_table(part, spec)
+    extra = []
+    if net is not None:
+        pq.write_table(net, os.path.join(out, "net.parquet"))
+        extra.append("net.parquet")
     plots = _plots(out, res, cats)
     with open(os.path.join(out, "audit.md"), "w", encoding="utf-8") as f:
         f.write(_markdown(res, plots))
@@ -168,5 +208,12 @@ def write_report(
         json.dump(dict(res), f, indent=1)
     return {
         "dir": out,
-        "files": ["audit.md", "audit.json", "tests.parquet", "categories.parquet", *plots],
+        "files": [
+            "audit.md",
+            "audit.json",
+            "tests.parquet",
+            "categories.parquet",
+            *extra,
+            *plots,
+        ],
     }

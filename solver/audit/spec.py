@@ -3,8 +3,9 @@
 :class:`AuditSpec` holds what the game-blind audit and deal generator use: the dealt
 hand's size, the deck and its units (a card, or a tile type with its copies), the
 audited categories with their exact probabilities, what counts as "a bull" for the
-``bull_rate`` bias, the exact showdown outcome, and vectorised ``category``,
-``strength``, ``settle`` (and Pok Deng's ``finish``) functions.
+``bull_rate`` bias, the exact showdown outcome (who wins, and the distribution of the
+player's net: by how much), and vectorised ``category``, ``strength``, ``settle`` (and
+Pok Deng's ``finish``) functions.
 
 >>> s = load_spec("niuniu", None, {}, None)
 >>> s.labels[-1], s.bull_rate > Fraction(2, 3) - Fraction(1, 100)
@@ -55,6 +56,13 @@ class AuditSpec:
     settle: Callable[[Ids, Ids], tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]]
     hooks: Mapping[str, Any]
     arrays: Mapping[str, npt.NDArray[Any]]
+    net: tuple[tuple[Fraction, Fraction], ...] | None = None
+    """The exact distribution of a showdown's net to the player: (amount, probability)
+    by amount (``None``: not known, see ``outcome_note``)."""
+    outcome_note: str = ""
+    """What the outcome and net tests assume (a strategy, a shoe), or why they are not run."""
+    decks: int = 1
+    """How many decks the shoe holds (a card may come up to this many times a round)."""
 
     @property
     def bull_rate(self) -> Fraction:
@@ -85,7 +93,7 @@ def load_spec(
     known = {
         "game", "rules", "kind", "hand_size", "sizes", "deck", "unit", "unit_names", "copies",
         "labels", "expected", "bull", "outcome", "banker_word", "parse", "category",
-        "strength", "settle", "arrays",
+        "strength", "settle", "arrays", "net", "outcome_note", "decks",
     }  # fmt: skip
     return AuditSpec(
         game=d["game"],
@@ -108,4 +116,9 @@ def load_spec(
         settle=d["settle"],
         hooks={k: v for k, v in d.items() if k not in known},
         arrays=d["arrays"],
+        net=None
+        if d.get("net") is None
+        else tuple((Fraction(a), Fraction(p)) for a, p in d["net"]),
+        outcome_note=str(d.get("outcome_note", "")),
+        decks=int(d.get("decks", 1)),
     )

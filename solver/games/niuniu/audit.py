@@ -2,14 +2,21 @@
 
 :func:`audit_spec` returns plain data and vectorised functions: the dealt hand's size,
 the deck, what a hand's audited category is and its exact probability (from the
-``odds`` room), the exact showdown outcome (from the ``odds`` room's edge), and the
-settlement (``play.settle_batch``). ``arrays`` passes the lookup table in (a Spark
-executor gets it broadcast) instead of reading it from the store.
+``odds`` room), the exact showdown outcome (from the ``odds`` room's edge) and the
+distribution of the player's net (:func:`net_distribution`), and the settlement (as
+``play.settle_batch`` settles). ``arrays`` passes the lookup table in (a Spark executor
+gets it broadcast) instead of reading it from the store.
+
+A shoe rule set (``decks`` = N > 1, e.g. ``shoe6``) is audited too: the deck holds every
+card N times, a hand is looked up by its multiset rank in the rule set's table (every
+5-multiset), the figures are those of hands dealt from the full shoe (the table's
+``weight``; the edge's ``shoe_matchups``), and N + 1 copies of a card in one round are
+an impossible deal.
 
 The exact figures take seconds to compute (the edge counts every pair of disjoint
-hands), so :func:`exact_figures` keeps them on disk, next to the rule-set tables
-(``rules/audit-figures-<rule digest>-<code digest>.json``): a later audit under the
-same rule set and options, by the same code, reads them back.
+hands; from a shoe, under a minute), so :func:`exact_figures` keeps them on disk, next
+to the rule-set tables (``rules/audit-figures-<rule digest>-<code digest>.json``): a
+later audit under the same rule set and options, by the same code, reads them back.
 
 >>> s = audit_spec(None, {}, None)
 >>> s["labels"][0], s["hand_size"], len(s["deck"])
@@ -37,16 +44,64 @@ __all__ = ["audit_spec", "exact_figures"]
 _FIGURES: dict[tuple[str, str | None], dict[str, Any]] = {}
 
 
+def net_distribution(r: Any, mu: Any, bet: str, c: Fraction) -> list[tuple[Fraction, Fraction]]:
+    """The exact distribution of the player's net over every ordered pair of hands the
+    matchup counts ``mu`` cover (:func:`~solver.games.niuniu.odds.matchups_of`, any
+    deck or shoe), for ``bet`` with commission ``c``: (amount, probability) by amount.
+
+    A win with a hand of category k pays ``m_k (1 - c)``; a loss to a banker hand of
+    category k costs ``m_k``; an equal showdown is a push (``on_tie = "banker"``: a loss
+    of ``m_k``, equal hands having one category). The player's wins by his category are
+    counted directly; his losses by the banker's category equal them, the two hands
+    being exchangeable (an ordered pair and its swap are dealt equally often).
+    """
+    from solver.games.niuniu.rules import Category
+    from solver.kit.exact import group_sums
+
+    mult = [int(m) for m in r.multiplier_row(bet)]
+    ncat = len(Category)
+    cat = mu.category.astype(np.int64)
+    if mu.weight is None:
+        wins = group_sums(cat, mu.below, ncat)
+        ties = group_sums(cat, mu.equal, ncat)
+    else:
+        masks = [cat == k for k in range(ncat)]
+        wins = [mu.player_sum(mu.below, m) for m in masks]
+        ties = [mu.player_sum(mu.equal, m) for m in masks]
+    banker_ties = r.on_tie == "banker"
+    counts: dict[Fraction, int] = {}
+    for k in range(ncat):
+        for amount, n in (
+            ((1 - c) * mult[k], wins[k]),
+            (Fraction(-mult[k]), wins[k]),
+            (Fraction(-mult[k] if banker_ties else 0), ties[k]),
+        ):
+            if n:
+                counts[amount] = counts.get(amount, 0) + n
+    pairs = mu.pairs
+    if sum(counts.values()) != pairs:
+        raise AssertionError("the net counts do not add up to every pair")
+    return [(a, Fraction(n, pairs)) for a, n in sorted(counts.items())]
+
+
 def _compute_figures(r: Any, bet: Any, comm: Any, tables: str | None) -> dict[str, Any]:
-    from solver.games.niuniu.odds import niuniu_edge, odds
+    from solver.games.niuniu.odds import edge_of, niuniu_matchups, odds
+    from solver.kit.exact import exact_commission
 
     res = odds(r, tables)
-    edge = niuniu_edge(r, bet, comm, tables)
+    c = exact_commission(comm, r.commission)
+    bet_name = r.bet(bet)
+    mu = niuniu_matchups(r, tables)
+    edge = edge_of(r, mu, bet_name, c)
+    net = net_distribution(r, mu, bet_name, c)
+    if sum(a * p for a, p in net) != edge.ev or sum(p for a, p in net if a > 0) != edge.p_win:
+        raise AssertionError("the net distribution disagrees with the exact edge")
     return {
         "labels": [lb for lb, _ in res.sections["category"]],
         "counts": [int(c) for _, c in res.sections["category"]],
         "total": int(res.totals["category"]),
         "outcome": [str(Fraction(p)) for p in (edge.p_win, edge.p_loss, edge.p_push)],
+        "net": [[str(a), str(p)] for a, p in net],
     }
 
 
@@ -57,6 +112,7 @@ def _valid(fig: Any) -> bool:
             and len(fig["counts"]) == len(fig["labels"])
             and all(isinstance(c, int) for c in [*fig["counts"], fig["total"]])
             and len([Fraction(p) for p in fig["outcome"]]) == 3
+            and sum(Fraction(p) for _, p in fig["net"]) == 1
         )
     except (KeyError, TypeError, ValueError, ZeroDivisionError):
         return False
@@ -64,12 +120,13 @@ def _valid(fig: Any) -> bool:
 
 def exact_figures(r: Any, bet: Any, comm: Any, tables: str | None) -> dict[str, Any]:
     """The audited categories' exact counts (``labels``, ``counts`` of ``total``
-    hands) and the exact showdown outcome (``outcome``: P(win), P(loss), P(push) as
-    fraction text) under the rule set ``r`` with ``bet`` and commission ``comm``:
-    computed once, then read from the cache (see the module docstring)."""
+    hands), the exact showdown outcome (``outcome``: P(win), P(loss), P(push) as
+    fraction text) and the player's net (``net``: [amount, probability] pairs) under
+    the rule set ``r`` with ``bet`` and commission ``comm``: computed once, then read
+    from the cache (see the module docstring)."""
     from solver.store.custom import rule_digest, rule_table_path
 
-    key = {"figures": "niuniu audit", "rules": r.to_data(), "bet": bet, "commission": comm}
+    key = {"figures": "niuniu audit 2", "rules": r.to_data(), "bet": bet, "commission": comm}
     memo = (rule_digest(key), tables)
     if memo in _FIGURES:
         return _FIGURES[memo]
@@ -115,6 +172,23 @@ def _packed(
     return packed, of_raw
 
 
+_GRID = 2048
+"""The most distinct hand values for which the settlement of every pair is one table."""
+
+
+def _grid(
+    strength: npt.NDArray[Any], raw: npt.NDArray[Any], k: int, banker_ties: bool, n: int
+) -> npt.NDArray[np.uint8]:
+    """Of every pair of hand values (player's x banker's, flattened): the cell of its
+    settlement, ``raw`` for a player win with a hand of that raw category, ``n + raw``
+    for a loss to the banker's, ``2n`` for a push (``n`` raw categories)."""
+    ps, bs = strength[:, None], strength[None, :]
+    win = ps > bs
+    lose = ps <= bs if banker_ties else ps < bs
+    cell = np.where(win, raw[:, None], np.where(lose, n + raw[None, :], 2 * n))
+    return cell.astype(np.uint8).reshape(k * k)
+
+
 def audit_spec(
     rules: Any,
     options: Mapping[str, Any],
@@ -123,14 +197,13 @@ def audit_spec(
 ) -> dict[str, Any]:
     """The audit description of Niu Niu under ``rules`` (see the module docstring)."""
     from solver.core.cards import CARD_NAMES
-    from solver.core.indexing import batch_lookup
+    from solver.core.indexing import batch_lookup, multiset_rank_array
     from solver.games.niuniu.rules import Category, load_rules
     from solver.games.niuniu.source import rules_table
     from solver.kit.parse import parse_card_hands
 
     r = load_rules(rules)
-    if r.decks != 1:
-        raise BullError(f"`bull audit` needs a one-deck rule set; {r.name!r} has {r.decks}")
+    decks = int(r.decks)
     bet, comm = options.get("bet"), options.get("commission")
     if comm is not None and not 0 <= float(comm) < 1:
         raise BullError(f"commission {comm!r} must be a fraction in [0, 1), e.g. 0.05")
@@ -156,13 +229,22 @@ def audit_spec(
             "figures": np.array(json.dumps(fig)),
         }
     cat_col, str_col, raw_cat = arrays["category"], arrays["strength"], arrays["raw_category"]
-    deck = np.arange(r.deck_size, dtype=np.uint8)  # the 40-card deck: ids of A..10
+    # the 40-card deck: ids of A..10; a shoe: every card `decks` times
+    deck = np.repeat(np.arange(r.deck_size, dtype=np.uint8), decks)
+
+    def lookup(ids: npt.NDArray[np.uint8], cols: list[Any]) -> list[npt.NDArray[Any]]:
+        """The table's ``cols`` at each hand's row: its colex rank (one deck) or its
+        dense multiset rank (a shoe's table: every 5-multiset)."""
+        if decks == 1:
+            return batch_lookup(ids, cols, check=False)
+        rank = multiset_rank_array(ids)
+        return [c[rank] for c in cols]
 
     def category(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-        return batch_lookup(ids, [cat_col], check=False)[0].astype(np.int64)
+        return lookup(ids, [cat_col])[0].astype(np.int64)
 
     def strength(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-        return batch_lookup(ids, [str_col], check=False)[0].astype(np.int64)
+        return lookup(ids, [str_col])[0].astype(np.int64)
 
     row = np.array(r.multiplier_row(bet), dtype=np.float64)
     cut = 1 - (r.commission if comm is None else float(comm))
@@ -186,15 +268,15 @@ def audit_spec(
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
         """Winner and net of each player hand against its banker's (one table gather
         per hand and column)."""
-        p_cat, p_str = batch_lookup(player, [raw_cat, str_col], check=False)
-        b_cat, b_str = batch_lookup(banker, [raw_cat, str_col], check=False)
+        p_cat, p_str = lookup(player, [raw_cat, str_col])
+        b_cat, b_str = lookup(banker, [raw_cat, str_col])
         return outcome(p_str, b_str, p_cat, b_cat)
 
     pk = _packed(cat_col, raw_cat, str_col)
     if pk is None:
 
         def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
-            cat, raw, st = batch_lookup(ids, [cat_col, raw_cat, str_col], check=False)
+            cat, raw, st = lookup(ids, [cat_col, raw_cat, str_col])
             return {"category": cat, "raw": raw, "strength": st}
 
         def settle_values(
@@ -204,19 +286,49 @@ def audit_spec(
 
     else:
         packed, of_raw = pk
+        values, inverse = np.unique(packed, return_inverse=True)
+        if len(values) > 1 << 16:  # more hand values than a uint16 code holds
 
-        def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
-            """One gather per hand: ``packed`` (strength, raw category), ``category``."""
-            v = batch_lookup(ids, [packed], check=False)[0]
-            return {"category": of_raw[v & np.uint32(15)], "packed": v}
+            def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
+                """One gather per hand: ``packed`` (strength, raw category), ``category``."""
+                v = lookup(ids, [packed])[0]
+                return {"category": of_raw[v & np.uint32(15)], "packed": v}
 
-        def settle_values(
-            p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
-        ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
-            """:func:`settle` from the hands' looked-up values (:func:`evaluate`)."""
-            pv, bv = p["packed"], b["packed"]
-            four, low = np.uint32(4), np.uint32(15)
-            return outcome(pv >> four, bv >> four, pv & low, bv & low)
+            def settle_values(
+                p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
+            ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
+                """:func:`settle` from the hands' looked-up values (:func:`evaluate`)."""
+                pv, bv = p["packed"], b["packed"]
+                four, low = np.uint32(4), np.uint32(15)
+                return outcome(pv >> four, bv >> four, pv & low, bv & low)
+
+        else:
+            code_of = inverse.reshape(-1).astype(np.uint16)  # a hand's value, densely
+            v_raw = (values & np.uint32(15)).astype(np.int64)
+            v_cat = of_raw[v_raw]
+            v_str = np.unique(values >> np.uint32(4), return_inverse=True)[1].reshape(-1)
+            k = len(values)
+            n_raw = len(row)  # grid cells: a win with raw r, a loss to raw r, a push
+            small = k <= _GRID and 2 * n_raw < 255
+            grid = _grid(v_str, v_raw, k, banker_ties, n_raw) if small else None
+            amount = np.concatenate([won, lost, [0.0]])
+            who = np.array([0] * n_raw + [1] * n_raw + [2], dtype=np.int8)
+
+            def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
+                """One small gather per hand: its value's dense code, and ``category``."""
+                c = lookup(ids, [code_of])[0]
+                return {"category": v_cat[c], "code": c}
+
+            def settle_values(
+                p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
+            ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
+                """:func:`settle` from the hands' codes (:func:`evaluate`): one gather in
+                the grid of every pair of codes when it is small, else by strength."""
+                pc_, bc_ = p["code"], b["code"]
+                if grid is None:
+                    return outcome(v_str[pc_], v_str[bc_], v_raw[pc_], v_raw[bc_])
+                cell = grid[pc_.astype(np.int32) * k + bc_]
+                return who[cell], amount[cell]
 
     pw, pl, pp = (Fraction(x) for x in fig["outcome"])
     return {
@@ -228,14 +340,17 @@ def audit_spec(
         "deck": deck,
         "unit": np.arange(52, dtype=np.int64),
         "unit_names": list(CARD_NAMES),
-        "copies": np.ones(52, dtype=np.int64),
-        "parse": lambda arr: parse_card_hands(arr, (5,)),
+        "copies": np.full(52, decks, dtype=np.int64),
+        "parse": lambda arr: parse_card_hands(arr, (5,), copies=decks),
         "labels": labels,
         "expected": expected,
         "bull": [lb != "no_bull" for lb in labels],
         "category": category,
         "strength": strength,
         "outcome": [pw, pl, pp],
+        "net": [(Fraction(a), Fraction(p)) for a, p in fig["net"]],
+        "outcome_note": f"hands dealt from a {decks}-deck shoe" if decks > 1 else "",
+        "decks": decks,
         "settle": settle,
         "finish": None,
         "banker_word": "banker",

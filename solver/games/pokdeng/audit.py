@@ -3,11 +3,19 @@
 A seat is dealt two cards and may draw a third, so the audited hand is the **two-card
 start**: the first two cards of the logged hand, which must be written in the order
 dealt. Its category is the two-card type and points (``pok_9`` … ``normal_0``) with the
-exact probability from the ``odds`` room. The showdown outcome depends on the drawing,
-so it has no exact expected frequency here (``outcome`` is ``None``); the settlement of
-the final hands is ``play.settle_batch``. ``finish`` completes dealt starts the way
-``bull deal`` plays them: a seat without pok draws on 4 or less, the dealer on the rule
-set's ``dealer_draws_at_most`` (nobody draws against a dealer's pok).
+exact probability from the ``odds`` room (a shoe: the ways to deal it from the full
+shoe). The settlement of the final hands is ``play.settle_batch``.
+
+The showdown outcome depends on how the players draw, so it is tested only under a
+stated strategy, the option ``player_strategy`` (``--player-strategy``): ``mirror``
+(draw on 4 or less) or ``optimal`` (the exact strategy against the dealer's rule,
+``strategy.solve``); the dealer draws on the rule set's ``dealer_draws_at_most``.
+:func:`net_distribution` gives the exact distribution of the player's net (and so who
+wins) under it; the figures are kept on disk like Niu Niu's
+(``rules/audit-figures-*.json``); from a shoe, :func:`shoe_net_distribution`.
+``finish`` completes dealt starts the way ``bull deal`` plays them: a seat without pok
+draws as the strategy says (default ``mirror``), the dealer on its rule (nobody draws
+against a dealer's pok).
 
 >>> s = audit_spec(None, {}, None)
 >>> s["labels"][:2], s["hand_size"], s["sizes"]
@@ -16,17 +24,317 @@ set's ``dealer_draws_at_most`` (nobody draws against a dealer's pok).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import os
+import uuid
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["audit_spec"]
+from solver.games.pokdeng.rules import HandType
+
+__all__ = [
+    "STRATEGIES", "audit_spec", "exact_net", "net_distribution", "shoe_net_distribution",
+    "strategy_draws",
+]  # fmt: skip
 
 PAD = 255
 PLAYER_DRAWS_AT_MOST = 4
+STRATEGIES = ("mirror", "optimal")
+"""The player strategies the outcome test can assume (``--player-strategy``)."""
+_FIGURES: dict[str, list[tuple[Fraction, Fraction]]] = {}
+
+
+def net_distribution(
+    r: Any,
+    draws: npt.NDArray[np.bool_],
+    dealer_k: int,
+    cards: Sequence[int] | None = None,
+) -> list[tuple[Fraction, Fraction]]:
+    """The exact distribution of the player's net heads-up, as ``bull deal`` plays:
+    (amount, probability) by amount.
+
+    The player's start P and the dealer's D are dealt, then the player's third card x
+    and the dealer's c (distinct cards of the rest: every ordered (P, D, x, c) equally
+    likely). The player draws when ``draws[P]`` (a start's colex rank over the deck) and
+    neither side has a Pok; the dealer draws on a non-Pok total of ``dealer_k`` or less.
+    Settlement depends on the final hands' classes only, so every (P, D) is settled
+    against the classes of P or P + x and of D or D + c; starts are taken one per suit
+    orbit (the game and the strategy are suit-symmetric) weighted by the orbit's size.
+    ``cards``: a reduced deck (for tests), default the 52 cards.
+    """
+    from solver.core.indexing import all_subsets
+    from solver.games.pokdeng.hands import classify, settle, two_card_kind
+
+    deck = list(range(52)) if cards is None else sorted(set(int(c) for c in cards))
+    n = len(deck)
+    gid = np.array(deck, dtype=np.int64)
+    two = all_subsets(n, 2).astype(np.int64)
+    three = all_subsets(n, 3).astype(np.int64)
+    n2 = len(two)
+    draws = np.asarray(draws, dtype=bool)
+    if draws.shape != (n2,):
+        raise ValueError(f"need one draw decision per start ({n2}), got {draws.shape}")
+    t2, p2, d2 = classify(gid[two], r)
+    t3, p3, d3 = classify(gid[three], r)
+    k2 = two_card_kind(gid[two]) if r.two_card_order else np.zeros(n2, np.int8)
+    k3 = two_card_kind(gid[three]) if r.two_card_order else np.zeros(len(three), np.int8)
+    code = np.r_[
+        ((t2.astype(np.int64) * 10 + p2) * 10 + d2) * 4 + k2,
+        ((t3.astype(np.int64) * 10 + p3) * 10 + d3) * 4 + k3,
+    ]
+    classes, cid = np.unique(code, return_inverse=True)
+    cid = cid.reshape(-1).astype(np.int64)
+    c2, c3 = cid[:n2], cid[n2:]
+    ct, cp, cd, ck = classes // 400, (classes // 40) % 10, (classes // 4) % 10, classes % 4
+    st = settle(ct[:, None], cp[:, None], cd[:, None], ct[None], cp[None], cd[None], r,
+                ck[:, None], ck[None])  # fmt: skip
+    amounts, st_idx = np.unique(st, return_inverse=True)
+    st_idx = st_idx.reshape(st.shape).astype(np.int64)
+    n_amt = len(amounts)
+    pok = t2 == int(HandType.POK)
+    dealer_draws = ~pok & (p2 <= dealer_k)
+    allc = np.arange(n, dtype=np.int64)
+    in_d = (allc[None] == two[:, :1]) | (allc[None] == two[:, 1:])  # (n2, n)
+    dc = c3[np.where(in_d, 0, _colex3(two[:, :1], two[:, 1:], allc[None]))]  # class of D + c
+    reps, weight = _orbits(deck, two, draws)
+    counts = np.zeros(n_amt, dtype=np.int64)
+    for rep, w in zip(reps.tolist(), weight.tolist(), strict=True):
+        a, b = int(two[rep, 0]), int(two[rep, 1])
+        free = (allc != a) & (allc != b)  # (n,) cards not in P
+        disjoint = ~(in_d[:, a] | in_d[:, b])  # (n2,) dealer starts
+        px = c3[np.where(free, _colex3(np.int64(a), np.int64(b), allc), 0)]  # class of P + x
+        pd = disjoint & ~pok & bool(draws[rep] and not pok[rep])  # the player draws
+        rest = free[None, :] & ~in_d  # (n2, n): cards left after P and D
+        cp2 = int(c2[rep])
+        local = np.zeros(n_amt, dtype=np.int64)
+        sel = disjoint & ~pd & ~dealer_draws  # nobody draws
+        local += np.bincount(st_idx[cp2, c2[sel]], minlength=n_amt) * ((n - 4) * (n - 5))
+        sel = disjoint & ~pd & dealer_draws  # the dealer draws c
+        m = rest[sel]
+        local += np.bincount(st_idx[cp2, dc[sel]][m], minlength=n_amt) * (n - 5)
+        sel = pd & ~dealer_draws  # the player draws x
+        m = rest[sel]
+        v = st_idx[px[None, :], c2[sel][:, None]]
+        local += np.bincount(v[m], minlength=n_amt) * (n - 5)
+        sel = np.flatnonzero(pd & dealer_draws)  # both draw: x, then c != x
+        for lo in range(0, len(sel), 64):
+            s = sel[lo : lo + 64]
+            ok = rest[s][:, :, None] & rest[s][:, None, :] & ~np.eye(n, dtype=bool)[None]
+            v = st_idx[px[None, :, None], dc[s][:, None, :]]
+            local += np.bincount(v[ok], minlength=n_amt)
+        counts += w * local
+    total = n2 * (n - 2) * (n - 3) // 2 * (n - 4) * (n - 5)
+    if int(counts.sum()) != total:
+        raise AssertionError("the deal counts do not add up to every deal")
+    return [
+        (Fraction(int(a)), Fraction(int(c), total))
+        for a, c in zip(amounts, counts, strict=True)
+        if c
+    ]
+
+
+def shoe_net_distribution(
+    r: Any,
+    draws: npt.NDArray[np.bool_],
+    dealer_k: int,
+    faces: Sequence[int] | None = None,
+) -> list[tuple[Fraction, Fraction]]:
+    """:func:`net_distribution` from a shoe of ``r.decks`` decks: every physical card
+    ``decks`` times, the ordered deal (P, D, x, c) of distinct physical cards uniform.
+    ``draws`` is per multiset start (dense multiset rank over ``faces``, default the
+    52). A deal of faces is weighted by its ways: P in ``Π C(N, m_P)``, D from what P
+    leaves in ``Π C(N - m_P, m_D)``, then x and c one copy each of what is left.
+    """
+    from math import comb
+
+    from solver.core.indexing import all_multisets, multiset_rank_array
+    from solver.games.pokdeng.hands import classify, settle, two_card_kind
+
+    big_n = int(r.decks)
+    face = list(range(52)) if faces is None else sorted(set(int(c) for c in faces))
+    n = len(face)
+    gid = np.array(face, dtype=np.int64)
+    two = all_multisets(n, 2).astype(np.int64)
+    three = all_multisets(n, 3).astype(np.int64)
+    n2 = len(two)
+    draws = np.asarray(draws, dtype=bool)
+    if draws.shape != (n2,):
+        raise ValueError(f"need one draw decision per start ({n2}), got {draws.shape}")
+    t2, p2, d2 = classify(gid[two], r)
+    t3, p3, d3 = classify(gid[three], r)
+    k2 = two_card_kind(gid[two]) if r.two_card_order else np.zeros(n2, np.int8)
+    k3 = two_card_kind(gid[three]) if r.two_card_order else np.zeros(len(three), np.int8)
+    code = np.r_[
+        ((t2.astype(np.int64) * 10 + p2) * 10 + d2) * 4 + k2,
+        ((t3.astype(np.int64) * 10 + p3) * 10 + d3) * 4 + k3,
+    ]
+    classes, cid = np.unique(code, return_inverse=True)
+    cid = cid.reshape(-1).astype(np.int64)
+    c2, c3 = cid[:n2], cid[n2:]
+    ct, cp, cd, ck = classes // 400, (classes // 40) % 10, (classes // 4) % 10, classes % 4
+    st = settle(ct[:, None], cp[:, None], cd[:, None], ct[None], cp[None], cd[None], r,
+                ck[:, None], ck[None])  # fmt: skip
+    amounts, st_idx = np.unique(st, return_inverse=True)
+    st_idx = st_idx.reshape(st.shape).astype(np.int64)
+    n_amt = len(amounts)
+    pok = t2 == int(HandType.POK)
+    dealer_draws = ~pok & (p2 <= dealer_k)
+    allc = np.arange(n, dtype=np.int64)
+    m2 = (two[:, :1] == allc[None]).astype(np.int64) + (two[:, 1:] == allc[None])  # (n2, n)
+    plus = np.stack([np.broadcast_to(two[:, 0:1], (n2, n)), np.broadcast_to(two[:, 1:2], (n2, n)),
+                     np.broadcast_to(allc[None], (n2, n))], axis=2).reshape(-1, 3)  # fmt: skip
+    dc = c3[multiset_rank_array(plus)].reshape(n2, n)  # class of start + one more face
+    binom = np.array([[comb(a, b) for b in range(3)] for a in range(big_n + 1)], dtype=np.int64)
+    reps, orbit_size = _orbits(face, two, draws, multiset=True)
+    cards = n * big_n
+    counts = [0] * n_amt
+    for rep, size in zip(reps.tolist(), orbit_size.tolist(), strict=True):
+        mp = m2[rep]
+        if (mp > big_n).any():
+            continue
+        w_p = int(np.prod(binom[big_n, mp]))
+        left_p = big_n - mp  # (n,)
+        ok_d = (m2 <= left_p[None]).all(axis=1)
+        w_d = np.where(
+            ok_d, np.prod(binom[np.maximum(left_p, 0)[None], np.minimum(m2, 2)], axis=1), 0
+        )
+        left = np.maximum(left_p[None] - m2, 0)  # (n2, n): copies left after P and D
+        pd = ok_d & ~pok & bool(draws[rep] and not pok[rep])  # the player draws
+        cp2 = int(c2[rep])
+        local = np.zeros(n_amt, dtype=np.int64)
+
+        sel = ok_d & ~pd & ~dealer_draws  # nobody draws
+        local += _binned(n_amt, st_idx[cp2, c2[sel]], w_d[sel] * ((cards - 4) * (cards - 5)))
+        sel = ok_d & ~pd & dealer_draws  # the dealer draws c
+        local += _binned(
+            n_amt, st_idx[cp2, dc[sel]].ravel(), (w_d[sel, None] * left[sel] * (cards - 5)).ravel()
+        )
+        px = dc[rep]  # class of P + x
+        sel = pd & ~dealer_draws  # the player draws x
+        local += _binned(n_amt, st_idx[px[None, :], c2[sel][:, None]].ravel(),
+            (w_d[sel, None] * left[sel] * (cards - 5)).ravel())  # fmt: skip
+        both = np.flatnonzero(pd & dealer_draws)  # x, then c from what x leaves
+        eye = np.eye(n, dtype=np.int64)
+        for lo in range(0, len(both), 32):
+            s = both[lo : lo + 32]
+            lf = left[s]
+            w = w_d[s, None, None] * lf[:, :, None] * np.maximum(lf[:, None, :] - eye[None], 0)
+            local += _binned(n_amt, st_idx[px[None, :, None], dc[s][:, None, :]].ravel(), w.ravel())
+        for j in range(n_amt):
+            counts[j] += size * w_p * int(local[j])
+    total = comb(cards, 2) * comb(cards - 2, 2) * (cards - 4) * (cards - 5)
+    if sum(counts) != total:
+        raise AssertionError("the deal counts do not add up to every deal")
+    return [
+        (Fraction(int(a)), Fraction(c, total)) for a, c in zip(amounts, counts, strict=True) if c
+    ]
+
+
+def _binned(n: int, idx: Any, weight: Any) -> npt.NDArray[np.int64]:
+    """Exact integer sums of ``weight`` per bin 0..n-1 (float sums below 2**53)."""
+    out: npt.NDArray[np.int64] = np.rint(np.bincount(idx, weights=weight, minlength=n)).astype(
+        np.int64
+    )
+    return out
+
+
+def _colex3(a: Any, b: Any, c: Any) -> npt.NDArray[np.int64]:
+    s = np.sort(np.stack(np.broadcast_arrays(a, b, c)), axis=0)
+    out: npt.NDArray[np.int64] = s[2] * (s[2] - 1) * (s[2] - 2) // 6 + s[1] * (s[1] - 1) // 2 + s[0]
+    return out
+
+
+def _orbits(
+    deck: Sequence[int],
+    two: npt.NDArray[np.int64],
+    draws: npt.NDArray[np.bool_],
+    multiset: bool = False,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """One start per orbit of the suit permutations that keep the deck, and the orbit's
+    size; every start on its own when the strategy is not constant on an orbit
+    (``two``: the starts in colex order, or with ``multiset`` in dense multiset order)."""
+    import itertools
+
+    pos = {c: i for i, c in enumerate(deck)}
+    orbit = np.arange(len(two), dtype=np.int64)
+    for perm in itertools.permutations(range(4)):
+        image = [(c >> 2) * 4 + perm[c & 3] for c in deck]
+        if not all(c in pos for c in image):
+            continue
+        m = np.array([pos[c] for c in image], dtype=np.int64)
+        a, b = m[two[:, 0]], m[two[:, 1]]
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        orbit = np.minimum(orbit, (hi * (hi + 1) if multiset else hi * (hi - 1)) // 2 + lo)
+    if (draws != draws[orbit]).any():
+        return np.arange(len(two), dtype=np.int64), np.ones(len(two), dtype=np.int64)
+    reps, weight = np.unique(orbit, return_counts=True)
+    return reps.astype(np.int64), weight.astype(np.int64)
+
+
+def strategy_draws(r: Any, strategy: str, dealer_k: int, tables: str | None) -> Any:
+    """Which of the 1,326 starts (colex rank; a shoe: the 1,378 multiset starts by dense
+    multiset rank) draw under ``strategy``: ``mirror`` on a non-Pok total of 4 or less,
+    ``optimal`` as the exact strategy against a dealer drawing on ``dealer_k`` or less
+    says (a tie stands)."""
+    from solver.games.pokdeng.hands import all_hands, all_shoe_hands, classify
+    from solver.games.pokdeng.rulefile import rule_solution, shoe_rule_solution
+    from solver.games.pokdeng.strategy import CONFIGS, Action, config_rules, solve
+
+    if strategy == "mirror":
+        t, p, _d = classify(all_hands(2) if r.decks == 1 else all_shoe_hands(2), r)
+        return (t != int(HandType.POK)) & (p <= PLAYER_DRAWS_AT_MOST)
+    if r.decks > 1:
+        return np.asarray(shoe_rule_solution(r, dealer_k, tables).action == Action.DRAW)
+    preset = r.name in CONFIGS and r.with_policy(dealer_k) == config_rules(r.name).with_policy(
+        dealer_k
+    )
+    sol = solve(r, dealer_k) if preset else rule_solution(r, dealer_k, tables)
+    return np.asarray(sol.action == Action.DRAW)
+
+
+def exact_net(
+    r: Any, strategy: str, dealer_k: int, tables: str | None
+) -> list[tuple[Fraction, Fraction]]:
+    """:func:`net_distribution` under ``strategy``, computed once, then read from the
+    cache next to the rule-set tables."""
+    from solver.store.custom import rule_digest, rule_table_path
+
+    key = {"figures": "pokdeng audit net", "rules": r.to_data(), "strategy": strategy,
+           "dealer_draws_at_most": dealer_k}  # fmt: skip
+    memo = rule_digest(key) + (tables or "")
+    if memo in _FIGURES:
+        return _FIGURES[memo]
+    path = rule_table_path("audit-figures", key, tables).with_suffix(".json")
+    net: list[tuple[Fraction, Fraction]] | None = None
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if stored.get("key") == key:
+            net = [(Fraction(a), Fraction(p)) for a, p in stored["net"]]
+            if sum(p for _, p in net) != 1:
+                net = None
+    except (OSError, ValueError, AttributeError, KeyError, TypeError, ZeroDivisionError):
+        net = None
+    if net is None:
+        draws = strategy_draws(r, strategy, dealer_k, tables)
+        compute = net_distribution if r.decks == 1 else shoe_net_distribution
+        net = compute(r, draws, dealer_k)
+        tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
+        try:  # written whole or not at all; a cache that cannot be written is skipped
+            path.parent.mkdir(parents=True, exist_ok=True)
+            text = json.dumps({"key": key, "net": [[str(a), str(p)] for a, p in net]})
+            tmp.write_text(text, "utf-8")
+            os.replace(tmp, path)
+            for older in path.parent.glob(f"audit-figures-{rule_digest(key)}-*.json"):
+                if older != path:  # the same figures, kept by other code
+                    older.unlink(missing_ok=True)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+    _FIGURES[memo] = net
+    return net
 
 
 def audit_spec(
@@ -37,20 +345,29 @@ def audit_spec(
 ) -> dict[str, Any]:
     """The audit description of Pok Deng under ``rules`` (see the module docstring)."""
     from solver.core.cards import CARD_NAMES
-    from solver.core.indexing import all_subsets, colex_rank_array
+    from solver.core.errors import BullError
+    from solver.core.indexing import all_subsets, colex_rank_array, multiset_rank_array
+    from solver.games.pokdeng.hands import all_shoe_hands
     from solver.games.pokdeng.odds import odds
     from solver.games.pokdeng.play import evaluate_batch, settle_batch
-    from solver.games.pokdeng.rules import HandType, load_rules
+    from solver.games.pokdeng.rules import load_rules
     from solver.kit.parse import parse_card_hands
 
     r = load_rules(rules)
+    decks = int(r.decks)
+    strategy = options.get("player_strategy")
+    if strategy is not None and strategy not in STRATEGIES:
+        raise BullError(f"--player-strategy {strategy!r}: expected {' or '.join(STRATEGIES)}")
     res = odds(r, tables)
     rows = res.sections["2_card_type_points"]
     labels = [lb for lb, _ in rows]
     expected = [Fraction(n, res.totals["2_card_type_points"]) for _, n in rows]
     index = {lb: i for i, lb in enumerate(labels)}
+    dealer_k = options.get("dealer_draws_at_most")
+    dealer_k = r.dealer_draws_at_most if dealer_k is None else int(dealer_k)
+    driver = arrays is None  # an executor (arrays broadcast) only counts
     if arrays is None:
-        starts = all_subsets(52, 2)
+        starts = all_subsets(52, 2) if decks == 1 else all_shoe_hands(2)
         ev = evaluate_batch(starts, r, tables)
         pairs = zip(ev["type"].tolist(), ev["points"].tolist(), strict=True)
         names = [f"{HandType(t).label}_{p}" for t, p in pairs]
@@ -60,13 +377,37 @@ def audit_spec(
             "points": np.asarray(ev["points"], dtype=np.int8),
             "pok": np.asarray(ev["type"] == int(HandType.POK)),
         }
+        pok_s = np.asarray(arrays["pok"])
+        if strategy == "optimal":
+            arrays["draws"] = np.asarray(strategy_draws(r, "optimal", dealer_k, tables))
+        else:
+            arrays["draws"] = ~pok_s & (np.asarray(arrays["points"]) <= PLAYER_DRAWS_AT_MOST)
     cat_col, str_col = arrays["category"], arrays["strength"]
-    pts_col, pok_col = arrays["points"], arrays["pok"]
-    dealer_k = options.get("dealer_draws_at_most")
-    dealer_k = r.dealer_draws_at_most if dealer_k is None else int(dealer_k)
+    pts_col, pok_col, draws_col = arrays["points"], arrays["pok"], arrays["draws"]
+    net: list[tuple[Fraction, Fraction]] | None = None
+    outcome: list[Fraction] | None = None
+    if strategy is None:
+        note = (
+            "the outcome of Pok Deng depends on how the players draw: give "
+            "--player-strategy mirror|optimal to test it under that strategy"
+        )
+    else:
+        note = (
+            f"players draw {'on 4 or less' if strategy == 'mirror' else 'optimally'} "
+            f"(--player-strategy {strategy}), the dealer on {dealer_k} or less"
+            + (f"; from a {decks}-deck shoe" if decks > 1 else "")
+        )
+        if driver:
+            net = exact_net(r, strategy, dealer_k, tables)
+            outcome = [sum((p for a, p in net if a > 0), Fraction(0)),
+                       sum((p for a, p in net if a < 0), Fraction(0)),
+                       sum((p for a, p in net if a == 0), Fraction(0))]  # fmt: skip
 
     def rank(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
-        return colex_rank_array(np.sort(ids[:, :2], axis=1), presorted=True)
+        srt = np.sort(ids[:, :2], axis=1)
+        if decks > 1:
+            return multiset_rank_array(srt, presorted=True)
+        return colex_rank_array(srt, presorted=True)
 
     def category(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
         return cat_col[rank(ids)].astype(np.int64)
@@ -81,7 +422,7 @@ def audit_spec(
     ) -> npt.NDArray[np.uint8]:
         """Final hands (n, 3), PAD when standing: ``extra`` the next card for each."""
         rk = rank(start)
-        draws = ~pok_col[rk] & (pts_col[rk] <= PLAYER_DRAWS_AT_MOST) & ~dealer_pok
+        draws = draws_col[rk] & ~pok_col[rk] & ~dealer_pok
         out = np.full((len(start), 3), PAD, dtype=np.uint8)
         out[:, :2] = start[:, :2]
         out[draws, 2] = extra[draws]
@@ -115,17 +456,20 @@ def audit_spec(
         "kind": "card",
         "hand_size": 2,
         "sizes": (2, 3),
-        "deck": np.arange(52, dtype=np.uint8),
+        "deck": np.repeat(np.arange(52, dtype=np.uint8), decks),
         "unit": np.arange(52, dtype=np.int64),
         "unit_names": list(CARD_NAMES),
-        "copies": np.ones(52, dtype=np.int64),
-        "parse": lambda arr: parse_card_hands(arr, (2, 3)),
+        "copies": np.full(52, decks, dtype=np.int64),
+        "parse": lambda arr: parse_card_hands(arr, (2, 3), copies=decks),
         "labels": labels,
         "expected": expected,
         "bull": [lb.startswith("pok") for lb in labels],
         "category": category,
         "strength": strength,
-        "outcome": None,
+        "outcome": outcome,
+        "net": net,
+        "outcome_note": note,
+        "decks": decks,
         "settle": settle,
         "finish": finish,
         "finish_dealer": finish_dealer,

@@ -2,8 +2,9 @@
 
 :func:`audit_spec` returns plain data and vectorised functions: five tiles dealt from
 the 32-tile set, the audited category (the best score, from the table by colex rank)
-with its exact probability (the ``odds`` room), the exact showdown outcome when no
-hand declines (the ``odds`` room's edge), and the settlement (``play.settle_batch``).
+with its exact probability (the ``odds`` room), the exact showdown outcome and the
+distribution of the player's net (:func:`net_distribution`: players decline as the rule
+set says), and the settlement (``play.settle_batch``).
 Tiles are audited by type: a civil type comes twice in the set, a military one once.
 
 >>> s = audit_spec(None, {}, None)
@@ -13,6 +14,7 @@ Tiles are audited by type: a civil type comes twice in the set, a military one o
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
@@ -25,10 +27,61 @@ __all__ = ["audit_spec"]
 
 
 @lru_cache(maxsize=8)
-def _edge_cached(rules: str | None, reveals: str | None, tables: str | None) -> Any:
-    from solver.games.taungau.odds import taungau_edge
+def _net_cached(
+    rules: str | None, reveals: str | None, tables: str | None
+) -> tuple[tuple[Fraction, Fraction], ...]:
+    from solver.games.taungau.rules import load_rules
 
-    return taungau_edge(rules, reveals, tables)
+    return tuple(net_distribution(load_rules(rules), reveals, tables))
+
+
+def net_distribution(
+    r: Any, reveals: str | None, tables: str | None
+) -> list[tuple[Fraction, Fraction]]:
+    """The exact distribution of the player's net (as ``play.settle_batch`` settles)
+    over every ordered pair of disjoint hands: (amount, probability) by amount.
+
+    Per player hand the table gives how many of the 80,730 banker hands from the other
+    27 tiles have each strength; the net is a function of the two strengths and the
+    player's decision (declining a bull: when the banker reveals last, the hand's own
+    decision; first, whenever declaring would lose more than the no-bull payment).
+    """
+    from solver.games.taungau.hands import BANKER_HANDS, HAND_COUNT, banker_distribution
+    from solver.games.taungau.odds import _banker_dist
+    from solver.games.taungau.play import rule_columns
+    from solver.games.taungau.rules import Decision
+
+    mode = reveals or r.banker_reveals
+    ps = rule_columns(r, ["strength"], tables)["strength"].astype(np.int64)
+    dist = _banker_dist(r, tables) if r.has_decline else banker_distribution(ps).astype(np.int64)
+    pay = np.array([r.payoff_value(s) for s in range(11)], dtype=np.int64)
+    no_bull = np.asarray(r.no_bull_payments(), dtype=np.int64)
+    bs = np.arange(11, dtype=np.int64)[None, :]
+    declines = np.zeros((len(ps), 11), dtype=bool)
+    if r.has_decline:
+        if mode == "first":
+            declines = (ps[:, None] > 0) & (pay[ps][:, None] - pay[bs] < -no_bull[bs])
+        else:
+            dec = rule_columns(r, ["decision_last"], tables)["decision_last"]
+            declines = np.broadcast_to(
+                (np.asarray(dec) == Decision.DECLINE)[:, None], (len(ps), 11)
+            )
+    eff = np.where(declines, 0, ps[:, None])
+    if r.settlement == "difference":
+        net = np.where(eff == 0, -no_bull[bs], pay[eff] - pay[bs])
+    else:
+        net = np.sign(eff - bs)
+    amounts, inv = np.unique(net, return_inverse=True)
+    counts = np.zeros(len(amounts), dtype=np.int64)
+    np.add.at(counts, inv.reshape(-1), dist.reshape(-1))
+    pairs = HAND_COUNT * BANKER_HANDS
+    if int(counts.sum()) != pairs:
+        raise AssertionError("the banker counts do not add up to every pair")
+    return [
+        (Fraction(int(a)), Fraction(int(n), pairs))
+        for a, n in zip(amounts, counts, strict=True)
+        if n
+    ]
 
 
 def separate(
@@ -65,7 +118,7 @@ def audit_spec(
     """The audit description of Tau Ngau under ``rules`` (see the module docstring)."""
     from solver.core.indexing import colex_rank_array
     from solver.core.tiles import NUM_TILES, TYPE_COPIES, TYPE_NAMES, TYPE_OF_TILE
-    from solver.games.taungau.odds import odds, taungau_edge
+    from solver.games.taungau.odds import odds
     from solver.games.taungau.play import rule_columns, settle_batch
     from solver.games.taungau.rules import load_rules
     from solver.kit.parse import parse_tile_hands
@@ -92,13 +145,21 @@ def audit_spec(
         winner = np.where(w > 0, 0, np.where(w < 0, 1, 2)).astype(np.int8)
         return winner, np.asarray(out["net"], dtype=np.float64)
 
+    net: Any = None
+    if "net" not in arrays:
+        net = (
+            _net_cached(rules, reveals, tables)
+            if isinstance(rules, str | None)
+            else net_distribution(r, reveals, tables)
+        )
+        arrays = {**arrays, "net": np.array(json.dumps([[str(a), str(p)] for a, p in net]))}
+    else:
+        net = [(Fraction(a), Fraction(p)) for a, p in json.loads(str(arrays["net"]))]
+    outcome = [sum((p for a, p in net if a > 0), Fraction(0)),
+               sum((p for a, p in net if a < 0), Fraction(0)),
+               sum((p for a, p in net if a == 0), Fraction(0))]  # fmt: skip
     mode = reveals or r.banker_reveals
-    edge = (
-        _edge_cached(rules, reveals, tables)
-        if isinstance(rules, str | None)
-        else taungau_edge(r, reveals, tables)
-    )
-    declines = r.has_decline and (mode == "first" or edge.decline_last > 0)
+    note = f"players decline as the rules say (banker reveals {mode})" if r.has_decline else ""
     return {
         "game": "taungau",
         "rules": r.name,
@@ -115,7 +176,9 @@ def audit_spec(
         "bull": [lb != "no_bull" for lb in labels],
         "category": strength,  # strength 0..10 is the index of the best score's label
         "strength": strength,
-        "outcome": None if declines else [edge.p_win, edge.p_loss, edge.p_push],
+        "outcome": outcome,
+        "net": net,
+        "outcome_note": note,
         "settle": settle,
         "finish": None,
         "banker_word": "banker",

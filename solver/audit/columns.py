@@ -1,0 +1,104 @@
+"""Reading a log's columns in a batch: the labels of ``role`` and ``result``, numbers,
+and where rounds start.
+
+The DuckDB engine may read ``role`` and ``result`` as label codes in SQL (a column
+``<name>#``; see :func:`solver.audit.duckdb_engine.coded`): :func:`label` then parses
+only the rows without a code, so every engine makes the same of every row.
+
+>>> import pyarrow as pa
+>>> t = pa.table({"role": ["banker", " Player", "croupier"]})
+>>> p = label(t, "role", ROLES)
+>>> p.value.tolist(), p.stated.tolist(), p.bad.tolist()
+([1, 0, -1], [True, True, False], [False, False, True])
+>>> changes(pa.array([1, 1, 2, 3, 3])).tolist()
+[True, False, True, True, False]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from solver.core.errors import BullError
+from solver.kit.parse import Parsed, parse_float, parse_label
+
+__all__ = ["RESULT_LABELS", "ROLES", "NotInRoundOrder", "changes", "column", "label", "number"]
+
+RESULT_LABELS = {
+    "win": 0, "won": 0, "player": 0, "w": 0,
+    "loss": 1, "lose": 1, "lost": 1, "l": 1, "banker": 1, "dealer": 1,
+    "push": 2, "tie": 2, "draw": 2, "p": 2,
+}  # fmt: skip
+"""The ``result`` of a player row: who won its showdown (0 the player, 1 the banker)."""
+ROLES = {"player": 0, "banker": 1, "dealer": 1}
+
+
+class NotInRoundOrder(BullError):
+    """The rows of a round are not together: the engine must sort by round."""
+
+
+def column(t: pa.Table, name: str) -> pa.Array:
+    """A column as one array (no copy when it is one chunk already)."""
+    c = t.column(name)
+    return c.chunk(0) if c.num_chunks == 1 else c.combine_chunks()
+
+
+def label(
+    t: pa.Table, key: str, labels: dict[str, int], rows: npt.NDArray[np.int64] | None = None
+) -> Parsed:
+    """:func:`~solver.kit.parse.parse_label` of column ``key`` (of ``rows``; None: all),
+    or of its label codes when the engine read them in SQL (column ``key#``, see
+    :func:`solver.audit.duckdb_engine.coded`): only the rows without a code are parsed
+    here, so both give the same values, rows and messages."""
+    raw = column(t, key)
+    if key + "#" not in t.column_names:
+        return parse_label(raw if rows is None else raw.take(pa.array(rows)), key, labels)
+    codes = column(t, key + "#")
+    code = np.frombuffer(codes.buffers()[1], np.int8, len(codes), codes.offset).astype(np.int64)
+    if codes.null_count:
+        code[~np.asarray(codes.is_valid())] = -1
+    if rows is not None:
+        code = code[rows]
+    known = code >= 0
+    if known.all():
+        return Parsed(code, known, np.zeros(len(code), dtype=bool))
+    rest = np.flatnonzero(~known)
+    sub = parse_label(raw.take(pa.array(rest if rows is None else rows[rest])), key, labels)
+    stated, bad = known.copy(), np.zeros(len(code), dtype=bool)
+    code[rest], stated[rest], bad[rest] = sub.value, sub.stated, sub.bad
+    return Parsed(code, stated, bad, {int(rest[i]): m for i, m in sub.messages.items()})
+
+
+def number(arr: pa.Array, name: str, rows: npt.NDArray[np.int64]) -> Parsed:
+    """:func:`~solver.kit.parse.parse_float` of ``arr[rows]``; a float64 column is read
+    from its buffers (no Arrow take)."""
+    if arr.type != pa.float64() or arr.offset:
+        return parse_float(arr.take(pa.array(rows)), name)
+    n = len(arr)
+    values = np.frombuffer(arr.buffers()[1], dtype=np.float64, count=n)[rows]
+    valid = np.asarray(arr.is_valid()) if arr.null_count else np.ones(n, dtype=bool)
+    stated = valid[rows]
+    bad = stated & ~np.isfinite(values)
+    if bad.any():  # the messages name the values
+        return parse_float(arr.take(pa.array(rows)), name)
+    return Parsed(np.where(stated, values, 0.0), stated, bad)
+
+
+def changes(rnd: pa.Array) -> npt.NDArray[np.bool_]:
+    """Row i starts a new round (row 0 always); raises when rounds go backwards."""
+    n = len(rnd)
+    out = np.ones(n, dtype=bool)
+    if n > 1:
+        if pa.types.is_integer(rnd.type) and rnd.null_count == 0:
+            x = np.asarray(rnd)
+            if (x[1:] < x[:-1]).any():
+                raise NotInRoundOrder("round ids are not in order")
+            out[1:] = x[1:] != x[:-1]
+            return out
+        a, b = rnd.slice(1), rnd.slice(0, n - 1)
+        if pc.any(pc.less(a, b)).as_py():
+            raise NotInRoundOrder("round ids are not in order")
+        out[1:] = np.asarray(pc.fill_null(pc.not_equal(a, b), True))
+    return out
