@@ -63,7 +63,7 @@ from solver.core.status import StatusLine
 from solver.kit.check import Checked, Checker, blank, take
 from solver.kit.findings import FieldStats, Malformed, RowWriter, VerifyReport
 from solver.kit.infer import Inference
-from solver.kit.learn import explain_patterns
+from solver.kit.learn import ShapeCounts
 from solver.kit.parse import joined_text, nonempty, nulls, parse_card_hands, parse_tile_hands
 from solver.kit.read import (
     FIELDS,
@@ -108,30 +108,22 @@ class _Run:
         writer: RowWriter | None,
         diagnose: bool = True,
     ) -> None:
-        from solver.kit.diagnosis import Tally
+        from solver.kit.diagnosis import Causes, Tally
 
         self.diagnose = diagnose
-        from solver.kit.diagnosis import pairs_of
-
         self.variants = list(checker.variants)
-        base = checker.rules.to_data()
-        # the checkers' special-ish hand rows are shapes of the hand (every card small,
-        # four faces, four of a kind, a flush), whatever the rules: a structural scope
-        self.pairs = {
-            m: pairs_of(self.variants, m, base, structural=m == "hand")
-            for m in ("hand", "showdown")
-        }
-        self.pair_at = {"hand": len(self.variants)}
-        self.pair_at["showdown"] = self.pair_at["hand"] + len(self.pairs["hand"])
-        combined = [c for m in ("hand", "showdown") for _, _, c in self.pairs[m]]
-        self.causes = self.variants + combined
-        self.tally = Tally(self.causes)
-        self.unexplained: list[dict[str, Any]] = []
-        self.agreeing_sample: list[dict[str, Any]] = []
-        self.unexplained_total = 0
+        found = Causes.of(self.variants, checker.rules.to_data())
+        self.pairs, self.pair_at, self.causes = found.pairs, found.at, found.all
+        # two mistakes at once change answers anywhere: scored on every row, listed only
+        # when they score more than both members alone
+        self.full = found.full
+        self.tally = Tally(self.causes, self.full)
+        self.shapes = ShapeCounts()
+        """Unexplained and agreeing rows by atom set, for the pattern learner."""
         self.contradicts_off = np.zeros(len(self.causes), dtype=np.int64)
         """Per single cause: the agreeing rows off the special-ish ones it contradicts."""
         self.pair_contradicts = np.zeros(len(self.causes), dtype=np.int64)
+        self.active: npt.NDArray[np.bool_] | None = None  # what the second pass scores
         self.mode_index = {
             m: np.array([i for i, v in enumerate(self.variants) if m in v.modes], dtype=np.int64)
             for m in ("hand", "showdown")
@@ -172,7 +164,8 @@ class _Run:
             explains, contradicts = self._score(mode, res, dis)
             self.tally.add(explains)
             self.tally.add_counts(len(res.rows) - len(dis_rows), contradicts)
-            self._keep_unexplained(res, dis_rows, explains)
+            lost = dis_rows[~explains.any(axis=1)] if len(dis_rows) else dis_rows
+            self.shapes.add(res.record, lost, np.flatnonzero(~dis))
         if self.writer is not None or len(self.examples) < MAX_LISTED:
             self._records(mode, lines, res, dis_rows, explains)
 
@@ -208,47 +201,53 @@ class _Run:
             unexplained = np.asarray(~explains[:, : len(self.variants)].any(axis=1), dtype=bool)
             sel = np.flatnonzero(dis & special)
             sel = sel[unexplained[pos[sel]]]
-            if len(sel):
-                for k, (_, _, combined) in enumerate(self.pairs[mode]):
-                    ok = np.asarray(res.variant_agree(combined, sel), dtype=bool)
-                    explains[pos[sel[ok]], self.pair_at[mode] + k] = True
+            every_dis = np.flatnonzero(dis)  # a pair of mistakes: every disagreeing row
+            for k, (_, _, combined) in enumerate(self.pairs[mode]):
+                col = self.pair_at[mode] + k
+                rows = every_dis if col in self.full else sel
+                if len(rows):
+                    ok = np.asarray(res.variant_agree(combined, rows), dtype=bool)
+                    explains[pos[rows[ok]], col] = True
         return explains, contradicts
 
-    def _keep_unexplained(
-        self, res: Checked, dis_rows: npt.NDArray[np.int64], explains: npt.NDArray[np.bool_]
-    ) -> None:
-        """The records of disagreeing rows no cause explains (for the pattern learner),
-        and, from the same batches, a bounded sample of agreeing rows."""
-        from solver.kit.learn import MAX_ROWS, MAX_SAMPLE
+    def needs_second_pass(self) -> bool:
+        """Whether the pairs' contradictions or the agreeing rows' atoms need a second
+        pass over the file."""
+        self.active = self._active()  # fixed by the first pass
+        return bool(self.active.any()) or self.shapes.needs_pass()
 
-        lost = dis_rows[~explains.any(axis=1)] if len(dis_rows) else dis_rows
-        if not len(lost):
-            return
-        self.unexplained_total += len(lost)
-        room = MAX_ROWS - len(self.unexplained)
-        self.unexplained += [res.record(int(i)) for i in lost[: max(room, 0)].tolist()]
-        room = MAX_SAMPLE - len(self.agreeing_sample)
-        if room > 0:
-            ok = np.flatnonzero(~res.disagree)[:room]
-            self.agreeing_sample += [res.record(int(i)) for i in ok.tolist()]
+    def second_pass(self, mode: str, res: Checked) -> None:
+        """One checked group of the second pass."""
+        self.add_pair_contradicts(mode, res)
+        self.shapes.add_agreeing(res.record, np.flatnonzero(~res.disagree))
 
-    def active_pairs(self) -> bool:
-        """Whether a combination of two causes explains a row no single one does (then
-        a second pass counts what it contradicts)."""
+    def _active(self) -> npt.NDArray[np.bool_]:
+        """Per cause: a combination that needs the second pass. A scoped pair explaining a
+        row no single cause does; a pair of mistakes explaining more rows than either
+        member scores (else it can never be listed: see :class:`Tally`)."""
         explains = self.tally.explains()
-        return bool(explains[len(self.variants) :].any())
+        score = explains - self.tally.contradicts
+        active = np.zeros(len(self.causes), dtype=bool)
+        active[len(self.variants) :] = explains[len(self.variants) :] > 0
+        for col, (a, b) in self.full.items():
+            active[col] = explains[col] > max(score[a], score[b])
+        return active
 
     def add_pair_contradicts(self, mode: str, res: Checked) -> None:
-        """The second pass: the special-ish agreeing rows each explaining combination
-        contradicts (off them it contradicts what its other member does)."""
-        explains = self.tally.explains()
-        sel = np.flatnonzero(np.asarray(res.interesting, dtype=bool) & ~res.disagree)
-        if not len(sel):
+        """The second pass: the agreeing rows each active combination contradicts — a
+        scoped pair on the special-ish rows (off them it contradicts what its other
+        member does), a pair of mistakes on every agreeing row."""
+        active = self.active
+        if active is None or not active.any():
             return
+        agreeing = ~res.disagree
+        sel = np.flatnonzero(np.asarray(res.interesting, dtype=bool) & agreeing)
+        every = np.flatnonzero(agreeing)
         for k, (_, _, combined) in enumerate(self.pairs[mode]):
             col = self.pair_at[mode] + k
-            if explains[col]:
-                ok = np.asarray(res.variant_agree(combined, sel), dtype=bool)
+            rows = every if col in self.full else sel
+            if active[col] and len(rows):
+                ok = np.asarray(res.variant_agree(combined, rows), dtype=bool)
                 self.pair_contradicts[col] += int((~ok).sum())
 
     def finish_pairs(self) -> None:
@@ -256,7 +255,8 @@ class _Run:
         for m in ("hand", "showdown"):
             for k, (_, b, _) in enumerate(self.pairs[m]):
                 col = self.pair_at[m] + k
-                self.tally.contradicts[col] = self.pair_contradicts[col] + self.contradicts_off[b]
+                off = 0 if col in self.full else self.contradicts_off[b]
+                self.tally.contradicts[col] = self.pair_contradicts[col] + off
 
     def _records(
         self,
@@ -289,7 +289,10 @@ class _Run:
         rank = {v: k for k, v in enumerate(self.tally.order())}
         keys = [v.key for v in self.causes]
         big = len(keys)
-        return lambda idx: [keys[v] for v in sorted(idx, key=lambda v: (rank.get(v, big), v))]
+        listed = set(rank) | set(range(len(self.variants)))  # a pair left out is not named
+        return lambda idx: [
+            keys[v] for v in sorted(idx, key=lambda v: (rank.get(v, big), v)) if v in listed
+        ]
 
     def report(self, game: str, rules: str, path: str, label: str) -> VerifyReport:
         if self.rows_read == 0:
@@ -301,7 +304,7 @@ class _Run:
                 f"{path}: nothing readable: all {self.malformed} rows are malformed{where}"
             )
         tally, disagree = self.tally, self.disagree
-        patterns = explain_patterns(self.unexplained, self.agreeing_sample, self.unexplained_total)
+        patterns = self.shapes.patterns()
         stats, kinds = self.stats, self.kinds
         return VerifyReport(
             game=game,
@@ -444,11 +447,11 @@ def verify_file(
                 run.add(mode, chunk.lines[sel], res)
             if progress is not None:
                 progress(run.rows_read)
-        if diagnose and run.active_pairs():  # second pass: what the pairs contradict
+        if diagnose and run.needs_second_pass():  # what the pairs contradict, ...
             _, _, again = read_chunks(path, fmt, columns or {}, batch_size)
             for chunk in prefetch(again):
                 for mode, _sel, res in _groups(chunk, checker, modes, fmt)[1]:
-                    run.add_pair_contradicts(mode, res)
+                    run.second_pass(mode, res)
             run.finish_pairs()
     except BaseException:
         if writer is not None:
@@ -561,7 +564,11 @@ def infer_file(
     opts = dict(options or {})
 
     def variants(spec: Any) -> list[Any]:
-        return list(make_checker(game, spec, opts, tables).variants)
+        """The causes a report under ``spec`` ranks: the catalogue and its pairs."""
+        from solver.kit.infer import with_pairs
+
+        checker = make_checker(game, spec, opts, tables)
+        return with_pairs(checker.variants, checker.rules.to_data())
 
     def run(spec: Any) -> tuple[VerifyReport, list[Any]]:
         rep = verify_file(

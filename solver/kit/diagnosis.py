@@ -14,7 +14,11 @@ Pok Deng deng compared before points) are small explicit evaluators in the game'
 diagnosis module, named by ``mistake``. A mistake may go by what the row claims besides
 the answer (a Tau Ngau player who takes a wrong bull and scores it correctly is judged
 on the claimed ``bull``): the game's checker hands its evaluator the rows' claims.
-Settlement variants (another bet, commission) are ``options``.
+Settlement variants (another bet, commission) are ``options``. A mistake that declares
+the ``stage`` of the evaluation it changes (``bull``, ``points``, ``tie_break``,
+``multiplier``...) composes with a mistake of another stage: the pair applies both
+(``mistake="a+b"``, :func:`mistakes_of`), is scored on every row, and is listed only
+when it scores more than both members alone.
 
 A variant *explains* a disagreeing row when every claim the row states equals that
 variant's answer, and *contradicts* an agreeing row when some claim the row states
@@ -44,6 +48,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -52,11 +57,15 @@ import numpy.typing as npt
 __all__ = [
     "MAX_PAIRS",
     "Catalogue",
+    "Causes",
     "Explanation",
     "Tally",
     "Variant",
     "combine",
+    "is_mistake_pair",
     "mistake_of",
+    "mistake_pairs",
+    "mistakes_of",
     "options_of",
     "pairs_of",
     "variant_rules",
@@ -87,6 +96,11 @@ class Variant:
     scope: tuple[str, ...] = ()
     order: str = ""
     """What the answer depends on in the order the cards were written (``""``: nothing)."""
+    stage: str = ""
+    """For a mistake: the stage of the evaluation it changes (``bull``, ``points``,
+    ``tie_break``, ``settle``...); two mistakes combine only when both have one and the
+    stages differ (``""``: the mistake does not compose). A combination's stages are
+    joined by ``+``."""
 
     @property
     def kind(self) -> str:
@@ -111,10 +125,11 @@ class Catalogue(list[Variant]):
         modes: tuple[str, ...] = ("hand", "showdown"),
         scope: tuple[str, ...] = (),
         order: str = "",
+        stage: str = "",
         **options: Any,
     ) -> None:
         if self.mode == "all" or self.mode in modes:
-            self.append(Variant(key, desc, data, mistake, options, modes, scope, order))
+            self.append(Variant(key, desc, data, mistake, options, modes, scope, order, stage))
 
     def add_mistake(
         self,
@@ -124,8 +139,10 @@ class Catalogue(list[Variant]):
         key: str | None = None,
         scope: tuple[str, ...] = (),
         order: str = "",
+        stage: str = "",
     ) -> None:
-        """A mistake (an explicit evaluator), keyed ``mistake=NAME`` unless ``key``."""
+        """A mistake (an explicit evaluator), keyed ``mistake=NAME`` unless ``key``;
+        ``stage``: the stage it changes, when it can compose with another mistake."""
         self.add(
             key or f"mistake={mistake}",
             desc,
@@ -133,6 +150,7 @@ class Catalogue(list[Variant]):
             modes=modes,
             scope=scope,
             order=order,
+            stage=stage,
         )
 
 
@@ -346,8 +364,10 @@ def _merge_list(a: list[Any], b: list[Any], base: list[Any]) -> list[Any] | None
 
 
 def combine(a: Variant, b: Variant, base: Mapping[str, Any]) -> Variant | None:
-    """The two causes at once (``None`` when they cannot combine: two mistakes, or both
-    changing one rule option differently). ``base``: the rule data both vary.
+    """The two causes at once (``None`` when they cannot combine: two mistakes that do
+    not both declare a stage, or of one stage; both changing one rule option
+    differently). ``base``: the rule data both vary. Two mistakes combine into mistake
+    ``"a+b"`` (see :func:`mistakes_of`), stage ``"sa+sb"``.
 
     >>> base = {"specials": ["x"], "defs": {"t": 1, "u": 1}, "k": 0}
     >>> a = Variant("a", "A", {**base, "specials": ["x", "y"]}, scope=("hand",))
@@ -357,9 +377,23 @@ def combine(a: Variant, b: Variant, base: Mapping[str, Any]) -> Variant | None:
     ('a+b', ['x', 'y'], {'t': 2, 'u': 1}, ('hand',))
     >>> combine(a, Variant("m", "M", mistake="m"), base).mistake
     'm'
+    >>> m1 = Variant("mistake=s", "S", mistake="s", stage="bull")
+    >>> m2 = Variant("mistake=t", "T", mistake="t", stage="tie_break")
+    >>> c = combine(m1, m2, base)
+    >>> c.key, c.mistake, c.stage, sorted(mistakes_of(c))
+    ('mistake=s+mistake=t', 's+t', 'bull+tie_break', ['s', 't'])
+    >>> combine(m1, Variant("mistake=u", "U", mistake="u", stage="bull"), base) is None
+    True
+    >>> combine(m1, Variant("mistake=v", "V", mistake="v"), base) is None
+    True
     """
+    mistake = a.mistake or b.mistake
+    stage = a.stage or b.stage
     if a.mistake is not None and b.mistake is not None:
-        return None
+        sa, sb = set(a.stage.split("+")) - {""}, set(b.stage.split("+")) - {""}
+        if not sa or not sb or sa & sb or mistakes_of(a) & mistakes_of(b):
+            return None
+        mistake, stage = f"{a.mistake}+{b.mistake}", f"{a.stage}+{b.stage}"
     if set(a.options) & set(b.options):
         return None
     rules: dict[str, Any] | None = None
@@ -394,11 +428,12 @@ def combine(a: Variant, b: Variant, base: Mapping[str, Any]) -> Variant | None:
         f"{a.key}+{b.key}",
         f"{a.description} and {b.description}",
         rules,
-        a.mistake or b.mistake,
+        mistake,
         {**a.options, **b.options},
         modes,
         tuple(m for m in a.scope if m in b.scope),
-        a.order or b.order,
+        "; ".join(o for o in (a.order, b.order) if o),
+        stage,
     )
 
 
@@ -410,7 +445,8 @@ def pairs_of(
     other member does off those rows — always when the scope is ``structural`` (a shape
     of the hand, whatever the rules), else only with another scoped variant or a
     settlement option; at most :data:`MAX_PAIRS`, settlement options first. As ``(a, b,
-    combined)``, ``b`` the member whose agreement holds off the scope."""
+    combined)``, ``b`` the member whose agreement holds off the scope. Then every pair
+    of two mistakes that compose (:func:`mistake_pairs`)."""
     found: list[tuple[int, int, int, Variant]] = []
     idx = [i for i, v in enumerate(variants) if mode in v.modes]
     for ai in idx:
@@ -428,12 +464,97 @@ def pairs_of(
             if c is not None:
                 found.append((0 if option else 1, ai, bi, c))
     found.sort(key=lambda t: t[:3])
-    return [(ai, bi, c) for _, ai, bi, c in found[:MAX_PAIRS]]
+    out = [(ai, bi, c) for _, ai, bi, c in found[:MAX_PAIRS]]
+    return out + mistake_pairs(variants, mode)
+
+
+def mistake_pairs(variants: Sequence[Variant], mode: str) -> list[tuple[int, int, Variant]]:
+    """The combinations of two mistakes of rows of ``mode`` that compose (each declares
+    a ``stage``, the stages differ: :func:`combine`), as ``(a, b, combined)``. Unlike a
+    scoped pair, such a pair changes answers anywhere: it is scored on every row (see
+    :func:`is_mistake_pair`).
+
+    >>> vs = [Variant("mistake=s", "S", mistake="s", stage="bull"),
+    ...       Variant("mistake=t", "T", mistake="t", stage="tie_break"),
+    ...       Variant("mistake=u", "U", mistake="u")]
+    >>> [c.key for _, _, c in mistake_pairs(vs, "hand")]
+    ['mistake=s+mistake=t']
+    """
+    idx = [i for i, v in enumerate(variants) if mode in v.modes and v.mistake and v.stage]
+    out: list[tuple[int, int, Variant]] = []
+    for ai, bi in combinations(idx, 2):
+        c = combine(variants[ai], variants[bi], {})
+        if c is not None and mode in c.modes:
+            out.append((ai, bi, c))
+    return out
+
+
+def is_mistake_pair(variant: Variant) -> bool:
+    """Whether a variant applies two mistakes at once (scored on every row, exactly)."""
+    return len(mistakes_of(variant)) > 1
+
+
+@dataclass(frozen=True)
+class Causes:
+    """A catalogue and the pairs of causes scored with it, as the columns of a
+    :class:`Tally`: the variants, then the hand rows' pairs, then the showdowns'.
+
+    >>> c = Causes.of([Variant("mistake=s", "S", mistake="s", stage="bull"),
+    ...                Variant("mistake=t", "T", mistake="t", stage="points")], {})
+    >>> [v.key for v in c.all][2:]
+    ['mistake=s+mistake=t', 'mistake=s+mistake=t']
+    >>> c.at, c.full
+    ({'hand': 2, 'showdown': 3}, {2: (0, 1), 3: (0, 1)})
+    """
+
+    variants: list[Variant]
+    pairs: dict[str, list[tuple[int, int, Variant]]]
+    """Per kind of row, its pairs ``(a, b, combined)`` (:func:`pairs_of`)."""
+    at: dict[str, int]
+    """The column of each kind's first pair."""
+    full: dict[int, tuple[int, int]]
+    """The pairs of two mistakes (scored on every row): column to the members' columns."""
+
+    @classmethod
+    def of(cls, variants: Sequence[Variant], base: Mapping[str, Any]) -> Causes:
+        """The pairs of ``variants``; the checkers' special-ish hand rows are shapes of
+        the hand whatever the rules (a structural scope), their showdown rows not."""
+        pairs = {m: pairs_of(variants, m, base, structural=m == "hand") for m in _MODES}
+        at = {"hand": len(variants), "showdown": len(variants) + len(pairs["hand"])}
+        full = {
+            at[m] + k: (a, b)
+            for m in _MODES
+            for k, (a, b, c) in enumerate(pairs[m])
+            if is_mistake_pair(c)
+        }
+        return cls(list(variants), pairs, at, full)
+
+    @property
+    def all(self) -> list[Variant]:
+        """Every column's cause."""
+        return self.variants + [c for m in _MODES for _, _, c in self.pairs[m]]
+
+
+_MODES = ("hand", "showdown")
 
 
 def mistake_of(variant: Variant | None) -> str | None:
     """The explicit evaluator a variant names (``None``: the rules, or no variant)."""
     return variant.mistake if variant is not None else None
+
+
+def mistakes_of(variant: Variant | None) -> frozenset[str]:
+    """The names of the explicit evaluators (mistakes) a variant applies, all at once:
+    a combination of two mistakes has ``mistake="a+b"``.
+
+    >>> sorted(mistakes_of(Variant("k", "K", mistake="skip+last")))
+    ['last', 'skip']
+    >>> mistakes_of(None), mistakes_of(Variant("a=b", "B"))
+    (frozenset(), frozenset())
+    """
+    if variant is None or not variant.mistake:
+        return frozenset()
+    return frozenset(m for m in variant.mistake.split("+") if m)
 
 
 def options_of(variant: Variant | None) -> Mapping[str, Any]:

@@ -30,7 +30,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["INFERRED_NAME", "MAX_STEPS", "Inference", "Step", "infer_rules", "rule_data_of"]
+__all__ = [
+    "INFERRED_NAME",
+    "MAX_STEPS",
+    "Inference",
+    "Step",
+    "infer_rules",
+    "rule_data_of",
+    "with_pairs",
+]
 
 INFERRED_NAME = "inferred"
 """The name of an inferred rule set."""
@@ -117,6 +125,15 @@ def rule_data_of(variant: Any, base: Mapping[str, Any]) -> dict[str, Any] | None
     return out
 
 
+def with_pairs(variants: Sequence[Any], base: Mapping[str, Any]) -> list[Any]:
+    """A catalogue and the pairs of causes a verify run scores with it
+    (:func:`solver.kit.diagnosis.pairs_of`): a pair of rule options is a rule set the
+    search can adopt at once (no tie-break *and* ties won by the banker, say)."""
+    from solver.kit.diagnosis import Causes
+
+    return Causes.of(variants, base).all
+
+
 def infer_rules(
     game: str,
     start: str,
@@ -156,14 +173,13 @@ def infer_rules(
             break
         e, gain, data = best
         seen.add(_digest(data))
+        # the rule set is run as the rule file will state it (the same content: a rule
+        # file's table, built on first use, is the one built here)
+        data["description"] = _description(start, [*(s.description for s in steps), e.description])
         report, variants = run(data)
         current = data
         steps.append(Step(e.key, e.description, gain, int(report.agree)))
-    description = (
-        f"Inferred by bull verify --infer from {start!r}"
-        + (": " + "; ".join(s.description for s in steps) if steps else " (unchanged)")
-        + "."
-    )
+    description = _description(start, [s.description for s in steps])
     current = {**current, "name": INFERRED_NAME, "description": description}
     inference = Inference(
         game,
@@ -176,6 +192,14 @@ def infer_rules(
         to_rule_file(current),
     )
     return inference, report
+
+
+def _description(start: str, changes: Sequence[str]) -> str:
+    return (
+        f"Inferred by bull verify --infer from {start!r}"
+        + (": " + "; ".join(changes) if changes else " (unchanged)")
+        + "."
+    )
 
 
 def _digest(data: Mapping[str, Any]) -> str:

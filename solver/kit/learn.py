@@ -5,14 +5,20 @@ Each disagreeing row (a verify record: ``hand`` or ``player``/``banker``, the fi
 gets wrong, ``claimed`` and ``correct``) becomes a set of *atoms* — the number of cards,
 one suit, a pair/trips/quads of a rank, an ace, the count of faces (J/Q/K), Tau Ngau's
 [2:1]/[4:2] held, the fields wrong, and the claimed and correct value of each — and a
-small greedy learner picks the conjunctions of at most two atoms that cover most of the
-unexplained rows while matching as few agreeing rows as possible (agreeing rows are a
-bounded sample, and the text says so). Counts over the unexplained rows are exact when
-they all fit in :data:`MAX_ROWS`.
+small greedy learner picks the conjunctions of at most four atoms that cover most of the
+unexplained rows while matching as few agreeing rows as possible.
+
+Every count is exact, over every row of the file, in bounded memory: the atoms are
+categorical, so the verifier streams the rows into two counters keyed by a row's atom
+set (:func:`count_atoms`) — one of the unexplained disagreeing rows, one of the agreeing
+rows — whose sizes are the number of distinct shapes, not of rows; the learner then
+counts each candidate rule over the counters. A game can count its agreeing rows
+without a record per row, vectorised: :func:`card_atom_counts`.
 
 >>> recs = [{"row_type": "hand", "hand": ["AS", "5S"], "fields": ["deng"],
 ...          "claimed": {"deng": 1}, "correct": {"deng": 2}}] * 3
->>> for part in learn(recs, [], 3)[0].description.split("; "):
+>>> good = count_atoms([{"hand": ["AS", "5H"], "fields": [], "correct": {}}] * 4)
+>>> for part in learn(count_atoms(recs), good)[0].description.split("; "):
 ...     print(part)
 3 rows: hands of 2 cards, holding an ace, of one suit
 claimed deng 1, correct 2
@@ -22,17 +28,27 @@ no agreeing row has this shape
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-__all__ = ["MAX_ROWS", "MAX_SAMPLE", "Pattern", "atoms", "explain_patterns", "learn"]
+import numpy as np
+import numpy.typing as npt
 
-MAX_ROWS = 5_000
-"""Unexplained disagreeing rows kept for the learner (counts are exact up to this)."""
-MAX_SAMPLE = 3_000
-"""Agreeing rows kept to check that a pattern singles out the disagreements."""
+__all__ = [
+    "Pattern",
+    "ShapeCounts",
+    "atoms",
+    "card_atom_counts",
+    "claim_codes",
+    "count_atoms",
+    "explain_patterns",
+    "learn",
+]
+
+Shapes = Counter[frozenset[str]]
+"""Rows counted by their atom set."""
 
 _FACES = ("J", "Q", "K")
 _WILD = ("[2:1]", "[4:2]")
@@ -40,20 +56,20 @@ _WILD = ("[2:1]", "[4:2]")
 
 @dataclass(frozen=True)
 class Pattern:
-    """A short rule: the atoms it requires, the unexplained rows it covers (exact over
-    the rows kept) and the sampled agreeing rows that have the same shape."""
+    """A short rule: the atoms it requires, the unexplained rows it covers and the
+    agreeing rows that have the same shape (of ``agreeing_total``), all exact."""
 
     atoms: tuple[str, ...]
     rows: int
     agreeing: int
-    sample: int
+    agreeing_total: int
     description: str
 
 
 def _shape(hand: Sequence[str]) -> list[str]:
     """Readable atoms of a hand (cards or tiles)."""
     out = [f"hands of {len(hand)} cards"]
-    if hand and all(h.startswith("[") for h in hand):
+    if hand and all(h.startswith("[") for h in hand):  # tiles
         out[0] = f"hands of {len(hand)} tiles"
         for w in _WILD:
             if w in hand:
@@ -63,16 +79,23 @@ def _shape(hand: Sequence[str]) -> list[str]:
         return out
     ranks = [h[:-1] for h in hand]
     suits = {h[-1] for h in hand}
-    if len(hand) > 1 and len(suits) == 1:
-        out.append("of one suit")
     top = max(Counter(ranks).values(), default=0)
+    return out + _card_atoms(len(hand) > 1 and len(suits) == 1, top, "A" in ranks, _faces_of(ranks))
+
+
+def _faces_of(ranks: Iterable[str]) -> int:
+    return sum(r in _FACES for r in ranks)
+
+
+def _card_atoms(one_suit: bool, top: int, ace: bool, faces: int) -> list[str]:
+    """The atoms of a card hand after its size (one spelling for records and codes)."""
+    out = ["of one suit"] if one_suit else []
     if top >= 2:
         out.append(
             {2: "holding a pair", 3: "holding three of a kind"}.get(top, "holding four of a kind")
         )
-    if "A" in ranks:
+    if ace:
         out.append("holding an ace")
-    faces = sum(r in _FACES for r in ranks)
     if faces:
         out.append(f"with {faces} face{'s' if faces > 1 else ''}")
     return out
@@ -112,7 +135,109 @@ def _order(a: str) -> tuple[int, str]:
     return (0 if first else 2 if claims else 1, a)
 
 
-def _describe(conj: tuple[str, ...], rows: int, agreeing: int, sample: int) -> str:
+def count_atoms(records: Iterable[Mapping[str, Any]]) -> Shapes:
+    """Verify records counted by their atom set."""
+    return Counter(atoms(r) for r in records)
+
+
+Extra = tuple[npt.NDArray[np.int64], Sequence[str | None]]
+"""Per row a code into atom names (``None``: no atom), e.g. from :func:`claim_codes`."""
+
+
+def card_atom_counts(
+    ids: npt.NDArray[np.integer],
+    *,
+    showdown: bool = False,
+    extras: Sequence[Extra] = (),
+    pad: int = 255,
+) -> Shapes:
+    """Rows of card hands (card ids ``rank * 4 + suit``, ``pad`` = no card) counted by
+    their atom set, vectorised: the atoms :func:`atoms` reads from the rows' records —
+    a hand row's shape, or with ``showdown`` a showdown row's player's — plus, per
+    ``(codes, names)`` of ``extras``, the atom ``names[codes[i]]`` of row ``i`` (e.g.
+    ``category niu_7``, or a wrong claim: :func:`claim_codes`).
+
+    >>> ids = np.array([[0, 4, 17, 255, 255], [0, 1, 44, 48, 40]], dtype=np.uint8)
+    >>> c = card_atom_counts(ids)
+    >>> c == count_atoms([{"hand": ["AS", "2S", "5H"]}, {"hand": ["AS", "AH", "QS", "KS", "JS"]}])
+    True
+    """
+    c = np.asarray(ids, dtype=np.uint8)
+    if not len(c):
+        return Counter()
+    held = c != pad
+    n = held.sum(axis=1)
+    # ranks, an absent card a distinct value of its own (never equal to another)
+    rank = np.where(held, c >> 2, np.arange(100, 100 + c.shape[1], dtype=np.uint8))
+    suit = c & 3
+    first_suit = suit[np.arange(len(c)), np.argmax(held, axis=1)]
+    one_suit = (n > 1) & ((suit == first_suit[:, None]) | ~held).all(axis=1)
+    srt = np.sort(rank, axis=1)
+    eq = srt[:, 1:] == srt[:, :-1]  # equal neighbours: runs of one rank
+    top = np.ones(len(c), dtype=np.int64)
+    run = np.zeros(len(c), dtype=np.int64)
+    for j in range(eq.shape[1]):
+        run = np.where(eq[:, j], run + 1, 0)
+        np.maximum(top, run + 1, out=top)
+    ace = (rank == 0).any(axis=1)
+    faces = ((rank >= 10) & held).sum(axis=1)
+    code = ((((faces * 2 + ace) * 16 + top) * 2 + one_suit) * 16) + n
+    for codes, names in extras:  # mixed radix: one integer per atom set
+        code = code * len(names) + np.asarray(codes, dtype=np.int64)
+    uniq, counts = np.unique(code, return_counts=True)
+    out: Shapes = Counter()
+    for k, cnt in zip(uniq.tolist(), counts.tolist(), strict=True):
+        got: list[str] = []
+        for _, names in reversed(extras):
+            k, e = divmod(k, len(names))
+            if names[e] is not None:
+                got.append(str(names[e]))
+        size, k = k % 16, k // 16
+        one, k = bool(k % 2), k // 2
+        t, k = k % 16, k // 16
+        a, f = bool(k % 2), k // 2
+        shape = _card_atoms(one, t, a, f)
+        if showdown:
+            got += ["showdowns", *(f"player {x}" for x in shape)]
+        else:
+            got += [f"hands of {size} cards", *shape]
+        out[frozenset(got)] += cnt
+    return out
+
+
+def claim_codes(
+    field: str, wrong: npt.NDArray[np.bool_], claimed: npt.NDArray[Any], correct: npt.NDArray[Any]
+) -> Extra:
+    """The atom :func:`atoms` makes of a wrong claim (``claimed F X, correct Y``) per row,
+    as codes into names (0: the claim is not wrong); ``claimed``/``correct``: the values
+    as the records state them (bool, int, float or text).
+
+    >>> codes, names = claim_codes("deng", np.array([True, False, True]),
+    ...                            np.array([1, 2, 1]), np.array([2, 2, 3]))
+    >>> [names[k] for k in codes]
+    ['claimed deng 1, correct 2', None, 'claimed deng 1, correct 3']
+    """
+    idx = np.flatnonzero(wrong)
+    codes = np.zeros(len(wrong), dtype=np.int64)
+    if not len(idx):
+        return codes, [None]
+    uc, ic = np.unique(np.asarray(claimed)[idx], return_inverse=True)
+    uk, ik = np.unique(np.asarray(correct)[idx], return_inverse=True)
+    pair, inv = np.unique(ic.ravel() * len(uk) + ik.ravel(), return_inverse=True)
+    codes[idx] = inv.ravel() + 1
+    names: list[str | None] = [None]
+    for p in pair.tolist():
+        x, y = uc[p // len(uk)].item(), uk[p % len(uk)].item()
+        names.append(f"claimed {field} {_value(x)}, correct {_value(y)}")
+    return codes, names
+
+
+def _is_claim(a: str) -> bool:
+    """An atom of what a row gets wrong (no agreeing row has one)."""
+    return a.startswith("claimed ") or a.endswith(" wrong")
+
+
+def _describe(conj: tuple[str, ...], rows: int, agreeing: int, total: int) -> str:
     parts = sorted(conj, key=_order)
     shape = [p for p in parts if _order(p)[0] < 2]
     claims = [p for p in parts if _order(p)[0] == 2]
@@ -121,88 +246,154 @@ def _describe(conj: tuple[str, ...], rows: int, agreeing: int, sample: int) -> s
         text += "; " + "; ".join(claims)
     if agreeing == 0:
         text += "; no agreeing row has this shape"
-        if sample:
-            text += f" (of {sample:,} agreeing rows sampled)"
     else:
-        text += f"; {agreeing:,} of {sample:,} agreeing rows sampled have it too"
+        text += f"; {agreeing:,} of {total:,} agreeing rows have this shape too"
     return text
 
 
-def learn(
-    unexplained: Sequence[Mapping[str, Any]],
-    agreeing: Sequence[Mapping[str, Any]],
-    total: int,
-    limit: int = 3,
-) -> list[Pattern]:
-    """At most ``limit`` patterns covering the ``unexplained`` records (the first of
-    ``total`` unexplained rows), best first; ``agreeing``: sampled agreeing records. A
-    pattern is a conjunction of at most four atoms: the one matching the fewest agreeing
-    rows, then covering the most rows, then the most specific; it is described with
-    every atom all its rows share. (Rows are bit masks per atom, so a rule is counted
-    with a few big-integer ANDs.)"""
-    rows = [atoms(r) for r in unexplained]
-    good = [atoms(r) for r in agreeing]
-    mask: dict[str, int] = {}
-    for i, r in enumerate(rows):
-        for a in r:
-            mask[a] = mask.get(a, 0) | (1 << i)
-    gmask: dict[str, int] = {}
-    for i, shape in enumerate(good):
-        for a in shape:
-            gmask[a] = gmask.get(a, 0) | (1 << i)
-    every_good = (1 << len(good)) - 1
-    left = (1 << len(rows)) - 1
+def learn(unexplained: Shapes, agreeing: Shapes, limit: int = 3) -> list[Pattern]:
+    """At most ``limit`` patterns covering the ``unexplained`` rows, best first, exact
+    over both counters (rows by atom set; ``agreeing``: every agreeing row). A pattern
+    is a conjunction of at most four atoms: the one covering the most rows less the
+    agreeing rows of its shape (its atoms but the claims), then matching the fewest
+    agreeing rows, then the most specific; it is described with every atom all its rows
+    share, and the agreeing rows of that shape are counted. (The distinct atom sets are
+    rows of a boolean matrix over the atoms: a rule is counted with vectorised column
+    tests.)"""
+    sets = [s for s, c in unexplained.items() if c > 0]
+    if not sets:
+        return []
+    vocab = sorted({a for s in sets for a in s}, key=_order)
+    col = {a: i for i, a in enumerate(vocab)}
+    um = np.zeros((len(sets), len(vocab)), dtype=bool)
+    for i, s in enumerate(sets):
+        um[i, [col[a] for a in s]] = True
+    uw = np.array([unexplained[s] for s in sets], dtype=np.int64)
+    good = [s for s, c in agreeing.items() if c > 0 and s & col.keys()]
+    gm = np.zeros((len(good), len(vocab)), dtype=bool)
+    for i, s in enumerate(good):
+        gm[i, [col[a] for a in s if a in col]] = True
+    gw = np.array([agreeing[s] for s in good], dtype=np.int64)
+    agreeing_total = sum(agreeing.values())
+    shape_col = np.array([not _is_claim(a) for a in vocab], dtype=bool)
+
+    def shape_hits(conj: Sequence[int]) -> int:
+        """The agreeing rows having the shape of a rule: its atoms but the claims (an
+        agreeing row claims nothing wrong)."""
+        cols = [a for a in conj if shape_col[a]]
+        if not cols:
+            return agreeing_total
+        return int(gw[gm[:, cols].all(axis=1)].sum()) if len(good) else 0
+
+    left = np.ones(len(sets), dtype=bool)
     out: list[Pattern] = []
-    while left and len(out) < limit:
-        seen: Counter[tuple[str, ...]] = Counter()
-        taken = 0
-        for i in range(len(rows)):
-            if left >> i & 1:
-                items = sorted(rows[i], key=_order)
-                for k in range(1, min(4, len(items)) + 1):
-                    seen.update(combinations(items, k))
-                taken += 1
-                if taken >= _CANDIDATE_ROWS:
-                    break
+    while left.any() and len(out) < limit:
+        seen: Counter[tuple[int, ...]] = Counter()
+        by_count = sorted(np.flatnonzero(left).tolist(), key=lambda i: -int(uw[i]))
+        for i in by_count[:_CANDIDATE_SETS]:
+            items = np.flatnonzero(um[i]).tolist()  # in vocabulary (_order) order
+            for k in range(1, min(4, len(items)) + 1):
+                for conj in combinations(items, k):
+                    seen[conj] += int(uw[i])
         best = None
-        n_left = left.bit_count()
+        n_left = int(uw[left].sum())
         for conj, _ in seen.most_common(_CANDIDATES):
-            m, g = left, every_good
-            for a in conj:
-                m &= mask.get(a, 0)
-                g &= gmask.get(a, 0)
-            n, hits = m.bit_count(), g.bit_count()
-            key = (hits, -n, -len(conj))
+            m = left & um[:, list(conj)].all(axis=1)
+            n = int(uw[m].sum())
+            hits = shape_hits(conj)
+            key = (hits - n, hits, -len(conj))
             if best is None or key < best[0]:
                 best = (key, conj, n, hits, m)
         if best is None or best[2] < max(2, n_left // 100):
             break
         _, conj, n, hits, m = best
-        conj = tuple(sorted({*conj, *(a for a, am in mask.items() if am & m == m)}, key=_order))
-        text = _describe(conj, n, hits, len(good))
-        if len(rows) < total:
-            text += f" (counted in the first {len(rows):,} of {total:,} unexplained rows)"
-        out.append(Pattern(conj, n, hits, len(good), text))
+        shared = np.flatnonzero(um[m].all(axis=0)).tolist()
+        every = tuple(sorted({*conj, *shared}))
+        hits = shape_hits(every)
+        names = tuple(sorted((vocab[a] for a in every), key=_order))
+        text = _describe(names, n, hits, agreeing_total)
+        out.append(Pattern(names, n, hits, agreeing_total, text))
         left &= ~m
     return out
 
 
-_CANDIDATE_ROWS = 2_000
-"""Rows the candidate rules are drawn from (each is then counted over every row kept)."""
+_CANDIDATE_SETS = 500
+"""Distinct atom sets (the most frequent left) the candidate rules are drawn from; each
+candidate is then counted over every row."""
 _CANDIDATES = 2_000
 
 
-def explain_patterns(
-    unexplained: Sequence[Mapping[str, Any]], agreeing: Sequence[Mapping[str, Any]], total: int
-) -> list[Any]:
+def explain_patterns(unexplained: Shapes, agreeing: Shapes) -> list[Any]:
     """The learned patterns as diagnosis entries (kind ``pattern``, id ``pattern=N``;
-    ``contradicts``: the sampled agreeing rows of the same shape)."""
+    ``contradicts``: the agreeing rows of the same shape, exact)."""
     from solver.kit.diagnosis import Explanation
 
     if not unexplained:
         return []
-    found = learn(unexplained, agreeing, total)
+    found = learn(unexplained, agreeing)
     return [
         Explanation(f"pattern={k + 1}", p.description, p.rows, p.agreeing, "pattern")
         for k, p in enumerate(found)
     ]
+
+
+class ShapeCounts:
+    """What a verify run keeps for the pattern learner, exactly over every row: the
+    unexplained disagreeing rows and the agreeing rows, counted by atom set (the
+    unexplained ones vectorised when ``record`` offers ``lost_counts(rows)``). Agreeing
+    rows are counted only from the first group of rows holding an unexplained one
+    (before, nothing may need them), vectorised when the game's ``record`` offers
+    ``atom_counts(rows)`` (see :func:`card_atom_counts`), else from their records; the
+    groups left (those before, or without ``atom_counts``) are counted in a second pass
+    over the file, needed only if some row is unexplained."""
+
+    def __init__(self) -> None:
+        self.unexplained: Shapes = Counter()
+        self.agreeing: Shapes = Counter()
+        self.groups = 0
+        """Groups of rows seen in the first pass."""
+        self.start: int | None = None
+        """The first group counted in the first pass (``None``: none yet)."""
+        self.by_record = False
+        """Whether some group's agreeing rows need their records (the second pass)."""
+        self.again = 0
+        """Groups seen in the second pass."""
+
+    def add(self, record: Any, lost: npt.NDArray[np.int64], ok: npt.NDArray[np.int64]) -> None:
+        """A checked group: ``record(i)`` a row's record, ``lost`` its unexplained
+        disagreeing rows, ``ok`` its agreeing rows."""
+        lost_counts = getattr(record, "lost_counts", None)
+        if lost_counts is not None and len(lost):
+            self.unexplained.update(lost_counts(lost))
+        else:
+            self.unexplained.update(atoms(record(int(i))) for i in lost.tolist())
+        if self.start is None and len(lost):
+            self.start = self.groups
+        self.groups += 1
+        if self.start is None:
+            return
+        counts = getattr(record, "atom_counts", None)
+        if counts is not None:
+            self.agreeing.update(counts(ok))
+        else:
+            self.by_record = True
+
+    def needs_pass(self) -> bool:
+        return bool(self.unexplained) and (self.by_record or bool(self.start))
+
+    def add_agreeing(self, record: Any, ok: npt.NDArray[np.int64]) -> None:
+        """The second pass: a group's agreeing rows the first pass did not count."""
+        g, self.again = self.again, self.again + 1
+        if not self.needs_pass():
+            return
+        counts = getattr(record, "atom_counts", None)
+        if self.start is not None and g >= self.start and counts is not None:
+            return  # counted in the first pass
+        if counts is not None:
+            self.agreeing.update(counts(ok))
+        else:
+            self.agreeing.update(atoms(record(int(i))) for i in ok.tolist())
+
+    def patterns(self) -> list[Any]:
+        """The learned patterns as diagnosis entries (:func:`explain_patterns`)."""
+        return explain_patterns(self.unexplained, self.agreeing)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.kit.diagnosis import Catalogue, Variant, mistake_of, options_of, variant_rules
+from solver.kit.diagnosis import Catalogue, Variant, mistakes_of, options_of, variant_rules
 
 __all__ = [
     "niuniu_catalogue",
@@ -51,8 +51,18 @@ _SPECIAL_ORDER = (
     "five_small_bull",
 )
 """Where a special the rule set does not count is inserted (low to high)."""
-_DIAGNOSED = ("four_faces", "five_faces", "four_of_a_kind", "straight_flush", "five_small_bull")
-"""The specials whose absence or presence the catalogue tries (in this order)."""
+_DIAGNOSED = (
+    "four_faces",
+    "five_faces",
+    "four_of_a_kind",
+    "straight_flush",
+    "five_small_bull",
+    "three_of_a_kind",
+    "straight",
+)
+"""The specials whose absence or presence the catalogue tries (in this order): every
+special a rule file may list. The verifier's special-ish hands hold every hand that can
+qualify for one, under any definition."""
 _FACES = ("four_faces", "five_faces")
 """Specials a deck without J/Q/K cannot make: no variant adds them there."""
 
@@ -82,11 +92,16 @@ _CO_OCCUR = frozenset(
             ("five_faces", "four_of_a_kind"),
             ("four_faces", "four_of_a_kind"),
             ("four_of_a_kind", "five_small_bull"),
+            ("three_of_a_kind", "four_of_a_kind"),
+            ("three_of_a_kind", "five_faces"),
+            ("three_of_a_kind", "four_faces"),
+            ("three_of_a_kind", "five_small_bull"),
+            ("straight", "straight_flush"),
         )
     }
 )
-"""Pairs of specials one hand can hold at once (JJJJQ, JJJJ10, AAAA2): only their
-relative order can matter."""
+"""Pairs of specials one hand can hold at once (JJJJQ, JJJJ10, AAAA2, AAAAK and AAAKQ,
+JJJQK, JJJQ10, AAA23, 23456 of one suit): only their relative order can matter."""
 
 
 def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Variant]:
@@ -161,22 +176,16 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
             five_small_bull_max_rank="any",
             five_small_bull_total="below_10",
         )
-    if "four_faces" in impossible:
-        pass  # no deck without J/Q/K makes four faces, however defined
-    elif sd["four_faces_fifth"] == "ten":
-        redefine(
-            "four_faces",
-            "four_faces_fifth=any",
-            "four_faces without checking for exactly one 10",
-            four_faces_fifth="any",
-        )
-    else:
-        redefine(
-            "four_faces",
-            "four_faces_fifth=ten",
-            "four_faces requires exactly one 10",
-            four_faces_fifth="ten",
-        )
+    fifths = {
+        "ten": "four_faces requires exactly one 10",
+        "any": "four_faces without checking for exactly one 10",
+        "all_ten_valued": "four_faces as every card 10/J/Q/K (not five faces)",
+    }
+    for fifth, desc in fifths.items():
+        if "four_faces" in impossible:
+            break  # no deck without J/Q/K makes four faces, however defined
+        if fifth != sd["four_faces_fifth"]:
+            redefine("four_faces", f"four_faces_fifth={fifth}", desc, four_faces_fifth=fifth)
     for i, j in combinations(range(len(specials)), 2):
         if frozenset((specials[i], specials[j])) not in _CO_OCCUR:
             continue
@@ -195,13 +204,26 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
             _with(base, specials=specials[::-1]),
             scope=special_ish if set(specials) <= set(_DIAGNOSED) else (),
         )
+    trips = not rules.bull_from_three_of_a_kind
+    add(
+        f"bull_from_three_of_a_kind={str(trips).lower()}",
+        "three cards of one rank make a bull (the best bull counts)"
+        if trips
+        else "three cards of one rank make no bull unless they sum to a multiple of 10",
+        _with(base, bull_from_three_of_a_kind=trips),
+        scope=special_ish,  # three of a kind is a special-ish hand
+    )
     add_mistake(
         "bull_skips_first",
         "bull search skips the first card (as written)",
         order="first-written card left out of the bull search",
+        stage="bull",
     )
     add_mistake(
-        "niu_niu_as_zero", "Niu Niu reported as points 0 (a 0 not counted as 10)", modes=("hand",)
+        "niu_niu_as_zero",
+        "Niu Niu reported as points 0 (a 0 not counted as 10)",
+        modes=("hand",),
+        stage="points",
     )
     # showdowns: tie-breaks, suits, settlement
     show = ("showdown",)
@@ -232,7 +254,28 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
                 modes=show,
                 scope=show,
                 order=f"{which}-written card of the highest rank",
+                stage="tie_break",
             )
+    # what a tie does: two hands tie only without a tie-break or from a shoe (one deck
+    # never deals two equal top cards)
+    other_tie = "banker" if rules.on_tie == "push" else "push"
+    won = "won by the banker" if other_tie == "banker" else "pushed"
+    if tb == "none" or rules.decks > 1:
+        add(
+            f"on_tie={other_tie}",
+            f"equal hands (after the tie-break) {won}",
+            _with(base, on_tie=other_tie),
+            modes=show,
+            scope=show,  # a tie needs equal categories
+        )
+    else:
+        add(
+            f"tie_break=none,on_tie={other_tie}",
+            f"no tie-break: equal categories {won}",
+            _with(base, tie_break="none", on_tie=other_tie),
+            modes=show,
+            scope=show,
+        )
     if tb == "rank_by_rank":
         add(
             f"quads_first={not rules.quads_first}".lower(),
@@ -259,9 +302,13 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
         "loser_multiplier",
         "the loser pays its own hand's multiplier (not the winner's)",
         modes=show,
+        stage="multiplier",
     )
     add_mistake(
-        "commission_on_stake", "commission taken on the stake, not on the winnings", modes=show
+        "commission_on_stake",
+        "commission taken on the stake, not on the winnings",
+        modes=show,
+        stage="commission",
     )
     return list(out)
 
@@ -294,23 +341,32 @@ def niuniu_hand_answers(
 
     rules = _niuniu_rules(variant, base)
     c = np.asarray(cards, dtype=np.uint8)
-    # the rules' own evaluation of these very cards is shared by the mistakes scored on
-    # them (the last one is kept; the key is a digest of the cards)
-    key = (id(rules), c.shape, hashlib.blake2b(c.tobytes(), digest_size=16).digest())
-    hit = _LAST.get("key")
-    if hit is not None and hit[0] == key and hit[1] is rules:
-        srt, ev, cat0 = hit[2]
-    else:
+    # the bull facts of these very cards (they depend on the bull rule only) are shared
+    # by every variant scored on them, and each rule set's categories by its mistakes
+    # (the last few are kept; the key is a digest of the cards)
+    digest = (c.shape, hashlib.blake2b(c.tobytes(), digest_size=16).digest())
+    key = (*digest, rules.bull_from_three_of_a_kind)
+    hit = _LAST.get(key)
+    if hit is None:
         srt = sort_rows(c)
-        ev = _base_arrays(srt, rules)  # evaluate_arrays without the strength (read lazily)
-        cat0 = categories(ev, special_flags(ev, rules), rules).astype(np.int64)
-        _LAST["key"] = (key, rules, (srt, ev, cat0))
+        hit = (srt, _base_arrays(srt, rules), {})  # evaluate_arrays, strength read lazily
+        if len(_LAST) >= _KEEP:
+            _LAST.pop(next(iter(_LAST)))
+        _LAST[key] = hit
+    srt, ev, cats = hit
+    got = cats.get(id(rules))
+    if got is None or got[0] is not rules:
+        got = (rules, categories(ev, special_flags(ev, rules), rules).astype(np.int64))
+        if len(cats) >= _KEEP:
+            cats.pop(next(iter(cats)))
+        cats[id(rules)] = got
+    cat0 = got[1]
     has = ev["has_bull"].copy()
     points = ev["points"].astype(np.int64)
     cat = cat0.copy()
     forbidden = np.full(len(c), 255, dtype=np.uint8)
-    mistake = mistake_of(variant)
-    if mistake == "bull_skips_first":
+    mistakes = mistakes_of(variant)  # every mistake a variant applies, at once
+    if "bull_skips_first" in mistakes:
         rank = (c >> 2).astype(np.int64)
         value = np.minimum(rank + 1, 10)
         total = value.sum(axis=1)
@@ -325,16 +381,26 @@ def niuniu_hand_answers(
         plain = cat <= Category.NIU_NIU
         cat = np.where(plain, points, cat)
         forbidden = c[:, 0].copy()
-    elif mistake == "niu_niu_as_zero":
+    if "niu_niu_as_zero" in mistakes:  # after the bull search, whichever it was
         points = np.where(points == 10, 0, points)
+    trips = np.array(rules.bull_from_three_of_a_kind)  # the bull rule a claimed bull meets
     return _Answers(
-        {"has_bull": has, "points": points, "category": cat, "forbidden": forbidden},
+        {
+            "has_bull": has,
+            "points": points,
+            "category": cat,
+            "forbidden": forbidden,
+            "bull_from_three_of_a_kind": trips,
+        },
         lambda: strength_arrays(srt, cat.astype(np.uint8), rules),
     )
 
 
-_LAST: dict[str, tuple[Any, Any, Any]] = {}
-"""The last evaluation of :func:`niuniu_hand_answers`: its key, rules and arrays."""
+_LAST: dict[tuple[Any, ...], tuple[Any, Any, dict[int, tuple[Any, Any]]]] = {}
+"""The last evaluations of :func:`niuniu_hand_answers`, by cards and bull rule: the
+sorted cards, the bull facts and, per rule set, the categories."""
+_KEEP = 4
+"""Entries kept (a showdown evaluates the player's and the banker's hands in turn)."""
 
 
 class _Answers(dict[str, npt.NDArray[Any]]):
@@ -384,8 +450,10 @@ def niuniu_showdown_strengths(
     """``(category, strength)`` of hands written as ``cards`` under a variant."""
     a = niuniu_hand_answers(cards, rules, variant)
     cat, strength = a["category"], a["strength"]
-    mistake = mistake_of(variant)
-    if mistake in ("suit_from_input_order", "suit_from_last_written"):
+    mistakes = mistakes_of(variant)
+    suit_from = mistakes & {"suit_from_input_order", "suit_from_last_written"}
+    if suit_from:
+        mistake = min(suit_from)
         r = _niuniu_rules(variant, rules)
         c = np.asarray(cards, dtype=np.int64)
         rank = c >> 2
@@ -427,10 +495,10 @@ def niuniu_showdown_answers(
         comm = np.full(len(comm), float(opts["commission"]))
     pm = rows[bet_idx, pc_]
     bm = rows[bet_idx, bc]
-    mistake = mistake_of(variant)
-    if mistake == "loser_multiplier":
+    mistakes = mistakes_of(variant)
+    if "loser_multiplier" in mistakes:
         pm, bm = bm, pm
-    win = pm - comm if mistake == "commission_on_stake" else pm * (1 - comm)
+    win = pm - comm if "commission_on_stake" in mistakes else pm * (1 - comm)
     net = np.where(winner == 0, win, np.where(winner == 1, -bm, 0.0))
     return {
         "winner": winner,

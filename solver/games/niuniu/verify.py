@@ -10,7 +10,8 @@ A+2+7 = 10 is a bull, 4+9 = 13, points 3``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -55,6 +56,65 @@ class _LazyColumn:
 
     def __getitem__(self, i: int) -> Any:
         return self.column[self.index[i]]
+
+
+def _hand_shapes(
+    sel: npt.NDArray[np.int64],
+    lost: bool,
+    cards: npt.NDArray[np.uint8],
+    ans: Mapping[str, Any],
+    cv: Mapping[str, npt.NDArray[Any]],
+    stated: Mapping[str, Mask],
+    agree: Mapping[str, Mask],
+    record: Callable[[int], dict[str, Any]],
+) -> Any:
+    """Hand rows ``sel`` counted by their records' atom sets, vectorised (``lost``: rows
+    with wrong claims; a bull claimed for a hand without one: from its record)."""
+    from solver.games.niuniu.rules import Category
+    from solver.kit.learn import Extra, atoms, card_atom_counts, claim_codes
+
+    labels = np.array([c.label for c in Category])
+    cat = np.asarray(ans["category"])[sel].astype(np.int64)
+    wrong = {f: stated[f][sel] & ~agree[f][sel] for f in stated} if lost else {}
+    cat_wrong = wrong.get("category", np.zeros(len(sel), dtype=bool))
+    extras: list[Extra] = [
+        (np.where(cat_wrong, 0, cat + 1), [None, *map("category {}".format, labels)])
+    ]
+    keep, out = np.ones(len(sel), dtype=bool), Counter[frozenset[str]]()
+    if lost:
+        for f, kind in (("has_bull", bool), ("points", np.int64)):
+            if f in wrong:
+                got, want = cv[f][sel].astype(kind), np.asarray(ans[f])[sel].astype(kind)
+                extras.append(claim_codes(f, wrong[f], got, want))
+        if "category" in wrong:
+            got = labels[np.clip(cv["category"][sel], 0, len(labels) - 1)]
+            extras.append(claim_codes("category", cat_wrong, got, labels[cat]))
+        if "bull" in wrong:
+            keep = ~(wrong["bull"] & ~np.asarray(ans["has_bull"], dtype=bool)[sel])
+            extras.append((wrong["bull"].astype(np.int64), [None, "bull wrong"]))
+            out = Counter(atoms(record(int(i))) for i in sel[~keep].tolist())
+    return card_atom_counts(cards[sel[keep]], extras=[(c[keep], n) for c, n in extras]) + out
+
+
+class _Records:
+    """A row's verify record (``records(i)``), and ``atom_counts(rows)``: rows counted
+    by the atom set of their records, vectorised, for the pattern learner (exact over
+    every agreeing row without a record per row; see :mod:`solver.kit.learn`)."""
+
+    def __init__(
+        self,
+        record: Callable[[int], dict[str, Any]],
+        atom_counts: Callable[..., Any],
+    ) -> None:
+        self.record = record
+        self.atom_counts = atom_counts
+
+    def __call__(self, i: int) -> dict[str, Any]:
+        return self.record(i)
+
+    def lost_counts(self, rows: npt.NDArray[np.int64]) -> Any:
+        """Disagreeing rows counted by atom set, their wrong claims included."""
+        return self.atom_counts(rows, True)
 
 
 def _nn_labels() -> dict[str, int]:
@@ -196,7 +256,7 @@ class NiuNiuChecker:
         cards = hands.ids[rows]
         ans = self.answers(cards, None if hands.sorted is None else hands.sorted[rows])
         stated, cv = claim_rows(claims, rows)
-        bull_ids = bull_valid = None
+        bull_ids = bull_valid = other_valid = None
         bull_reach = np.zeros(len(rows), dtype=np.int64)
         if bull is not None:
             stated["bull"] = bull.stated[rows]
@@ -208,14 +268,23 @@ class NiuNiuChecker:
             in_hand = (in_bull <= held).all(axis=1)
             bull_valid, bull_reach = self._bull_claims(cards, bull_ids)
             bull_valid &= in_hand & ~bull_none
+            # the claimed bull under the other bull rule (a variant's): with or without
+            # three of a kind
+            r = bull_ids.astype(np.int64) >> 2
+            trips = (r[:, 0] == r[:, 1]) & (r[:, 1] == r[:, 2])
+            by_sum = np.minimum(r + 1, 10).sum(axis=1) % 10 == 0
+            other_valid = by_sum if self.rules.bull_from_three_of_a_kind else by_sum | trips
+            other_valid &= in_hand & ~bull_none
 
         def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
             out = equal_fields(cv, a, sel, _HAND_KEYS)
-            if bull_ids is not None and bull_valid is not None:
+            if bull_ids is not None and bull_valid is not None and other_valid is not None:
                 forb = a.get("forbidden")
                 # the bull must reach the answer's points (Niu Niu as 10 or as 0)
                 pts = np.asarray(a["points"])
-                ok = bull_valid[sel] & (bull_reach[sel] % 10 == pts % 10)
+                rule = a.get("bull_from_three_of_a_kind", self.rules.bull_from_three_of_a_kind)
+                valid = bull_valid if rule == self.rules.bull_from_three_of_a_kind else other_valid
+                ok = valid[sel] & (bull_reach[sel] % 10 == pts % 10)
                 ok &= np.asarray(a["has_bull"], bool)
                 if forb is not None:
                     ok &= ~(bull_ids[sel] == np.asarray(forb)[:, None]).any(axis=1)
@@ -231,8 +300,10 @@ class NiuNiuChecker:
 
         srt = ans["sorted"]
         # special-ish hands, where the special-hand variants can differ: every card
-        # small (a total <= 10 needs all ranks <= 6), four faces, four of a kind, a flush
-        r0, r1, r3, r4 = (srt[:, j] >> 2 for j in (0, 1, 3, 4))
+        # small (a total <= 10 needs all ranks <= 6), four faces, every card ten-valued,
+        # three or four of a kind (also the bull from three of a kind), a flush, a
+        # straight
+        r0, r1, r2, r3, r4 = (srt[:, j] >> 2 for j in range(5))
         s0 = srt[:, 0] & 3
         flush = (
             ((srt[:, 1] & 3) == s0)
@@ -240,10 +311,15 @@ class NiuNiuChecker:
             & ((srt[:, 3] & 3) == s0)
             & ((srt[:, 4] & 3) == s0)
         )
-        interesting = (r4 <= 5) | (r1 >= 10) | (r0 == r3) | (r1 == r4) | flush
+        trips = (r0 == r2) | (r1 == r3) | (r2 == r4)
+        straight = (r1 == r0 + 1) & (r2 == r1 + 1) & (r3 == r2 + 1) & (r4 == r3 + 1)
+        interesting = (r4 <= 5) | (r1 >= 10) | (r0 >= 9) | trips | flush | straight
 
         def record(i: int) -> dict[str, Any]:
             return self._hand_record(i, ans, cv, stated, base_agree, bull_ids)
+
+        def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
+            return _hand_shapes(sel, lost, cards, ans, cv, stated, base_agree, record)
 
         return Checked(
             "hand",
@@ -254,7 +330,7 @@ class NiuNiuChecker:
             base_agree,
             {},
             variant_agreement(answers, agree, stated),
-            record,
+            _Records(record, atom_counts),
             interesting,
         )
 
@@ -416,6 +492,19 @@ class NiuNiuChecker:
         def record(i: int) -> dict[str, Any]:
             return self._showdown_record(i, pl, bk, bet, comm, ans, cv, stated, base_agree)
 
+        def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
+            from solver.kit.learn import card_atom_counts, claim_codes
+
+            extras, names = [], np.array(WINNERS)
+            for f in ("winner", "net") if lost else ():
+                if f in stated:
+                    wrong = stated[f][sel] & ~base_agree[f][sel]
+                    got, want = cv[f][sel], np.asarray(ans[f])[sel]
+                    if f == "winner":
+                        got, want = names[np.clip(got, 0, 2)], names[want]
+                    extras.append(claim_codes(f, wrong, got.astype(want.dtype), want))
+            return card_atom_counts(pl[sel], showdown=True, extras=extras)
+
         return Checked(
             "showdown",
             rows,
@@ -425,7 +514,7 @@ class NiuNiuChecker:
             base_agree,
             {},
             variant_agreement(answers, agree, stated),
-            record,
+            _Records(record, atom_counts),
             interesting,
         )
 

@@ -9,7 +9,7 @@ Equal hands paid the higher deng in full is a house rule (``equal_points =
 
 >>> from solver.games.pokdeng.rules import load_rules
 >>> keys = [v.key for v in pokdeng_catalogue(load_rules("standard"), "showdown")]
->>> [k for k in keys if k.startswith(("equal_points", "two_card_order"))]
+>>> [k for k in keys if k.startswith(("equal_points", "two_card_order"))][:3]
 ['equal_points=push', 'equal_points=higher_deng', 'two_card_order=suited>pair>plain']
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.kit.diagnosis import Catalogue, Variant, mistake_of, variant_rules, winner_of_net
+from solver.kit.diagnosis import Catalogue, Variant, mistakes_of, variant_rules, winner_of_net
 
 __all__ = [
     "pokdeng_catalogue",
@@ -30,13 +30,33 @@ __all__ = [
 
 
 def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
-    """The Pok Deng variants of ``rules`` (a :class:`~solver.games.pokdeng.rules.PokDengRules`)."""
+    """The Pok Deng variants of ``rules`` (a :class:`~solver.games.pokdeng.rules.PokDengRules`).
+
+    Every variant is scoped (``scope``): off the checker's interesting hand rows (three
+    cards, or two suited or paired) its hand answers are the rules' own, and every
+    showdown row is interesting. The mistakes have stages (``type``: how a hand is
+    classified; ``compare``: what decides a showdown; ``tong``: Tong against Tong), so
+    two of different stages combine.
+
+    >>> from solver.games.pokdeng.rules import load_rules
+    >>> keys = [v.key for v in pokdeng_catalogue(load_rules("standard"), "showdown")]
+    >>> [k for k in keys if k.startswith("two_card_order")][:2]
+    ['two_card_order=suited>pair>plain', 'two_card_order=suited>plain>pair']
+    """
+    from itertools import permutations
+
     from solver.games.pokdeng.rules import EQUAL_POINTS, TWO_CARD_KINDS
 
     base = rules.to_data()
     base.pop("name", None)
     out = Catalogue(mode)
-    add, add_mistake = out.add, out.add_mistake
+    both, show = ("hand", "showdown"), ("showdown",)
+
+    def add(key: str, desc: str, data: Any, modes: tuple[str, ...] = both) -> None:
+        out.add(key, desc, data, modes=modes, scope=modes)
+
+    def add_mistake(name: str, desc: str, stage: str, modes: tuple[str, ...] = both) -> None:
+        out.add_mistake(name, desc, modes=modes, scope=modes, stage=stage)
 
     if rules.straights:
         add("straights=false", "no straights (Riang not counted)", {**base, "straights": False})
@@ -57,7 +77,7 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
             )
     deng = dict(base["deng"])
     pair3 = 2 if deng["three_card_pair"] == 1 else 1
-    for key, value, desc in (
+    tried = [
         ("pok_pair", 1, "a paired Pok given 1 deng"),
         ("pok_suited", 1, "a suited Pok given 1 deng"),
         ("two_card_pair", 1, "a two-card pair given 1 deng"),
@@ -65,11 +85,24 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
         ("three_card_pair", pair3, f"a three-card pair given {pair3} deng"),
         ("tong", 3, "Tong given 3 deng"),
         ("sam_lueang", 1, "Sam Lueang given 1 deng"),
-    ):
+    ]
+    if rules.straights:
+        tried += [
+            ("straight", 1, "a straight given 1 deng"),
+            ("straight_flush", 3, "a straight flush given 3 deng"),
+        ]
+    for key, value, desc in tried:
         if deng.get(key) != value:
             add(f"deng.{key}={value}", desc, {**base, "deng": {**deng, key: value}})
-    add("mistake=three_card_pok", "a three-card 8 or 9 counted as Pok", mistake="three_card_pok")
-    show = ("showdown",)
+    if rules.decks > 1:  # a shoe: one suit holding two identical cards
+        flush = not rules.flush_with_identical
+        add(
+            f"flush_with_identical={str(flush).lower()}",
+            "three cards of one suit holding two identical cards paid "
+            + ("three-suited deng" if flush else "as a three-card pair"),
+            {**base, "flush_with_identical": flush},
+        )
+    add_mistake("three_card_pok", "a three-card 8 or 9 counted as Pok", "type")
     pays = 5 if rules.tong_vs_sam_lueang_pays != 5 else 2
     add(
         f"tong_vs_sam_lueang_pays={pays}",
@@ -77,8 +110,8 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
         {**base, "tong_vs_sam_lueang_pays": pays},
         modes=show,
     )
-    add_mistake("deng_before_points", "deng compared before points", modes=show)
-    add_mistake("tong_by_rank", "Tong against Tong decided by rank, not points", modes=show)
+    add_mistake("deng_before_points", "deng compared before points", "compare", modes=show)
+    add_mistake("tong_by_rank", "Tong against Tong decided by rank, not points", "tong", modes=show)
     paid = {
         "deng_difference": "the higher deng wins the deng difference",
         "push": "a push",
@@ -99,14 +132,15 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
             {**base, "two_card_order": []},
             modes=show,
         )
-    else:
-        order = list(TWO_CARD_KINDS)
-        add(
-            f"two_card_order={'>'.join(order)}",
-            "equal two-card hands ranked " + " > ".join(order) + ", the higher paid in full",
-            {**base, "two_card_order": order},
-            modes=show,
-        )
+    for perm in permutations(TWO_CARD_KINDS):
+        order = list(perm)
+        if order != list(rules.two_card_order):
+            add(
+                f"two_card_order={'>'.join(order)}",
+                "equal two-card hands ranked " + " > ".join(order) + ", the higher paid in full",
+                {**base, "two_card_order": order},
+                modes=show,
+            )
     return list(out)
 
 
@@ -150,7 +184,7 @@ def pokdeng_hand_answers(
             tt, pp, dd = classify(c[sel, :k], rules)
             t[sel], p[sel], d[sel] = tt, pp, dd
             kind[sel] = two_card_kind(c[sel, :k])
-    if mistake_of(variant) == "three_card_pok":
+    if "three_card_pok" in mistakes_of(variant):
         pok3 = (sz == 3) & (p >= 8) & (t == HandType.NORMAL)
         t[pok3] = HandType.POK
     return {"type": t, "points": p, "deng": d, "kind": kind}
@@ -171,20 +205,20 @@ def pokdeng_showdown_answers(
     rules = _pokdeng_rules(variant, base)
     a = pokdeng_hand_answers(player, p_size, base, variant)
     b = pokdeng_hand_answers(dealer, d_size, base, variant)
-    mistake = mistake_of(variant)
+    mistakes = mistakes_of(variant)
     net = settle(
         a["type"], a["points"], a["deng"], b["type"], b["points"], b["deng"], rules,
         a["kind"], b["kind"],
     )  # fmt: skip
     same_type = a["type"] == b["type"]
-    if mistake == "deng_before_points":
+    if "deng_before_points" in mistakes:
         ka = a["type"] * 100 + a["deng"] * 10 + a["points"]
         kb = b["type"] * 100 + b["deng"] * 10 + b["points"]
         net = np.where(ka > kb, a["deng"], np.where(ka < kb, -b["deng"], 0))
         tsl = {int(HandType.TONG), int(HandType.SAM_LUEANG)}
         pair = ~same_type & np.isin(a["type"], list(tsl)) & np.isin(b["type"], list(tsl))
         net = np.where(pair, np.sign(a["type"] - b["type"]) * rules.tong_vs_sam_lueang_pays, net)
-    elif mistake == "tong_by_rank":
+    if "tong_by_rank" in mistakes:  # applied last: it decides Tong against Tong
         both = same_type & (a["type"] == HandType.TONG)
         ra = np.asarray(player, dtype=np.int64)[:, 0] >> 2
         rb = np.asarray(dealer, dtype=np.int64)[:, 0] >> 2

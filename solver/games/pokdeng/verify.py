@@ -87,6 +87,7 @@ class PokDengChecker:
 
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
         from solver.games.pokdeng.diagnose import pokdeng_hand_answers
+        from solver.games.pokdeng.rules import Kind
 
         hands = parse_card_hands(cols["hand"], (2, 3), copies=self.rules.decks)
         claims = read_claims(
@@ -112,7 +113,9 @@ class PokDengChecker:
         def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
             return pokdeng_hand_answers(cards[sel], size[sel], self.rules, variant)
 
-        interesting = (size == 3) | (ans["deng"] > 1) | (ans["type"] > 0)
+        # the hand variants' scope: a shape of the hand, whatever the rules (three cards,
+        # two of one suit or rank, a Pok); every other hand is Normal, deng 1 under all
+        interesting = (size == 3) | (ans["kind"] != Kind.PLAIN) | (ans["type"] > 0)
 
         def record(i: int) -> dict[str, Any]:
             from solver.core.cards import hand_names
@@ -173,11 +176,8 @@ class PokDengChecker:
         def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
             return pokdeng_showdown_answers(pl[sel], ps[sel], dl[sel], ds[sel], self.rules, variant)
 
-        interesting = (
-            (ans["player_type"] == ans["dealer_type"])
-            | (ans["player_type"] > 0)
-            | (ans["dealer_type"] > 0)
-        )
+        # every showdown row: each variant changes some equal-type or special settlement
+        interesting = np.ones(len(rows), dtype=bool)
 
         def record(i: int) -> dict[str, Any]:
             from solver.core.cards import hand_names

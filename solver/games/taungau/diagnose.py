@@ -3,7 +3,8 @@ of a last digit 0, the other settlement, what a hand without a bull pays, who re
 first, declining) and the answers under any of them, including the mistakes about the
 [2:1]/[4:2] 3/6 choice (set aside in the bull whenever possible, always 3 in the
 remaining two, never a choice), taking the first bull found, and taking a wrong bull but
-scoring it correctly (judged on the row's claimed ``bull``).
+scoring it correctly (judged on the row's claimed ``bull``). A mistake of the ``bull``
+stage and one of the ``values`` stage apply at once in a combination (``a+b``).
 
 >>> from solver.games.taungau.rules import load_rules
 >>> [v.key for v in taungau_catalogue(load_rules("macau"), "hand")][:2]
@@ -28,6 +29,7 @@ from solver.kit.diagnosis import (
 )
 
 __all__ = [
+    "NO_BULL_PAYS_TRIED",
     "WRONG_BULL",
     "claimed_bull_ok",
     "taungau_candidates",
@@ -72,13 +74,30 @@ def claimed_bull_ok(
     return out
 
 
+NO_BULL_PAYS_TRIED = (3, 5)
+"""Other numbers of stakes a hand without a bull may pay that the catalogue tries (4:
+the book), besides the banker's score."""
+
+
 def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) -> list[Variant]:
-    """The Tau Ngau variants of ``rules`` (a :class:`~solver.games.taungau.rules.TauNgauRules`)."""
+    """The Tau Ngau variants of ``rules`` (a :class:`~solver.games.taungau.rules.TauNgauRules`).
+
+    Every variant is scoped (``scope``): off the checker's interesting hand rows (a
+    bull, no [2:1]/[4:2], no reachable 0) its hand answers are the rules' own, and
+    every showdown row is interesting. The mistakes have stages (``bull``: which bull is set
+    aside; ``values``: what a [2:1]/[4:2] is worth), so two of different stages
+    combine."""
     from solver.games.taungau.rules import load_rules
 
     base = rules.to_data()
     out = Catalogue(mode)
-    add, add_mistake = out.add, out.add_mistake
+    both, show = ("hand", "showdown"), ("showdown",)
+
+    def add(key: str, desc: str, data: Any = None, modes: Any = both, **options: Any) -> None:
+        out.add(key, desc, data, modes=modes, scope=modes, **options)
+
+    def add_mistake(name: str, desc: str, stage: str, modes: tuple[str, ...] = both) -> None:
+        out.add_mistake(name, desc, modes=modes, scope=modes, stage=stage)
 
     zero = 0 if rules.zero_counts_as == 10 else 10
     add(
@@ -91,22 +110,24 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
         "wild_in_bull",
         "a [2:1]/[4:2] is set aside in the bull whenever it can be, "
         "even when it would score more in the remaining two",
+        "bull",
     )
-    add_mistake("first_bull", "the first bull found is taken, not the best one")
+    add_mistake("first_bull", "the first bull found is taken, not the best one", "bull")
     add_mistake(
         WRONG_BULL,
         "a bull other than the best is taken (the claimed one) and scored correctly "
         "(the best 3/6 choice that bull allows)",
+        "bull",
         modes=("hand",),
     )
     add_mistake(
         "wild_rest_3",
         "a [2:1]/[4:2] in the remaining two always counts 3 "
         "(the 3/6 choice used only to make a bull)",
+        "values",
     )
-    add_mistake("wild_fixed_3", "[2:1] and [4:2] always count 3 (no 3/6 choice)")
-    add_mistake("wild_fixed_6", "[2:1] and [4:2] always count 6 (no 3/6 choice)")
-    show = ("showdown",)
+    add_mistake("wild_fixed_3", "[2:1] and [4:2] always count 3 (no 3/6 choice)", "values")
+    add_mistake("wild_fixed_6", "[2:1] and [4:2] always count 6 (no 3/6 choice)", "values")
     other = "pagat" if rules.settlement == "difference" else "macau"
     o = load_rules(other).to_data()
     settle_keys = ("settlement", "no_bull_pays", "decline_allowed")
@@ -119,33 +140,39 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
         modes=show,
     )
     if rules.settlement == "difference":
-        pays = 4 if rules.pays_banker_score else "banker_score"
-        add(
-            f"no_bull_pays={pays}",
-            "a player without a bull (or declining one) pays "
-            + (
-                "4 stakes, whatever the banker holds"
-                if pays == 4
-                else "the banker's score, 4 when the banker has no bull (fixed Macau)"
-            ),
-            {**base, "no_bull_pays": pays},
-            modes=show,
-        )
-    if rules.has_decline:
-        flip = "first" if (banker_reveals or rules.banker_reveals) == "last" else "last"
-        add(
-            f"banker_reveals={flip}",
-            f"the banker reveals {flip} (the decline decision "
-            f"made {'knowing' if flip == 'first' else 'without knowing'} his hand)",
-            modes=show,
-            banker_reveals=flip,
-        )
-        if (banker_reveals or rules.banker_reveals) == "first":
-            # banker last: declining is never right under macau, so this changes nothing
+        pays_tried: list[Any] = [4] if rules.pays_banker_score else ["banker_score"]
+        pays_tried += [p for p in NO_BULL_PAYS_TRIED if p != rules.no_bull_pays]
+        for pays in pays_tried:
             add(
-                "decline_allowed=false",
-                "a player never declines his bull",
-                {**base, "decline_allowed": False},
+                f"no_bull_pays={pays}",
+                "a player without a bull (or declining one) pays "
+                + (
+                    f"{pays} stakes, whatever the banker holds"
+                    if pays != "banker_score"
+                    else "the banker's score, 4 when the banker has no bull (fixed Macau)"
+                ),
+                {**base, "no_bull_pays": pays},
+                modes=show,
+            )
+        reveals = banker_reveals or rules.banker_reveals
+        if rules.has_decline:
+            flip = "first" if reveals == "last" else "last"
+            add(
+                f"banker_reveals={flip}",
+                f"the banker reveals {flip} (the decline decision "
+                f"made {'knowing' if flip == 'first' else 'without knowing'} his hand)",
+                modes=show,
+                banker_reveals=flip,
+            )
+        # banker last, declining is never right under macau: forbidding it would change
+        # nothing, so it is tried only when the banker reveals first
+        if not rules.decline_allowed or reveals == "first":
+            add(
+                f"decline_allowed={str(not rules.decline_allowed).lower()}",
+                "a player never declines his bull"
+                if rules.decline_allowed
+                else "a player may decline his bull (and pay as without one)",
+                {**base, "decline_allowed": not rules.decline_allowed},
                 modes=show,
             )
     return list(out)
@@ -154,9 +181,75 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
 def _taungau_rules(variant: Variant | None, base: Any) -> Any:
     from solver.games.taungau.rules import TauNgauRules
 
-    return variant_rules(
-        variant, base, lambda name, data: TauNgauRules.from_data(name + "-variant", data)
-    )
+    def make(name: str, data: Mapping[str, Any]) -> Any:
+        # a combination of two variants may carry a key one of them drops (None), or
+        # the other member's decline/no-bull keys beside an even-money settlement, which
+        # has neither (so the combination is that settlement)
+        clean = {k: v for k, v in data.items() if v is not None}
+        if clean.get("settlement") == "even_money":
+            clean.pop("no_bull_pays", None)
+            clean["decline_allowed"] = False
+        elif clean.get("settlement") == "difference":
+            clean.setdefault("no_bull_pays", 4)
+            clean.setdefault("decline_allowed", True)
+        return TauNgauRules.from_data(name + "-variant", clean)
+
+    return variant_rules(variant, base, make)
+
+
+_BULL_STAGE = ("wild_in_bull", "first_bull", WRONG_BULL)
+"""Mistakes of stage ``bull``: which bull the player sets aside."""
+_VALUE_STAGE = ("wild_rest_3", "wild_fixed_3", "wild_fixed_6")
+"""Mistakes of stage ``values``: what a [2:1]/[4:2] is worth."""
+_CHOICES = {"wild_fixed_3": (0,), "wild_fixed_6": (3,)}
+"""The 3/6 choices a values mistake allows (all four otherwise)."""
+
+
+def _stages(mistake: str | None) -> tuple[str | None, str | None]:
+    """The bull-stage and values-stage mistakes named in ``mistake`` (``a+b``)."""
+    names = set((mistake or "").split("+")) - {""}
+    bull = [m for m in names if m in _BULL_STAGE]
+    value = [m for m in names if m in _VALUE_STAGE]
+    if names - set(bull) - set(value) or len(bull) > 1 or len(value) > 1:
+        raise ValueError(f"unknown Tau Ngau mistake {mistake!r}")
+    return (bull[0] if bull else None), (value[0] if value else None)
+
+
+def _claimed_triples(
+    hands: npt.NDArray[np.uint8], claimed: npt.NDArray[np.integer]
+) -> npt.NDArray[np.bool_]:
+    """``match[t, i]``: the tiles at ``TRIPLES[t]`` of sorted hand ``i`` are, by tile
+    type, the claimed bull ``claimed[i]`` (:data:`~solver.kit.parse.PAD`: none)."""
+    from solver.core.tiles import TYPE_OF_TILE
+    from solver.games.taungau.hands import TRIPLES
+
+    tot = np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
+    ht = tot[hands]  # sorted ids: types sorted too
+    ct = np.sort(tot[np.asarray(claimed)], axis=1)
+    return np.stack([(ht[:, list(t)] == ct).all(axis=1) & (ct[:, 2] != 255) for t in TRIPLES])
+
+
+_ANALYSES: dict[bytes, Any] = {}
+"""The last few analyses of hands (every variant is scored on the same rows): by a
+digest of the tiles."""
+
+
+def _analysis(tiles: npt.NDArray[np.integer]) -> Any:
+    """:func:`~solver.games.taungau.hands.analyse` of ``tiles``, kept for the next
+    variants scored on the same hands (the player's and the banker's)."""
+    import hashlib
+
+    from solver.games.taungau.hands import analyse
+
+    t = np.ascontiguousarray(tiles, dtype=np.uint8)
+    key = hashlib.blake2b(t.tobytes() + bytes(str(t.shape), "ascii"), digest_size=16).digest()
+    hit = _ANALYSES.get(key)
+    if hit is None:
+        hit = analyse(t)
+        if len(_ANALYSES) >= 4:
+            _ANALYSES.pop(next(iter(_ANALYSES)))
+        _ANALYSES[key] = hit
+    return hit
 
 
 def taungau_candidates(
@@ -165,9 +258,12 @@ def taungau_candidates(
     claims: Mapping[str, Any] | None = None,
 ) -> list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]]:
     """The plays a (possibly mistaken) player considers, for sorted hands (n, 5): pairs
-    ``(bull exists, last digit)`` — one per 3/6 choice, or fewer for the mistakes.
-    ``claims``: the rows' claims (``bull``: (n, 3) tile ids, or ``None`` when the file
-    states none), which :data:`WRONG_BULL` plays.
+    ``(bull exists, last digit)`` — one per 3/6 choice (per bull and choice when the
+    remaining two are valued apart). ``mistake``: one mistake, or two of different
+    stages joined by ``+`` (a bull-stage one: :data:`WRONG_BULL`, ``first_bull``,
+    ``wild_in_bull``; a values-stage one: ``wild_fixed_3``, ``wild_fixed_6``,
+    ``wild_rest_3``), applied at once. ``claims``: the rows' claims (``bull``: (n, 3)
+    tile ids, or ``None`` when the file states none), which :data:`WRONG_BULL` plays.
 
     >>> from solver.core.tiles import parse_hand
     >>> h = np.array([parse_hand("[1:1][1:1][2:1][2:2][2:2]")])
@@ -175,59 +271,56 @@ def taungau_candidates(
     [5, 8]
     >>> sorted({int(d[0]) for ok, d in taungau_candidates(h, "wild_fixed_3") if ok[0]})
     [5]
+    >>> sorted({int(d[0]) for ok, d in taungau_candidates(h, "first_bull+wild_fixed_6") if ok[0]})
+    [8]
     """
-    from solver.games.taungau.hands import CHOICE_ORDER, TRIPLES, WILD_TILES, analyse
+    from solver.games.taungau.hands import TRIPLES, WILD_TILES
 
-    a = analyse(tiles)
+    a = _analysis(tiles)
     h = a.hands
     if mistake is None:
         return [(a.exists[c], a.digit[c].astype(np.int64)) for c in range(4)]
-    if mistake == "wild_fixed_3":
-        return [(a.exists[0], a.digit[0].astype(np.int64))]
-    if mistake == "wild_fixed_6":
-        return [(a.exists[3], a.digit[3].astype(np.int64))]
-    wild = (h == WILD_TILES[0]) | (h == WILD_TILES[1])
-    if mistake == "wild_in_bull":
+    bull_m, value_m = _stages(mistake)
+    choices = _CHOICES.get(value_m or "", (0, 1, 2, 3))
+    n = h.shape[0]
+    ok = a.bull_ok[list(choices)]  # (k, 10, n): a bull under an allowed choice
+    any_c = np.asarray(ok.any(axis=0))  # (10, n)
+    elig = np.ones((len(TRIPLES), n), dtype=bool)  # the bulls the player may take
+    t_idx = np.arange(len(TRIPLES))[:, None]
+    if bull_m == "wild_in_bull":
+        wild = (h == WILD_TILES[0]) | (h == WILD_TILES[1])
         tri = np.stack([wild[:, list(t)].any(axis=1) for t in TRIPLES])  # (10, n)
-        ok_w = (a.bull_ok & tri[None]).any(axis=1)  # (4, n)
-        use_w = ok_w.any(axis=0)
-        return [
-            (np.where(use_w, ok_w[c], a.exists[c]), a.digit[c].astype(np.int64)) for c in range(4)
-        ]
-    if mistake == "first_bull" or (mistake == WRONG_BULL and claims is None):
-        any_c = np.asarray(a.bull_ok.any(axis=0))  # (10, n)
+        use_w = (any_c & tri).any(axis=0)
+        elig = np.where(use_w, tri, True)
+    elif bull_m == "first_bull" or (bull_m == WRONG_BULL and claims is None):
         # the first bull found; or, with no claim to go by, the last one (a wrong bull)
         found = np.argmax(any_c, axis=0).astype(np.int64)
-        if mistake == WRONG_BULL:
+        if bull_m == WRONG_BULL:
             found = len(TRIPLES) - 1 - np.argmax(any_c[::-1], axis=0).astype(np.int64)
-        cols = np.arange(h.shape[0])
-        return [(a.bull_ok[c, found, cols], a.digit[c].astype(np.int64)) for c in CHOICE_ORDER]
-    if mistake == WRONG_BULL:
+        elig = t_idx == found[None]
+    elif bull_m == WRONG_BULL:
         claimed = (claims or {}).get("bull")
-        if claimed is None:
-            return taungau_candidates(tiles)
-        ok = claimed_bull_ok(h, claimed)  # (4, n)
-        legal = ok.any(axis=0)
-        return [
-            (np.where(legal, ok[c], a.exists[c]), a.digit[c].astype(np.int64)) for c in range(4)
-        ]
-    if mistake == "wild_rest_3":
-        bit = np.zeros(h.shape, dtype=np.int64)
-        bit[h == WILD_TILES[0]] = 1
-        bit[h == WILD_TILES[1]] = 2
-        out = []
-        digits = a.digit.astype(np.int64)
-        cols = np.arange(h.shape[0])
-        for t, triple in enumerate(TRIPLES):
-            rest_bits = np.zeros(h.shape[0], dtype=np.int64)
-            for p in range(5):
-                if p not in triple:
-                    rest_bits |= bit[:, p]
-            for c in range(4):
-                eff = c & ~rest_bits
-                out.append((a.bull_ok[c, t], digits[eff, cols]))
-        return out
-    raise ValueError(f"unknown Tau Ngau mistake {mistake!r}")
+        if claimed is not None:
+            match = _claimed_triples(h, claimed)
+            legal = (match & any_c).any(axis=0)  # rows without a legal claim: any bull
+            elig = np.where(legal, match, True)
+    digits = a.digit.astype(np.int64)
+    if value_m != "wild_rest_3":
+        return [((ok[k] & elig).any(axis=0), digits[c]) for k, c in enumerate(choices)]
+    # the remaining two value a [2:1]/[4:2] as 3 whatever the bull's choice
+    bit = np.zeros(h.shape, dtype=np.int64)
+    bit[h == WILD_TILES[0]] = 1
+    bit[h == WILD_TILES[1]] = 2
+    cols = np.arange(n)
+    out = []
+    for t, triple in enumerate(TRIPLES):
+        rest_bits = np.zeros(n, dtype=np.int64)
+        for p in range(5):
+            if p not in triple:
+                rest_bits |= bit[:, p]
+        for k, c in enumerate(choices):
+            out.append((ok[k, t] & elig[t], digits[c & ~rest_bits, cols]))
+    return out
 
 
 def taungau_hand_answers(

@@ -275,10 +275,14 @@ class TauNgauChecker:
 
         from solver.games.taungau.hands import WILD_TILES
 
+        # the variants' scope, a shape of the hand whatever the rules: a [2:1]/[4:2] held
+        # (3/6 mistakes, several scores), a reachable 0 (its value), or no bull at all
+        # (its score: 0 or none)
         interesting = (
             (tiles == WILD_TILES[0]).any(axis=1)
             | (tiles == WILD_TILES[1]).any(axis=1)
             | (ans["reach"] & 1).astype(bool)
+            | ~np.asarray(ans["has_bull"], dtype=bool)
         )
 
         def record(i: int) -> dict[str, Any]:

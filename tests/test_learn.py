@@ -1,0 +1,152 @@
+"""The pattern learner, exact (issue 13): an uncatalogued mistake over more unexplained
+rows than the old 5,000-row limit, and a shape that agreeing rows have only after the
+first 3,000 agreeing rows (the old sample would have said "no agreeing row has this
+shape"). Expected counts are computed here from the independent model
+(tests/niuniu/causes_model.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from niuniu import causes_model as cm
+
+from solver.kit.learn import atoms, card_atom_counts, count_atoms, learn
+
+
+@pytest.mark.slow
+def test_exact_counts_beyond_the_old_limits(tmp_path: Path, niuniu_tables: Path) -> None:
+    """The implementation claims a bull for hands without one that hold an ace written
+    first, exactly one face and no three of a kind: 8,000 rows. 1,000 agreeing rows have
+    the same shape (the ace written elsewhere), all after 3,500 agreeing rows without an
+    ace (the old 3,000-row sample held none of them)."""
+    from solver.verify import verify_file
+
+    hands = cm.every_hand()
+    a = cm.hand_answers(hands, cm.CLASSIC)
+    rank = hands.astype(np.int64) // 4
+    counts = np.stack([(rank == r).sum(axis=1) for r in range(13)], axis=1)
+    shape = (
+        ~a["has_bull"]
+        & (rank == 0).any(axis=1)
+        & ((rank >= 10).sum(axis=1) == 1)
+        & (counts.max(axis=1) < 3)
+    )
+    ace_first = rank[:, 0] == 0
+    rng = np.random.default_rng(5)
+    wrong = rng.choice(np.flatnonzero(shape & ace_first), 8_000, replace=False)
+    twins = rng.choice(np.flatnonzero(shape & ~ace_first), 1_000, replace=False)
+    plain = rng.choice(np.flatnonzero(~(rank == 0).any(axis=1)), 3_500, replace=False)
+    rows = np.concatenate([plain, wrong, twins])
+    claimed = a["has_bull"][rows].copy()
+    claimed[len(plain) : len(plain) + len(wrong)] = True
+    path = tmp_path / "c.parquet"
+    pq.write_table(pa.table({"hand": cm.texts(hands[rows]), "has_bull": claimed}), path)
+    r = verify_file("niuniu", str(path), tables=str(niuniu_tables))
+    # in batches of 1,000 rows the first unexplained row comes in the fourth: the
+    # 3,000 agreeing rows before it are counted in a second pass (the same text: "of
+    # 4,500 agreeing rows")
+    small = verify_file("niuniu", str(path), tables=str(niuniu_tables), batch_size=1_000)
+    assert small.diagnosis == r.diagnosis
+    assert r.disagree == 8_000
+    pattern = next(e for e in r.diagnosis if e.kind == "pattern")
+    assert (pattern.explains, pattern.contradicts) == (8_000, 1_000)
+    text = pattern.description
+    for part in (
+        "8,000 rows: hands of 5 cards",
+        "holding an ace",
+        "with 1 face",
+        "claimed has_bull true, correct false",
+        "1,000 of 4,500 agreeing rows have this shape too",
+    ):
+        assert part in text, text
+    assert "first" not in text and "sample" not in text
+
+
+def test_vectorised_counts_equal_the_records() -> None:
+    """:func:`card_atom_counts` counts rows as :func:`atoms` reads their records."""
+    hands = np.concatenate([cm.every_hand()[::5_000], cm.shoe_hands(300)])
+    names = [[cm.NAMES[c] for c in h] for h in hands.tolist()]
+    cat = np.arange(len(hands)) % 3
+    labels = ["category no_bull", "category niu_3", "category five_faces"]
+    recs = [
+        {"hand": n, "fields": [], "correct": {"category": labels[k].split()[1]}}
+        for n, k in zip(names, cat.tolist(), strict=True)
+    ]
+    assert card_atom_counts(hands, extras=[(cat, labels)]) == count_atoms(recs)
+    shows = [{"player": n, "banker": n, "fields": [], "correct": {}} for n in names]
+    assert card_atom_counts(hands, showdown=True) == count_atoms(shows)
+    two = np.array([[0, 1, 255], [5, 9, 255]], dtype=np.uint8)  # AS AH; 2H 3H
+    assert card_atom_counts(two) == Counter(
+        [
+            frozenset({"hands of 2 cards", "holding a pair", "holding an ace"}),
+            frozenset({"hands of 2 cards", "of one suit"}),
+        ]
+    )
+
+
+def test_learner_prefers_coverage_net_of_agreeing_rows() -> None:
+    """A rare sub-shape with no agreeing row does not beat the shape that covers every
+    row at the cost of a few agreeing ones."""
+    claim = "claimed points 3, correct 2"
+    wide = frozenset({"hands of 5 cards", "holding an ace", claim})
+    narrow = frozenset({"hands of 5 cards", "holding an ace", "of one suit", claim})
+    unexplained = Counter({wide: 900, narrow: 100})
+    agreeing = Counter({frozenset({"hands of 5 cards", "holding an ace"}): 10})
+    agreeing[frozenset({"hands of 5 cards"})] = 5_000
+    (p,) = learn(unexplained, agreeing, limit=1)
+    assert (p.rows, p.agreeing, p.agreeing_total) == (1_000, 10, 5_010)
+    assert "of one suit" not in p.description
+    assert atoms({"hand": ["AS"], "fields": []}) == frozenset(
+        {"hands of 1 cards", "holding an ace"}
+    )
+
+
+def test_lost_rows_counted_vectorised_as_their_records(niuniu_tables: Path) -> None:
+    """The Niu Niu checker's ``lost_counts`` (every disagreeing row, its wrong claims
+    included) and ``atom_counts`` (agreeing rows) count exactly what the records say."""
+    from solver.verify import make_checker
+
+    rng = np.random.default_rng(21)
+    hands = cm.every_hand()[rng.choice(2_598_960, 4_000, replace=False)]
+    a = cm.hand_answers(hands, cm.CLASSIC, strength=False)
+    has = a["has_bull"] ^ (rng.random(len(hands)) < 0.1)
+    points = np.where(rng.random(len(hands)) < 0.1, rng.integers(0, 11, len(hands)), a["points"])
+    cat = np.where(rng.random(len(hands)) < 0.1, rng.integers(0, 12, len(hands)), a["category"])
+    bull = [
+        "none" if k % 3 else " ".join(cm.NAMES[c] for c in h[:3])
+        for k, h in enumerate(hands.tolist())
+    ]
+    cols = {
+        "hand": cm.texts(hands),
+        "has_bull": pa.array(has),
+        "points": pa.array(points),
+        "category": pa.array([cm.LABELS[c] for c in cat]),
+        "bull": pa.array(bull),
+    }
+    checker = make_checker("niuniu", "classic", {}, str(niuniu_tables))
+    res = checker.check_hands(cols)
+    dis = np.flatnonzero(res.disagree)
+    ok = np.flatnonzero(~res.disagree)
+    assert len(dis) > 1_000 and len(ok) > 100
+    assert res.record.lost_counts(dis) == count_atoms(res.record(int(i)) for i in dis)
+    assert res.record.atom_counts(ok) == count_atoms(res.record(int(i)) for i in ok)
+    player, banker = cm.deals(3_000, seed=22)
+    s = cm.showdown_answers(player, banker, cm.CASINO)
+    winner = np.where(rng.random(len(player)) < 0.2, rng.integers(0, 3, len(player)), s["winner"])
+    net = np.where(rng.random(len(player)) < 0.2, -s["net"], s["net"])
+    cols = {
+        "player": cm.texts(player),
+        "banker": cm.texts(banker),
+        "winner": pa.array([cm.WINNERS[w] for w in winner]),
+        "net": pa.array(net),
+    }
+    res = make_checker("niuniu", "casino", {}, str(niuniu_tables)).check_showdowns(cols)
+    dis, ok = np.flatnonzero(res.disagree), np.flatnonzero(~res.disagree)
+    assert len(dis) > 500
+    assert res.record.lost_counts(dis) == count_atoms(res.record(int(i)) for i in dis)
+    assert res.record.atom_counts(ok) == count_atoms(res.record(int(i)) for i in ok)
