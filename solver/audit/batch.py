@@ -212,7 +212,10 @@ class Auditor:
             is_banker, is_player = role.value == 1, role.value == 0
             bad_round = np.zeros(n_rounds, dtype=bool)
         bankers = np.add.reduceat(is_banker, first_row, dtype=np.int64)
-        players = np.add.reduceat(is_player, first_row, dtype=np.int64)
+        if good is None:  # every row is a banker's or a player's
+            players = np.diff(first_row, append=n) - bankers
+        else:
+            players = np.add.reduceat(is_player, first_row, dtype=np.int64)
         impossible = self._impossible(ids, rid, first_row, good, plain)
         if dup.any():
             impossible |= np.bincount(rid[dup], minlength=n_rounds) > 0
@@ -369,9 +372,16 @@ class Auditor:
         n_rounds = len(first_row)
         if self.bitwise:  # the OR of a round's item bits has fewer bits than items
             cols = np.ascontiguousarray(ids.T)
-            row_or = self.bit[cols[0]]
-            for j in range(1, len(cols)):
-                row_or |= self.bit[cols[j]]
+            if plain:  # every id < 64: its bit by a shift (far cheaper than a gather)
+                one = np.uint64(1)
+                row_or = np.left_shift(one, cols[0], dtype=np.uint64)
+                item = np.empty_like(row_or)
+                for j in range(1, len(cols)):
+                    row_or |= np.left_shift(one, cols[j], out=item, dtype=np.uint64)
+            else:  # PAD (255) and ids past 63 have no bit
+                row_or = self.bit[cols[0]]
+                for j in range(1, len(cols)):
+                    row_or |= self.bit[cols[j]]
             if good is not None:
                 row_or[~good] = 0
             r_or = np.bitwise_or.reduceat(row_or, first_row)

@@ -24,7 +24,17 @@ import pyarrow.compute as pc
 from solver.core.errors import BullError
 from solver.kit.parse import Parsed, parse_float, parse_label
 
-__all__ = ["RESULT_LABELS", "ROLES", "NotInRoundOrder", "changes", "column", "label", "number"]
+__all__ = [
+    "EMPTY",
+    "RESULT_LABELS",
+    "ROLES",
+    "UNKNOWN",
+    "NotInRoundOrder",
+    "changes",
+    "column",
+    "label",
+    "number",
+]
 
 RESULT_LABELS = {
     "win": 0, "won": 0, "player": 0, "w": 0,
@@ -33,6 +43,12 @@ RESULT_LABELS = {
 }  # fmt: skip
 """The ``result`` of a player row: who won its showdown (0 the player, 1 the banker)."""
 ROLES = {"player": 0, "banker": 1, "dealer": 1}
+
+
+UNKNOWN = -1
+"""A label code: text the SQL did not code (the batch parses it)."""
+EMPTY = -2
+"""A label code: no value (null)."""
 
 
 class NotInRoundOrder(BullError):
@@ -56,19 +72,31 @@ def label(
     if key + "#" not in t.column_names:
         return parse_label(raw if rows is None else raw.take(pa.array(rows)), key, labels)
     codes = column(t, key + "#")
-    code = np.frombuffer(codes.buffers()[1], np.int8, len(codes), codes.offset).astype(np.int64)
-    if codes.null_count:
-        code[~np.asarray(codes.is_valid())] = -1
+    code = np.frombuffer(codes.buffers()[1], np.int8, len(codes), codes.offset)
+    if codes.null_count:  # rows the SQL left to the parser
+        code = np.where(_valid(codes), code, np.int8(UNKNOWN))
     if rows is not None:
         code = code[rows]
+    code = code.astype(np.int64)
     known = code >= 0
     if known.all():
         return Parsed(code, known, np.zeros(len(code), dtype=bool))
-    rest = np.flatnonzero(~known)
+    code[code == EMPTY] = -1  # a null: not stated
+    rest = np.flatnonzero(code == UNKNOWN)
+    if not len(rest):
+        return Parsed(code, known, np.zeros(len(code), dtype=bool))
     sub = parse_label(raw.take(pa.array(rest if rows is None else rows[rest])), key, labels)
     stated, bad = known.copy(), np.zeros(len(code), dtype=bool)
     code[rest], stated[rest], bad[rest] = sub.value, sub.stated, sub.bad
     return Parsed(code, stated, bad, {int(rest[i]): m for i, m in sub.messages.items()})
+
+
+def _valid(arr: pa.Array) -> npt.NDArray[np.bool_]:
+    """The validity bitmap of an array without nulls' offset, as booleans."""
+    if arr.offset:
+        return np.asarray(arr.is_valid())
+    bits = np.frombuffer(arr.buffers()[0], np.uint8)
+    return np.unpackbits(bits, count=len(arr), bitorder="little").view(bool)
 
 
 def number(arr: pa.Array, name: str, rows: npt.NDArray[np.int64]) -> Parsed:
@@ -78,8 +106,7 @@ def number(arr: pa.Array, name: str, rows: npt.NDArray[np.int64]) -> Parsed:
         return parse_float(arr.take(pa.array(rows)), name)
     n = len(arr)
     values = np.frombuffer(arr.buffers()[1], dtype=np.float64, count=n)[rows]
-    valid = np.asarray(arr.is_valid()) if arr.null_count else np.ones(n, dtype=bool)
-    stated = valid[rows]
+    stated = _valid(arr)[rows] if arr.null_count else np.ones(len(rows), dtype=bool)
     bad = stated & ~np.isfinite(values)
     if bad.any():  # the messages name the values
         return parse_float(arr.take(pa.array(rows)), name)

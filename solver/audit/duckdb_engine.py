@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solver.audit.batch import Auditor, Partial
-from solver.audit.columns import RESULT_LABELS, ROLES, NotInRoundOrder
+from solver.audit.columns import EMPTY, RESULT_LABELS, ROLES, NotInRoundOrder
 from solver.audit.logs import map_log_columns
 from solver.audit.spec import AuditSpec
 from solver.core.errors import BullError
@@ -89,21 +89,24 @@ def _sql_text(s: str) -> str:
 
 def coded(key: str, labels: Sequence[str], values: Mapping[str, int]) -> tuple[str, list[str]]:
     """How the text column ``key`` is read as label codes in SQL: the inner select item,
-    ``"<key>#"``, the code of a row written exactly as one of ``labels`` (NULL
-    otherwise), and the outer ones: that code and ``"<key>"``, the text of the other
+    ``"<key>#"``, the code of a row written exactly as one of ``labels``, ``EMPTY``
+    for a null, NULL otherwise, and the outer ones: that code and ``"<key>"``, the text of the other
     rows only. The batch parses just those, so every row means what
     :func:`~solver.kit.parse.parse_label` makes of it, and the common rows cross to
     Python as one byte each.
 
     >>> inner, outer = coded("role", ["player"], {"player": 0})
-    >>> print(inner)
-    CASE "role" WHEN 'player' THEN 0 END::TINYINT AS "role#"
+    >>> print(inner.split(" ELSE ")[0])
+    CASE "role" WHEN 'player' THEN 0
+    >>> print(inner.split(" ELSE ")[1])
+    CASE WHEN "role" IS NULL THEN -2 END END::TINYINT AS "role#"
     >>> outer[1]
     'CASE WHEN "role#" IS NULL THEN "role" END AS "role"'
     """
     col, code = _quote(key), _quote(key + "#")
     whens = " ".join(f"WHEN {_sql_text(k)} THEN {int(values[k])}" for k in labels)
-    return f"CASE {col} {whens} END::TINYINT AS {code}", [
+    empty = f"ELSE CASE WHEN {col} IS NULL THEN {EMPTY} END"
+    return f"CASE {col} {whens} {empty} END::TINYINT AS {code}", [
         code,
         f"CASE WHEN {code} IS NULL THEN {col} END AS {col}",
     ]
