@@ -22,13 +22,13 @@ number (Parquet), counted, and the run goes on. Semantics (RULES §8): a Niu Niu
 Ngau bull claim is right when it is a valid bull reaching the claimed score; a Tau
 Ngau score the hand can reach but that is not its best is ``suboptimal``, one it cannot
 reach ``illegal``. Each disagreeing row gets the correct answer and a short reason.
-The diagnosis (:mod:`solver.kit.diagnosis`, each game's ``diagnose`` catalogue) scores
-every variant on every row, exactly: how many disagreements it explains and how many
-agreeing rows it contradicts, ranked by the difference; each ``--out`` row's
-``explained_by`` lists the ids of the causes that explain it, in the headline's order.
-``--out`` writes the disagreeing rows atomically: the file appears only once the run is
-complete. A Wycheproof-style vectors document (``bull vectors``) is read as its tests,
-numbered by ``tcId``.
+The diagnosis (:mod:`solver.kit.diagnosis`, :mod:`solver.kit.scoring`, each game's
+``diagnose`` catalogue) scores every variant on every row, exactly: how many
+disagreements it explains and how many agreeing rows it contradicts, ranked by the
+difference; each ``--out`` row's ``explained_by`` lists the ids of the causes that
+explain it, in the headline's order. ``--out`` writes the disagreeing rows
+atomically: the file appears only once the run is complete. A Wycheproof-style vectors
+document (``bull vectors``) is read as its tests, numbered by ``tcId``.
 
 The parts: :mod:`solver.kit.read` (formats, columns, batches),
 :mod:`solver.kit.parse` (claim values and hands), :mod:`solver.kit.check` (what the
@@ -63,7 +63,6 @@ from solver.core.status import StatusLine
 from solver.kit.check import Checked, Checker, blank, take
 from solver.kit.findings import FieldStats, Malformed, RowWriter, VerifyReport
 from solver.kit.infer import Inference
-from solver.kit.learn import ShapeCounts
 from solver.kit.parse import joined_text, nonempty, nulls, parse_card_hands, parse_tile_hands
 from solver.kit.read import (
     FIELDS,
@@ -74,6 +73,7 @@ from solver.kit.read import (
     prefetch,
     read_chunks,
 )
+from solver.kit.scoring import Scorer
 from solver.kit.wycheproof import document_rows, is_document, named_rules
 
 __all__ = [
@@ -108,26 +108,10 @@ class _Run:
         writer: RowWriter | None,
         diagnose: bool = True,
     ) -> None:
-        from solver.kit.diagnosis import Causes, Tally
-
         self.diagnose = diagnose
-        self.variants = list(checker.variants)
-        found = Causes.of(self.variants, checker.rules.to_data())
-        self.pairs, self.pair_at, self.causes = found.pairs, found.at, found.all
-        # two mistakes at once change answers anywhere: scored on every row, listed only
-        # when they score more than both members alone
-        self.full = found.full
-        self.tally = Tally(self.causes, self.full)
-        self.shapes = ShapeCounts()
-        """Unexplained and agreeing rows by atom set, for the pattern learner."""
-        self.contradicts_off = np.zeros(len(self.causes), dtype=np.int64)
-        """Per single cause: the agreeing rows off the special-ish ones it contradicts."""
-        self.pair_contradicts = np.zeros(len(self.causes), dtype=np.int64)
-        self.active: npt.NDArray[np.bool_] | None = None  # what the second pass scores
-        self.mode_index = {
-            m: np.array([i for i, v in enumerate(self.variants) if m in v.modes], dtype=np.int64)
-            for m in ("hand", "showdown")
-        }
+        self.scorer = Scorer(checker.variants, checker.rules.to_data())
+        self.variants, self.causes = self.scorer.variants, self.scorer.causes
+        self.tally, self.shapes = self.scorer.tally, self.scorer.shapes
         self.fields = fields
         self.stats = {f: [0, 0, 0] for f in fields}
         self.kinds: dict[str, Counter[str]] = {f: Counter() for f in fields}
@@ -159,104 +143,9 @@ class _Run:
             if f not in res.stated:
                 self.stats[f][2] += len(res.rows)
         dis_rows = np.flatnonzero(dis)
-        explains = None
-        if self.diagnose:
-            explains, contradicts = self._score(mode, res, dis)
-            self.tally.add(explains)
-            self.tally.add_counts(len(res.rows) - len(dis_rows), contradicts)
-            lost = dis_rows[~explains.any(axis=1)] if len(dis_rows) else dis_rows
-            self.shapes.add(res.record, lost, np.flatnonzero(~dis))
+        explains = self.scorer.add(mode, res) if self.diagnose else None
         if self.writer is not None or len(self.examples) < MAX_LISTED:
             self._records(mode, lines, res, dis_rows, explains)
-
-    def _score(
-        self, mode: str, res: Checked, dis: npt.NDArray[np.bool_]
-    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
-        """Every variant on every row of the group, exactly: ``explains[i, v]`` (variant v
-        explains disagreeing row i) and per variant the agreeing rows it contradicts. A
-        variant with this ``mode`` in its ``scope`` is evaluated on the interesting rows
-        only: elsewhere its answers are the rules' own, so it agrees where they agree."""
-        n_dis = int(dis.sum())
-        explains = np.zeros((n_dis, len(self.causes)), dtype=bool)
-        contradicts = np.zeros(len(self.causes), dtype=np.int64)
-        pos = np.cumsum(dis) - 1  # a disagreeing row's place among them
-        every = np.arange(len(res.rows), dtype=np.int64)
-        special = np.asarray(res.interesting, dtype=bool)
-        interesting = np.flatnonzero(special)
-        for v in self.mode_index[mode].tolist():
-            variant = self.variants[v]
-            scoped = mode in variant.scope
-            sel = interesting if scoped else every
-            if not len(sel):
-                continue
-            ok = np.asarray(res.variant_agree(variant, sel), dtype=bool)
-            d = dis[sel]
-            explains[pos[sel[d & ok]], v] = True
-            contradicts[v] = int((~d & ~ok).sum())
-            if not scoped:
-                self.contradicts_off[v] += int((~d & ~ok & ~special[sel]).sum())
-        # two causes at once, on the special-ish disagreeing rows no single cause explains
-        # (off them a combination agrees as its other member does, which explains none)
-        if self.pairs[mode] and n_dis:
-            unexplained = np.asarray(~explains[:, : len(self.variants)].any(axis=1), dtype=bool)
-            sel = np.flatnonzero(dis & special)
-            sel = sel[unexplained[pos[sel]]]
-            every_dis = np.flatnonzero(dis)  # a pair of mistakes: every disagreeing row
-            for k, (_, _, combined) in enumerate(self.pairs[mode]):
-                col = self.pair_at[mode] + k
-                rows = every_dis if col in self.full else sel
-                if len(rows):
-                    ok = np.asarray(res.variant_agree(combined, rows), dtype=bool)
-                    explains[pos[rows[ok]], col] = True
-        return explains, contradicts
-
-    def needs_second_pass(self) -> bool:
-        """Whether the pairs' contradictions or the agreeing rows' atoms need a second
-        pass over the file."""
-        self.active = self._active()  # fixed by the first pass
-        return bool(self.active.any()) or self.shapes.needs_pass()
-
-    def second_pass(self, mode: str, res: Checked) -> None:
-        """One checked group of the second pass."""
-        self.add_pair_contradicts(mode, res)
-        self.shapes.add_agreeing(res.record, np.flatnonzero(~res.disagree))
-
-    def _active(self) -> npt.NDArray[np.bool_]:
-        """Per cause: a combination that needs the second pass. A scoped pair explaining a
-        row no single cause does; a pair of mistakes explaining more rows than either
-        member scores (else it can never be listed: see :class:`Tally`)."""
-        explains = self.tally.explains()
-        score = explains - self.tally.contradicts
-        active = np.zeros(len(self.causes), dtype=bool)
-        active[len(self.variants) :] = explains[len(self.variants) :] > 0
-        for col, (a, b) in self.full.items():
-            active[col] = explains[col] > max(score[a], score[b])
-        return active
-
-    def add_pair_contradicts(self, mode: str, res: Checked) -> None:
-        """The second pass: the agreeing rows each active combination contradicts — a
-        scoped pair on the special-ish rows (off them it contradicts what its other
-        member does), a pair of mistakes on every agreeing row."""
-        active = self.active
-        if active is None or not active.any():
-            return
-        agreeing = ~res.disagree
-        sel = np.flatnonzero(np.asarray(res.interesting, dtype=bool) & agreeing)
-        every = np.flatnonzero(agreeing)
-        for k, (_, _, combined) in enumerate(self.pairs[mode]):
-            col = self.pair_at[mode] + k
-            rows = every if col in self.full else sel
-            if active[col] and len(rows):
-                ok = np.asarray(res.variant_agree(combined, rows), dtype=bool)
-                self.pair_contradicts[col] += int((~ok).sum())
-
-    def finish_pairs(self) -> None:
-        """The combinations' exact contradicted counts, once the second pass is done."""
-        for m in ("hand", "showdown"):
-            for k, (_, b, _) in enumerate(self.pairs[m]):
-                col = self.pair_at[m] + k
-                off = 0 if col in self.full else self.contradicts_off[b]
-                self.tally.contradicts[col] = self.pair_contradicts[col] + off
 
     def _records(
         self,
@@ -447,12 +336,11 @@ def verify_file(
                 run.add(mode, chunk.lines[sel], res)
             if progress is not None:
                 progress(run.rows_read)
-        if diagnose and run.needs_second_pass():  # what the pairs contradict, ...
+        while diagnose and run.scorer.next_pass():  # what the pairs contradict, ...
             _, _, again = read_chunks(path, fmt, columns or {}, batch_size)
             for chunk in prefetch(again):
                 for mode, _sel, res in _groups(chunk, checker, modes, fmt)[1]:
-                    run.second_pass(mode, res)
-            run.finish_pairs()
+                    run.scorer.again(mode, res)
     except BaseException:
         if writer is not None:
             writer.discard()

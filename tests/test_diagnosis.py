@@ -147,7 +147,7 @@ def test_scope_gives_the_counts_of_scoring_every_row(
     """Variants scoped to special-ish rows are scored exactly as if evaluated on every
     row: the same file diagnosed with every row marked interesting gives the same
     diagnosis (hands and showdowns, claims wrong in many ways)."""
-    import solver.verify
+    import solver.kit.scoring
 
     rng = random.Random(11)
     hands = special_hands() + small_hands(2_000, 12) + sample_hands(2_000, 13)
@@ -177,13 +177,13 @@ def test_scope_gives_the_counts_of_scoring_every_row(
         r.setdefault("category", "")
     path = write_csv(tmp_path / "c.csv", rows)
     _, scoped = verify_json(path, niuniu_tables, "--rules", "casino")
-    real = solver.verify._Run._score
+    real = solver.kit.scoring.Scorer._score
 
     def unscoped(self: Any, mode: str, res: Any, dis: Any) -> Any:
         every = np.ones(len(res.rows), dtype=bool)
         return real(self, mode, dataclasses.replace(res, interesting=every), dis)
 
-    monkeypatch.setattr(solver.verify._Run, "_score", unscoped)
+    monkeypatch.setattr(solver.kit.scoring.Scorer, "_score", unscoped)
     _, full = verify_json(path, niuniu_tables, "--rules", "casino")
     assert scoped["disagree"] > 500 and scoped["malformed"] == 0
     assert scoped["diagnosis"] == full["diagnosis"] and scoped["cover"] == full["cover"]
@@ -255,8 +255,8 @@ def test_a_row_needing_two_causes_is_explained_by_the_pair(
 ) -> None:
     """Classic with four faces counted, and Niu Niu reported as points 0: a four-faces
     hand with a 10 (points 10) is claimed ``four_faces`` with points 0, which only the
-    rule change and the mistake at once explain; the pair's ``explains`` counts exactly
-    those rows (no single cause explains them), with nothing contradicted."""
+    rule change and the mistake at once explain; the pair explains every row, those
+    and the rows of each member, with nothing contradicted, and heads."""
     specials = ["four_faces", "five_faces"]
     faces = [
         ["JS", "QH", "KD", "JC", "10S"],
@@ -275,7 +275,10 @@ def test_a_row_needing_two_causes_is_explained_by_the_pair(
     pair = next(
         e for e in s["diagnosis"] if e["id"] == "specials_with=four_faces+mistake=niu_niu_as_zero"
     )
-    assert (pair["explains"], pair["contradicts"], pair["kind"]) == (both, 0, "mistake")
+    assert (pair["explains"], pair["contradicts"], pair["kind"]) == (s["disagree"], 0, "mistake")
+    assert s["diagnosis"][0]["id"] == pair["id"]
+    members = [e for e in s["diagnosis"] if e["id"] in pair["id"].split("+")]
+    assert all(e["explains"] <= s["disagree"] - both for e in members)  # those listed
     assert "four_faces counted as a special and Niu Niu reported as points 0" in pair["description"]
     assert s["headline"].startswith(f"all {s['disagree']} disagreements are explained by")
     assert "unexplained" not in s["headline"]

@@ -118,3 +118,26 @@ def test_every_niuniu_mistake_has_a_stage(mode: str) -> None:
     for v in niuniu_catalogue(load_rules("casino"), mode):
         if v.mistake:
             assert v.stage, v.key
+
+
+def test_a_pair_is_one_cause_whatever_the_rows() -> None:
+    """A pair scored on hand and on showdown rows is one column (its counts summed); two
+    scoped mistakes, found both as a scoped pair and as a pair of mistakes, are one
+    entry per kind of row."""
+    from solver.kit.scoring import Causes
+
+    both = ("hand", "showdown")
+    base = {"k": 0}
+    scoped = Variant("k=1", "K", {"k": 1}, scope=both)
+    option = Variant("bet=x", "X", options={"bet": "x"})
+    s = Variant("mistake=s", "S", mistake="s", scope=both, stage="bull")
+    t = Variant("mistake=t", "T", mistake="t", scope=both, stage="points")
+    c = Causes.of([scoped, option, s, t], base)
+    keys = [v.key for v in c.all]
+    assert len(keys) == len(set(keys)), keys
+    for m in both:
+        assert len(c.cols[m]) == len(set(c.cols[m])) == len(c.pairs[m])
+    col = keys.index("k=1+bet=x")
+    assert col in c.cols["hand"] and col in c.cols["showdown"] and c.members[col] == (0, 1)
+    st = keys.index("mistake=s+mistake=t")
+    assert c.members[st] == (2, 3) and st in c.full and col not in c.full

@@ -150,3 +150,61 @@ def test_lost_rows_counted_vectorised_as_their_records(niuniu_tables: Path) -> N
     assert len(dis) > 500
     assert res.record.lost_counts(dis) == count_atoms(res.record(int(i)) for i in dis)
     assert res.record.atom_counts(ok) == count_atoms(res.record(int(i)) for i in ok)
+
+
+def test_rows_left_to_a_cause_contradicting_more_are_learned(
+    tmp_path: Path, niuniu_tables: Path
+) -> None:
+    """The bull search skips the first card written, but only in hands holding an ace:
+    the catalogued skip explains every disagreement and contradicts the many agreeing
+    hands without an ace where skipping would lose the bull too. It never joins the
+    cover, so the rows it alone explains go to the learner: described as a pattern."""
+    from solver.verify import verify_file
+
+    hands = cm.every_hand()[::50]
+    a = cm.hand_answers(hands, cm.CLASSIC, strength=False)
+    right = a["has_bull"]
+    skip = cm.hand_answers(hands, cm.CLASSIC.but(skip_first=True), strength=False)["has_bull"]
+    ace = ((hands.astype(np.int64) // 4) == 0).any(axis=1)
+    claimed = np.where(ace, skip, right)
+    wrong = int((claimed != right).sum())
+    contradicted = int((~ace & (skip != right)).sum())
+    assert 0 < wrong < contradicted  # skip explains all, contradicting more
+    path = tmp_path / "c.parquet"
+    pq.write_table(pa.table({"hand": cm.texts(hands), "has_bull": claimed}), path)
+    r = verify_file("niuniu", str(path), tables=str(niuniu_tables))
+    assert r.disagree == wrong and r.cover == ()
+    by_key = {e.key: e for e in r.diagnosis}
+    skipped = by_key["mistake=bull_skips_first"]
+    assert (skipped.explains, skipped.contradicts) == (wrong, contradicted)
+    patterns = [e for e in r.diagnosis if e.kind == "pattern"]
+    assert patterns and r.headline.endswith(f"unexplained: {patterns[0].description}")
+    # each pattern's counts, from the model: the rows of its shape (among the wrong
+    # rows no earlier pattern covers; the agreeing rows of the shape)
+    ranks = hands.astype(np.int64) // 4
+    suits = hands.astype(np.int64) % 4
+    top = np.stack([(ranks == k).sum(axis=1) for k in range(13)], axis=1).max(axis=1)
+    test = {
+        "hands of 5 cards": np.ones(len(hands), dtype=bool),
+        "holding an ace": ace,
+        "of one suit": (suits == suits[:, :1]).all(axis=1),
+        "holding a pair": top == 2,
+        "holding three of a kind": top == 3,
+        **{
+            f"with {k} face{'s' if k > 1 else ''}": (ranks >= 10).sum(axis=1) == k
+            for k in (1, 2, 3, 4)
+        },
+        **{f"category {name}": a["category"] == k for k, name in enumerate(cm.LABELS)},
+    }
+    left = claimed != right
+    for p in patterns:
+        head, *rest = p.description.split("; ")
+        named = [*head.split(": ", 1)[1].split(", "), *rest[:-1]]
+        assert "holding an ace" in named and "claimed has_bull false, correct true" in named
+        shape = np.ones(len(hands), dtype=bool)
+        for x in named:
+            if not x.startswith("claimed"):
+                shape &= test[x]
+        agreeing = int((shape & (claimed == right)).sum())
+        assert (p.explains, p.contradicts) == (int((left & shape).sum()), agreeing), p
+        left &= ~shape

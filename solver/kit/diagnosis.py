@@ -17,8 +17,10 @@ on the claimed ``bull``): the game's checker hands its evaluator the rows' claim
 Settlement variants (another bet, commission) are ``options``. A mistake that declares
 the ``stage`` of the evaluation it changes (``bull``, ``points``, ``tie_break``,
 ``multiplier``...) composes with a mistake of another stage: the pair applies both
-(``mistake="a+b"``, :func:`mistakes_of`), is scored on every row, and is listed only
-when it scores more than both members alone.
+(``mistake="a+b"``, :func:`mistakes_of`) and is scored on every row. A variant scoped to
+some rows combines with another (:func:`pairs_of`): off those rows the pair answers as
+the other member does. Every pair is listed only when it scores more than both members
+alone (and explains more rows than it contradicts).
 
 A variant *explains* a disagreeing row when every claim the row states equals that
 variant's answer, and *contradicts* an agreeing row when some claim the row states
@@ -33,9 +35,9 @@ contradicts none explains as many.
 What the rule-variant diagnosis shares across games: a :class:`Variant`, the
 :class:`Catalogue` a game builds its variants in, the rules object of a data variant
 (:func:`variant_rules`), and the :class:`Tally` that ranks the variants by the
-disagreements they explain. The games' catalogues and evaluators are in
-:mod:`solver.games.niuniu.diagnose`, :mod:`solver.games.taungau.diagnose` and
-:mod:`solver.games.pokdeng.diagnose`.
+disagreements they explain (:mod:`solver.kit.scoring` scores them batch by batch).
+The games' catalogues and evaluators are in :mod:`solver.games.niuniu.diagnose`,
+:mod:`solver.games.taungau.diagnose` and :mod:`solver.games.pokdeng.diagnose`.
 
 >>> t = Tally([Variant("a", "A"), Variant("b", "B")])
 >>> t.add(np.array([[True, False], [False, True], [True, False]]))
@@ -57,7 +59,6 @@ import numpy.typing as npt
 __all__ = [
     "MAX_PAIRS",
     "Catalogue",
-    "Causes",
     "Explanation",
     "Tally",
     "Variant",
@@ -200,7 +201,7 @@ class Tally:
         self.variants = list(variants)
         self.members = dict(members or {})
         """A combination of two causes: its column to its members' columns. It is listed
-        only when it scores more than both of them alone."""
+        only when it scores more than both of them alone, and more than nothing."""
         self.patterns: Counter[bytes] = Counter()
         self.total = 0
         self.contradicts = np.zeros(len(self.variants), dtype=np.int64)
@@ -212,7 +213,10 @@ class Tally:
         self.total += len(m)
         if not len(m):
             return
-        packed = np.ascontiguousarray(np.packbits(m, axis=1))
+        if m.T.flags.c_contiguous:  # a variant's column per row of memory
+            packed = _pack_columns(m.T)
+        else:
+            packed = np.ascontiguousarray(np.packbits(m, axis=1))
         width = packed.shape[1]
         keys = packed.view(np.dtype((np.void, width))).ravel()  # one bytes key per row
         uniq, counts = np.unique(keys, return_counts=True)
@@ -241,7 +245,8 @@ class Tally:
     def _order(self, explains: npt.NDArray[np.int64]) -> list[int]:
         """Best first: explained - contradicted, then fewest contradicted, then most
         explained, then catalogue order (single causes before combinations); a
-        combination that scores no more than one of its members is left out."""
+        combination that scores no more than one of its members, or nothing (it
+        contradicts as many rows as it explains), is left out."""
         c = self.contradicts
         score = explains - c
         total = self.explains() if self.members else explains
@@ -249,7 +254,7 @@ class Tally:
         keep = [
             v
             for v in range(len(self.variants))
-            if v not in self.members or full[v] > max(full[m] for m in self.members[v])
+            if v not in self.members or full[v] > max(0, *(full[m] for m in self.members[v]))
         ]
         return sorted(
             keep,
@@ -289,6 +294,18 @@ class Tally:
             left &= ~bits[:, v]
         return out
 
+    def cover_columns(self, limit: int = 5) -> list[int]:
+        """The variants of the greedy cover (:meth:`cover`), in order."""
+        return [v for v, _ in self._cover(limit)]
+
+    def uncovered(self, cover: Sequence[int]) -> int:
+        """The disagreeing rows some variant explains but none of ``cover`` does."""
+        bits, counts = self._bits()
+        if not len(bits):
+            return 0
+        left = bits.any(axis=1) & ~bits[:, list(cover)].any(axis=1)
+        return int(counts[left].sum())
+
     def cover(self, limit: int = 5) -> list[Explanation]:
         """A greedy cover: the best variant, then the best on what is left, ...
         (``explains`` counts only the newly explained rows; a variant joins only while it
@@ -297,7 +314,7 @@ class Tally:
 
     def order(self) -> list[int]:
         """The variants in the headline's order: the cover, then the rest as ranked."""
-        head = [v for v, _ in self._cover(5)]
+        head = self.cover_columns()
         explains = self.explains()
         return head + [v for v in self._order(explains) if explains[v] and v not in head]
 
@@ -342,9 +359,23 @@ class Tally:
         )
 
 
+def _pack_columns(cols: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    """``np.packbits(cols.T, axis=1)`` (C-contiguous) of a C-contiguous ``(k, n)``
+    array, fast: eight rows at a time.
+
+    >>> c = np.random.default_rng(0).random((11, 5)) < 0.5
+    >>> bool((_pack_columns(c) == np.packbits(c.T, axis=1)).all())
+    True
+    """
+    out = np.zeros(((len(cols) + 7) // 8, cols.shape[1]), dtype=np.uint8)
+    for j in range(8):
+        part = cols[j::8].view(np.uint8)
+        out[: len(part)] |= part << np.uint8(7 - j)
+    return np.ascontiguousarray(out.T)
+
+
 MAX_PAIRS = 200
-"""The most two-cause combinations scored per kind of row (on the rows no single cause
-explains; a combination's ``explains`` counts only those)."""
+"""The most two-cause combinations of a scoped cause scored per kind of row."""
 
 
 def _merge_list(a: list[Any], b: list[Any], base: list[Any]) -> list[Any] | None:
@@ -386,6 +417,12 @@ def combine(a: Variant, b: Variant, base: Mapping[str, Any]) -> Variant | None:
     True
     >>> combine(m1, Variant("mistake=v", "V", mistake="v"), base) is None
     True
+
+    A key one member drops (the other keeping its base value) is dropped:
+
+    >>> even = Variant("s=even", "E", {"s": "even", "k": 0}, scope=("showdown",))
+    >>> combine(Variant("k=1", "K", {**base, "k": 1}), even, base).rules
+    {'k': 1, 's': 'even'}
     """
     mistake = a.mistake or b.mistake
     stage = a.stage or b.stage
@@ -401,11 +438,13 @@ def combine(a: Variant, b: Variant, base: Mapping[str, Any]) -> Variant | None:
         ra, rb = dict(a.rules or base), dict(b.rules or base)
         rules = dict(base)
         for key in (set(ra) | set(rb)) - {"name", "description"}:
-            va, vb, v0 = ra.get(key), rb.get(key), base.get(key)
-            if va == v0:
-                rules[key] = vb
-            elif vb == v0 or va == vb:
-                rules[key] = va
+            va, vb, v0 = ra.get(key, _NO), rb.get(key, _NO), base.get(key, _NO)
+            if va in (v0, vb) or vb == v0:
+                got = vb if va == v0 else va
+                if got is _NO:
+                    rules.pop(key, None)  # a member drops the key
+                else:
+                    rules[key] = got
             elif isinstance(v0, dict) and isinstance(va, dict) and isinstance(vb, dict):
                 merged = dict(v0)
                 for k in set(va) | set(vb):
@@ -435,6 +474,10 @@ def combine(a: Variant, b: Variant, base: Mapping[str, Any]) -> Variant | None:
         "; ".join(o for o in (a.order, b.order) if o),
         stage,
     )
+
+
+_NO: Any = object()
+"""A key a rule dict does not hold."""
 
 
 def pairs_of(
@@ -492,50 +535,6 @@ def mistake_pairs(variants: Sequence[Variant], mode: str) -> list[tuple[int, int
 def is_mistake_pair(variant: Variant) -> bool:
     """Whether a variant applies two mistakes at once (scored on every row, exactly)."""
     return len(mistakes_of(variant)) > 1
-
-
-@dataclass(frozen=True)
-class Causes:
-    """A catalogue and the pairs of causes scored with it, as the columns of a
-    :class:`Tally`: the variants, then the hand rows' pairs, then the showdowns'.
-
-    >>> c = Causes.of([Variant("mistake=s", "S", mistake="s", stage="bull"),
-    ...                Variant("mistake=t", "T", mistake="t", stage="points")], {})
-    >>> [v.key for v in c.all][2:]
-    ['mistake=s+mistake=t', 'mistake=s+mistake=t']
-    >>> c.at, c.full
-    ({'hand': 2, 'showdown': 3}, {2: (0, 1), 3: (0, 1)})
-    """
-
-    variants: list[Variant]
-    pairs: dict[str, list[tuple[int, int, Variant]]]
-    """Per kind of row, its pairs ``(a, b, combined)`` (:func:`pairs_of`)."""
-    at: dict[str, int]
-    """The column of each kind's first pair."""
-    full: dict[int, tuple[int, int]]
-    """The pairs of two mistakes (scored on every row): column to the members' columns."""
-
-    @classmethod
-    def of(cls, variants: Sequence[Variant], base: Mapping[str, Any]) -> Causes:
-        """The pairs of ``variants``; the checkers' special-ish hand rows are shapes of
-        the hand whatever the rules (a structural scope), their showdown rows not."""
-        pairs = {m: pairs_of(variants, m, base, structural=m == "hand") for m in _MODES}
-        at = {"hand": len(variants), "showdown": len(variants) + len(pairs["hand"])}
-        full = {
-            at[m] + k: (a, b)
-            for m in _MODES
-            for k, (a, b, c) in enumerate(pairs[m])
-            if is_mistake_pair(c)
-        }
-        return cls(list(variants), pairs, at, full)
-
-    @property
-    def all(self) -> list[Variant]:
-        """Every column's cause."""
-        return self.variants + [c for m in _MODES for _, _, c in self.pairs[m]]
-
-
-_MODES = ("hand", "showdown")
 
 
 def mistake_of(variant: Variant | None) -> str | None:

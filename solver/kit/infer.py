@@ -127,9 +127,9 @@ def rule_data_of(variant: Any, base: Mapping[str, Any]) -> dict[str, Any] | None
 
 def with_pairs(variants: Sequence[Any], base: Mapping[str, Any]) -> list[Any]:
     """A catalogue and the pairs of causes a verify run scores with it
-    (:func:`solver.kit.diagnosis.pairs_of`): a pair of rule options is a rule set the
-    search can adopt at once (no tie-break *and* ties won by the banker, say)."""
-    from solver.kit.diagnosis import Causes
+    (:class:`solver.kit.scoring.Causes`, one per id): a pair of rule options is a rule
+    set the search can adopt at once (no tie-break *and* ties won by the banker, say)."""
+    from solver.kit.scoring import Causes
 
     return Causes.of(variants, base).all
 

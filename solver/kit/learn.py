@@ -362,11 +362,7 @@ class ShapeCounts:
     def add(self, record: Any, lost: npt.NDArray[np.int64], ok: npt.NDArray[np.int64]) -> None:
         """A checked group: ``record(i)`` a row's record, ``lost`` its unexplained
         disagreeing rows, ``ok`` its agreeing rows."""
-        lost_counts = getattr(record, "lost_counts", None)
-        if lost_counts is not None and len(lost):
-            self.unexplained.update(lost_counts(lost))
-        else:
-            self.unexplained.update(atoms(record(int(i))) for i in lost.tolist())
+        self._add_lost(record, lost)
         if self.start is None and len(lost):
             self.start = self.groups
         self.groups += 1
@@ -377,6 +373,27 @@ class ShapeCounts:
             self.agreeing.update(counts(ok))
         else:
             self.by_record = True
+
+    def _add_lost(self, record: Any, lost: npt.NDArray[np.int64]) -> None:
+        lost_counts = getattr(record, "lost_counts", None)
+        if lost_counts is not None and len(lost):
+            self.unexplained.update(lost_counts(lost))
+        else:
+            self.unexplained.update(atoms(record(int(i))) for i in lost.tolist())
+
+    def restart(self) -> None:
+        """Count anew, every group's rows (:meth:`add_all`): a pass over the file for the
+        rows the diagnosis's final cover leaves unexplained."""
+        self.unexplained, self.agreeing = Counter(), Counter()
+
+    def add_all(self, record: Any, lost: npt.NDArray[np.int64], ok: npt.NDArray[np.int64]) -> None:
+        """A group of the pass after :meth:`restart`: its unexplained and agreeing rows."""
+        self._add_lost(record, lost)
+        counts = getattr(record, "atom_counts", None)
+        if counts is not None:
+            self.agreeing.update(counts(ok))
+        else:
+            self.agreeing.update(atoms(record(int(i))) for i in ok.tolist())
 
     def needs_pass(self) -> bool:
         return bool(self.unexplained) and (self.by_record or bool(self.start))

@@ -348,11 +348,6 @@ def pair_run(
     return wrong, s
 
 
-SEPARATED_KEYS = {k for _, k, *_ in PAIRS[1:]}
-"""The pairs whose rows no single cause explains (the first one's rows are explained,
-contradicting agreeing rows, by a house order of two-card kinds)."""
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("preset", "key", "impl", "hand_rows"), PAIRS, ids=[k for _, k, *_ in PAIRS]
@@ -360,24 +355,16 @@ contradicting agreeing rows, by a house order of two-card kinds)."""
 def test_two_causes_are_explained_by_the_pair(
     tmp_path: Path, pokdeng_tables: Path, preset: str, key: str, impl: Impl, hand_rows: bool
 ) -> None:
-    """The pair explains, contradicting nothing, the rows no single cause explains;
-    neither member explains all; with it every disagreement is explained. Issue 13 asks
-    that the pair head the diagnosis, explaining all: an expected failure (xfail) names
-    the cases where the verifier does not yet."""
+    """The pair heads the diagnosis, explaining every disagreement and contradicting
+    nothing, though a wrong single cause may explain some of its rows; neither member alone
+    explains all. Each pair id is listed once."""
     wrong, s = pair_run(tmp_path, pokdeng_tables, preset, impl, hand_rows)
     by_id = {d["id"]: d for d in s["diagnosis"]}
     members = [by_id.get(m, {"explains": 0})["explains"] for m in key.split("+")]
     assert max(members) < wrong, key  # neither member alone explains all
-    pair = by_id.get(key, {"explains": 0, "contradicts": 0})
-    if key in SEPARATED_KEYS:  # no single cause explains the rows needing both
-        assert pair["contradicts"] == 0 and pair["explains"] > 0
-        assert s["headline"].startswith(f"all {wrong} disagreements are explained")
-        assert any(c["id"] == key for c in s["cover"]), s["cover"]
-    # what issue 13 asks: the pair heads, explaining every disagreement alone
-    head = s["diagnosis"][0]
-    if (head["id"], head["explains"], head["contradicts"]) != (key, wrong, 0):
-        pytest.xfail(
-            "solver/verify.py scores a rule+cause pair only on the rows no single cause "
-            f"explains, so it does not head (head: {head['id']}; the pair explains "
-            f"{pair['explains']} of {wrong}; see the H13b report)"
-        )
+    top = [(d["id"], d["explains"], d["contradicts"]) for d in s["diagnosis"][:3]]
+    assert top[0] == (key, wrong, 0), top
+    head = s["diagnosis"][0]["description"]
+    assert s["headline"] == f"all {wrong} disagreements are explained by: {head}"
+    ids = [d["id"] for d in s["diagnosis"]]
+    assert len(ids) == len(set(ids)), ids

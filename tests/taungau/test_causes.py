@@ -389,8 +389,9 @@ PAIRS = [
     # two mistakes of different stages (the bull taken, the 3/6 values)
     ("macau", "mistake=first_bull+mistake=wild_rest_3",
      replace(MACAU, bull="first", values="rest3"), True, False),
+    # (hand and showdown rows: one entry for the pair, its counts summed)
     ("pagat", "mistake=wild_in_bull+mistake=wild_rest_3",
-     replace(PAGAT, bull="wild_in_bull", values="rest3"), True, False),
+     replace(PAGAT, bull="wild_in_bull", values="rest3"), True, True),
     # a mistake and a settlement option
     ("macau", "mistake=wild_fixed_3+banker_reveals=first",
      replace(MACAU, values="fixed3", reveals="first"), False, True),
@@ -405,11 +406,6 @@ def pair_run(
     code, s = run(str(path), "--tables", str(tables), "--rules", preset)
     assert code == 1 and s["disagree"] == wrong > 0
     return wrong, s
-
-
-SEPARATED_KEYS = {k for _, k, _, _, showdowns in PAIRS if not showdowns}
-"""The pairs whose rows no single cause explains (in the showdown pair, some rows are
-also explained, contradicting agreeing rows, by a 3/6 mistake alone)."""
 
 
 @pytest.mark.slow
@@ -427,27 +423,19 @@ def test_two_causes_are_explained_by_the_pair(
     hand_rows: bool,
     showdowns: bool,
 ) -> None:
-    """The pair explains, contradicting nothing, the rows no single cause explains;
-    neither member explains all; with it every disagreement is explained. Issue 13 asks
-    that the pair head the diagnosis, explaining all: an expected failure (xfail) names
-    the cases where the verifier does not yet."""
+    """The pair heads the diagnosis, explaining every disagreement and contradicting
+    nothing, though a wrong single cause may explain some of its rows; neither member alone
+    explains all. Each pair id is listed once."""
     wrong, s = pair_run(tmp_path, taungau_tables, preset, impl, hand_rows, showdowns)
     by_id = {d["id"]: d for d in s["diagnosis"]}
     members = [by_id.get(m, {"explains": 0})["explains"] for m in key.split("+")]
     assert max(members) < wrong, key  # neither member alone explains all
-    pair = by_id.get(key, {"explains": 0, "contradicts": 0})
-    if key in SEPARATED_KEYS:  # no single cause explains the rows needing both
-        assert pair["contradicts"] == 0 and pair["explains"] > 0
-        assert s["headline"].startswith(f"all {wrong} disagreements are explained")
-        assert any(c["id"] == key for c in s["cover"]), s["cover"]
-    # what issue 13 asks: the pair heads, explaining every disagreement alone
-    head = s["diagnosis"][0]
-    if (head["id"], head["explains"], head["contradicts"]) != (key, wrong, 0):
-        pytest.xfail(
-            "solver/verify.py scores a rule+cause pair only on the rows no single cause "
-            f"explains, so it does not head (head: {head['id']}; the pair explains "
-            f"{pair['explains']} of {wrong}; see the H13b report)"
-        )
+    top = [(d["id"], d["explains"], d["contradicts"]) for d in s["diagnosis"][:3]]
+    assert top[0] == (key, wrong, 0), top
+    head = s["diagnosis"][0]["description"]
+    assert s["headline"] == f"all {wrong} disagreements are explained by: {head}"
+    ids = [d["id"] for d in s["diagnosis"]]
+    assert len(ids) == len(set(ids)), ids
 
 
 @pytest.mark.slow
@@ -456,14 +444,40 @@ def test_infer_recovers_a_whole_rule_set(
     tmp_path: Path, taungau_tables: Path, impl_of: str, rules: str
 ) -> None:
     """An implementation of one preset verified against the other: the search adopts
-    several rule changes (the value of a 0, the settlement) and the inferred file leaves
-    no disagreement."""
+    several rule changes (the value of a 0, the settlement; one at a time or as a pair)
+    and the inferred file leaves no disagreement."""
     path = write(tmp_path, "whole", PRESETS[impl_of], True, True)
     rule_file = tmp_path / "r.toml"
     args = ["--tables", str(taungau_tables), "--rules", rules]
     code, s = run(str(path), *args, "--infer", "--infer-out", str(rule_file))
-    assert code == 1 and len(s["inferred"]["steps"]) >= 2
+    changes = [k for st in s["inferred"]["steps"] for k in st["id"].split("+")]
+    assert code == 1 and len(changes) >= 2, changes
     assert s["inferred"]["disagree_after"] == 0
+    code, s2 = run(str(path), "--tables", str(taungau_tables), "--rules", str(rule_file))
+    assert code == 0 and s2["disagree"] == 0, s2["headline"]
+
+
+@pytest.mark.slow
+def test_infer_adopts_a_pair_whose_member_drops_a_key(tmp_path: Path, taungau_tables: Path) -> None:
+    """Pagat's showdowns verified against macau: the pair of a 0 counting 0 and even
+    money explains every disagreement. Even money has no ``no_bull_pays``; the pair
+    drops it too (not ``no_bull_pays = None``), so the inferred rule file loads and
+    leaves no disagreement."""
+    from solver.games.taungau.rules import load_rules
+
+    path = write(tmp_path, "even", PAGAT, False, True)
+    wrong = wrong_rows(PAGAT, MACAU, False, True)
+    rule_file = tmp_path / "r.toml"
+    args = ["--tables", str(taungau_tables), "--rules", "macau"]
+    code, s = run(str(path), *args, "--infer", "--infer-out", str(rule_file))
+    key = "zero_counts_as=0+settlement=even_money"
+    head = s["diagnosis"][0]
+    assert code == 1 and (head["id"], head["explains"], head["contradicts"]) == (key, wrong, 0)
+    assert [st["id"] for st in s["inferred"]["steps"]] == [key]
+    assert "no_bull_pays" not in s["inferred"]["rules"]
+    assert None not in s["inferred"]["rules"].values()
+    inferred = load_rules(str(rule_file))
+    assert (inferred.settlement, inferred.zero_counts_as) == ("even_money", 0)
     code, s2 = run(str(path), "--tables", str(taungau_tables), "--rules", str(rule_file))
     assert code == 0 and s2["disagree"] == 0, s2["headline"]
 
