@@ -21,7 +21,7 @@ from solver.core.errors import BullError
 
 __all__ = ["BATCH_ROWS", "CODED", "coded", "column_types", "columns_of", "run_duckdb", "source_sql"]
 
-BATCH_ROWS = 1 << 19
+BATCH_ROWS = 1 << 18
 WORKERS = min(2, os.cpu_count() or 1)
 """Threads doing the batch work (numpy and Arrow release the GIL)."""
 CODED: dict[str, tuple[str, ...]] = {
