@@ -265,8 +265,9 @@ class Auditor:
                 pos[sel] = np.arange(len(sel))
                 pv, bv = pos[prow], pos[brow]
             if len(prow):
-                pvals = {k: v[pv] for k, v in vals.items()}
-                bvals = {k: v[bv] for k, v in vals.items()}
+                keys = [k for k in vals if k != "category"]  # what settling reads
+                pvals = {k: vals[k][pv] for k in keys}
+                bvals = {k: vals[k][bv] for k in keys}
                 winner, net = spec.hooks["settle_values"](pvals, bvals)
         else:
             if len(dealt):

@@ -9,6 +9,7 @@ is read again sorted by round (DuckDB sorts out of core).
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,11 +20,27 @@ from solver.audit.logs import map_log_columns
 from solver.audit.spec import AuditSpec
 from solver.core.errors import BullError
 
-__all__ = ["BATCH_ROWS", "CODED", "coded", "column_types", "columns_of", "run_duckdb", "source_sql"]
+__all__ = [
+    "BATCH_ROWS",
+    "CODED",
+    "PARALLEL_ROWS",
+    "coded",
+    "column_types",
+    "columns_of",
+    "round_cuts",
+    "run_duckdb",
+    "source_sql",
+]
 
 BATCH_ROWS = 1 << 18
+PARALLEL_ROWS = 4_000_000
+"""A Parquet log of at least this many rows is audited by worker processes, each reading
+its own range of whole rounds (no lock shared: each has a core to itself)."""
+_WINDOW = 1_000_000
+"""How far past a cut point a round may run on before the cut is dropped."""
 WORKERS = min(2, os.cpu_count() or 1)
-"""Threads doing the batch work (numpy and Arrow release the GIL)."""
+"""Threads doing the batch work (numpy and Arrow release the GIL), or worker processes
+for a large Parquet log (:data:`PARALLEL_ROWS`)."""
 CODED: dict[str, tuple[str, ...]] = {
     "role": ("player", "banker", "dealer"),
     "result": ("win", "loss", "push"),
@@ -123,6 +140,7 @@ def run_duckdb(
     memory_limit: str = "1GB",
     batch_rows: int = BATCH_ROWS,
     workers: int = WORKERS,
+    parallel_rows: int = PARALLEL_ROWS,
 ) -> Partial:
     """Audit the logs with DuckDB (see the module docstring)."""
     types = column_types(files, fmt)
@@ -136,17 +154,27 @@ def run_duckdb(
             outer += items
         else:
             outer.append(_quote(key))
-    base = (
-        f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM {source_sql(files, fmt)})"
-    )
+
+    def select(source: str, where: str = "") -> str:
+        return f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM {source}{where})"
+
+    base = select(source_sql(files, fmt))
+    if workers > 1 and fmt == "parquet" and len(files) == 1 and "round" in mapping:
+        cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
+        if cuts:
+            src = f"read_parquet([{_sql_text(files[0])}], file_row_number = true)"
+            sqls = [
+                select(src, f" WHERE file_row_number >= {a} AND file_row_number < {b}")
+                for a, b in itertools.pairwise(cuts)
+            ]
+            try:
+                return _run_ranges(spec, sqls, by, batch_rows, memory_limit)
+            except NotInRoundOrder:
+                pass  # read again below, in order
     for sql in (base, f"{base} ORDER BY {_quote('round')}"):
         con = _connect(threads, memory_limit)
         try:
-            try:
-                reader = con.sql(sql).to_arrow_reader(batch_rows)
-            except Exception as exc:
-                msg = str(exc).strip().splitlines()[0] if str(exc).strip() else "unreadable"
-                raise BullError(f"cannot read the logs as {fmt}: {msg}") from None
+            reader = _reader(con, sql, fmt, batch_rows)
             auditor = Auditor(spec, by, workers=workers)
             try:
                 return auditor.run(reader)
@@ -155,3 +183,99 @@ def run_duckdb(
         finally:
             con.close()
     raise BullError("the logs' rounds could not be put in order")  # pragma: no cover
+
+
+def _reader(con: Any, sql: str, fmt: str, batch_rows: int) -> Any:
+    try:
+        return con.sql(sql).to_arrow_reader(batch_rows)
+    except Exception as exc:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else "unreadable"
+        raise BullError(f"cannot read the logs as {fmt}: {msg}") from None
+
+
+_SPEC: dict[str, Any] = {}
+"""The audit description the forked workers inherit (not pickled: it holds functions)."""
+
+
+def round_cuts(
+    path: str, round_col: str, parts: int, min_rows: int, memory_limit: str
+) -> list[int] | None:
+    """Row numbers cutting the Parquet file ``path`` into about ``parts`` ranges of whole
+    rounds, ``[0, ..., rows]``; None when it is too small to be worth it, or when a cut
+    would show the rounds out of order (the caller reads it all, in order).
+
+    A cut is the first row at or after ``rows * k / parts`` whose round differs from the
+    row before it; the round before a cut must come before the round at it.
+    """
+    import pyarrow.compute as pc
+
+    con = _connect(1, memory_limit)
+    rc = _quote(round_col)
+    lit = _sql_text(path)
+    src = f"read_parquet([{lit}], file_row_number = true)"
+    try:
+        rows = int(con.execute(f"SELECT count(*) FROM read_parquet([{lit}])").fetchall()[0][0])
+        if rows < max(min_rows, 2) or parts < 2:
+            return None
+        cuts = [0]
+        for k in range(1, parts):
+            r = max(1, rows * k // parts)
+            if r <= cuts[-1]:
+                continue
+            prev = f"(SELECT {rc} FROM {src} WHERE file_row_number = {r - 1})"
+            at = con.execute(
+                f"SELECT min(file_row_number) FROM {src} WHERE file_row_number >= {r} "
+                f"AND file_row_number < {r + _WINDOW} AND {rc} IS DISTINCT FROM {prev}"
+            ).fetchall()[0][0]
+            if at is None or int(at) <= cuts[-1]:
+                continue
+            pair = (
+                con.sql(
+                    f"SELECT {rc} FROM {src} WHERE file_row_number IN ({int(at) - 1}, {int(at)}) "
+                    "ORDER BY file_row_number"
+                )
+                .to_arrow_table()
+                .column(0)
+            )
+            a, b = pair[0], pair[1]
+            if a.is_valid and b.is_valid and not pc.less(a, b).as_py():
+                return None
+            cuts.append(int(at))
+    except Exception as exc:  # duckdb raises its own error types
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise BullError(f"cannot read the logs as parquet: {first}") from None
+    finally:
+        con.close()
+    return [*cuts, rows] if len(cuts) > 1 else None
+
+
+def _audit_range(sql: str, by: Sequence[str], batch_rows: int, memory_limit: str) -> Partial:
+    """A worker: audit one range of whole rounds on one thread."""
+    con = _connect(1, memory_limit)
+    try:
+        return Auditor(_SPEC["spec"], by, workers=1).run(_reader(con, sql, "parquet", batch_rows))
+    finally:
+        con.close()
+
+
+def _run_ranges(
+    spec: AuditSpec, sqls: Sequence[str], by: Sequence[str], batch_rows: int, memory_limit: str
+) -> Partial:
+    """The partials of the ranges, audited in forked worker processes, added up in row
+    order (so the examples listed are those a single reader would list)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _SPEC["spec"] = spec
+    ctx = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(len(sqls), mp_context=ctx) as pool:
+            futures = [
+                pool.submit(_audit_range, q, list(by), batch_rows, memory_limit) for q in sqls
+            ]
+            total = Partial()
+            for f in futures:
+                total.extend(f.result())  # a worker's error surfaces here
+            return total
+    finally:
+        _SPEC.clear()

@@ -125,10 +125,16 @@ def ncx2_sf(x: float, df: float, lam: float) -> float:
     half = lam / 2
     mid = int(half)
     spread = int(12 * math.sqrt(half) + 20)
+    j0 = max(0, mid - spread)
+    a, y = df / 2 + j0, x / 2
+    q = chi2_sf(x, df + 2 * j0)  # Q(a, y); then Q(a + 1, y) = Q(a, y) + y^a e^-y / a!
     total = 0.0
-    for j in range(max(0, mid - spread), mid + spread + 1):
+    for j in range(j0, mid + spread + 1):
         w = math.exp(-half + j * math.log(half) - math.lgamma(j + 1))
-        total += w * chi2_sf(x, df + 2 * j)
+        total += w * q
+        if y > 0:
+            q = min(1.0, q + math.exp(a * math.log(y) - y - math.lgamma(a + 1)))
+        a += 1
     return min(1.0, total)
 
 

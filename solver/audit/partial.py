@@ -44,7 +44,11 @@ def net_counts(
     out: list[dict[float, int]] = [{} for _ in range(groups)]
     if net is None or not len(net):
         return out
-    amounts, inv = np.unique(np.asarray(net), return_inverse=True)
+    x = np.asarray(net)
+    amounts = np.unique(x[:: max(1, len(x) // 256)])  # the amounts, from a few values
+    inv = np.minimum(np.searchsorted(amounts, x), len(amounts) - 1)
+    if not (amounts[inv] == x).all():  # an amount the few missed: all of them
+        amounts, inv = np.unique(x, return_inverse=True)
     k = len(amounts)
     key = inv.reshape(-1) if code is None else code * k + inv.reshape(-1)
     nc = np.bincount(key, minlength=groups * k).reshape(groups, k)

@@ -88,3 +88,45 @@ def test_the_audits_one_gather_settlement_is_the_games_own() -> None:
         want = settle_batch(p, b, rules, bet=opts.get("bet"), commission=opts.get("commission"))
         assert np.array_equal(net, want), rules
         assert np.array_equal(winner, np.where(want > 0, 0, np.where(want < 0, 1, 2))), rules
+
+
+def test_ranges_of_whole_rounds_in_worker_processes_give_the_single_readers_result(
+    tmp_path: Path,
+) -> None:
+    """A large Parquet log is cut into ranges of whole rounds, audited in forked worker
+    processes: the same partial as one reader (the examples listed too), whether a cut
+    lands inside a round (it moves to the round's end), the logs are out of round order
+    (read again sorted) or hold malformed rows."""
+    from solver.audit.duckdb_engine import round_cuts
+
+    path = _log(tmp_path)
+    spec = load_spec("niuniu", None, {}, None)
+    cols = {k: k for k in ("round", "role", "hand", "result", "net")}
+    one = run_duckdb(spec, [str(path)], "parquet", cols, [], workers=1)
+    rows = pq.read_metadata(path).num_rows  # 60 rounds of 4 rows
+    cuts = round_cuts(str(path), "round", 3, 1, "1GB")
+    assert cuts is not None and cuts[0] == 0 and cuts[-1] == rows and len(cuts) == 4
+    assert all(c % 4 == 0 for c in cuts)  # 80 and 160 are round starts; 81 would not be
+    assert round_cuts(str(path), "round", 2, rows + 1, "1GB") is None  # too small
+    many = run_duckdb(spec, [str(path)], "parquet", cols, [], workers=3, parallel_rows=1)
+    assert _said(many) == _said(one)
+    # rounds of 1 to 5 rows, cut anywhere: the cuts move to round starts
+    t = pq.read_table(path)
+    ragged = t.filter(pa.array([(i * 7) % 11 != 3 for i in range(t.num_rows)]))
+    rpath = tmp_path / "ragged.parquet"
+    pq.write_table(ragged, rpath)
+    want = _said(run_duckdb(spec, [str(rpath)], "parquet", cols, [], workers=1))
+    for parts in (2, 5, 7):
+        got = run_duckdb(spec, [str(rpath)], "parquet", cols, [], workers=parts, parallel_rows=1)
+        assert _said(got) == want, parts
+    # out of order across a cut: read again, sorted by round
+    back = pa.concat_tables([t.slice(120), t.slice(0, 120)])
+    bpath = tmp_path / "back.parquet"
+    pq.write_table(back, bpath)
+    assert round_cuts(str(bpath), "round", 2, 1, "1GB") is None
+    got = run_duckdb(spec, [str(bpath)], "parquet", cols, [], workers=2, parallel_rows=1)
+    assert _said(got) == _said(one)
+    # in order at the cuts, not inside a range: the worker says so, and all is read sorted
+    assert round_cuts(str(bpath), "round", 3, 1, "1GB") == [0, 80, 160, rows]
+    got = run_duckdb(spec, [str(bpath)], "parquet", cols, [], workers=3, parallel_rows=1)
+    assert _said(got) == _said(one)

@@ -286,7 +286,7 @@ def audit_spec(
 
     else:
         packed, of_raw = pk
-        values, inverse = np.unique(packed, return_inverse=True)
+        values = np.unique(packed)  # (a sort, then a search: twice as fast as an inverse)
         if len(values) > 1 << 16:  # more hand values than a uint16 code holds
 
             def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
@@ -303,7 +303,7 @@ def audit_spec(
                 return outcome(pv >> four, bv >> four, pv & low, bv & low)
 
         else:
-            code_of = inverse.reshape(-1).astype(np.uint16)  # a hand's value, densely
+            code_of = np.searchsorted(values, packed).astype(np.uint16)  # its value, densely
             v_raw = (values & np.uint32(15)).astype(np.int64)
             v_cat = of_raw[v_raw]
             v_str = np.unique(values >> np.uint32(4), return_inverse=True)[1].reshape(-1)
