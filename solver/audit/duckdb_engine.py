@@ -10,6 +10,7 @@ is read again sorted by round (DuckDB sorts out of core).
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -159,7 +160,8 @@ def run_duckdb(
         return f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM {source}{where})"
 
     base = select(source_sql(files, fmt))
-    if workers > 1 and fmt == "parquet" and len(files) == 1 and "round" in mapping:
+    forks = "fork" in multiprocessing.get_all_start_methods()  # not on Windows
+    if forks and workers > 1 and fmt == "parquet" and len(files) == 1 and "round" in mapping:
         cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
         if cuts:
             src = f"read_parquet([{_sql_text(files[0])}], file_row_number = true)"
@@ -263,7 +265,6 @@ def _run_ranges(
 ) -> Partial:
     """The partials of the ranges, audited in forked worker processes, added up in row
     order (so the examples listed are those a single reader would list)."""
-    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     _SPEC["spec"] = spec
