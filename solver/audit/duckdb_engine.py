@@ -28,6 +28,7 @@ __all__ = [
     "coded",
     "column_types",
     "columns_of",
+    "file_groups",
     "round_cuts",
     "run_duckdb",
     "source_sql",
@@ -160,19 +161,28 @@ def run_duckdb(
         return f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM {source}{where})"
 
     base = select(source_sql(files, fmt))
-    forks = "fork" in multiprocessing.get_all_start_methods()  # not on Windows
-    if forks and workers > 1 and fmt == "parquet" and len(files) == 1 and "round" in mapping:
-        cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
-        if cuts:
+
+    def ranges() -> list[str]:
+        """The selects of ranges of whole rounds, one per worker (see :func:`round_cuts`,
+        :func:`file_groups`)."""
+        if len(files) == 1:
+            cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
             src = f"read_parquet([{_sql_text(files[0])}], file_row_number = true)"
-            sqls = [
+            return [
                 select(src, f" WHERE file_row_number >= {a} AND file_row_number < {b}")
-                for a, b in itertools.pairwise(cuts)
+                for a, b in itertools.pairwise(cuts or [])
             ]
-            try:
-                return _run_ranges(spec, sqls, by, batch_rows, memory_limit)
-            except NotInRoundOrder:
-                pass  # read again below, in order
+        groups = file_groups(files, mapping["round"], workers, parallel_rows, memory_limit)
+        return [select(source_sql(g, fmt)) for g in groups or []]
+
+    forks = "fork" in multiprocessing.get_all_start_methods()  # not on Windows
+    if forks and workers > 1 and fmt == "parquet" and "round" in mapping:
+        try:
+            return _run_ranges(spec, ranges(), by, batch_rows, memory_limit)
+        except _NoRanges:
+            pass
+        except BullError:
+            pass  # out of order, or a range unreadable alone: one reader decides below
     for sql in (base, f"{base} ORDER BY {_quote('round')}"):
         con = _connect(threads, memory_limit)
         try:
@@ -251,6 +261,54 @@ def round_cuts(
     return [*cuts, rows] if len(cuts) > 1 else None
 
 
+def _edge_round(con: Any, path: str, rc: str, row: int) -> Any:
+    src = f"read_parquet([{_sql_text(path)}], file_row_number = true)"
+    t = con.sql(f"SELECT {rc} FROM {src} WHERE file_row_number = {row}").to_arrow_table()
+    return t.column(0)[0]
+
+
+def file_groups(
+    files: Sequence[str], round_col: str, parts: int, min_rows: int, memory_limit: str
+) -> list[list[str]] | None:
+    """The Parquet ``files`` (in reading order) in about ``parts`` runs of whole files
+    and whole rounds: a run ends where the last round of a file comes before the first
+    round of the next (a round written across two files is not cut). None when the logs
+    are too small, a file is empty, or the rounds are out of order at a cut (the caller
+    reads them all, in order)."""
+    import pyarrow.compute as pc
+
+    con = _connect(1, memory_limit)
+    rc = _quote(round_col)
+    lst = "[" + ", ".join(_sql_text(f) for f in files) + "]"
+    try:
+        meta = con.execute(f"SELECT file_name, num_rows FROM parquet_file_metadata({lst})")
+        counts = {str(name): int(n) for name, n in meta.fetchall()}
+        rows = [counts.get(f, 0) for f in files]
+        total = sum(rows)
+        if parts < 2 or total < max(min_rows, 2) or min(rows) == 0:
+            return None
+        groups: list[list[str]] = [[]]
+        done, k = 0, 1
+        for i, f in enumerate(files):
+            if i and done >= total * k // parts and len(groups) < parts:
+                last = _edge_round(con, files[i - 1], rc, rows[i - 1] - 1)
+                first = _edge_round(con, f, rc, 0)
+                if last.is_valid and first.is_valid:
+                    if pc.greater(last, first).as_py():
+                        return None
+                    if pc.less(last, first).as_py():
+                        groups.append([])
+                        k += 1
+            groups[-1].append(f)
+            done += rows[i]
+    except Exception as exc:  # duckdb raises its own error types
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise BullError(f"cannot read the logs as parquet: {first_line}") from None
+    finally:
+        con.close()
+    return groups if len(groups) > 1 else None
+
+
 def _audit_range(sql: str, by: Sequence[str], batch_rows: int, memory_limit: str) -> Partial:
     """A worker: audit one range of whole rounds on one thread."""
     con = _connect(1, memory_limit)
@@ -260,11 +318,17 @@ def _audit_range(sql: str, by: Sequence[str], batch_rows: int, memory_limit: str
         con.close()
 
 
+class _NoRanges(Exception):
+    """The logs are not worth cutting (or cannot be cut) into ranges."""
+
+
 def _run_ranges(
     spec: AuditSpec, sqls: Sequence[str], by: Sequence[str], batch_rows: int, memory_limit: str
 ) -> Partial:
     """The partials of the ranges, audited in forked worker processes, added up in row
     order (so the examples listed are those a single reader would list)."""
+    if len(sqls) < 2:
+        raise _NoRanges
     from concurrent.futures import ProcessPoolExecutor
 
     _SPEC["spec"] = spec

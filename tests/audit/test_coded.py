@@ -5,6 +5,7 @@ log fed to the batch function as plain Arrow rows, as the Spark engine feeds it.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -130,3 +131,35 @@ def test_ranges_of_whole_rounds_in_worker_processes_give_the_single_readers_resu
     assert round_cuts(str(bpath), "round", 3, 1, "1GB") == [0, 80, 160, rows]
     got = run_duckdb(spec, [str(bpath)], "parquet", cols, [], workers=3, parallel_rows=1)
     assert _said(got) == _said(one)
+
+
+def test_runs_of_whole_files_in_worker_processes_give_the_single_readers_result(
+    tmp_path: Path,
+) -> None:
+    """Logs in many Parquet files are cut into runs of whole files, never inside a round
+    written across two files: the same partial as one reader; files out of round order
+    are read by one reader, sorted."""
+    from solver.audit.duckdb_engine import file_groups
+
+    t = pq.read_table(_log(tmp_path))  # 60 rounds of 4 rows
+    spec = load_spec("niuniu", None, {}, None)
+    cols = {k: k for k in ("round", "role", "hand", "result", "net")}
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    bounds = [0, 40, 82, 120, 160, 199, 240]  # 82 and 199 fall inside rounds
+    files = []
+    for i, (a, b) in enumerate(itertools.pairwise(bounds)):
+        files.append(str(folder / f"part-{i}.parquet"))
+        pq.write_table(t.slice(a, b - a), files[-1])
+    one = _said(run_duckdb(spec, files, "parquet", cols, [], workers=1))
+    for parts in (2, 3, 6):
+        groups = file_groups(files, "round", parts, 1, "1GB")
+        assert groups is not None and [f for g in groups for f in g] == files
+        starts = [files.index(g[0]) for g in groups[1:]]
+        assert not {2, 5} & set(starts), starts  # not after a file that ends mid-round
+        got = run_duckdb(spec, files, "parquet", cols, [], workers=parts, parallel_rows=1)
+        assert _said(got) == one, parts
+    backwards = files[3:] + files[:3]
+    assert file_groups(backwards, "round", 2, 1, "1GB") is None
+    got = run_duckdb(spec, backwards, "parquet", cols, [], workers=2, parallel_rows=1)
+    assert _said(got) == one
