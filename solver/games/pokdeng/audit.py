@@ -67,7 +67,6 @@ def net_distribution(
     ``cards``: a reduced deck (for tests), default the 52 cards.
     """
     from solver.core.indexing import all_subsets
-    from solver.games.pokdeng.hands import classify, settle, two_card_kind
 
     deck = list(range(52)) if cards is None else sorted(set(int(c) for c in cards))
     n = len(deck)
@@ -78,22 +77,7 @@ def net_distribution(
     draws = np.asarray(draws, dtype=bool)
     if draws.shape != (n2,):
         raise ValueError(f"need one draw decision per start ({n2}), got {draws.shape}")
-    t2, p2, d2 = classify(gid[two], r)
-    t3, p3, d3 = classify(gid[three], r)
-    k2 = two_card_kind(gid[two]) if r.two_card_order else np.zeros(n2, np.int8)
-    k3 = two_card_kind(gid[three]) if r.two_card_order else np.zeros(len(three), np.int8)
-    code = np.r_[
-        ((t2.astype(np.int64) * 10 + p2) * 10 + d2) * 4 + k2,
-        ((t3.astype(np.int64) * 10 + p3) * 10 + d3) * 4 + k3,
-    ]
-    classes, cid = np.unique(code, return_inverse=True)
-    cid = cid.reshape(-1).astype(np.int64)
-    c2, c3 = cid[:n2], cid[n2:]
-    ct, cp, cd, ck = classes // 400, (classes // 40) % 10, (classes // 4) % 10, classes % 4
-    st = settle(ct[:, None], cp[:, None], cd[:, None], ct[None], cp[None], cd[None], r,
-                ck[:, None], ck[None])  # fmt: skip
-    amounts, st_idx = np.unique(st, return_inverse=True)
-    st_idx = st_idx.reshape(st.shape).astype(np.int64)
+    c2, c3, st_idx, amounts, t2, p2 = _classes(gid[two], gid[three], r)
     n_amt = len(amounts)
     pok = t2 == int(HandType.POK)
     dealer_draws = ~pok & (p2 <= dealer_k)
@@ -152,7 +136,6 @@ def shoe_net_distribution(
     from math import comb
 
     from solver.core.indexing import all_multisets, multiset_rank_array
-    from solver.games.pokdeng.hands import classify, settle, two_card_kind
 
     big_n = int(r.decks)
     face = list(range(52)) if faces is None else sorted(set(int(c) for c in faces))
@@ -164,22 +147,7 @@ def shoe_net_distribution(
     draws = np.asarray(draws, dtype=bool)
     if draws.shape != (n2,):
         raise ValueError(f"need one draw decision per start ({n2}), got {draws.shape}")
-    t2, p2, d2 = classify(gid[two], r)
-    t3, p3, d3 = classify(gid[three], r)
-    k2 = two_card_kind(gid[two]) if r.two_card_order else np.zeros(n2, np.int8)
-    k3 = two_card_kind(gid[three]) if r.two_card_order else np.zeros(len(three), np.int8)
-    code = np.r_[
-        ((t2.astype(np.int64) * 10 + p2) * 10 + d2) * 4 + k2,
-        ((t3.astype(np.int64) * 10 + p3) * 10 + d3) * 4 + k3,
-    ]
-    classes, cid = np.unique(code, return_inverse=True)
-    cid = cid.reshape(-1).astype(np.int64)
-    c2, c3 = cid[:n2], cid[n2:]
-    ct, cp, cd, ck = classes // 400, (classes // 40) % 10, (classes // 4) % 10, classes % 4
-    st = settle(ct[:, None], cp[:, None], cd[:, None], ct[None], cp[None], cd[None], r,
-                ck[:, None], ck[None])  # fmt: skip
-    amounts, st_idx = np.unique(st, return_inverse=True)
-    st_idx = st_idx.reshape(st.shape).astype(np.int64)
+    c2, c3, st_idx, amounts, t2, p2 = _classes(gid[two], gid[three], r)
     n_amt = len(amounts)
     pok = t2 == int(HandType.POK)
     dealer_draws = ~pok & (p2 <= dealer_k)
@@ -232,6 +200,31 @@ def shoe_net_distribution(
     return [
         (Fraction(int(a)), Fraction(c, total)) for a, c in zip(amounts, counts, strict=True) if c
     ]
+
+
+def _classes(two: Any, three: Any, r: Any) -> tuple[Any, ...]:
+    """The settlement classes of two- and three-card hands (card ids, one hand a row):
+    ``(c2, c3, st_idx, amounts, t2, p2)`` — each hand's class (type, points, deng and
+    two-card kind, densely), the index into ``amounts`` of the player's net for every
+    (player class, dealer class), and the two-card hands' types and points."""
+    from solver.games.pokdeng.hands import classify, settle, two_card_kind
+
+    t2, p2, d2 = classify(two, r)
+    t3, p3, d3 = classify(three, r)
+    k2 = two_card_kind(two) if r.two_card_order else np.zeros(len(two), np.int8)
+    k3 = two_card_kind(three) if r.two_card_order else np.zeros(len(three), np.int8)
+    code = np.r_[
+        ((t2.astype(np.int64) * 10 + p2) * 10 + d2) * 4 + k2,
+        ((t3.astype(np.int64) * 10 + p3) * 10 + d3) * 4 + k3,
+    ]
+    classes, cid = np.unique(code, return_inverse=True)
+    cid = cid.reshape(-1).astype(np.int64)
+    ct, cp, cd, ck = classes // 400, (classes // 40) % 10, (classes // 4) % 10, classes % 4
+    st = settle(ct[:, None], cp[:, None], cd[:, None], ct[None], cp[None], cd[None], r,
+                ck[:, None], ck[None])  # fmt: skip
+    amounts, st_idx = np.unique(st, return_inverse=True)
+    st_idx = st_idx.reshape(st.shape).astype(np.int64)
+    return cid[: len(two)], cid[len(two) :], st_idx, amounts, t2, p2
 
 
 def _binned(n: int, idx: Any, weight: Any) -> npt.NDArray[np.int64]:
