@@ -19,7 +19,7 @@ from solver.audit.batch import Auditor, Partial
 from solver.audit.columns import EMPTY, RESULT_LABELS, ROLES, NotInRoundOrder
 from solver.audit.logs import map_log_columns
 from solver.audit.spec import AuditSpec
-from solver.core.errors import BullError
+from solver.core.errors import BullError, first_line
 
 __all__ = [
     "BATCH_ROWS",
@@ -95,7 +95,7 @@ def column_types(files: Sequence[str], fmt: str) -> dict[str, str]:
     try:
         rows = con.execute(f"DESCRIBE SELECT * FROM {source_sql(files, fmt)}").fetchall()
     except Exception as exc:  # duckdb raises its own error types
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = first_line(exc)
         raise BullError(f"cannot read the logs as {fmt}: {first}") from None
     finally:
         con.close()
@@ -201,7 +201,7 @@ def _reader(con: Any, sql: str, fmt: str, batch_rows: int) -> Any:
     try:
         return con.sql(sql).to_arrow_reader(batch_rows)
     except Exception as exc:
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else "unreadable"
+        msg = first_line(exc, "unreadable")
         raise BullError(f"cannot read the logs as {fmt}: {msg}") from None
 
 
@@ -254,7 +254,7 @@ def round_cuts(
                 return None
             cuts.append(int(at))
     except Exception as exc:  # duckdb raises its own error types
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = first_line(exc)
         raise BullError(f"cannot read the logs as parquet: {first}") from None
     finally:
         con.close()
@@ -302,8 +302,8 @@ def file_groups(
             groups[-1].append(f)
             done += rows[i]
     except Exception as exc:  # duckdb raises its own error types
-        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise BullError(f"cannot read the logs as parquet: {first_line}") from None
+        msg = first_line(exc)
+        raise BullError(f"cannot read the logs as parquet: {msg}") from None
     finally:
         con.close()
     return groups if len(groups) > 1 else None

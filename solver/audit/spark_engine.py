@@ -27,7 +27,7 @@ import pyarrow as pa
 
 from solver.audit.batch import Auditor, Partial
 from solver.audit.spec import AuditSpec, load_spec
-from solver.core.errors import BullError
+from solver.core.errors import BullError, first_line
 
 __all__ = ["run_spark", "session", "spark_columns"]
 
@@ -78,7 +78,7 @@ def _read(spark: Any, files: Sequence[str], fmt: str) -> Any:
             )
         return spark.read.json(list(files))
     except Exception as exc:  # Spark's own error types
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = first_line(exc)
         raise BullError(f"cannot read the logs as {fmt}: {first}") from None
 
 

@@ -7,7 +7,7 @@ prints it and exits with code 2; the API lets it propagate.
 
 from __future__ import annotations
 
-__all__ = ["BullError", "ParseError", "RulesError", "TableError"]
+__all__ = ["BullError", "ParseError", "RulesError", "TableError", "first_line"]
 
 
 class BullError(ValueError):
@@ -24,3 +24,16 @@ class RulesError(BullError):
 
 class TableError(BullError):
     """A table is missing, stale, truncated or tampered with."""
+
+
+def first_line(exc: BaseException, empty: str | None = None) -> str:
+    """The first line of a library's error message, for a one-line :class:`BullError`
+    (``empty``, else the exception's type name, when it says nothing).
+
+    >>> first_line(RuntimeError("IO Error: no such file\\nLINE 1: ..."))
+    'IO Error: no such file'
+    >>> first_line(RuntimeError("  "))
+    'RuntimeError'
+    """
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else (empty or type(exc).__name__)
