@@ -16,8 +16,6 @@ equal type and points settle by a switch, Tong against Sam Lueang pays a fixed a
 
 from __future__ import annotations
 
-import io
-import json
 import random
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -28,8 +26,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from solver.cli import main
+from _causes import assert_named_first, verify_json
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["S", "H", "D", "C"]
@@ -217,10 +214,7 @@ def wrong_rows(impl: Impl, preset: Impl, hand_rows: bool, showdowns: bool) -> in
 
 
 def run(*args: str) -> tuple[int, dict[str, Any]]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(["verify", "pokdeng", *args, "--json"], out=out, err=err)
-    assert code in (0, 1), err.getvalue()
-    return code, json.loads(out.getvalue())
+    return verify_json("pokdeng", *args)
 
 
 def causes(preset: str) -> list[tuple[str, str, Impl, bool]]:
@@ -308,21 +302,7 @@ def test_the_cause_is_named_first(
     path, _ = write(tmp_path, impl, hand_rows, True)
     wrong = wrong_rows(impl, PRESETS[preset], hand_rows, True)
     assert wrong > 0
-    is_rule = not key.startswith("mistake=")
-    extra = ["--infer", "--infer-out", str(tmp_path / "r.toml")] if is_rule else []
-    code, s = run(str(path), "--tables", str(pokdeng_tables), "--rules", preset, *extra)
-    assert code == 1 and s["disagree"] == wrong, s["headline"]
-    head = s["diagnosis"][0]
-    assert (head["id"], head["contradicts"], head["explains"]) == (key, 0, wrong), s["diagnosis"][
-        :3
-    ]
-    assert s["headline"].startswith(f"all {wrong} disagreement"), s["headline"]
-    if is_rule:
-        assert s["inferred"]["steps"][0]["id"] == key
-        assert s["inferred"]["disagree_after"] == 0
-        again = ["--tables", str(pokdeng_tables), "--rules", str(tmp_path / "r.toml")]
-        code, s2 = run(str(path), *again)
-        assert code == 0 and s2["disagree"] == 0, s2["headline"]
+    assert_named_first("pokdeng", path, pokdeng_tables, preset, key, wrong, tmp_path)
 
 
 PAIRS = [

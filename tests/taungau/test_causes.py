@@ -20,8 +20,6 @@ decided on the exact expectation over every banker hand of the 27 other tiles.
 
 from __future__ import annotations
 
-import io
-import json
 import random
 from dataclasses import dataclass, replace
 from functools import cache
@@ -34,8 +32,8 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from _causes import assert_named_first, verify_json
 
-from solver.cli import main
 from taungau import fixtures as ref
 
 TRIPLES = list(combinations(range(5), 3))
@@ -293,10 +291,7 @@ def wrong_rows(impl: Impl, preset: Impl, hand_rows: bool, showdowns: bool) -> in
 
 
 def run(*args: str) -> tuple[int, dict[str, Any]]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(["verify", "taungau", *args, "--json"], out=out, err=err)
-    assert code in (0, 1), err.getvalue()
-    return code, json.loads(out.getvalue())
+    return verify_json("taungau", *args)
 
 
 def write(tmp: Path, name: str, impl: Impl, hand_rows: bool, showdowns: bool) -> Path:
@@ -364,22 +359,7 @@ def test_the_cause_is_named_first(
     path = write(tmp_path, "impl", impl, hand_rows, showdowns)
     wrong = wrong_rows(impl, PRESETS[preset], hand_rows, showdowns)
     assert wrong > 0
-    common = ["--tables", str(taungau_tables), "--rules", preset]
-    is_rule = not key.startswith("mistake=")
-    extra = ["--infer", "--infer-out", str(tmp_path / "r.toml")] if is_rule else []
-    code, s = run(str(path), *common, *extra)
-    assert code == 1 and s["disagree"] == wrong, s["headline"]
-    head = s["diagnosis"][0]
-    assert (head["id"], head["contradicts"], head["explains"]) == (key, 0, wrong), s["diagnosis"][
-        :3
-    ]
-    assert s["headline"].startswith(f"all {wrong} disagreement"), s["headline"]
-    if is_rule:
-        assert s["inferred"]["steps"][0]["id"] == key
-        assert s["inferred"]["disagree_after"] == 0
-        again = ["--tables", str(taungau_tables), "--rules", str(tmp_path / "r.toml")]
-        code, s2 = run(str(path), *again)
-        assert code == 0 and s2["disagree"] == 0, s2["headline"]
+    assert_named_first("taungau", path, taungau_tables, preset, key, wrong, tmp_path)
 
 
 PAIRS = [
