@@ -183,8 +183,15 @@ def run_duckdb(
             pass
         except BullError:
             pass  # out of order, or a range unreadable alone: one reader decides below
-    for sql in (base, f"{base} ORDER BY {_quote('round')}"):
-        con = _connect(threads, memory_limit)
+    # out of order: sorted by round, each round's rows kept in the order written (the
+    # position is numbered on one thread, where the scan follows the files)
+    numbered = f'(SELECT *, row_number() OVER () AS "#row" FROM {source_sql(files, fmt)})'
+    in_order = (
+        f'SELECT {", ".join(outer)} FROM (SELECT {", ".join(inner)}, "#row" FROM {numbered})'
+        f' ORDER BY {_quote("round")}, "#row"'
+    )
+    for sql, n_threads in ((base, threads), (in_order, 1)):
+        con = _connect(n_threads, memory_limit)
         try:
             reader = _reader(con, sql, fmt, batch_rows)
             auditor = Auditor(spec, by, workers=workers)
