@@ -2,6 +2,11 @@
 §3, §5), run as real child processes: ``peer(tmp_path, "niuniu", **faults)`` writes one
 and returns its command.
 
+The Pok Deng peer answers ``type``, ``points`` and ``deng`` and settles showdowns
+(``winner``, ``net``); house rules: ``straights`` (``low``, ``high``, ``both``),
+``tong_deng`` (Tong's deng), ``equal_push`` (equal type and points push); mistake
+``three_card_pok``.
+
 The Niu Niu peer answers ``has_bull`` and ``points`` (a bull: three cards summing to a
 multiple of ten, J/Q/K count 10, A 1; points: the other two mod 10, 0 as 10) and, for
 a showdown, nothing. Planted mistakes: ``skip_first`` (the bull search never uses the
@@ -40,6 +45,74 @@ def answer(hand):
             return {"has_bull": True, "points": rest % 10 or 10}
     return {"has_bull": False, "points": 0}
 
+def respond(q):
+    return answer(q["hand"]) if "hand" in q else {}
+
+"""
+
+POKDENG = r"""
+import json, os, sys
+CFG = json.loads(sys.argv[1])
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+TYPE_ORDER = ["normal", "sam_lueang", "straight", "straight_flush", "tong", "pok"]
+
+def rank(c):
+    r = c[:-1]
+    return RANKS.get(r) or int(r)
+
+def run(ranks):
+    rs = sorted(ranks)
+    ace = CFG.get("straights")
+    if not ace or len(set(rs)) < 3:
+        return False
+    if rs[2] - rs[0] == 2 and (ace != "high" or 1 not in rs):
+        return True
+    return ace in ("high", "both") and rs == [1, 12, 13]
+
+def hand(cards):
+    ranks = [rank(c) for c in cards]
+    suits = [c[-1] for c in cards]
+    points = sum(r if r < 10 else 0 for r in ranks) % 10
+    if len(cards) == 2:
+        deng = 2 if suits[0] == suits[1] or ranks[0] == ranks[1] else 1
+        return ("pok" if points >= 8 else "normal"), points, deng
+    flush = len(set(suits)) == 1
+    if len(set(ranks)) == 1:
+        return "tong", points, CFG.get("tong_deng", 5)
+    if run(ranks):
+        return ("straight_flush", points, 5) if flush else ("straight", points, 3)
+    if all(r > 10 for r in ranks):
+        return "sam_lueang", points, 3
+    if CFG.get("three_card_pok") and points >= 8:
+        return "pok", points, 3 if flush else 1
+    return "normal", points, 3 if flush else 1
+
+def showdown(p, d):
+    pt, pp, pd = hand(p)
+    dt, dp, dd = hand(d)
+    a = (TYPE_ORDER.index(pt), pp)
+    b = (TYPE_ORDER.index(dt), dp)
+    if a > b:
+        return "player", pd if {pt, dt} != {"tong", "sam_lueang"} else 2
+    if a < b:
+        return "dealer", -(dd if {pt, dt} != {"tong", "sam_lueang"} else 2)
+    if pd == dd or CFG.get("equal_push"):
+        return "push", 0
+    return ("player", pd - dd) if pd > dd else ("dealer", pd - dd)
+
+def respond(q):
+    if "hand" in q:
+        t, pts, deng = hand(q["hand"])
+        return {"type": t, "points": pts, "deng": deng}
+    w, net = showdown(q["player"], q["banker"])
+    return {"winner": w, "net": net}
+
+"""
+
+
+LOOP = r"""
+import json, os, sys, time
+CFG = json.loads(sys.argv[1])
 if CFG.get("exit_start"):
     sys.stderr.write("engine: cannot load its tables\n")
     sys.exit(3)
@@ -69,11 +142,11 @@ while True:
             out.write("".join(answers))
             out.flush()
             time.sleep(3600)
-        a = answer(q["hand"]) if "hand" in q else {}
+        a = respond(q)
         a["id"] = q["id"]
         n += 1
         if n == CFG.get("garbage_at"):
-            answers.append("Traceback (most recent call last): oops\n")
+            answers.append("oops, not an answer\n")
             continue
         if n == CFG.get("unknown_id"):
             answers.append(json.dumps({"id": 10**9, "has_bull": False}) + "\n")
@@ -86,8 +159,17 @@ while True:
 """
 
 
-def peer(tmp: Path, game: str = "niuniu", **cfg: Any) -> list[str]:
-    """The command of a test implementation of ``game`` with ``cfg`` (module docstring)."""
-    path = tmp / f"{game}_peer.py"
-    path.write_text({"niuniu": NIUNIU}[game])
+LINES = r"""
+import sys
+for line in sys.stdin:  # --protocol lines: a hand per line, "has_bull,points" back
+    a = answer(line.split())
+    print(f"{str(a['has_bull']).lower()},{a['points']}", flush=True)
+"""
+
+
+def peer(tmp: Path, game: str = "niuniu", lines: bool = False, **cfg: Any) -> list[str]:
+    """The command of a test implementation of ``game`` with ``cfg`` (module docstring);
+    ``lines``: the plain-lines protocol (Niu Niu)."""
+    path = tmp / f"{game}_peer{'_lines' if lines else ''}.py"
+    path.write_text({"niuniu": NIUNIU, "pokdeng": POKDENG}[game] + (LINES if lines else LOOP))
     return [sys.executable, str(path), json.dumps(cfg)]

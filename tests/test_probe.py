@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from _peers import peer
 
 from solver.cli import main
@@ -50,3 +51,143 @@ def test_uncatalogued_fault_gets_the_pattern(tmp_path: Path) -> None:
         for d in rep["diagnosis"]
         if d["kind"] != "pattern"
     )
+
+
+def test_plain_lines_protocol(tmp_path: Path) -> None:
+    code, rep, _ = probe(
+        tmp_path,
+        "niuniu",
+        "--protocol",
+        "lines",
+        "--fields",
+        "has_bull,points",
+        "--budget",
+        "100",
+        cmd=peer(tmp_path, lines=True),
+    )
+    assert code == 0, rep
+    assert rep["disagree"] == 0 and rep["fields"]["has_bull"]["agree"] == rep["checked"] > 7_000
+
+
+def test_faithful_pokdeng_exhaustive(tmp_path: Path) -> None:
+    code, rep, _ = probe(tmp_path, "pokdeng", cmd=peer(tmp_path, "pokdeng"))
+    assert code == 0, rep
+    assert rep["coverage"]["exhaustive"] is True and rep["coverage"]["of"] == 1_326 + 22_100
+    assert rep["fields"]["net"]["agree"] > 5_000 and rep["disagree"] == 0
+
+
+@pytest.mark.parametrize(
+    ("cfg", "first"),
+    [
+        ({"straights": "low"}, "straights=true,ace=low"),
+        ({"three_card_pok": True}, "mistake=three_card_pok"),
+        ({"equal_push": True}, "equal_points=push"),
+    ],
+)
+def test_pokdeng_cause_named_and_inferred(tmp_path: Path, cfg: dict[str, Any], first: str) -> None:
+    rules = tmp_path / "inferred.toml"
+    code, rep, _ = probe(
+        tmp_path,
+        "pokdeng",
+        "--budget",
+        "200",
+        "--infer-out",
+        str(rules),
+        cmd=peer(tmp_path, "pokdeng", **cfg),
+    )
+    assert code == 1
+    top = rep["diagnosis"][0]
+    assert top["id"] == first and top["contradicts"] == 0, rep["diagnosis"][:3]
+    assert rep["phases"]["cover"]["questions"] + rep["phases"]["discriminate"]["questions"] < 20_000
+    if top["kind"] == "rule":  # a house rule: the rule file makes every answer agree
+        assert rep["confirm"]["disagree"] == 0
+        code, again, _ = probe(
+            tmp_path,
+            "pokdeng",
+            "--budget",
+            "200",
+            "--rules",
+            str(rules),
+            cmd=peer(tmp_path, "pokdeng", **cfg),
+        )
+        assert code == 0 and again["disagree"] == 0
+
+
+def test_two_house_rules_at_once(tmp_path: Path) -> None:
+    rules = tmp_path / "inferred.toml"
+    cmd = peer(tmp_path, "pokdeng", straights="both", tong_deng=3)
+    code, rep, _ = probe(tmp_path, "pokdeng", "--budget", "200", "--infer-out", str(rules), cmd=cmd)
+    assert code == 1
+    assert rep["diagnosis"][0]["id"] == "straights=true,ace=both+deng.tong=3"
+    assert rep["diagnosis"][0]["contradicts"] == 0
+    steps = {k for s in rep["inferred"]["steps"] for k in s["id"].split("+")}
+    assert steps == {"straights=true,ace=both", "deng.tong=3"}, rep["inferred"]["steps"]
+    assert rep["confirm"]["disagree"] == 0
+    code, again, _ = probe(tmp_path, "pokdeng", "--budget", "200", "--rules", str(rules), cmd=cmd)
+    assert code == 0 and again["disagree"] == 0
+
+
+def _faulty(tmp: Path, *extra: str, **cfg: Any) -> tuple[int, dict[str, Any], str]:
+    cmd = peer(tmp, "pokdeng", **cfg)
+    return probe(tmp, "pokdeng", "--budget", "50", "--timeout-ms", "400", *extra, cmd=cmd)
+
+
+def test_crash_on_one_hand_is_named(tmp_path: Path) -> None:
+    code, rep, _ = _faulty(tmp_path, crash_on="6C 4C 5C")
+    assert code == 1
+    assert [c["question"] for c in rep["faults"]["crashes"]] == ["6C 4C 5C"]
+    assert rep["crashes"] == 1 and rep["faults"]["restarts"] == 2
+    assert rep["disagree"] == 0 and rep["answered"] == rep["queries"] - 1
+
+
+def test_hang_on_one_hand_is_a_timeout(tmp_path: Path) -> None:
+    code, rep, _ = _faulty(tmp_path, hang_on="KH 2S AC")
+    assert code == 1
+    assert [t["question"] for t in rep["faults"]["timeouts"]] == ["KH 2S AC"]
+    assert rep["timeouts"] == 1 and rep["answered"] == rep["queries"] - 1
+
+
+def test_garbage_line_is_reported(tmp_path: Path) -> None:
+    code, rep, _ = _faulty(tmp_path, garbage_at=3)
+    assert code == 1
+    assert rep["faults"]["garbage"] == 1 and rep["faults"]["restarts"] == 0
+    assert rep["faults"]["garbage_lines"] == ["oops, not an answer (not JSON)"]
+    # the third question's answer was the garbage line: it is named, the rest answered
+    assert [u["question"] for u in rep["faults"]["unreadable"]] == ["AC 4C 4D"]
+    assert rep["answered"] == rep["queries"] - 1 and rep["disagree"] == 0
+
+
+def test_out_of_order_answers_are_matched_by_id(tmp_path: Path) -> None:
+    code, rep, _ = _faulty(tmp_path, reverse=True)
+    assert code == 0, rep["faults"]
+    assert rep["disagree"] == 0 and rep["answered"] == rep["queries"]
+
+
+def test_duplicate_and_unknown_ids_are_ignored(tmp_path: Path) -> None:
+    code, rep, _ = _faulty(tmp_path, duplicate=True, unknown_id=5)
+    assert rep["faults"]["duplicates"] == rep["queries"] and rep["faults"]["unknown_ids"] == 1
+    assert rep["disagree"] == 0 and rep["answered"] == rep["queries"]
+    assert code == 0
+
+
+def test_stderr_flood_does_not_block(tmp_path: Path) -> None:
+    code, rep, _ = _faulty(tmp_path, stderr_flood=True)
+    assert code == 0 and rep["answered"] == rep["queries"]
+
+
+def test_exit_at_start_is_one_line(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    cmd = peer(tmp_path, "pokdeng", exit_start=True)
+    code = main(["probe", "pokdeng", "--", *cmd], out=out, err=err)
+    assert code == 1
+    text = out.getvalue()
+    assert "Traceback" not in text + err.getvalue()
+    line = next(x for x in text.splitlines() if x.startswith("peer failed"))
+    assert "exited before answering anything" in line and "cannot load its tables" in line
+
+
+def test_command_not_found(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["probe", "pokdeng", "--", str(tmp_path / "no-such-engine")], out=out, err=err)
+    assert code == 1
+    assert "cannot start" in out.getvalue() and "Traceback" not in out.getvalue()

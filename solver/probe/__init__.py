@@ -30,7 +30,9 @@ from typing import Any
 
 from solver import games
 from solver.core.errors import BullError
-from solver.probe.peer import ChildPeer, Faults, HttpPeer, Peer
+from solver.probe.faults import Faults
+from solver.probe.http import HttpPeer
+from solver.probe.peer import ChildPeer, Peer
 from solver.probe.run import Prober, ProbeReport, ShowdownPlan
 
 __all__ = ["Faults", "ProbeReport", "cli_probe", "probe"]

@@ -1,11 +1,9 @@
-"""Talking to an implementation: a child process over JSON Lines or plain lines, or a
-service over HTTP, with every fault of the peer turned into a record, never an
-exception.
+"""Talking to an implementation started as a child process, over JSON Lines or plain
+lines, with every fault of the peer turned into a record, never an exception.
 
-A :class:`Peer` asks numbered questions (:class:`Question`: the request's payload
-fields as JSON text, or the plain line) and yields :class:`Answer` objects — the
-answer's JSON object as text, with the id it belongs to — while it keeps up to
-``window`` questions in flight. Faults are counted in :class:`Faults`:
+:meth:`ChildPeer.ask` sends numbered questions (:class:`~solver.probe.faults.Question`)
+and yields the answers in lists, as they come, keeping up to ``window`` questions in
+flight. Faults are counted in :class:`~solver.probe.faults.Faults`:
 
 - a peer that exits or closes its stdout is restarted (``restarts`` times at most);
   the questions in flight are asked again one at a time, so the question that brings
@@ -15,12 +13,17 @@ answer's JSON object as text, with the id it belongs to — while it keeps up to
   and if it times out alone it is named (``timeouts``) and skipped;
 - a line that is not a JSON object with an ``id`` (``garbage``), an id never asked
   (``unknown_ids``), an id answered before (``duplicates``): counted, the first few
-  shown, the line ignored;
-- a peer that cannot be started, or that exits before answering anything, ends the run
-  (``fatal``) with what it printed on stderr.
+  shown, the line ignored; a question still unanswered at its timeout after a garbage
+  line is taken to have been answered by it (``unreadable``: named, no restart);
+- a peer that cannot be started, or that exits or hangs twice before answering
+  anything, ends the run (``fatal``) with what it printed last on stderr.
 
 The child gets only its own stdin, stdout and stderr (no other descriptors); stderr is
-drained by a thread and only its last few KiB kept, so a flood cannot block it.
+drained by a thread and only its last few KiB kept, so a flood cannot block it. Stdin
+is written by a thread, so a peer that stops reading blocks that thread, never the
+probe. An answer whose line starts ``{"id": N`` is taken without parsing the rest: the
+claims reader of ``bull verify`` reads it (a broken line is reported there as
+malformed).
 """
 
 from __future__ import annotations
@@ -28,151 +31,78 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import re
 import subprocess
 import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from itertools import islice
 
-__all__ = [
-    "MAX_SHOWN",
-    "Answer",
-    "ChildPeer",
-    "Faults",
-    "HttpPeer",
-    "Peer",
-    "Question",
-]
+from solver.probe.faults import Answer, Faults, Question
 
-MAX_SHOWN = 5
-"""Examples kept of each kind of fault."""
+__all__ = ["ChildPeer", "Peer", "Seen", "answer_id"]
+
 _STDERR_TAIL = 4096
-_EOF = b""
-
-
-@dataclass(frozen=True)
-class Question:
-    """One question: its ``id``, its JSON fields without braces (``"hand":[...]``), the
-    plain line (``--protocol lines``) and what it shows in a fault report."""
-
-    id: int
-    fields: str
-    line: str
-    shown: str
-
-
-@dataclass(frozen=True)
-class Answer:
-    """The answer to question ``id``: its JSON object, as text (JSON Lines and HTTP) or
-    its values split from the CSV line (``--protocol lines``)."""
-
-    id: int
-    text: str = ""
-    values: tuple[str, ...] = ()
-
-
-@dataclass
-class Faults:
-    """What went wrong with the peer, counted, with the first few examples."""
-
-    crashes: list[dict[str, Any]] = field(default_factory=list)
-    timeouts: list[dict[str, Any]] = field(default_factory=list)
-    garbage: int = 0
-    garbage_lines: list[str] = field(default_factory=list)
-    unknown_ids: int = 0
-    duplicates: int = 0
-    restarts: int = 0
-    fatal: str | None = None
-    interrupted: bool = False
-    examples: list[str] = field(default_factory=list)
-
-    def note(self, message: str) -> None:
-        if len(self.examples) < MAX_SHOWN * 3:
-            self.examples.append(message)
-
-    @property
-    def any(self) -> bool:
-        return bool(
-            self.crashes
-            or self.timeouts
-            or self.garbage
-            or self.unknown_ids
-            or self.duplicates
-            or self.fatal
-            or self.interrupted
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "crashes": self.crashes,
-            "timeouts": self.timeouts,
-            "garbage": self.garbage,
-            "garbage_lines": self.garbage_lines,
-            "unknown_ids": self.unknown_ids,
-            "duplicates": self.duplicates,
-            "restarts": self.restarts,
-            "fatal": self.fatal,
-            "interrupted": self.interrupted,
-            "messages": self.examples,
-        }
-
-    def lines(self) -> list[str]:
-        """One line per kind of fault seen."""
-        out = []
-        if self.fatal:
-            out.append(f"peer failed: {self.fatal}")
-        for c in self.crashes[:MAX_SHOWN]:
-            out.append(f"crash on {c['question']}: {c['message']}")
-        if len(self.crashes) > MAX_SHOWN:
-            out.append(f"... {len(self.crashes) - MAX_SHOWN} more crashes")
-        for t in self.timeouts[:MAX_SHOWN]:
-            out.append(f"timeout on {t['question']}: no answer in {t['ms']} ms")
-        if len(self.timeouts) > MAX_SHOWN:
-            out.append(f"... {len(self.timeouts) - MAX_SHOWN} more timeouts")
-        if self.garbage:
-            shown = "; ".join(repr(g) for g in self.garbage_lines[:2])
-            out.append(f"{self.garbage} unreadable answer line(s), e.g. {shown}")
-        if self.unknown_ids:
-            out.append(f"{self.unknown_ids} answer(s) to an id never asked (ignored)")
-        if self.duplicates:
-            out.append(f"{self.duplicates} id(s) answered twice (the first answer kept)")
-        if self.restarts:
-            out.append(f"peer restarted {self.restarts} time(s)")
-        if self.interrupted:
-            out.append("interrupted: the report covers the questions answered so far")
-        return out
+_ID = re.compile(rb'\s*\{\s*"id"\s*:\s*(\d{1,18})\s*[,}]')
 
 
 class Peer:
-    """The shared part of the transports: :meth:`ask` yields the answers."""
+    """The shared part of the transports: :meth:`ask` yields the answers in lists."""
 
     faults: Faults
 
-    def ask(self, questions: Iterable[Question]) -> Iterator[Answer]:
+    def ask(self, questions: Iterable[Question]) -> Iterator[list[Answer]]:
         raise NotImplementedError
 
     def close(self) -> None:
         """Stop the peer."""
 
 
-def _parse_json_answer(line: bytes) -> tuple[int | None, str, str]:
-    """``(id, object text, problem)`` of an answer line."""
-    text = line.decode("utf-8", "replace").strip()
+class Seen:
+    """The ids answered: a bitmap (ids are small and dense)."""
+
+    def __init__(self) -> None:
+        self.bits = bytearray(1 << 16)
+
+    def reserve(self, i: int) -> None:
+        """Room for ids up to ``i``."""
+        if i >= len(self.bits):
+            self.bits.extend(bytes(max(i + 1, 2 * len(self.bits)) - len(self.bits)))
+
+    def add(self, i: int) -> None:
+        self.reserve(i)
+        self.bits[i] = 1
+
+    def __contains__(self, i: int) -> bool:
+        return 0 <= i < len(self.bits) and self.bits[i] == 1
+
+
+def answer_id(line: bytes) -> tuple[int | None, str]:
+    """The id of an answer line, or ``None`` and why it cannot be read.
+
+    >>> answer_id(b'{"id": 17, "points": 7}')
+    (17, '')
+    >>> answer_id(b'{"points": 7, "id": "18"}')
+    (18, '')
+    >>> answer_id(b'oops')
+    (None, 'not JSON')
+    """
+    m = _ID.match(line)
+    if m:
+        return int(m.group(1)), ""
     try:
-        obj = json.loads(text)
+        obj = json.loads(line)
     except ValueError:
-        return None, text, "not JSON"
+        return None, "not JSON"
     if not isinstance(obj, dict):
-        return None, text, "not a JSON object"
+        return None, "not a JSON object"
     qid = obj.get("id")
-    if isinstance(qid, bool) or not isinstance(qid, (int, str)):
-        return None, text, "no id"
-    try:
-        return int(qid), text, ""
-    except ValueError:
-        return None, text, "id is not a number"
+    if isinstance(qid, int) and not isinstance(qid, bool):
+        return qid, ""
+    if isinstance(qid, str) and qid.strip().isdigit():
+        return int(qid), ""
+    return None, "no numeric id"
 
 
 class ChildPeer(Peer):
@@ -196,20 +126,24 @@ class ChildPeer(Peer):
         self.faults = Faults()
         self.proc: subprocess.Popen[bytes] | None = None
         self.answered_any = False
+        self.answered = Seen()
         self._stderr: deque[bytes] = deque()
         self._stderr_size = 0
-        self._lines: queue.Queue[tuple[int, bytes]] = queue.Queue()
+        self._lines: queue.Queue[tuple[int, list[bytes], bool]] = queue.Queue()
         self._gen = 0
-        self._alone: set[int] = set()
+        self._alone: int | None = None
+        """The question asked alone after a fault (the one that fails alone is named)."""
         self._dead_starts = 0
-        """Questions asked alone after a fault (the one that fails alone is named)."""
+        self._blamed = 0
+        """Garbage lines taken as the answer of a question that got no other."""
+        self._writer: _Writer | None = None
 
     # -- the process
     def _start(self) -> bool:
         self._gen += 1
         gen = self._gen
         try:
-            self.proc = subprocess.Popen(
+            proc = subprocess.Popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -220,7 +154,7 @@ class ChildPeer(Peer):
         except OSError as e:
             self.faults.fatal = f"cannot start {' '.join(self.command)!r}: {e.strerror or e}"
             return False
-        proc = self.proc
+        self.proc = proc
         assert proc.stdout is not None and proc.stderr is not None
         out, err = proc.stdout, proc.stderr
 
@@ -232,16 +166,12 @@ class ChildPeer(Peer):
                 except (OSError, ValueError):
                     chunk = b""
                 if not chunk:
-                    if buf:
-                        self._lines.put((gen, buf))
-                    self._lines.put((gen, _EOF))
+                    self._lines.put((gen, [buf] if buf.strip() else [], True))
                     return
                 buf += chunk
                 parts = buf.split(b"\n")
                 buf = parts.pop()
-                for p in parts:
-                    if p.strip():
-                        self._lines.put((gen, p + b"\n"))
+                self._lines.put((gen, parts, False))
 
         def read_err() -> None:
             while True:
@@ -258,16 +188,21 @@ class ChildPeer(Peer):
 
         threading.Thread(target=read_out, daemon=True).start()
         threading.Thread(target=read_err, daemon=True).start()
+        self._writer = _Writer(proc)
         return True
 
     def stderr_tail(self) -> str:
+        """The last line the peer wrote on stderr (at most 200 characters)."""
         text = b"".join(self._stderr).decode("utf-8", "replace").strip()
         last = text.splitlines()[-1] if text else ""
         return last[-200:]
 
     def _stop(self) -> str:
-        """Kill the process; what it said about it (exit code, last stderr line)."""
+        """Stop the process; how it ended (exit code, last stderr line)."""
         proc, self.proc = self.proc, None
+        if self._writer is not None:
+            self._writer.put(None)
+            self._writer = None
         if proc is None:
             return "not running"
         with contextlib.suppress(OSError):
@@ -282,7 +217,7 @@ class ChildPeer(Peer):
             with contextlib.suppress(OSError):
                 if s is not None:
                     s.close()
-        time.sleep(0.01)  # let the stderr thread take the last words
+        time.sleep(0.01)  # the stderr thread takes the last words
         said = self.stderr_tail()
         how = f"exit code {code}" if code >= 0 else f"killed by signal {-code}"
         return how + (f"; stderr: {said}" if said else "")
@@ -291,122 +226,141 @@ class ChildPeer(Peer):
         if self.proc is not None:
             self._stop()
 
-    def _request(self, q: Question) -> bytes:
+    def _send(self, qs: Sequence[Question]) -> None:
+        if self._writer is None:
+            return
         if self.protocol == "lines":
-            return (q.line + "\n").encode()
-        return f'{{"id":{q.id},{q.fields}}}\n'.encode()
+            data = "".join([q.line + "\n" for q in qs])
+        else:
+            data = "".join([f'{{"id":{q.id},{q.fields}}}\n' for q in qs])
+        self._writer.put(data.encode())
 
     # -- asking
-    def ask(self, questions: Iterable[Question]) -> Iterator[Answer]:
-        """Ask every question; yield the answers (in the order they come)."""
+    def ask(self, questions: Iterable[Question]) -> Iterator[list[Answer]]:
+        """Ask every question; yield the answers in lists, in the order they come."""
         it = iter(questions)
         retry: deque[Question] = deque()  # asked again alone after a fault
         inflight: dict[int, Question] = {}
-        order: deque[int] = deque()  # in-flight ids, oldest first
-        sent_at: dict[int, float] = {}
-        answered: set[int] = set()
+        order: deque[tuple[int, float]] = deque()  # in flight: (id, sent), oldest first
         exhausted = False
         last = time.monotonic()
+        block = max(1, min(self.window // 4, 1024))
         if self.proc is None and not self._start():
             return
-        writer = _Writer(self)
         try:
             while True:
-                batch: list[bytes] = []
                 now = time.monotonic()
-                while not (self._alone & inflight.keys()):
+                if self._alone is None:
                     if retry:  # after a fault: one question at a time
                         q = retry.popleft()
-                        self._alone.add(q.id)
-                    elif exhausted or len(inflight) >= self.window:
-                        break
-                    else:
-                        nq = next(it, None)
-                        if nq is None:
+                        self._alone = q.id
+                        self.answered.reserve(q.id)
+                        inflight[q.id] = q
+                        order.append((q.id, now))
+                        self._send([q])
+                    elif not exhausted and (not inflight or self.window - len(inflight) >= block):
+                        batch = list(islice(it, self.window - len(inflight)))
+                        if not batch:
                             exhausted = True
-                            break
-                        q = nq
-                    inflight[q.id] = q
-                    order.append(q.id)
-                    sent_at[q.id] = now
-                    batch.append(self._request(q))
-                    if len(batch) >= 512:
-                        writer.put(b"".join(batch))
-                        batch = []
-                if batch:
-                    writer.put(b"".join(batch))
+                        for q in batch:
+                            inflight[q.id] = q
+                            order.append((q.id, now))
+                        if batch:
+                            self.answered.reserve(max(batch[-1].id, batch[0].id))
+                        self._send(batch)
                 if not inflight:
                     if exhausted and not retry:
                         return
                     continue
-                while order and order[0] not in inflight:
+                while order[0][0] not in inflight:
                     order.popleft()
-                oldest = order[0]
-                deadline = max(sent_at[oldest], last) + self.timeout
+                deadline = max(order[0][1], last) + self.timeout
                 try:
-                    gen, line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                    gen, lines, eof = self._lines.get(timeout=max(0.0, deadline - now))
                 except queue.Empty:
-                    q = inflight[oldest]
-                    writer.put(None)
-                    if not self._fault(q, inflight, order, retry, "timeout"):
+                    oldest = inflight[order[0][0]]
+                    if self.faults.garbage > self._blamed:  # its answer was the garbage line
+                        self._blamed += 1
+                        del inflight[oldest.id]
+                        self.faults.unreadable.append({"id": oldest.id, "question": oldest.shown})
+                        last = time.monotonic()
+                        continue
+                    if not self._fault(oldest, inflight, order, retry, "timeout"):
                         return
-                    writer = _Writer(self)
                     last = time.monotonic()
                     continue
                 if gen != self._gen:
-                    continue  # a line of a process stopped already
-                if line == _EOF:
-                    q = inflight[oldest]
-                    writer.put(None)
-                    if not self._fault(q, inflight, order, retry, "crash"):
-                        return
-                    writer = _Writer(self)
-                    last = time.monotonic()
-                    continue
+                    continue  # lines of a process stopped already
                 last = time.monotonic()
-                for ans in self._answers(line, inflight, answered):
-                    inflight.pop(ans.id, None)
-                    sent_at.pop(ans.id, None)
-                    self._alone.discard(ans.id)
-                    answered.add(ans.id)
+                got = self._take(lines, inflight, order)
+                if got:
                     self.answered_any = True
-                    yield ans
+                    if self._alone is not None and self._alone not in inflight:
+                        self._alone = None
+                    yield got
+                if eof:
+                    while order and order[0][0] not in inflight:
+                        order.popleft()
+                    if not order:  # closed after its last answer: started again when asked
+                        self._stop()
+                        if not (exhausted and not retry) and not self._start():
+                            return
+                        continue
+                    if not self._fault(inflight[order[0][0]], inflight, order, retry, "crash"):
+                        return
+                    last = time.monotonic()
         except KeyboardInterrupt:
             self.faults.interrupted = True
-        finally:
-            writer.put(None)
-            self.close()
 
-    def _answers(
-        self, line: bytes, inflight: dict[int, Question], answered: set[int]
+    def _take(
+        self, lines: list[bytes], inflight: dict[int, Question], order: deque[tuple[int, float]]
     ) -> list[Answer]:
-        f = self.faults
+        """The answers in ``lines`` (taken out of ``inflight``)."""
+        f, seen, out = self.faults, self.answered, []
         if self.protocol == "lines":
-            if not inflight:
-                f.unknown_ids += 1
-                return []
-            first = next(iter(inflight))  # answers come in order
-            text = line.decode("utf-8", "replace").strip()
-            return [Answer(first, values=tuple(v.strip() for v in text.split(",")))]
-        qid, text, problem = _parse_json_answer(line)
-        if qid is None:
-            f.garbage += 1
-            if len(f.garbage_lines) < MAX_SHOWN:
-                f.garbage_lines.append(text[:120] + (f" ({problem})" if problem else ""))
-            return []
-        if qid in answered:
-            f.duplicates += 1
-            return []
-        if qid not in inflight:
-            f.unknown_ids += 1
-            return []
-        return [Answer(qid, text)]
+            for line in lines:
+                if not line.strip():
+                    continue
+                while order and order[0][0] not in inflight:
+                    order.popleft()
+                if not order:
+                    f.unknown_ids += 1
+                    continue
+                q = inflight.pop(order.popleft()[0])
+                seen.add(q.id)  # in order: the oldest question's answer
+                text = line.decode("utf-8", "replace").strip()
+                out.append(Answer(q, values=tuple(v.strip() for v in text.split(","))))
+            return out
+        pop, bits, app = inflight.pop, seen.bits, out.append
+        for line in lines:
+            qid: int | None = None
+            if line[:6] == b'{"id":':  # the common spelling, read without parsing
+                j = line.find(b",", 6)
+                with contextlib.suppress(ValueError):
+                    qid = int(line[6 : j if j > 0 else line.find(b"}", 6)])
+            if qid is None:
+                if not line.strip():
+                    continue
+                qid, problem = answer_id(line)
+                if qid is None:
+                    f.bad_line(line.decode("utf-8", "replace").strip() + f" ({problem})")
+                    continue
+            got: Question | None = pop(qid, None)
+            if got is None:
+                if qid in seen:
+                    f.duplicates += 1
+                else:
+                    f.unknown_ids += 1
+                continue
+            bits[qid] = 1  # reserved when asked
+            app(Answer(got, line))
+        return out
 
     def _fault(
         self,
         q: Question,
         inflight: dict[int, Question],
-        order: deque[int],
+        order: deque[tuple[int, float]],
         retry: deque[Question],
         kind: str,
     ) -> bool:
@@ -420,18 +374,18 @@ class ChildPeer(Peer):
                 what = "exited" if kind == "crash" else f"hung ({self.timeout_ms} ms)"
                 self.faults.fatal = f"the implementation {what} before answering anything ({how})"
                 return False
-        alone = q.id in self._alone
-        rest = [x for i, x in inflight.items() if not (alone and i == q.id)]
+        alone = self._alone == q.id
         if alone:
             rec = {"id": q.id, "question": q.shown}
             if kind == "crash":
                 self.faults.crashes.append({**rec, "message": how})
             else:
                 self.faults.timeouts.append({**rec, "ms": self.timeout_ms})
-            self._alone.discard(q.id)
+            inflight.pop(q.id)
+        self._alone = None
+        retry.extendleft(reversed([x for _, x in sorted(inflight.items())]))
         inflight.clear()
         order.clear()
-        retry.extendleft(reversed(rest))
         if self.faults.restarts >= self.max_restarts:
             self.faults.fatal = (
                 f"the implementation failed again after {self.faults.restarts} restart(s) "
@@ -443,21 +397,19 @@ class ChildPeer(Peer):
 
 
 class _Writer:
-    """Writes request blocks to the child's stdin from a thread (a peer that stops
-    reading blocks the thread, never the probe)."""
+    """Writes request blocks to a child's stdin from a thread."""
 
-    def __init__(self, peer: ChildPeer) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         self.q: queue.Queue[bytes | None] = queue.Queue()
-        self.peer = peer
-        proc = peer.proc
 
         def run() -> None:
+            stdin = proc.stdin
             while True:
                 data = self.q.get()
-                if data is None or proc is None or proc.stdin is None:
+                if data is None or stdin is None:
                     return
                 try:
-                    proc.stdin.write(data)
+                    stdin.write(data)
                 except (OSError, ValueError):
                     return
 
@@ -465,128 +417,3 @@ class _Writer:
 
     def put(self, data: bytes | None) -> None:
         self.q.put(data)
-
-
-class HttpPeer(Peer):
-    """An implementation running as a service: questions POSTed in batches (a JSON
-    array of request objects in, a JSON array of answer objects out)."""
-
-    def __init__(self, url: str, batch: int = 1024, timeout_ms: int = 5000) -> None:
-        from urllib.parse import urlsplit
-
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            from solver.core.errors import BullError
-
-            raise BullError(f"--url {url!r}: expected http://HOST:PORT/PATH")
-        self.url = url
-        self.parts = parts
-        self.batch = max(1, batch)
-        self.timeout_ms = timeout_ms
-        self.faults = Faults()
-        self._conn: Any = None
-
-    def _connection(self) -> Any:
-        import http.client
-
-        if self._conn is None:
-            cls = (
-                http.client.HTTPSConnection
-                if self.parts.scheme == "https"
-                else http.client.HTTPConnection
-            )
-            self._conn = cls(
-                self.parts.hostname or "", self.parts.port, timeout=self.timeout_ms / 1000
-            )
-        return self._conn
-
-    def close(self) -> None:
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                self._conn.close()
-            self._conn = None
-
-    def _post(self, body: bytes) -> tuple[bytes | None, str]:
-        path = self.parts.path or "/"
-        if self.parts.query:
-            path += "?" + self.parts.query
-        for attempt in range(2):  # a kept-alive connection the server closed: once more
-            try:
-                conn = self._connection()
-                conn.request("POST", path, body, {"Content-Type": "application/json"})
-                resp = conn.getresponse()
-                data = resp.read()
-                if resp.status != 200:
-                    return None, f"HTTP {resp.status} {resp.reason}"
-                return data, ""
-            except TimeoutError:
-                self.close()
-                return None, "timeout"
-            except (OSError, Exception) as e:
-                self.close()
-                if attempt:
-                    return None, f"{type(e).__name__}: {e}"
-        return None, "unreachable"
-
-    def ask(self, questions: Iterable[Question]) -> Iterator[Answer]:
-        it = iter(questions)
-        answered: set[int] = set()
-        failures = 0
-        try:
-            while True:
-                chunk = [q for _, q in zip(range(self.batch), it, strict=False)]
-                if not chunk:
-                    return
-                pending = deque([chunk])
-                while pending:
-                    part = pending.popleft()
-                    body = "[" + ",".join(f'{{"id":{q.id},{q.fields}}}' for q in part) + "]"
-                    data, problem = self._post(body.encode())
-                    if data is None:
-                        failures += 1
-                        if not answered and failures > 2:
-                            self.faults.fatal = f"{self.url}: {problem}"
-                            return
-                        if len(part) > 1:  # find the question the service fails on
-                            half = len(part) // 2
-                            pending.extendleft([part[half:], part[:half]])
-                            continue
-                        rec = {"id": part[0].id, "question": part[0].shown}
-                        if problem == "timeout":
-                            self.faults.timeouts.append({**rec, "ms": self.timeout_ms})
-                        else:
-                            self.faults.crashes.append({**rec, "message": problem})
-                        continue
-                    yield from self._read(data, {q.id for q in part}, answered)
-        except KeyboardInterrupt:
-            self.faults.interrupted = True
-        finally:
-            self.close()
-
-    def _read(self, data: bytes, asked: set[int], answered: set[int]) -> Iterator[Answer]:
-        f = self.faults
-        try:
-            items = json.loads(data)
-        except ValueError:
-            items = None
-        if not isinstance(items, list):
-            f.garbage += 1
-            if len(f.garbage_lines) < MAX_SHOWN:
-                f.garbage_lines.append(
-                    data[:120].decode("utf-8", "replace") + " (not a JSON array)"
-                )
-            return
-        for obj in items:
-            qid = obj.get("id") if isinstance(obj, dict) else None
-            if isinstance(qid, bool) or not isinstance(qid, int):
-                f.garbage += 1
-                if len(f.garbage_lines) < MAX_SHOWN:
-                    f.garbage_lines.append(json.dumps(obj)[:120] + " (no id)")
-                continue
-            if qid in answered:
-                f.duplicates += 1
-            elif qid not in asked:
-                f.unknown_ids += 1
-            else:
-                answered.add(qid)
-                yield Answer(qid, json.dumps(obj))

@@ -31,7 +31,8 @@ import numpy as np
 from solver.core.errors import BullError
 from solver.kit.findings import VerifyReport
 from solver.probe import plan
-from solver.probe.peer import Answer, Faults, Peer, Question
+from solver.probe.faults import Answer, Faults, Question
+from solver.probe.peer import Peer
 
 __all__ = ["Phase", "ProbeReport", "Prober", "ShowdownPlan"]
 
@@ -177,7 +178,9 @@ class Prober:
         self.phases: list[Phase] = []
         self._tmp = tempfile.TemporaryDirectory(prefix="bull-probe-", dir=workdir)
         self.claims = os.path.join(self._tmp.name, "answers.jsonl")
-        self._file = open(self.claims, "w", encoding="utf-8")  # noqa: SIM115 - kept open
+        self._file = open(self.claims, "wb")  # noqa: SIM115 - kept open
+        self._own_keys = (self.key["hand"], self.key["player"], self.key["banker"], "dealer")
+        self._own = tuple(f'"{k}"'.encode() for k in self._own_keys)
         self._fields: Sequence[str] = ()
 
     # -- questions
@@ -230,31 +233,31 @@ class Prober:
         phase = Phase(name)
         self.phases.append(phase)
         start = time.monotonic()
-        asked: dict[int, Question] = {}
+        hands, shows = self.shows.hands, self.shows.showdowns
 
         def counted() -> Iterator[Question]:
-            for q in questions:
-                if q is None:
-                    continue
-                if q.line.find("|") >= 0 and not self.shows.showdowns:
-                    continue
-                if q.line.find("|") < 0 and not self.shows.hands:
-                    continue
-                asked[q.id] = q
-                phase.questions += 1
-                yield q
+            n = 0
+            try:
+                for q in questions:
+                    if q is None:
+                        continue
+                    if not (shows if " | " in q.line else hands):
+                        continue
+                    n += 1
+                    yield q
+            finally:
+                phase.questions += n
 
         write = self._file.write
+        row = self._row
+        step = 1 << 16
         try:
-            for ans in self.peer.ask(counted()):
-                q = asked.pop(ans.id, None)
-                if q is None:
-                    continue
-                row = self._row(q, ans)
-                if row is not None:
-                    write(row)
-                    self.answered += 1
-                if self.progress is not None and self.answered % 65_536 == 0:
+            for answers in self.peer.ask(counted()):
+                rows = [r for r in map(row, answers) if r is not None]
+                write(b"".join(rows))
+                before = self.answered
+                self.answered += len(rows)
+                if self.progress is not None and before // step != self.answered // step:
                     self.progress(f"probing {self.target}: {name}: {self.answered:,} answers")
         except KeyboardInterrupt:
             self.peer.faults.interrupted = True
@@ -263,35 +266,31 @@ class Prober:
         self.queries += phase.questions
         return phase.questions
 
-    def _row(self, q: Question, ans: Answer) -> str | None:
+    def _row(self, ans: Answer) -> bytes | None:
         """The claims row of an answer: the question's hands, then the answer's fields."""
-        if ans.values or not ans.text:
+        q = ans.question
+        if not ans.text:
             fields = self._fields
             if len(ans.values) != len(fields):
-                f = self.peer.faults
-                f.garbage += 1
-                if len(f.garbage_lines) < 5:
-                    f.garbage_lines.append(
-                        ",".join(ans.values)[:120] + f" ({len(ans.values)} values, "
-                        f"expected {len(fields)}: {','.join(fields)})"
-                    )
+                self.peer.faults.bad_line(
+                    ",".join(ans.values)[:120]
+                    + f" ({len(ans.values)} values, expected {len(fields)}: {','.join(fields)})"
+                )
                 return None
-            return (
-                "{"
-                + q.fields
-                + ","
-                + json.dumps(dict(zip(fields, ans.values, strict=True)))[1:]
-                + "\n"
-            )
-        text = ans.text
-        own = (self.key["hand"], self.key["player"], self.key["banker"], "dealer")
-        if any(f'"{k}"' in text for k in own):  # the peer echoed a hand: ours is kept
-            obj = json.loads(text)
-            for k in own:
-                obj.pop(k, None)
-            text = json.dumps(obj)
-        body = text.strip()[1:].lstrip()
-        return "{" + q.fields + ("," + body if body != "}" else "}") + "\n"
+            values = json.dumps(dict(zip(fields, ans.values, strict=True)))
+            return ("{" + q.fields + "," + values[1:] + "\n").encode()
+        text = ans.text.strip()
+        if any(k in text for k in self._own):  # the peer echoed a hand: ours is kept
+            try:
+                obj = json.loads(text)
+            except ValueError:
+                obj = None
+            if isinstance(obj, dict):
+                for k in self._own_keys:
+                    obj.pop(k, None)
+                text = json.dumps(obj).encode()
+        rest = text[1:].lstrip()
+        return b"{" + q.fields.encode() + (b"," + rest if rest != b"}" else b"}") + b"\n"
 
     # -- verify
     def verify(self, rules: Any = None, out: str | None = None) -> VerifyReport:
