@@ -127,6 +127,6 @@ def ruin_probability(banker: NetDistribution, reserve: Fraction, rounds: int) ->
                 nxt[m:] += p * alive[: top + 1 - m]
             else:
                 nxt[: top + 1 + m] += p * alive[-m:]
-                ruined += p * float(alive[: -m].sum())
+                ruined += p * float(alive[:-m].sum())
         alive = nxt
     return min(1.0, max(0.0, ruined))
