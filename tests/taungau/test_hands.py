@@ -3,7 +3,6 @@ banker distributions against direct enumeration, settlement, equal multisets."""
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -445,9 +444,10 @@ def test_rules_round_trip() -> None:
 # ------------------------------------------------------------------ performance
 
 
-def test_build_time() -> None:
-    """The issue's budget: the whole tile build, banker distributions included, <= 10 s."""
-    t0 = time.perf_counter()
+def test_build_matches_the_committed_table() -> None:
+    """The whole tile build, banker distributions included, reproduces the committed
+    table (its time budget, 10 s, is measured by scripts/bench_builds.py, not here)."""
     tables = build_tables()
-    assert time.perf_counter() - t0 <= 10
     assert tables["taungau"].num_rows == 201376
+    committed = Path(__file__).resolve().parents[2] / "tables" / "taungau.parquet"
+    assert tables["taungau"].equals(pq.read_table(committed))
