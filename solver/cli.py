@@ -365,6 +365,12 @@ def _parser() -> _Parser:
     )
     ru.add_argument("game", choices=GAMES)
     ru.add_argument("--list", action="store_true", help="list the presets of GAME")
+    ru.add_argument(  # issue 22
+        "--expand",
+        action="store_true",
+        help="print the rule set in the full rule language: every category with its "
+        "predicate, rank, tie chain and multipliers (what today's keys are sugar for)",
+    )
     common(ru)
     ru.set_defaults(run=cmd_rules)
 

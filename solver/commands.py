@@ -328,7 +328,14 @@ def cmd_rules(args: argparse.Namespace, out: Any) -> int:
             for lb, p in zip(labels, presets, strict=True):
                 out.write(f"{lb:<{width}}  {p['description']}\n")
         return 0
-    data = game.load_rules(args.rules).to_data()
+    rule_set = game.load_rules(args.rules)
+    if getattr(args, "expand", False):  # issue 22: the full rule language
+        expand = getattr(rule_set, "expand", None)
+        if expand is None:
+            raise BullError(f"--expand: {game.title} rule sets have no category language")
+        data = expand()
+    else:
+        data = rule_set.to_data()
     if args.json:
         out.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:

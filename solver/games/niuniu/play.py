@@ -43,7 +43,7 @@ from solver.core.indexing import (
     multiset_rank_array,
     sort_columns,
 )
-from solver.games.niuniu.rules import PRESETS, Category, NiuNiuRules, load_rules
+from solver.games.niuniu.rules import PRESETS, Category, NamedCategory, NiuNiuRules, load_rules
 from solver.games.niuniu.source import check_rows, rules_table
 from solver.store.tables import LoadedTable
 
@@ -76,7 +76,7 @@ class NiuNiuHand:
     points: int
     bull: tuple[Card, ...] | None
     n_bulls: int
-    category: Category
+    category: Category | NamedCategory
     strength: int
     multiplier: int
     rules: str
@@ -134,7 +134,7 @@ def _make_hand(
     points: int,
     bull: tuple[Card, ...] | None,
     n_bulls: int,
-    category: Category,
+    category: Category | NamedCategory,
     strength: int,
     multiplier: int,
     rules: str,
@@ -187,7 +187,7 @@ class Settlement:
 # ---------------------------------------------------------------- lookups
 
 
-_Packed = tuple["array[int]", "array[int]", list[tuple[int, Any, int, Category]]]
+_Packed = tuple["array[int]", "array[int]", list[tuple[int, Any, int, Category | NamedCategory]]]
 
 
 class _Source:
@@ -257,7 +257,7 @@ class _Source:
                 k, cat = divmod(k, 32)
                 k, nb = divmod(k, 16)
                 pts, mask = divmod(k, 32)
-                decode.append((pts, _MASK_GET[mask], nb, _CATEGORIES[cat]))
+                decode.append((pts, _MASK_GET[mask], nb, self.rules.category(cat)))
             # compact machine arrays: one cache line per lookup, no boxed ints kept
             self._packed = (
                 array("H", inverse.astype(np.uint16).tobytes()),
@@ -308,7 +308,7 @@ def _evaluate_many(
     out = []
     for i, cards in enumerate(hands):
         mask = int(cols["bull_mask"][i])
-        cat = Category(int(cols["category"][i]))
+        cat = rules.category(int(cols["category"][i]))
         out.append(
             NiuNiuHand(
                 cards=cards,
