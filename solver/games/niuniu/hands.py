@@ -207,7 +207,7 @@ def compiled_arrays(
     expanded): the one evaluator every table is built with. :func:`categories` and
     :func:`strength_arrays` say today's keys directly (the diagnosis's fast variants);
     the tests hold the two equal on every hand of every preset."""
-    from solver.games.niuniu.language import compile_hands
+    from solver.games.niuniu.categories import compile_hands
 
     r = rules
     return compile_hands(

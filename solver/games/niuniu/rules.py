@@ -37,7 +37,7 @@ from solver.core.cards import CARD_NAMES, SUIT_NAMES
 from solver.core.errors import BullError, RulesError
 from solver.core.rules import Reader, load_rule_data
 from solver.core.shoe import MAX_DECKS
-from solver.games.niuniu.language import (
+from solver.games.niuniu.categories import (
     CategoryDef,
     category_codes,
     check_reach,
