@@ -287,3 +287,53 @@ def test_file_names_that_are_not_utf8(tmp_path: Path, tables: dict[str, str]) ->
     missing = os.fsdecode(folder + b"/\xfd-missing.txt")
     code, out, err = run(["eval", "niuniu", "--input", missing, "--tables", tables["niuniu"]])
     assert code == 2 and err.count("\n") == 1 and "cannot read input file" in err
+
+
+# ---------------------------------------------------------------- drill (issue 24, i28c)
+
+
+def _drill(monkeypatch: pytest.MonkeyPatch, stdin: Any, argv: list[str]) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", stdin)
+    return run(["drill", *argv, "--seed", "3"])
+
+
+def _ends_with_summary(code: int, out: str, err: str, reason: str = "end of input") -> str:
+    assert code == 0 and err == "" and "Traceback" not in out, (out[-300:], err)
+    assert out.splitlines()[-1].startswith(f"drill over ({reason}): "), out[-300:]
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_drill_with_stdin_closed_ends_with_its_summary(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """``bull drill GAME <&-``: Python's sys.stdin is None (a TypeError before)."""
+    _ends_with_summary(*_drill(monkeypatch, None, [game]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_drill_unreadable_answers_are_asked_again(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """``²`` (isdigit but no int), a 10 MB line of digits, NUL bytes and bytes that are
+    not UTF-8 are each asked again, not scored, and the drill goes on."""
+    raw = "²\n".encode() + b"9" * 10_000_000 + b"\n\x00\x00\n\xff\xfe\n"
+    stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+    out = _ends_with_summary(*_drill(monkeypatch, stdin, [game]))
+    assert out.count("not an answer: ") == 4 and "0 of 0 right" in out
+
+
+def test_drill_endless_stdin_ends_with_its_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``< /dev/zero``: one endless line (a MemoryError before) ends the drill."""
+    with open("/dev/zero", "rb") as zero:
+        stdin = io.TextIOWrapper(zero, encoding="utf-8")
+        _ends_with_summary(*_drill(monkeypatch, stdin, ["niuniu"]))
+
+
+def test_drill_quit_ends_with_its_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    _ends_with_summary(*_drill(monkeypatch, io.StringIO("quit\n"), ["pokdeng"]), "quit")
+
+
+@pytest.mark.parametrize("limit", ["-1", "-inf", "nan", "inf", "soon"])
+def test_drill_time_limit_must_be_finite_seconds(limit: str) -> None:
+    assert_clean_error(*run(["drill", "niuniu", f"--time-limit={limit}"]), "--time-limit")
