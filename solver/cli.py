@@ -433,6 +433,7 @@ def _parser() -> _Parser:
     k.set_defaults(run=module_command("solver.store.integrity", "cli_check_tables"))
     _audit_parsers(sub, common, game_options)
     _table_parsers(sub, common, game_options)
+    _serve_parser(sub)
     return p
 
 
@@ -552,6 +553,47 @@ def _table_parsers(
     dr.add_argument("--time-limit", type=float, metavar="SECONDS", help="end after this long")
     common(dr)
     dr.set_defaults(run=cmd_drill)
+
+
+def _serve_parser(sub: Any) -> None:
+    """``bull serve`` (its work: :mod:`solver.serve.command`; FastAPI is imported only
+    when the server starts)."""
+    from solver.serve.command import EXAMPLES
+
+    sv = sub.add_parser(
+        "serve",
+        help="the reference over HTTP (JSON API) and the web trainer",
+        description="Serve the CLI's JSON records over HTTP under /v1/{game}/ (eval, "
+        "compare, rank, round, advise, grab, odds, edge, strategy, rules, verify), the "
+        "OpenAPI document at /openapi.json and the web trainer and lookup at /. Needs the "
+        "optional extra: pip install 'bull-solver[serve]'.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    sv.add_argument("--port", type=_bounded(0, 65535), default=8000, help="default 8000")
+    sv.add_argument("--tables", metavar="DIR", help="tables directory (as for every command)")
+    sv.add_argument(
+        "--workers", type=_bounded(1, 64), default=1, metavar="N", help="server processes"
+    )
+    sv.add_argument(
+        "--max-body", type=_bounded(1024, 1 << 30), default=1 << 20, metavar="BYTES",
+        help="largest request body accepted (default 1 MB; larger: 413)",
+    )  # fmt: skip
+    sv.add_argument(
+        "--max-batch", type=_bounded(1, 1_000_000), default=10_000, metavar="N",
+        help="hands (pairs, rounds, rows) per request (default 10,000)",
+    )  # fmt: skip
+    sv.add_argument(
+        "--timeout", type=_bounded(1, 3600), default=60, metavar="SECONDS",
+        help="longest an answer may compute (default 60; longer: 503)",
+    )  # fmt: skip
+    sv.add_argument(
+        "--read-timeout", type=_bounded(1, 600), default=10, metavar="SECONDS",
+        help="longest a client may take to send its body (default 10; longer: 408)",
+    )  # fmt: skip
+    sv.add_argument("--access-log", action="store_true", help="log every request")
+    sv.set_defaults(run=module_command("solver.serve.command", "cli_serve"))
 
 
 def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) -> int:

@@ -18,6 +18,7 @@ A plain directory of ``<name>.parquet`` files (no ``current``) is also readable.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -438,9 +439,13 @@ class LoadedTable:
         """Rule-set name → full rule content used to build the table."""
         return dict(self.meta["rules"])
 
+    @functools.cached_property
+    def _names(self) -> tuple[str, ...]:
+        return tuple(self._file.schema_arrow.names)  # the schema read once, not per lookup
+
     @property
     def column_names(self) -> list[str]:
-        return list(self._file.schema_arrow.names)
+        return list(self._names)
 
     def column(self, name: str) -> npt.NDArray[Any]:
         """The whole column as a numpy array (cached)."""
