@@ -633,6 +633,9 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
 
     token = NOTICES.set(lambda s: err.write(s + "\n"))  # "building ..." notes go to err too
     try:
+        from solver.outputs import check_outputs
+
+        check_outputs(args)  # no output overwrites an input, before anything is written
         code: int = args.run(args, out)
         return code
     except BullError as exc:
