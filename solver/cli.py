@@ -99,6 +99,12 @@ HELP: dict[str, tuple[str, str]] = {
         "showdown rows) against the exact tables, and diagnose which rule it plays.",
         "bull verify niuniu claims.csv --out wrong.jsonl",
     ),
+    "probe": (
+        "Verify a running implementation directly: start it (or reach it over HTTP), ask "
+        "it questions over a line protocol, name the cause of any disagreement, infer its "
+        "rules and confirm on every hand.",
+        "bull probe niuniu -- python3 my_engine.py",
+    ),
     "vectors": (
         "Write conformance test vectors with expected answers (a Wycheproof-style JSON "
         "document, or JSON Lines) for testing "
@@ -335,6 +341,60 @@ def _parser() -> _Parser:
     game_options(v)
     v.set_defaults(run=module_command("solver.verify", "cli_verify"))
 
+    pr = _helped(sub, "probe", "verify a running implementation: ask it, infer, confirm")
+    pr.add_argument("game", choices=GAMES)
+    pr.add_argument(
+        "command", nargs="*", metavar="-- CMD [ARGS...]", help="the implementation (after --)"
+    )
+    pr.add_argument("--url", metavar="URL", help="an implementation served over HTTP (POST)")
+    pr.add_argument(
+        "--protocol", choices=("jsonl", "lines"), default="jsonl", help="default: jsonl"
+    )
+    pr.add_argument(
+        "--fields", metavar="F,F,...", help="--protocol lines: the answer's CSV fields in order"
+    )
+    pr.add_argument(
+        "--column",
+        action="append",
+        default=[],
+        metavar="FIELD=NAME",
+        help="the implementation calls FIELD NAME (repeatable), e.g. points=score",
+    )
+    pr.add_argument(
+        "--budget",
+        type=_bounded(1, 100_000_000),
+        metavar="N",
+        help="confirm on N seeded hands instead of every hand",
+    )
+    pr.add_argument("--exhaustive", action="store_true", help="confirm on every hand (default)")
+    pr.add_argument("--seed", type=_bounded(0, 2**31), default=0, metavar="S", help="default 0")
+    pr.add_argument(
+        "--window",
+        type=_bounded(1, 1_000_000),
+        default=4096,
+        metavar="N",
+        help="questions in flight at most (default 4096)",
+    )
+    pr.add_argument(
+        "--timeout-ms",
+        type=_bounded(1, 3_600_000),
+        default=5000,
+        metavar="MS",
+        help="no answer for this long is a hang (default 5000)",
+    )
+    pr.add_argument(
+        "--restarts",
+        type=_bounded(0, 1000),
+        default=5,
+        metavar="N",
+        help="restart a crashed implementation at most N times (default 5)",
+    )
+    pr.add_argument("--out", metavar="FILE", help="write the disagreeing answers here")
+    pr.add_argument("--infer-out", metavar="FILE", help="write the inferred rule file here")
+    common(pr)
+    game_options(pr)
+    pr.set_defaults(run=module_command("solver.probe", "cli_probe"))
+
     t = _helped(sub, "vectors", "write conformance test vectors (Wycheproof-style JSON)")
     t.add_argument("game", choices=GAMES)
     t.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
@@ -373,6 +433,7 @@ def _parser() -> _Parser:
     k.set_defaults(run=module_command("solver.store.integrity", "cli_check_tables"))
     _audit_parsers(sub, common, game_options)
     _table_parsers(sub, common, game_options)
+    _serve_parser(sub)
     return p
 
 
@@ -499,13 +560,60 @@ def _table_parsers(
     dr.set_defaults(run=cmd_drill)
 
 
+def _serve_parser(sub: Any) -> None:
+    """``bull serve`` (its work: :mod:`solver.serve.command`; FastAPI is imported only
+    when the server starts)."""
+    from solver.serve.command import EXAMPLES
+
+    sv = sub.add_parser(
+        "serve",
+        help="the reference over HTTP (JSON API) and the web trainer",
+        description="Serve the CLI's JSON records over HTTP under /v1/{game}/ (eval, "
+        "compare, rank, round, advise, grab, odds, edge, strategy, rules, verify), the "
+        "OpenAPI document at /openapi.json and the web trainer and lookup at /. Needs the "
+        "optional extra: pip install 'bull-solver[serve]'.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    sv.add_argument("--port", type=_bounded(0, 65535), default=8000, help="default 8000")
+    sv.add_argument("--tables", metavar="DIR", help="tables directory (as for every command)")
+    sv.add_argument(
+        "--workers", type=_bounded(1, 64), default=1, metavar="N", help="server processes"
+    )
+    sv.add_argument(
+        "--max-body", type=_bounded(1024, 1 << 30), default=1 << 20, metavar="BYTES",
+        help="largest request body accepted (default 1 MB; larger: 413)",
+    )  # fmt: skip
+    sv.add_argument(
+        "--max-batch", type=_bounded(1, 1_000_000), default=10_000, metavar="N",
+        help="hands (pairs, rounds, rows) per request (default 10,000)",
+    )  # fmt: skip
+    sv.add_argument(
+        "--timeout", type=_bounded(1, 3600), default=60, metavar="SECONDS",
+        help="longest an answer may compute (default 60; longer: 503)",
+    )  # fmt: skip
+    sv.add_argument(
+        "--read-timeout", type=_bounded(1, 600), default=10, metavar="SECONDS",
+        help="longest a client may take to send its body (default 10; longer: 408)",
+    )  # fmt: skip
+    sv.add_argument("--access-log", action="store_true", help="log every request")
+    sv.set_defaults(run=module_command("solver.serve.command", "cli_serve"))
+
+
 def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 disagreement found, 2 bad input)."""
     out = out or sys.stdout
     err = err or sys.stderr
     parser = _parser()
     try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        words = list(sys.argv[1:] if argv is None else argv)
+        tail = None  # `bull probe GAME [OPTIONS] -- CMD [ARGS...]`: the command as given
+        if "--" in words and "probe" in words[: words.index("--")]:
+            words, tail = words[: words.index("--")], words[words.index("--") + 1 :]
+        args = parser.parse_args(words)
+        if tail is not None:
+            args.command = tail
     except _ArgError as exc:
         err.write(f"bull: error: {exc}\n")
         return 2

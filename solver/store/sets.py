@@ -1,12 +1,16 @@
 """Writing a set of tables: one build at a time, a complete new set beside the old one,
 then ``current`` repointed with one rename — a reader sees every old table or every new
 one, never a mix, and a build killed at any moment leaves the previous set intact. The
-set it replaced, and any set a living reader holds (its lease), are kept."""
+set it replaced, and any set a living reader holds (its lease,
+:mod:`solver.store.leases`), are kept; a set folder is never deleted or written over
+while a reader holds it (a rebuild of an existing set id reuses that folder only if
+its files are the same bytes, else writes beside it)."""
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import filecmp
 import hashlib
 import json
 import os
@@ -20,11 +24,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solver.core.errors import TableError
+from solver.store.leases import LEASE, delete_unleased
 from solver.store.tables import (
     ROW_GROUP_SIZE,
     SCHEMA_VERSION,
     forget_set,
-    leased,
     manifest_of,
     pid_alive,
     table_meta,
@@ -155,20 +159,13 @@ def _write_set_locked(tables: Mapping[str, pa.Table], root: Path) -> Path:
             json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
         )
         _fsync_dir(tmp)
-        final = root / "sets" / set_id
-        if final.exists():
-            if old_set is not None and final.resolve() == old_set:
-                shutil.rmtree(tmp)  # identical content: keep the existing set untouched
-            else:
-                shutil.rmtree(final)
-                os.rename(tmp, final)
-        else:
-            os.rename(tmp, final)
+        (tmp / LEASE).touch()
+        final = _place(tmp, root / "sets", set_id)
         # swap `current` atomically
         link_tmp = root / f".tmp-current-{os.getpid()}"
         if link_tmp.is_symlink() or link_tmp.exists():
             link_tmp.unlink()
-        os.symlink(Path("sets") / set_id, link_tmp)
+        os.symlink(Path("sets") / final.name, link_tmp)
         os.replace(link_tmp, root / "current")
         _fsync_dir(root)
     except BaseException:
@@ -184,10 +181,44 @@ def _write_set_locked(tables: Mapping[str, pa.Table], root: Path) -> Path:
             os.symlink(Path("current") / fname, link)
     # drop the sets nobody can be reading: not the new one, not the one it replaced (a
     # process that resolved `current` a moment ago may be opening it), none with a lease
-    keep = {set_id, old_set.name if old_set is not None else ""}
-    for other in (root / "sets").iterdir():
-        if other.name in keep or other.name.startswith(".tmp-") or leased(other):
-            continue
-        shutil.rmtree(other, ignore_errors=True)
     forget_set(root)
-    return root / "sets" / set_id
+    keep = {final.name, old_set.name if old_set is not None else ""}
+    for other in (root / "sets").iterdir():
+        if other.name in keep or other.name.startswith(".tmp-") or not other.is_dir():
+            continue
+        delete_unleased(other)
+    return final
+
+
+def _place(tmp: Path, sets: Path, set_id: str) -> Path:
+    """Move the finished set ``tmp`` to ``sets/<set_id>``, never over an existing
+    folder: a folder of that id already there (a reader may hold it) is reused if its
+    files are byte for byte the ones just written, else the set goes beside it
+    (``<set_id>-2``, ...)."""
+    for n in range(1, 1000):
+        final = sets / (set_id if n == 1 else f"{set_id}-{n}")
+        if not final.exists() and not final.is_symlink():
+            os.rename(tmp, final)
+            return final
+        if _same_files(tmp, final):
+            shutil.rmtree(tmp)
+            return final
+    raise TableError(f"{sets} holds too many damaged copies of set {set_id}; delete them")
+
+
+def _same_files(new: Path, old: Path) -> bool:
+    """Whether the set folder ``old`` holds exactly the files of ``new`` (leases aside),
+    each a regular file with the same bytes."""
+    ignore = {LEASE, ".readers"}
+    try:
+        names = {p.name for p in new.iterdir()} - ignore
+        if not old.is_dir() or {p.name for p in old.iterdir()} - ignore != names:
+            return False
+        return all(
+            (old / n).is_file()
+            and not (old / n).is_symlink()
+            and filecmp.cmp(new / n, old / n, shallow=False)
+            for n in names
+        )
+    except OSError:
+        return False

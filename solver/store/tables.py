@@ -18,6 +18,7 @@ A plain directory of ``<name>.parquet`` files (no ``current``) is also readable.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -35,6 +36,7 @@ import pyarrow.parquet as pq
 
 from solver import __version__
 from solver.core.errors import TableError
+from solver.store.leases import release_all_but, take_lease
 
 __all__ = [
     "ROW_GROUP_SIZE",
@@ -45,7 +47,6 @@ __all__ = [
     "default_build_dir",
     "find_tables_dir",
     "forget_set",
-    "leased",
     "make_table",
     "manifest_of",
     "meta_digest",
@@ -342,8 +343,9 @@ def resolve_set(directory: Path) -> Path:
     """The directory holding the current set's files.
 
     ``current`` is resolved once per process, so every table a process reads comes from
-    one set even when a build swaps ``current`` meanwhile; the process leaves a lease in
-    the set (``.readers/<pid>``) so that no build deletes it while the process lives.
+    one set even when a build swaps ``current`` meanwhile; the process holds a lease on
+    the set (:mod:`solver.store.leases`) so that no build deletes it while the process
+    lives.
     """
     key = os.fspath(directory)
     hit = _RESOLVED.get(key)
@@ -351,49 +353,31 @@ def resolve_set(directory: Path) -> Path:
         return hit
     cur = directory / "current"
     if cur.is_symlink() or cur.is_dir():
-        try:
-            target = cur.resolve(strict=True)
-        except (OSError, RuntimeError):  # a missing target or a symlink loop
-            raise TableError(f"{cur} points at a missing set; rebuild with `bull build`") from None
-        if not target.is_dir():
-            raise TableError(f"{cur} points at a missing set; rebuild with `bull build`")
-        _take_lease(target)
+        for _ in range(1000):  # a set deleted between resolving and leasing: again
+            try:
+                target = cur.resolve(strict=True)
+            except (OSError, RuntimeError):  # a missing target or a symlink loop
+                raise TableError(
+                    f"{cur} points at a missing set; rebuild with `bull build`"
+                ) from None
+            if not target.is_dir():
+                raise TableError(f"{cur} points at a missing set; rebuild with `bull build`")
+            if take_lease(target):
+                break
+        else:
+            raise TableError(f"{cur} keeps pointing at sets that are being deleted")
     else:
         target = directory
     _RESOLVED[key] = target
     return target
 
 
-def _take_lease(set_dir: Path) -> None:
-    """Mark ``set_dir`` as read by this process (best effort: a read-only install
-    simply has no leases, and no build can delete its sets either)."""
-    try:
-        leases = set_dir / ".readers"
-        leases.mkdir(exist_ok=True)
-        (leases / str(os.getpid())).touch()
-    except OSError:
-        pass
-
-
-def leased(set_dir: Path) -> bool:
-    """Whether a living process other than this one reads ``set_dir``."""
-    for lease in (set_dir / ".readers").glob("*"):
-        try:
-            pid = int(lease.name)
-        except ValueError:
-            continue
-        if pid != os.getpid() and pid_alive(pid):
-            return True
-        if pid != os.getpid():
-            lease.unlink(missing_ok=True)  # its reader is gone
-    return False
-
-
 def forget_set(directory: Path) -> None:
     """Forget what this process resolved and opened in ``directory`` (after it built a
-    new set there itself)."""
+    new set there itself), and drop its leases on sets it no longer reads."""
     _LOADED.clear()
     _RESOLVED.pop(os.fspath(directory), None)
+    release_all_but({os.fspath(p) for p in _RESOLVED.values()})
 
 
 def read_manifest(directory: Path) -> dict[str, Any] | None:
@@ -455,9 +439,13 @@ class LoadedTable:
         """Rule-set name → full rule content used to build the table."""
         return dict(self.meta["rules"])
 
+    @functools.cached_property
+    def _names(self) -> tuple[str, ...]:
+        return tuple(self._file.schema_arrow.names)  # the schema read once, not per lookup
+
     @property
     def column_names(self) -> list[str]:
-        return list(self._file.schema_arrow.names)
+        return list(self._names)
 
     def column(self, name: str) -> npt.NDArray[Any]:
         """The whole column as a numpy array (cached)."""

@@ -15,7 +15,7 @@ from pokdeng.fixtures import Reference, built_tables, direct_numpy, ids, ref_cla
 from solver.cli import main
 from solver.core.errors import ParseError
 from solver.games.pokdeng import play as play
-from solver.games.pokdeng.play import Advice, HandEval, Showdown  # noqa: F401  (eval of reprs)
+from solver.games.pokdeng.play import Advice, evaluate  # noqa: F401  (eval of reprs)
 from solver.games.pokdeng.rules import HandType
 
 
@@ -261,9 +261,10 @@ def test_repr_pastes_back(tables: str) -> None:
     assert str(e) == "9S 9D: Pok 8, 2 deng"
     a = play.advise("5D 7H", tables=tables)
     assert eval(repr(a)) == a
-    s = play.compare("5S 4C", "9S 9D", tables=tables)
-    assert eval(repr(s)) == s and (s.winner, s.net) == ("player", 1)
-    assert str(s).startswith("player wins 1")
+    s = play.settle("5S 4C", "9S 9D", tables=tables)
+    assert (s.winner, s.net, s.banker_net) == ("player", 1, -1)
+    assert str(s).startswith("player wins: Pok 9 beats Pok 8") and str(s).endswith("net +1")
+    assert play.compare("5S 4C", "9S 9D", tables=tables) == s.showdown
 
 
 def test_batch_api_matches_single_and_reference(tables: str) -> None:

@@ -193,18 +193,18 @@ def test_showdowns_end_to_end(name: str) -> None:
         got = pd.settle_batch([players[i] for i in rows], [dealers[i] for i in rows], r)
         assert got.tolist() == [want[i] for i in rows]
     for i in range(200):
-        s = pd.compare(players[i], dealers[i], r)
+        s = pd.settle(players[i], dealers[i], r)
         assert s.net == want[i], (players[i], dealers[i], s.reason)
 
 
 def test_reasons_name_the_rule() -> None:
     r = house("pair2_push_order")
-    s = pd.compare("2S 6S", "4H 4D", r)  # Pok 8 suited against Pok 8 pair
+    s = pd.settle("2S 6S", "4H 4D", r)  # Pok 8 suited against Pok 8 pair
     assert (s.net, s.winner) == (2, "player")
     assert "suited beats pair (two_card_order)" in s.reason
-    s = pd.compare("6C 4C 5C", "KH 2S 3C", r)
+    s = pd.settle("6C 4C 5C", "KH 2S 3C", r)
     assert (s.net, s.reason) == (0, "both Normal 5: push (equal_points = push)")
-    s = pd.compare("6C 4C 5C", "KH 2S 3C", house("higher_deng"))
+    s = pd.settle("6C 4C 5C", "KH 2S 3C", house("higher_deng"))
     assert s.net == 3 and "player's 3 deng in full (equal_points = higher_deng)" in s.reason
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -230,10 +229,13 @@ def test_build_tables(tables: Path) -> None:
     assert hands.column("standard_deng")[row] == 3 and hands.column("points")[row] == 6
 
 
-def test_strategy_build_time() -> None:
-    """The whole strategy table for all policies and rule sets within the 60 s budget."""
+@pytest.mark.slow
+def test_strategy_build_matches_the_committed_table() -> None:
+    """The whole strategy table for all policies and rule sets reproduces the committed
+    one (its time budget, 60 s, is measured by scripts/bench_builds.py, not here)."""
+    import pyarrow.parquet as pq
+
     from solver.games.pokdeng.strategy import strategy_table
 
-    t0 = time.perf_counter()
-    strategy_table()
-    assert time.perf_counter() - t0 < 60
+    committed = Path(__file__).resolve().parents[2] / "tables" / "pokdeng_strategy.parquet"
+    assert strategy_table()[0].equals(pq.read_table(committed))

@@ -123,7 +123,7 @@ def test_compare_and_batch_follow_the_rule(tg_dir: Path, own: Path) -> None:
             want = ref.difference_net(p, b, False, "banker_score")
             assert int(out["net"][i]) == want == -int(out["banker_net"][i])
             if i < 40:
-                s = tp.compare(
+                s = tp.settle(
                     player[i].tolist(),
                     banker[i].tolist(),
                     FIXED,

@@ -3,7 +3,6 @@ banker distributions against direct enumeration, settlement, equal multisets."""
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -181,7 +180,7 @@ BANKERS = {
 def test_worked_examples_macau(tg_dir: Path, banker: str, reveals: str) -> None:
     points, net = BANKERS[banker]
     assert ref.macau_points(parse_hand(banker)) == points
-    s = tp.compare(PLAYER_6, banker, "macau", banker_reveals=reveals, tables=tg_dir)
+    s = tp.settle(PLAYER_6, banker, "macau", banker_reveals=reveals, tables=tg_dir)
     assert s.player.points == 6
     assert s.player.rest is not None
     assert sorted(ref.NAMES[t] for t in s.player.rest) == ["[4:1]", "[6:5]"]
@@ -199,9 +198,9 @@ def test_decline_example(tg_dir: Path) -> None:
     macau = load_rules("macau")
     assert settle(1, 10, macau) == (-9, 9)
     assert settle(1, 10, macau, player_declines=True) == (-4, 4)
-    first = tp.compare(player, banker, "macau", banker_reveals="first", tables=tg_dir)
+    first = tp.settle(player, banker, "macau", banker_reveals="first", tables=tg_dir)
     assert (first.player.points, first.player_declines, first.net) == (1, True, -4)
-    last = tp.compare(player, banker, "macau", banker_reveals="last", tables=tg_dir)
+    last = tp.settle(player, banker, "macau", banker_reveals="last", tables=tg_dir)
     h = last.player
     assert h.decline_if_banker_at_least == 6
     assert h.ev_declare is not None and h.ev_declare > -4
@@ -210,13 +209,11 @@ def test_decline_example(tg_dir: Path) -> None:
 
 def test_no_bull_player_pays_four_always(tg_dir: Path) -> None:
     """RULES §4: without a bull a player pays 4, even against a banker without one."""
-    s = tp.compare("[1:1][2:2][3:3][5:1][6:1]", "[1:1][2:2][3:3][5:1][6:1]", "macau", tables=tg_dir)
+    s = tp.settle("[1:1][2:2][3:3][5:1][6:1]", "[1:1][2:2][3:3][5:1][6:1]", "macau", tables=tg_dir)
     assert (s.player.has_bull, s.banker.has_bull, s.net, s.winner) == (False, False, -4, "banker")
     assert s.player.points == 0 and s.player.decision_last is not None
     assert s.player.decision_last.label == "no_bull"
-    pg = tp.compare(
-        "[1:1][2:2][3:3][5:1][6:1]", "[1:1][2:2][3:3][5:1][6:1]", "pagat", tables=tg_dir
-    )
+    pg = tp.settle("[1:1][2:2][3:3][5:1][6:1]", "[1:1][2:2][3:3][5:1][6:1]", "pagat", tables=tg_dir)
     assert (pg.player.points, pg.net, pg.winner) == (None, 0, "push")
 
 
@@ -335,7 +332,7 @@ def test_compare_matches_batch(tg_dir: Path) -> None:
     for reveals in ("first", "last"):
         out = tp.settle_batch(player, banker, "macau", banker_reveals=reveals, tables=tg_dir)
         for i in range(len(player)):
-            s = tp.compare(
+            s = tp.settle(
                 player[i].tolist(),
                 banker[i].tolist(),
                 "macau",
@@ -447,9 +444,10 @@ def test_rules_round_trip() -> None:
 # ------------------------------------------------------------------ performance
 
 
-def test_build_time() -> None:
-    """The issue's budget: the whole tile build, banker distributions included, <= 10 s."""
-    t0 = time.perf_counter()
+def test_build_matches_the_committed_table() -> None:
+    """The whole tile build, banker distributions included, reproduces the committed
+    table (its time budget, 10 s, is measured by scripts/bench_builds.py, not here)."""
     tables = build_tables()
-    assert time.perf_counter() - t0 <= 10
     assert tables["taungau"].num_rows == 201376
+    committed = Path(__file__).resolve().parents[2] / "tables" / "taungau.parquet"
+    assert tables["taungau"].equals(pq.read_table(committed))

@@ -57,9 +57,9 @@ class NiuNiu(GameEntry):
         return [line]
 
     def edge(self, rules: str | None, options: Mapping[str, Any], tables: str | None) -> EdgeResult:
-        from solver.games.niuniu.odds import niuniu_edge
+        from solver.games.niuniu.risk import edge
 
-        return niuniu_edge(rules, options.get("bet"), options.get("commission"), tables)
+        return edge(rules, options.get("bet"), options.get("commission"), tables)
 
     def vectors(
         self,

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from solver.core.cards import parse_hand
-from solver.games.niuniu.play import _evaluate_many, _source, parse_pair, settle
+from solver.games.niuniu.runtime import _evaluate_many, _source, parse_pair, settle
 
 __all__ = ["cli_compare", "cli_compare_text", "cli_eval", "cli_eval_text"]
 

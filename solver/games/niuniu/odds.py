@@ -30,6 +30,7 @@ from solver.kit.exact import (
     group_sums,
     percent,
 )
+from solver.kit.risk import NetDistribution, distribution_text
 from solver.kit.shoe import exact_dot, shoe_counts
 
 __all__ = [
@@ -266,6 +267,8 @@ class EdgeResult:
     hands_by_category: Mapping[str, int]
     seconds: float = field(default=0.0, compare=False)
     decks: int = 1
+    net: NetDistribution | None = None
+    """The exact distribution of the player's net per round (its mean is ``ev``)."""
 
     def text(self) -> str:
         """The plain-text summary (``bull edge``)."""
@@ -295,6 +298,7 @@ class EdgeResult:
                 k: fraction_text(v) for k, v in self.winner_category.items()
             },
             "ev_by_category": {k: float(v) for k, v in self.ev_by_category.items()},
+            **({} if self.net is None else self.net.to_json()),
             "seconds": round(self.seconds, 3),
         }
 
@@ -365,6 +369,7 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
     loss_total = mu.player_sum(mu.above)
     if win_total + tie_total + loss_total != pairs:
         raise AssertionError("matchup counts do not add up to every pair")
+    ev = Fraction(ev_num) / pairs
     player_k = {lb: Fraction(wins[Category[lb.upper()]], pairs) for lb in labels}
     tie_k = {lb: Fraction(ties[Category[lb.upper()]] if banker_ties else 0, pairs) for lb in labels}
     return EdgeResult(
@@ -372,7 +377,7 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
         bet=bet,
         commission=c,
         pairs=pairs,
-        ev=Fraction(ev_num) / pairs,
+        ev=ev,
         p_win=Fraction(win_total, pairs),
         p_loss=Fraction(loss_total + (tie_total if banker_ties else 0), pairs),
         p_push=Fraction(0 if banker_ties else tie_total, pairs),
@@ -441,5 +446,7 @@ def edge_text(res: EdgeResult) -> str:
     ]
     for lb, v in res.winner_category.items():
         lines.append(f"    {lb:<16} {percent(v):>10}")
+    if res.net is not None:
+        lines += distribution_text(res.net)
     lines.append(f"  computed in {res.seconds:.1f} s")
     return "\n".join(lines)

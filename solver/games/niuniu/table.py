@@ -31,7 +31,9 @@ import pyarrow as pa
 
 from solver.core.cards import CARD_NAMES, Card, card_name, parse_hand
 from solver.core.errors import BullError, ParseError
-from solver.games.niuniu.play import (
+from solver.games.niuniu.rules import Category, NiuNiuRules
+from solver.games.niuniu.runtime import (
+    HandLike,
     NiuNiuHand,
     RulesLike,
     _check_commission,
@@ -41,7 +43,6 @@ from solver.games.niuniu.play import (
     _tie_reason,
     evaluate_batch,
 )
-from solver.games.niuniu.rules import Category, NiuNiuRules
 
 __all__ = [
     "Ranking",
@@ -147,7 +148,7 @@ def _check_deck(hands: Sequence[tuple[Card, ...]], rules: NiuNiuRules, what: str
             )
 
 
-def _parse_all(hands: Sequence[str], rules: NiuNiuRules, what: str) -> list[tuple[Card, ...]]:
+def _parse_all(hands: Sequence[HandLike], rules: NiuNiuRules, what: str) -> list[tuple[Card, ...]]:
     out = []
     for i, h in enumerate(hands, 1):
         try:
@@ -169,7 +170,11 @@ def _beats(a: NiuNiuHand, b: NiuNiuHand, rules: NiuNiuRules) -> str:
 
 
 def rank(
-    hands: Sequence[str], rules: RulesLike = None, *, bet: str | None = None, tables: Tables = None
+    hands: Sequence[HandLike],
+    rules: RulesLike = None,
+    *,
+    bet: str | None = None,
+    tables: Tables = None,
 ) -> Ranking:
     """Order 2 or more hands dealt from one deck, strongest first (equal hands, only
     possible from a shoe, keep their input order)."""
@@ -211,8 +216,7 @@ def settle_round(
         else:
             winner = "player" if p.strength > b.strength else "banker"
         reason = _beats(p, b, r) if winner == "player" else _beats(b, p, r)
-        net = _net(winner, row[p.category], row[b.category], comm)
-        bnet = -float(row[p.category]) if winner == "player" else -net
+        net, bnet = _net(winner, row[p.category], row[b.category], comm)
         out.append(RoundPlayer(p, winner, reason, net, bnet + 0.0))
     banker_net = round(sum(p.banker_net for p in out), 12)
     house = round(-banker_net - sum(p.net for p in out), 12)

@@ -62,9 +62,9 @@ class PokDeng(GameEntry):
     def edge(
         self, rules: str | None, options: Mapping[str, Any], tables: str | None
     ) -> PokDengEdge:
-        from solver.games.pokdeng.odds import pokdeng_edge
+        from solver.games.pokdeng.risk import edge
 
-        return pokdeng_edge(rules, options.get("dealer_draws_at_most"), tables)
+        return edge(rules, options.get("dealer_draws_at_most"), tables)
 
     def vectors(
         self,

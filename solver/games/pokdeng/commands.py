@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from solver.core.cards import RANK_NAMES
+from solver.core.cards import RANK_NAMES, parse_hand
 from solver.core.errors import RulesError
+from solver.core.shoe import MAX_DECKS
 from solver.games.pokdeng.chart import Chart, chart_png, chart_text, strategy_chart
 from solver.games.pokdeng.hands import HandClass
 from solver.games.pokdeng.play import (
@@ -17,8 +18,8 @@ from solver.games.pokdeng.play import (
     Advice,
     HandEval,
     advise,
-    compare,
     evaluate_many,
+    settle,
 )
 from solver.games.pokdeng.rules import HandType
 
@@ -52,7 +53,7 @@ def _check_options(options: Mapping[str, Any], policy_ok: bool) -> int | None:
 
 def _eval_record(e: HandEval) -> dict[str, Any]:
     return {
-        "hand": list(e.hand),
+        "hand": e.names,
         "type": e.type.label,
         "points": e.points,
         "deng": e.deng,
@@ -79,7 +80,7 @@ def cli_compare(
 ) -> dict[str, Any]:
     """``bull compare pokdeng PLAYER DEALER``: winner, reason and the player's net."""
     _check_options(options, policy_ok=False)
-    s = compare(player, dealer, rules, tables)
+    s = settle(player, dealer, rules, tables)
     p, d = _eval_record(s.player), _eval_record(s.dealer)
     return {  # the shape of every game's compare: nested hands, winner, net, reason, rules
         "player": p,
@@ -115,7 +116,7 @@ def cli_advise(
     k = _check_options(options, policy_ok=True)
     a = advise(hand, k, rules, tables)
     return {
-        "hand": list(a.hand),
+        "hand": a.names,
         "type": a.type.label,
         "points": a.points,
         "deng": a.deng,
@@ -137,7 +138,7 @@ def cli_advise_text(rec: dict[str, Any]) -> str:
 
         return dealer_commands.cli_dealer_advise_text(rec)
     a = Advice(
-        hand=tuple(rec["hand"]),
+        hand=parse_hand(rec["hand"], size=(2, 3), copies=MAX_DECKS),
         type=HandType.from_label(rec["type"]),
         points=rec["points"],
         deng=rec["deng"],

@@ -17,6 +17,7 @@ import numpy as np
 
 from solver.core.errors import BullError, TableError
 from solver.kit.exact import OddsResult, TablesLike, fraction_text
+from solver.kit.risk import NetDistribution, distribution_text
 
 __all__ = ["PokDengEdge", "edge_text", "odds", "pokdeng_edge"]
 
@@ -38,6 +39,9 @@ class PokDengEdge:
     decks: int = 1
     p_push_optimal: Fraction | None = None
     p_push_simple: Fraction | None = None
+    net: NetDistribution | None = None
+    """The exact distribution of the player's net per round drawing optimally (its
+    mean is ``ev_optimal``)."""
 
     def text(self) -> str:
         """The plain-text summary (``bull edge``)."""
@@ -70,6 +74,8 @@ class PokDengEdge:
                     ("p_push_simple", self.p_push_simple),
                 )
             },
+            **({} if self.net is None else {"distribution_strategy": "optimal"}),
+            **({} if self.net is None else self.net.to_json()),
         }
 
 
@@ -78,10 +84,9 @@ def pokdeng_edge(
 ) -> PokDengEdge:
     """Exact overall EVs from the exact drawing strategy (``solver.games.pokdeng.strategy``):
     solved afresh for a preset (a fraction of a second), read from the rule set's own
-    cached table for any other rule set (built on first use)."""
-    from solver.games.pokdeng.rulefile import rule_solution
-    from solver.games.pokdeng.rules import HandType, PokDengRules, load_rules
-    from solver.games.pokdeng.strategy import CONFIGS, DRAW_DEN, config_rules, solve
+    cached table for any other rule set (built on first use). (The whole net
+    distribution: :func:`solver.games.pokdeng.risk.edge`.)"""
+    from solver.games.pokdeng.rules import PokDengRules, load_rules
 
     r = rules if isinstance(rules, PokDengRules) else load_rules(rules)
     k = r.dealer_draws_at_most if dealer_draws_at_most is None else dealer_draws_at_most
@@ -89,8 +94,14 @@ def pokdeng_edge(
         raise BullError(
             f"dealer policy {k!r}: the dealer draws at a total of K or less, K an integer 0..9"
         )
-    if r.decks > 1:
-        return shoe_edge(r, k, tables)
+    return shoe_edge(r, k, tables) if r.decks > 1 else _one_deck_edge(r, k, tables)
+
+
+def _one_deck_edge(r: Any, k: int, tables: TablesLike) -> PokDengEdge:
+    from solver.games.pokdeng.rulefile import rule_solution
+    from solver.games.pokdeng.rules import HandType
+    from solver.games.pokdeng.strategy import CONFIGS, DRAW_DEN, config_rules, solve
+
     preset = r.name in CONFIGS and r.with_policy(k) == config_rules(r.name).with_policy(k)
     sol = solve(r, k) if preset else rule_solution(r, k, tables)
     stand = sol.ev_stand_num.astype(np.int64)
@@ -272,4 +283,6 @@ def edge_text(res: PokDengEdge) -> str:
             f"  P(push):             {float(res.p_push_optimal):.6f} optimal, "
             f"{float(res.p_push_simple):.6f} drawing on 4 or less"
         )
+    if res.net is not None:
+        lines += distribution_text(res.net, "drawing optimally, the player's net per round")
     return "\n".join(lines)

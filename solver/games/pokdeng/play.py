@@ -7,10 +7,15 @@ a ``pokdeng_strategy`` table of its own, built on first use by
 :mod:`solver.games.pokdeng.strategy` and cached by the rule set's content digest
 (:mod:`solver.games.pokdeng.rulefile`).
 
->>> evaluate("9S 9D", rules={"name": "demo"})
-HandEval(hand=('9S', '9D'), type=HandType.POK, points=8, deng=2, strength=58, rules='demo')
->>> print(compare("6C 4C 5C", "KH 2S 3C", rules={"name": "demo"}))
-player wins 2: both Normal 5: deng 3 vs 1, player wins the difference 2
+>>> h = evaluate("9S 9D", rules={"name": "demo"})
+>>> h
+evaluate('9S 9D', rules='demo')
+>>> h.names, h.type, h.points, h.deng, h.strength
+(['9S', '9D'], HandType.POK, 8, 2, 58)
+>>> print(settle("6C 4C 5C", "KH 2S 3C", rules={"name": "demo"}))
+player wins: both Normal 5: deng 3 vs 1, player wins the difference 2; player net +2
+>>> evaluate("6C 4C 5C", rules={"name": "demo"}) > evaluate("KH 2S 3C", rules={"name": "demo"})
+True
 >>> a = advise("7H 5D", rules={"name": "demo"})
 >>> a.action, a.ev_draw > a.ev_stand
 ('draw', True)
@@ -23,18 +28,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.cards import CARD_NAMES, Card, check_copies, parse_hand
+from solver.core.cards import CARD_NAMES, Card, check_copies, format_hand, hand_names, parse_hand
 from solver.core.errors import ParseError, RulesError, TableError
 from solver.core.indexing import colex_rank_array, item_ids, multiset_rank_array
 from solver.core.rules import preset_names
-from solver.core.shoe import MAX_DECKS
 from solver.games.pokdeng.hands import N_TWO, HandClass, classify, settle_classes, two_card_kind
 from solver.games.pokdeng.hands import settle as _settle_arrays
 from solver.games.pokdeng.rulefile import rule_solution, shoe_rule_solution
@@ -49,11 +53,14 @@ from solver.games.pokdeng.strategy import (
     overall_ev,
     strategy_row,
 )
+from solver.kit.results import Ranked, Settlement, Showdown
 from solver.store.tables import LoadedTable, open_table
 
 __all__ = [
     "Advice",
     "HandEval",
+    "PokDengHand",
+    "Settlement",
     "Showdown",
     "advise",
     "advise_batch",
@@ -129,24 +136,48 @@ def _solution(rules: PokDengRules, k: int, tables: str | os.PathLike[str] | None
 
 
 @dataclass(frozen=True)
-class HandEval:
-    """One hand's type, points, deng and strength (``10 * type + points``)."""
+class PokDengHand(Ranked):
+    """One hand's type, points, deng and strength (``10 * type + points``): ``hand``
+    holds its card ids. ``<``/``>`` order hands as a showdown does (points, the rule
+    set's two-card order, then deng where equal points pay by deng)."""
 
-    hand: tuple[str, ...]
+    hand: tuple[Card, ...]
     type: HandType
     points: int
     deng: int
     strength: int
     rules: str
+    ruleset: PokDengRules | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.hand
+
+    @property
+    def names(self) -> list[str]:
+        """The hand's cards as names, e.g. ``['9S', '9D']``."""
+        return hand_names(self.hand)
 
     @property
     def hand_class(self) -> HandClass:
-        cards = parse_hand(self.hand, copies=MAX_DECKS)  # checked when it was evaluated
-        kind = Kind(int(two_card_kind(np.array([cards]))[0]))
+        kind = Kind(int(two_card_kind(np.array([self.hand]))[0]))
         return HandClass(self.type, self.points, self.deng, kind)
 
+    def versus(self, other: PokDengHand) -> int:
+        """-1, 0 or 1: the sign of this hand's net against ``other``."""
+        rules = self.ruleset or load_rules(self.rules)
+        net = settle_classes(self.hand_class, other.hand_class, rules).net
+        return (net > 0) - (net < 0)
+
+    def __repr__(self) -> str:
+        return f"evaluate({format_hand(self.hand)!r}, rules={self.rules!r})"
+
     def __str__(self) -> str:
-        return f"{' '.join(self.hand)}: {self.hand_class}"  # strength: in --json only
+        return f"{format_hand(self.hand)}: {self.hand_class}"  # strength: in --json only
+
+
+HandEval = PokDengHand
+"""The hand type by the name of the first releases."""
 
 
 def _as_cards(
@@ -208,7 +239,7 @@ def evaluate(
     hand: str | Sequence[str] | Sequence[int],
     rules: RulesSpec = None,
     tables: str | os.PathLike[str] | None = None,
-) -> HandEval:
+) -> PokDengHand:
     """Evaluate one hand of 2 or 3 cards."""
     return evaluate_many([hand], rules, tables)[0]
 
@@ -217,7 +248,7 @@ def evaluate_many(
     hands: Sequence[str | Sequence[str] | Sequence[int]],
     rules: RulesSpec = None,
     tables: str | os.PathLike[str] | None = None,
-) -> list[HandEval]:
+) -> list[PokDengHand]:
     """Evaluate many hands of 2 or 3 cards, in order: one vectorised lookup per hand size.
 
     >>> [str(e) for e in evaluate_many(["9S 9D", "AC 4C 4D"], rules={"name": "demo"})]
@@ -226,7 +257,7 @@ def evaluate_many(
     rs = _resolve(rules)
     parsed = [_as_cards(h, copies=rs.rules.decks) for h in hands]
     spec: RulesSpec = rs.rules if rs.config is None else rs.config
-    out: list[HandEval | None] = [None] * len(parsed)
+    out: list[PokDengHand | None] = [None] * len(parsed)
     for size in (2, 3):
         at = [i for i, c in enumerate(parsed) if len(c) == size]
         if not at:
@@ -234,13 +265,14 @@ def evaluate_many(
         got = evaluate_batch(np.array([parsed[i] for i in at]), spec, tables)
         cols = {k: v.tolist() for k, v in got.items()}
         for j, i in enumerate(at):
-            out[i] = HandEval(
-                hand=tuple(CARD_NAMES[c] for c in parsed[i]),
+            out[i] = PokDengHand(
+                hand=parsed[i],
                 type=HandType(cols["type"][j]),
                 points=cols["points"][j],
                 deng=cols["deng"][j],
                 strength=cols["strength"][j],
                 rules=rs.rules.name,
+                ruleset=rs.rules,
             )
     return [e for e in out if e is not None]
 
@@ -248,30 +280,30 @@ def evaluate_many(
 # ---------------------------------------------------------------- compare / settle
 
 
-@dataclass(frozen=True)
-class Showdown:
-    """A settled showdown; ``net`` is the player's net in stakes."""
-
-    player: HandEval
-    dealer: HandEval
-    winner: str
-    net: int
-    reason: str
-
-    def __str__(self) -> str:
-        if self.winner == "push":
-            return f"push: {self.reason}"
-        return f"{self.winner} wins {abs(self.net)}: {self.reason}"
-
-
 def compare(
     player: str | Sequence[str] | Sequence[int],
     dealer: str | Sequence[str] | Sequence[int],
     rules: RulesSpec = None,
     tables: str | os.PathLike[str] | None = None,
-) -> Showdown:
+) -> Showdown[PokDengHand]:
+    """Who wins the player's hand against the dealer's, and why (see :func:`settle`);
+    the dealer is the showdown's ``banker`` (also ``.dealer``), his win ``"dealer"``."""
+    return settle(player, dealer, rules, tables).showdown
+
+
+def settle(
+    player: str | Sequence[str] | Sequence[int],
+    dealer: str | Sequence[str] | Sequence[int],
+    rules: RulesSpec = None,
+    tables: str | os.PathLike[str] | None = None,
+) -> Settlement[PokDengHand]:
     """Settle the player's hand against the dealer's (2 or 3 cards each, from one deck
-    or one shoe of ``decks`` decks: no card more often than the shoe holds it)."""
+    or one shoe of ``decks`` decks: no card more often than the shoe holds it); ``net``
+    is the player's in stakes, ``banker_net`` the dealer's.
+
+    >>> settle("3S 3H 3D", "JS QH KD", rules={"name": "demo"}).net
+    2
+    """
     rs = _resolve(rules)
     n = rs.rules.decks
     p_cards = _as_cards(player, copies=n)
@@ -284,21 +316,8 @@ def compare(
     p = evaluate(p_cards, spec, tables)
     d = evaluate(d_cards, spec, tables)
     s = settle_classes(p.hand_class, d.hand_class, rs.rules)
-    return Showdown(player=p, dealer=d, winner=s.winner, net=s.net, reason=s.reason)
-
-
-def settle(
-    player: str | Sequence[str] | Sequence[int],
-    dealer: str | Sequence[str] | Sequence[int],
-    rules: RulesSpec = None,
-    tables: str | os.PathLike[str] | None = None,
-) -> int:
-    """The player's net in stakes (see :func:`compare` for the winner and the reason).
-
-    >>> settle("3S 3H 3D", "JS QH KD", rules={"name": "demo"})
-    2
-    """
-    return compare(player, dealer, rules, tables).net
+    show = Showdown(p, d, s.winner, s.reason, rs.rules.name)
+    return Settlement(show, s.net, -s.net)
 
 
 def settle_batch(
@@ -341,9 +360,10 @@ def settle_batch(
 
 @dataclass(frozen=True)
 class Advice:
-    """The best action for a two-card start with both exact EVs (player's net per stake)."""
+    """The best action for a two-card start with both exact EVs (player's net per stake);
+    ``hand`` holds the start's card ids."""
 
-    hand: tuple[str, ...]
+    hand: tuple[Card, ...]
     type: HandType
     points: int
     deng: int
@@ -354,8 +374,12 @@ class Advice:
     dealer_draws_at_most: int
     rules: str
 
+    @property
+    def names(self) -> list[str]:
+        return hand_names(self.hand)
+
     def __str__(self) -> str:
-        head = f"{' '.join(self.hand)} ({HandClass(self.type, self.points, self.deng)})"
+        head = f"{format_hand(self.hand)} ({HandClass(self.type, self.points, self.deng)})"
         tail = f"dealer draws on {self.dealer_draws_at_most} or less; rules {self.rules}"
         if self.action == "pok":
             return f"{head}: POK — no choice, EV {float(self.ev_stand):+.4f}; {tail}"

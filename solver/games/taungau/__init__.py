@@ -46,9 +46,9 @@ class TauNgau(GameEntry):
     def edge(
         self, rules: str | None, options: Mapping[str, Any], tables: str | None
     ) -> TauNgauEdge:
-        from solver.games.taungau.odds import taungau_edge
+        from solver.games.taungau.risk import edge
 
-        return taungau_edge(rules, options.get("banker_reveals"), tables)
+        return edge(rules, options.get("banker_reveals"), tables)
 
     def vectors(
         self,

@@ -7,10 +7,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from solver.core.errors import BullError
-from solver.games.taungau.play import _evaluate_many, _parse, _source, cli_compare_text, compare
-from solver.games.taungau.rules import TauNgauRules, load_rules
+from solver.games.taungau.hands import settle_reason as _reason
+from solver.games.taungau.play import (
+    _evaluate_many,
+    _parse,
+    _source,
+    cli_compare_text,
+    settle,
+    showdown_json,
+)
+from solver.games.taungau.rules import TauNgauRules
 
-__all__ = ["cli_compare", "cli_compare_text", "cli_eval", "cli_eval_text"]
+__all__ = ["_reason", "cli_compare", "cli_compare_text", "cli_eval", "cli_eval_text"]
 
 
 def _check_options(options: Mapping[str, Any]) -> str | None:
@@ -72,37 +80,4 @@ def cli_compare(
 ) -> dict[str, Any]:
     """JSON-ready record for ``bull compare taungau``."""
     mode = _check_options(options)
-    s = compare(player, banker, rules, banker_reveals=mode, tables=tables)
-    rec = s.to_json()
-    rec["reason"] = _reason(rec, load_rules(rules).settlement)
-    return rec
-
-
-def _reason(rec: dict[str, Any], settlement: str) -> str:
-    """Why the showdown settled as it did, in the rule set's terms.
-
-    >>> side = {"has_bull": True, "points": 6}
-    >>> _reason({"player": side, "banker": {**side, "points": 2}, "net": 4}, "difference")
-    'player 6 vs banker 2: the banker pays the difference, 4'
-    """
-    p, b, net = rec["player"], rec["banker"], rec["net"]
-    pb, bb = p["has_bull"], b["has_bull"]
-    ps = f"player {p['points']}" if pb else "player no bull"
-    bs = f"banker {b['points']}" if bb else "banker no bull"
-    if settlement == "even_money":
-        if pb and bb:
-            if p["points"] == b["points"]:
-                return f"{ps} vs {bs}: equal scores push"
-            return f"{ps} vs {bs}: the higher score wins 1"
-        if pb or bb:
-            return f"{ps} vs {bs}: only the {'player' if pb else 'banker'} has a bull, wins 1"
-        return "neither has a bull: push"
-    if not pb:
-        return f"{ps} vs {bs}: the player has no bull and pays {-net}"
-    if p.get("declines"):
-        return f"{ps} vs {bs}: the player declines his bull and pays {-net} instead"
-    if net > 0:
-        return f"{ps} vs {bs}: the banker pays the difference, {net}"
-    if net < 0:
-        return f"{ps} vs {bs}: the player pays the difference, {-net}"
-    return f"{ps} vs {bs}: equal scores, nobody pays"
+    return showdown_json(settle(player, banker, rules, banker_reveals=mode, tables=tables))

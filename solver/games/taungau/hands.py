@@ -25,6 +25,7 @@ a second; the banker distributions use inclusion-exclusion over shared tiles.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -61,6 +62,7 @@ __all__ = [
     "rule_set_columns",
     "rule_set_table",
     "settle",
+    "settle_reason",
     "tile_value",
 ]
 
@@ -484,3 +486,33 @@ def rule_set_table(rules: TauNgauRules) -> pa.Table:
     columns = _hand_columns(a) | rule_set_columns(a, rules)
     extra = _EXTRA | {"prefix": "none: one rule set, columns unprefixed"}
     return make_table("taungau", columns, rules={rules.name: rules.to_data()}, extra=extra)
+
+
+def settle_reason(rec: Mapping[str, Any], settlement: str) -> str:
+    """Why the showdown settled as it did, in the rule set's terms.
+
+    >>> side = {"has_bull": True, "points": 6}
+    >>> settle_reason({"player": side, "banker": {**side, "points": 2}, "net": 4}, "difference")
+    'player 6 vs banker 2: the banker pays the difference, 4'
+    """
+    p, b, net = rec["player"], rec["banker"], rec["net"]
+    pb, bb = p["has_bull"], b["has_bull"]
+    ps = f"player {p['points']}" if pb else "player no bull"
+    bs = f"banker {b['points']}" if bb else "banker no bull"
+    if settlement == "even_money":
+        if pb and bb:
+            if p["points"] == b["points"]:
+                return f"{ps} vs {bs}: equal scores push"
+            return f"{ps} vs {bs}: the higher score wins 1"
+        if pb or bb:
+            return f"{ps} vs {bs}: only the {'player' if pb else 'banker'} has a bull, wins 1"
+        return "neither has a bull: push"
+    if not pb:
+        return f"{ps} vs {bs}: the player has no bull and pays {-net}"
+    if p.get("declines"):
+        return f"{ps} vs {bs}: the player declines his bull and pays {-net} instead"
+    if net > 0:
+        return f"{ps} vs {bs}: the banker pays the difference, {net}"
+    if net < 0:
+        return f"{ps} vs {bs}: the player pays the difference, {-net}"
+    return f"{ps} vs {bs}: equal scores, nobody pays"

@@ -22,6 +22,7 @@ from solver.kit.exact import (
     group_sums,
     percent,
 )
+from solver.kit.risk import NetDistribution, distribution_text
 
 __all__ = ["TauNgauEdge", "edge_text", "odds", "taungau_edge"]
 
@@ -56,6 +57,9 @@ class TauNgauEdge:
     decline_from: Mapping[int, int | None]
     ev_by_score: Mapping[str, Fraction]
     hands_by_score: Mapping[str, int]
+    net: NetDistribution | None = None
+    """The exact distribution of the player's net per round under the optimal declines
+    for ``banker_reveals`` (its mean is ``ev_optimal``)."""
 
     def text(self) -> str:
         """The plain-text summary (``bull edge``)."""
@@ -85,6 +89,8 @@ class TauNgauEdge:
         out["decline_last_hands"] = self.decline_last
         out["decline_from"] = {str(k): v for k, v in self.decline_from.items()}
         out["ev_by_score"] = {k: float(v) for k, v in self.ev_by_score.items()}
+        if self.net is not None:
+            out |= self.net.to_json()
         return out
 
 
@@ -115,7 +121,8 @@ def taungau_edge(
 ) -> TauNgauEdge:
     """Exact Tau Ngau EVs (see :class:`TauNgauEdge`). ``macau`` uses the table's
     per-hand banker distributions; even-money rule sets count weaker/equal/stronger
-    disjoint banker hands by inclusion-exclusion over the tiles."""
+    disjoint banker hands by inclusion-exclusion over the tiles. (The whole net
+    distribution: :func:`solver.games.taungau.risk.edge`.)"""
     from solver.games.taungau.hands import BANKER_HANDS, HAND_COUNT, banker_distribution
     from solver.games.taungau.rules import Decision
 
@@ -225,4 +232,6 @@ def edge_text(res: TauNgauEdge) -> str:
         f"  always declaring: P(win) {percent(res.p_win)}  P(push) {percent(res.p_push)}  "
         f"P(loss) {percent(res.p_loss)}",
     ]
+    if res.net is not None:
+        lines += distribution_text(res.net, "declining optimally, the player's net per round")
     return "\n".join(lines)

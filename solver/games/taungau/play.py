@@ -17,9 +17,11 @@ not a shipped preset, answered from its own cached table.
 >>> pagat = {**load_rules("pagat").to_data(), "name": "pagat-copy"}
 >>> evaluate("[6:6] [6:5] [4:3] [4:2] [2:2]", rules=pagat).points
 7
->>> s = compare("[6:5][4:1][6:4][6:4][5:5]", "[6:6][4:4][3:2][5:3][6:1]", rules=book)
+>>> s = settle("[6:5][4:1][6:4][6:4][5:5]", "[6:6][4:4][3:2][5:3][6:1]", rules=book)
 >>> s.player.points, s.banker.points, s.winner, s.net
 (6, 10, 'banker', -4)
+>>> s.player < s.banker
+True
 """
 
 from __future__ import annotations
@@ -54,13 +56,16 @@ from solver.games.taungau.hands import (
     NONE,
     WILD_TILES,
     rule_set_table,
+    settle_reason,
 )
 from solver.games.taungau.hands import settle as settle_strengths
 from solver.games.taungau.rules import PRESETS, Decision, TauNgauRules, load_rules
+from solver.kit.results import Ranked, Settlement, Showdown
 from solver.store.custom import rule_table
 from solver.store.tables import LoadedTable, open_table
 
 __all__ = [
+    "Settlement",
     "Showdown",
     "TauNgauHand",
     "compare",
@@ -69,6 +74,7 @@ __all__ = [
     "rule_columns",
     "settle",
     "settle_batch",
+    "showdown_json",
 ]
 
 HandLike = str | Iterable[str] | Iterable[int]
@@ -86,13 +92,15 @@ _FEW = 64
 
 
 @dataclass(frozen=True, slots=True)
-class TauNgauHand:
-    """An evaluated hand under one rule set (the canonical best play).
+class TauNgauHand(Ranked):
+    """An evaluated hand under one rule set (the canonical best play), ordered by
+    ``strength`` with ``<``/``>``.
 
-    ``tiles``: canonical ids, sorted; ``points``: the best score on the rule set's
-    scale (no bull: 0 when a 0 counts as 10, else ``None``); ``strength``: 0 no bull,
-    1..10 worst to best; ``bull``: the canonical bull's three tiles; ``values``: the
-    3/6 value given to each [2:1]/[4:2] in the hand (``None`` without a bull);
+    ``hand``: canonical tile ids, sorted (also ``tiles``); ``points``: the best score
+    on the rule set's scale (no bull: 0 when a 0 counts as 10, else ``None``);
+    ``strength``: 0 no bull, 1..10 worst to best; ``bull``: the canonical bull's three
+    tiles; ``values``: the 3/6 value given to each [2:1]/[4:2] in the hand
+    (``None`` without a bull);
     ``reachable``: every score some bull with some 3/6 choice reaches, on the scale.
 
     With a decline analysis (settlement ``difference``): ``banker`` counts the 80,730
@@ -103,7 +111,7 @@ class TauNgauHand:
     playing that way. Otherwise those fields are ``None``.
     """
 
-    tiles: tuple[Tile, ...]
+    hand: tuple[Tile, ...]
     rules: str
     has_bull: bool
     strength: int
@@ -120,11 +128,25 @@ class TauNgauHand:
     ev_banker_last: Fraction | None = None
 
     @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The hand's tile ids (``hand``, by the name of the first releases)."""
+        return self.hand
+
+    @property
+    def names(self) -> list[str]:
+        """The hand's tiles as names, e.g. ``['[2:2]', '[4:2]', ...]``."""
+        return hand_names(self.hand)
+
+    def versus(self, other: TauNgauHand) -> int:
+        """-1, 0 or 1 by best score (no tie-break: equal scores tie)."""
+        return (self.strength > other.strength) - (self.strength < other.strength)
+
+    @property
     def rest(self) -> tuple[Tile, ...] | None:
         """The two tiles that score, or ``None`` without a bull."""
         if self.bull is None:
             return None
-        return tuple(t for t in self.tiles if t not in self.bull)
+        return tuple(t for t in self.hand if t not in self.bull)
 
     @property
     def values_by_name(self) -> dict[str, int] | None:
@@ -136,7 +158,7 @@ class TauNgauHand:
         return self.ev_banker_first if banker_reveals == "first" else self.ev_banker_last
 
     def __repr__(self) -> str:
-        return f"evaluate({format_hand(self.tiles)!r}, rules={self.rules!r})"
+        return f"evaluate({format_hand(self.hand)!r}, rules={self.rules!r})"
 
     def __str__(self) -> str:
         if self.bull is None:
@@ -147,7 +169,7 @@ class TauNgauHand:
                 f"{self.points}: bull {format_hand(self.bull)} + "
                 f"{format_hand(self.rest or ())}{vals}"
             )
-        text = f"{format_hand(self.tiles)} {how} [{self.rules}]"
+        text = f"{format_hand(self.hand)} {how} [{self.rules}]"
         if self.decision_last is not None and self.ev_declare is not None:
             text += (
                 f"; banker last: {self.decision_last.label} "
@@ -159,7 +181,7 @@ class TauNgauHand:
         """The CLI record (JSON-ready)."""
         rest = self.rest
         rec: dict[str, Any] = {
-            "hand": hand_names(self.tiles),
+            "hand": hand_names(self.hand),
             "has_bull": self.has_bull,
             "points": self.points,
             "bull": None if self.bull is None else hand_names(self.bull),
@@ -202,42 +224,20 @@ def _frac(x: Fraction | None) -> str | None:
     return None if x is None else str(x)
 
 
-@dataclass(frozen=True, slots=True)
-class Showdown:
-    """One player against the banker: each side's best play, whether the player
-    declines his bull, the winner and both nets in stakes (they sum to zero)."""
-
-    player: TauNgauHand
-    banker: TauNgauHand
-    rules: str
-    banker_reveals: str
-    player_declines: bool
-    winner: str
-    net: int
-    banker_net: int
-
-    def __repr__(self) -> str:
-        return (
-            f"compare({format_hand(self.player.tiles)!r}, "
-            f"{format_hand(self.banker.tiles)!r}, rules={self.rules!r}, "
-            f"banker_reveals={self.banker_reveals!r})"
-        )
-
-    def __str__(self) -> str:
-        return cli_compare_text(self.to_json())
-
-    def to_json(self) -> dict[str, Any]:
-        p = _side_json(self.player)
-        p["declines"] = self.player_declines
-        return {
-            "player": p,
-            "banker": _side_json(self.banker),
-            "winner": self.winner,
-            "net": self.net,
-            "banker_net": self.banker_net,
-            "rules": self.rules,
-            "banker_reveals": self.banker_reveals,
-        }
+def showdown_json(s: Settlement[TauNgauHand]) -> dict[str, Any]:
+    """The ``bull compare taungau --json`` record of a settled showdown."""
+    p = _side_json(s.player)
+    p["declines"] = s.player_declines
+    return {
+        "player": p,
+        "banker": _side_json(s.banker),
+        "winner": s.winner,
+        "net": s.net,
+        "banker_net": s.banker_net,
+        "rules": s.rules,
+        "banker_reveals": s.showdown.banker_reveals,
+        "reason": s.reason,
+    }
 
 
 def _side_json(h: TauNgauHand) -> dict[str, Any]:
@@ -347,7 +347,7 @@ def _hand_from_row(
         )
     points = int(row["points"])
     hand = TauNgauHand(
-        tiles=tiles,
+        hand=tiles,
         rules=rules.name,
         has_bull=has,
         strength=strength,
@@ -361,7 +361,7 @@ def _hand_from_row(
     banker = tuple(int(row[f"banker_{k}"]) for k in range(11))
     at_least = int(row["decline_at_least"])
     return TauNgauHand(
-        tiles=tiles,
+        hand=tiles,
         rules=rules.name,
         has_bull=has,
         strength=strength,
@@ -487,34 +487,15 @@ def compare(
     *,
     banker_reveals: str | None = None,
     tables: str | os.PathLike[str] | None = None,
-) -> Showdown:
-    """Settle ``player`` against ``banker``. The two hands come from one tile set.
-
-    ``banker_reveals`` (``first``/``last``; default: the rule set's) decides what the
-    player knows when he chooses whether to decline his bull.
+) -> Showdown[TauNgauHand]:
+    """Who wins ``player`` against ``banker`` and why (see :func:`settle`).
 
     >>> compare("[6:5][4:1][2:2][3:3][5:4]", "[5:4][2:2][6:6][4:4][1:1]", rules="no-such")
     Traceback (most recent call last):
     ...
     solver.core.errors.ParseError: tile [5:4] is held 2 times in the two hands; the set has 1
     """
-    ph, bh = _parse(player), _parse(banker)
-    _check_pair(ph, bh)
-    src = _source(rules, tables)
-    mode = _reveals(src.rules, banker_reveals)
-    p, b = _evaluate_many([ph, bh], src)
-    declines = _declines(p, b, src.rules, mode)
-    net, banker_net = settle_strengths(p.strength, b.strength, src.rules, declines)
-    return Showdown(
-        player=p,
-        banker=b,
-        rules=src.rules.name,
-        banker_reveals=mode,
-        player_declines=declines,
-        winner=_winner(net),
-        net=net,
-        banker_net=banker_net,
-    )
+    return settle(player, banker, rules, banker_reveals=banker_reveals, tables=tables).showdown
 
 
 def settle(
@@ -524,14 +505,27 @@ def settle(
     *,
     banker_reveals: str | None = None,
     tables: str | os.PathLike[str] | None = None,
-) -> int:
-    """The player's net in stakes (see :func:`compare`).
+) -> Settlement[TauNgauHand]:
+    """Settle ``player`` against ``banker`` (one tile set): both nets in stakes.
+
+    ``banker_reveals`` (``first``/``last``; default: the rule set's) decides what the
+    player knows when he chooses whether to decline his bull.
 
     >>> book = {**load_rules("macau").to_data(), "name": "book"}
-    >>> settle("[6:5][4:1][6:4][6:4][5:5]", "[5:4][2:2][3:2][5:3][6:1]", rules=book)
+    >>> settle("[6:5][4:1][6:4][6:4][5:5]", "[5:4][2:2][3:2][5:3][6:1]", rules=book).net
     3
     """
-    return compare(player, banker, rules, banker_reveals=banker_reveals, tables=tables).net
+    ph, bh = _parse(player), _parse(banker)
+    _check_pair(ph, bh)
+    src = _source(rules, tables)
+    mode = _reveals(src.rules, banker_reveals)
+    p, b = _evaluate_many([ph, bh], src)
+    declines = _declines(p, b, src.rules, mode)
+    net, banker_net = settle_strengths(p.strength, b.strength, src.rules, declines)
+    sides = {"player": {**_side_json(p), "declines": declines}, "banker": _side_json(b)}
+    why = settle_reason({**sides, "net": net}, src.rules.settlement)
+    show = Showdown(p, b, _winner(net), why, src.rules.name, declines, mode)
+    return Settlement(show, net, banker_net)
 
 
 def settle_batch(

@@ -30,17 +30,18 @@ import pyarrow as pa
 
 from solver.core.errors import BullError, ParseError
 from solver.core.tiles import TILE_NAMES, TYPE_COPIES, TYPE_NAMES, TYPE_OF_TILE, Tile
-from solver.games.taungau.commands import _check_options, _reason
+from solver.games.taungau.commands import _check_options
 from solver.games.taungau.play import (
     RulesLike,
-    Showdown,
+    Settlement,
     TauNgauHand,
     _evaluate_many,
     _parse,
     _source,
-    compare,
     evaluate_batch,
+    settle,
     settle_batch,
+    showdown_json,
 )
 
 __all__ = [
@@ -91,8 +92,8 @@ class Round:
     """A settled round: each player's showdown in input order and the banker's total."""
 
     banker: TauNgauHand
-    players: tuple[Showdown, ...]
-    banker_net: int
+    players: tuple[Settlement[TauNgauHand], ...]
+    banker_net: float  # whole stakes: Tau Ngau pays whole numbers
     banker_reveals: str
     rules: str
     settlement: str
@@ -100,7 +101,7 @@ class Round:
     def to_json(self) -> dict[str, Any]:
         players = []
         for s in self.players:
-            rec = s.to_json()
+            rec = showdown_json(s)
             p = rec["player"]
             players.append(
                 {
@@ -109,11 +110,11 @@ class Round:
                     "points": p["points"],
                     "declines": s.player_declines,
                     "winner": s.winner,
-                    "reason": _reason(rec, self.settlement),
+                    "reason": s.reason,
                     "net": s.net,
                 }
             )
-        b = self.players[0].to_json()["banker"]
+        b = showdown_json(self.players[0])["banker"]
         return {
             "banker": b,
             "players": players,
@@ -186,10 +187,10 @@ def settle_round(
     src = _source(rules, tables)
     shows = []
     for p in parsed[1:]:
-        shows.append(compare(p, parsed[0], src.rules, banker_reveals=banker_reveals, tables=tables))
+        shows.append(settle(p, parsed[0], src.rules, banker_reveals=banker_reveals, tables=tables))
     total = sum(s.banker_net for s in shows)
     b = _evaluate_many([parsed[0]], src)[0]
-    mode = shows[0].banker_reveals
+    mode = shows[0].showdown.banker_reveals or src.rules.banker_reveals
     return Round(b, tuple(shows), total, mode, src.rules.name, src.rules.settlement)
 
 

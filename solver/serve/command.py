@@ -1,0 +1,88 @@
+# ruff: noqa: E501 (the curl examples and case tables read best one to a line)
+"""``bull serve``: run the HTTP server (uvicorn) on the app of :mod:`solver.serve.app`.
+
+This module imports neither FastAPI nor uvicorn until the server starts, so ``bull
+serve --help`` works without the ``serve`` extra, and ``bull serve`` without it says
+how to install it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from solver.core.errors import BullError
+
+__all__ = ["CONFIG_ENV", "EXAMPLES", "cli_serve", "factory"]
+
+CONFIG_ENV = "BULL_SERVE_CONFIG"
+"""The environment variable that hands the options to ``--workers`` processes."""
+
+_H = "-H 'Content-Type: application/json'"
+EXAMPLES = f"""\
+endpoints (POST a JSON body; a batch answers with a JSON array of the CLI's --json
+records, one record with that record; Accept: application/x-ndjson gives JSON Lines):
+  curl -s localhost:8000/v1/niuniu/eval {_H} -d '{{"hands": ["KS 9H 8C 3D 7S", "AS 2S 3S 4S 6D"]}}'
+  curl -s localhost:8000/v1/niuniu/compare {_H} -d '{{"player": "JS QS KS 5H 5D", "banker": "4C 7C 8D JD KH", "bet": "double"}}'
+  curl -s localhost:8000/v1/niuniu/rank {_H} -d '{{"hands": ["KS 9H 8C 3D 7S", "JS QS KD 5H 5D"]}}'
+  curl -s localhost:8000/v1/niuniu/round {_H} -d '{{"banker": "4C 7C 8D JD KH", "players": ["JS QS KS 5H 5D"]}}'
+  curl -s localhost:8000/v1/pokdeng/advise {_H} -d '{{"hand": "7H 5D", "dealer_draws_at_most": 5}}'
+  curl -s localhost:8000/v1/niuniu/grab {_H} -d '{{"hand": "AS 10H 3C 7D", "players": 3}}'
+  curl -s localhost:8000/v1/niuniu/odds {_H} -d '{{"rules": "casino"}}'
+  curl -s localhost:8000/v1/taungau/edge {_H} -d '{{"banker_reveals": "first"}}'
+  curl -s localhost:8000/v1/pokdeng/strategy {_H} -d '{{"rules": "straights"}}'
+  curl -s localhost:8000/v1/niuniu/rules/casino
+  curl -s localhost:8000/v1/niuniu/verify {_H} -d '{{"rows": [{{"hand": "KS 9H 8C 3D 7S", "points": 6}}]}}'
+  curl -s localhost:8000/v1/niuniu/eval {_H} -d '{{"hands": ["KS 9H 8C 3D 7S"], "rules": {{"base": "classic", "commission": 0.03}}}}'
+batches: hands, pairs ([player, banker]), deals (rank), rounds ([banker, player ...]),
+rows (verify); up to --max-batch items. A rule set is a preset name or a rule file as a
+JSON object in the body, never a path. /openapi.json: the schema; /: the web trainer."""
+
+
+def _config(args: Any) -> dict[str, Any]:
+    return {
+        "tables": args.tables,
+        "max_body": args.max_body,
+        "max_batch": args.max_batch,
+        "timeout": args.timeout,
+        "read_timeout": args.read_timeout,
+    }
+
+
+def factory() -> Any:
+    """The app for a ``--workers`` process, its options from :data:`CONFIG_ENV`."""
+    from solver.serve.app import ServeConfig, create_app
+
+    return create_app(ServeConfig(**json.loads(os.environ.get(CONFIG_ENV, "{}"))))
+
+
+def cli_serve(args: Any, out: Any) -> int:
+    """Run the server until Ctrl-C."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn
+    except ImportError:
+        raise BullError(
+            "bull serve needs the optional extra 'serve': pip install 'bull-solver[serve]'"
+        ) from None
+    from solver.store.tables import find_tables_dir
+
+    if args.tables is not None:
+        find_tables_dir(args.tables)  # a bad --tables is an error now, not per request
+    os.environ[CONFIG_ENV] = json.dumps(_config(args))
+    where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}/"
+    out.write(f"bull serve: {where} (API under /v1/, the trainer at /; Ctrl-C ends)\n")
+    out.flush()
+    uvicorn.run(
+        "solver.serve.command:factory",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+        access_log=args.access_log,
+        timeout_keep_alive=5,
+        backlog=2048,
+    )
+    return 0

@@ -1,0 +1,235 @@
+"""`bull edge`'s risk figures (issue 25): the whole distribution of the player's net.
+
+Checked against brute force written here: every ordered pair of disjoint hands of the
+Niu Niu sub-deck A..4, and every deal (start, dealer start, both draw cards) of the full
+52-card deck for Pok Deng under the exact optimal strategy; the variance against a
+direct sum over every pair or deal; the mean against today's exact edge for every game,
+preset and bet.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from io import StringIO
+
+import numpy as np
+import pytest
+
+from solver.kit.risk import NetDistribution, z_two_sided
+from tests.audit.test_net import classic_hand
+
+
+def _check_moments(d: NetDistribution, nets: list[tuple[Fraction, int]]) -> None:
+    """Mean and variance of ``d`` against a direct sum over (net, multiplicity) rows."""
+    total = sum(n for _, n in nets)
+    mean = sum(a * n for a, n in nets) / total
+    var = sum((a - mean) ** 2 * n for a, n in nets) / total
+    assert d.mean == mean and d.variance == var
+    assert d.sd == pytest.approx(float(var) ** 0.5)
+
+
+def test_distribution_type() -> None:
+    d = NetDistribution.of(
+        [(Fraction(2), Fraction(1, 4)), (Fraction(-1), Fraction(1, 2)), (2, Fraction(1, 4))]
+    )
+    assert d.points == ((-1, Fraction(1, 2)), (2, Fraction(1, 2)))
+    assert d.mean == Fraction(1, 2) and d.variance == Fraction(9, 4)
+    assert d.max_loss == 1 and d.max_win == 2
+    assert d.volatility_index()["99"] == pytest.approx(2.5758293 * 1.5)
+    assert d.negated().points == ((-2, Fraction(1, 2)), (1, Fraction(1, 2)))
+    assert NetDistribution.from_json(d.to_json()) == d
+    with pytest.raises(ValueError, match="sum to 1"):
+        NetDistribution.of([(Fraction(1), Fraction(1, 3))])
+    only_wins = NetDistribution.of([(Fraction(1), Fraction(1))])
+    assert only_wins.max_loss == 0 and only_wins.variance == 0
+    assert z_two_sided(90) == pytest.approx(1.6448536)
+
+
+def test_niuniu_sub_deck_against_every_pair() -> None:
+    """Sub-deck A..4 (16 cards), preset classic, double bet, 5 % commission: the edge's
+    distribution against every ordered pair of disjoint hands settled from the rule
+    text (a win pays the winner's multiplier less 5 %, a loss the banker's)."""
+    from solver.games.niuniu.odds import matchups_of
+    from solver.games.niuniu.risk import edge_with_net
+    from solver.games.niuniu.rules import load_rules
+    from solver.games.niuniu.source import rules_table
+
+    deck, n = 16, 4368
+    r = load_rules("classic")
+    t = rules_table(r, None)
+    hands = np.stack([np.asarray(t.column(f"c{i}"))[:n] for i in range(5)], axis=1)
+    strength = np.asarray(t.column("classic_strength"))[:n].astype(np.int64)
+    category = np.asarray(t.column("classic_category"))[:n].astype(np.uint8)
+    mu = matchups_of(r, hands.astype(np.uint8), strength, category, deck)
+    res = edge_with_net(r, mu, "double", Fraction(1, 20))
+    assert res.net is not None
+    info = [classic_hand(h) for h in itertools.combinations(range(deck), 5)]
+    key = np.array([rk * 1000 + hi[0] * 10 + hi[1] for rk, _m, hi in info])
+    mult = np.array([m for _r, m, _hi in info])
+    bits = np.array([sum(1 << c for c in h) for h in itertools.combinations(range(deck), 5)])
+    counts: dict[Fraction, int] = {}
+    for i in range(len(info)):
+        ok = (bits & bits[i]) == 0
+        win = int((ok & (key[i] > key)).sum())
+        paid = Fraction(19, 20) * int(mult[i])
+        counts[paid] = counts.get(paid, 0) + win
+        for m, k in zip(*np.unique(mult[ok & (key[i] < key)], return_counts=True), strict=True):
+            counts[Fraction(-int(m))] = counts.get(Fraction(-int(m)), 0) + int(k)
+    total = sum(counts.values())
+    assert total == res.pairs
+    assert res.net.points == tuple((a, Fraction(k, total)) for a, k in sorted(counts.items()) if k)
+    _check_moments(res.net, list(counts.items()))
+    assert res.net.mean == res.ev
+    # no Niu Niu in A..4 (two cards cannot make ten): the top multiplier is niu 7-9's 2
+    assert res.net.max_loss == 2 and res.net.max_win == Fraction(19, 10)
+
+
+def _pokdeng_brute_force(r: object, draws: np.ndarray, k: int) -> dict[Fraction, int]:
+    """Every deal of the full deck: the player's start P (one per suit orbit, weighted by
+    the orbit's size: the rules and the strategy are suit-blind), the dealer's start D
+    from the 50 left, the player's card x from the 48 left and the dealer's c from the 47
+    left. A Pok on either side settles the two-card hands; otherwise the player draws x
+    when his strategy says so and the dealer draws c on a total of k or less."""
+    from solver.core.indexing import all_subsets
+    from solver.games.pokdeng.hands import classify, settle, two_card_kind
+    from solver.games.pokdeng.rules import HandType
+
+    two = all_subsets(52, 2).astype(np.int64)  # colex order, as the strategy is indexed
+    three = all_subsets(52, 3).astype(np.int64)
+    t2, p2, d2 = (a.astype(np.int64) for a in classify(two, r))  # type: ignore[arg-type]
+    t3, p3, d3 = (a.astype(np.int64) for a in classify(three, r))  # type: ignore[arg-type]
+    k2 = two_card_kind(two).astype(np.int64)
+    k3 = two_card_kind(three).astype(np.int64)
+    # one index space: two-card hands first, then three-card ones; settled by class
+    code = np.r_[((t2 * 10 + p2) * 10 + d2) * 4 + k2, ((t3 * 10 + p3) * 10 + d3) * 4 + k3]
+    classes, cls = np.unique(code, return_inverse=True)
+    ct, cp, cd, ck = classes // 400, (classes // 40) % 10, (classes // 4) % 10, classes % 4
+    amounts = settle(ct[:, None], cp[:, None], cd[:, None], ct[None], cp[None], cd[None], r,
+                     ck[:, None], ck[None])  # fmt: skip
+    id2 = np.full((52, 52), -1, dtype=np.int64)
+    id2[two[:, 0], two[:, 1]] = id2[two[:, 1], two[:, 0]] = np.arange(len(two))
+    id3 = np.full((52, 52, 52), -1, dtype=np.int64)
+    for perm in itertools.permutations(range(3)):
+        id3[three[:, perm[0]], three[:, perm[1]], three[:, perm[2]]] = len(two) + np.arange(
+            len(three)
+        )
+    pok2 = t2 == int(HandType.POK)
+    # suit orbits of the starts (the strategy is checked to be suit-blind)
+    canon = np.arange(len(two))
+    for perm in itertools.permutations(range(4)):
+        m = np.array([(c >> 2) * 4 + perm[c & 3] for c in range(52)])
+        img = id2[m[two[:, 0]], m[two[:, 1]]]
+        assert (draws[img] == draws).all()
+        canon = np.minimum(canon, img)
+    reps, weight = np.unique(canon, return_counts=True)
+    counts: dict[Fraction, int] = {}
+    for rep, w in zip(reps.tolist(), weight.tolist(), strict=True):
+        a, b = two[rep]
+        left = np.array([c for c in range(52) if c not in (a, b)])
+        dl = np.array(list(itertools.combinations(left, 2)))  # 1225 dealer starts
+        di = id2[dl[:, 0], dl[:, 1]]
+        rest = np.array([[c for c in left if c not in d] for d in dl.tolist()])  # (1225, 48)
+        xs = np.repeat(rest[:, :, None], 47, axis=2)  # the player's x
+        cs = np.stack([np.delete(rest, j, axis=1) for j in range(48)], axis=1)  # c != x
+        any_pok = pok2[rep] | pok2[di]  # (1225,)
+        p_draw = bool(draws[rep]) & ~any_pok
+        d_draw = ~any_pok & (p2[di] <= k)
+        pfin = np.where(p_draw[:, None, None], id3[a, b, xs], rep)
+        dfin = np.where(d_draw[:, None, None], id3[dl[:, 0, None, None], dl[:, 1, None, None],
+                                                    cs], di[:, None, None])  # fmt: skip
+        vals, n = np.unique(amounts[cls[pfin], cls[dfin]], return_counts=True)
+        for v, c in zip(vals.tolist(), n.tolist(), strict=True):
+            counts[Fraction(v)] = counts.get(Fraction(v), 0) + w * c
+    return counts
+
+
+@pytest.mark.slow
+def test_pokdeng_full_deck_against_every_deal() -> None:
+    from solver.games.pokdeng.risk import edge as pokdeng_edge
+    from solver.games.pokdeng.rules import load_rules
+    from solver.games.pokdeng.strategy import Action, solve
+
+    r = load_rules("standard")
+    res = pokdeng_edge(r)
+    assert res.net is not None
+    draws = np.asarray(solve(r).action == Action.DRAW)
+    counts = _pokdeng_brute_force(r, draws, r.dealer_draws_at_most)
+    total = sum(counts.values())
+    assert total == 1326 * 1225 * 48 * 47
+    assert res.net.points == tuple((a, Fraction(n, total)) for a, n in sorted(counts.items()))
+    _check_moments(res.net, list(counts.items()))
+    assert res.net.mean == res.ev_optimal
+    assert res.p_push_optimal == dict(res.net.points)[Fraction(0)]
+
+
+@pytest.mark.parametrize("rules, reveals", [("macau", "first"), ("macau", "last"), ("pagat", None)])
+def test_taungau_mean_is_the_edge_and_amounts_follow_the_rules(
+    rules: str, reveals: str | None
+) -> None:
+    from solver.games.taungau.risk import edge as taungau_edge
+    from solver.games.taungau.rules import load_rules
+
+    r = load_rules(rules)
+    res = taungau_edge(r, reveals)
+    assert res.net is not None
+    assert res.net.mean == res.ev_optimal
+    assert sum(p for _, p in res.net.points) == 1
+    if r.settlement == "even_money":
+        assert dict(res.net.points) == {1: res.p_win, 0: res.p_push, -1: res.p_loss}
+    else:
+        # RULES.md §4 macau: a 10 against a banker without a bull wins 10; the most a
+        # player loses is 4 (no bull, or declining) when he sees the banker first,
+        # and 9 at most (a kept 1 against a 10) when the banker shows last
+        assert res.net.max_win == 10
+        if reveals == "first":
+            assert res.net.max_loss == 4
+        else:
+            assert 4 <= res.net.max_loss <= 9
+
+
+def test_every_game_json_has_the_risk_fields() -> None:
+    from solver.cli import main
+
+    for game, extra in (("taungau", []), ("pokdeng", []), ("pokdeng", ["--rules", "straights"])):
+        out = StringIO()
+        assert main(["edge", game, *extra, "--json"], out=out) == 0
+        rec = json.loads(out.getvalue())
+        dist = rec["distribution"]
+        nets = [row["net"] for row in dist]
+        assert nets == sorted(nets) and len(set(nets)) == len(nets)
+        assert sum(Fraction(row["p_fraction"]) for row in dist) == 1
+        ev_key = "ev_optimal_fraction"
+        assert sum(Fraction(row["net_fraction"]) * Fraction(row["p_fraction"]) for row in dist) == (
+            Fraction(rec[ev_key])
+        )
+        var = Fraction(rec["variance_fraction"])
+        assert rec["sd"] == pytest.approx(float(var) ** 0.5)
+        assert set(rec["volatility_index"]) == {"90", "95", "99"}
+        assert rec["max_loss"] == -min(nets) and rec["max_win"] == max(nets)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["classic", "casino", "no_faces"])
+def test_niuniu_every_bet_mean_is_the_edge(rules: str) -> None:
+    from solver.games.niuniu.risk import edge as niuniu_edge
+    from solver.games.niuniu.rules import load_rules
+
+    r = load_rules(rules)
+    for bet in r.bets:
+        res = niuniu_edge(r, bet)
+        assert res.net is not None and res.net.mean == res.ev
+        assert sum(p for a, p in res.net.points if a > 0) == res.p_win
+        top = max(r.multiplier_row(bet))
+        assert res.net.max_loss == top
+        assert res.net.max_win == top * (1 - res.commission)
+
+
+@pytest.mark.slow
+def test_pokdeng_shoe_mean_is_the_edge() -> None:
+    from solver.games.pokdeng.risk import edge as pokdeng_edge
+
+    res = pokdeng_edge("shoe8")
+    assert res.net is not None and res.net.mean == res.ev_optimal
+    assert res.p_push_optimal == dict(res.net.points)[Fraction(0)]
