@@ -144,6 +144,17 @@ def _bounded(low: int, high: int) -> Callable[[str], int]:
     return read
 
 
+def _seconds(text: str) -> float:
+    """``drill --time-limit``: a finite number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number of seconds >= 0")
+    return value
+
+
 def _helped(sub: Any, name: str, summary: str) -> _Parser:
     """A subcommand parser whose --help has a description, the notation and an example."""
     description, example = HELP[name]
@@ -547,15 +558,18 @@ def _table_parsers(
     dr = sub.add_parser(
         "drill",
         help="a terminal trainer: name each hand's bull and points, then the winner",
-        description="Deal 2-4 hands from a seeded shuffle; type each hand's bull and points "
-        "('no bull', '7', 'niu niu'; Pok Deng: the points), then the winner's number. Every "
-        "answer is checked against the tables and a wrong one explained; a summary ends the "
-        "drill (end of input, Ctrl-C or --time-limit). Example: bull drill niuniu --hands 3",
+        description="Deal 2-4 hands from a seeded shuffle; name each hand's bull (its three "
+        "cards or tiles, or 'no bull') and its points ('7', 'niu niu'; Pok Deng: the points "
+        "only), then the winner's number. Every answer is checked against the tables and a "
+        "wrong one explained by its arithmetic; an unreadable answer is asked again. A "
+        "summary ends the drill (end of input, 'quit', Ctrl-C or --time-limit); --json "
+        "writes one JSON line per deal, question and answer, and the summary last. "
+        "Example: bull drill niuniu --hands 3",
     )
     dr.add_argument("game", choices=GAMES)
     dr.add_argument("--hands", type=_bounded(2, 4), default=2, metavar="N", help="2 to 4")
     dr.add_argument("--seed", type=int, help="the shuffle's seed (default: random, printed)")
-    dr.add_argument("--time-limit", type=float, metavar="SECONDS", help="end after this long")
+    dr.add_argument("--time-limit", type=_seconds, metavar="SECONDS", help="end after this long")
     common(dr)
     dr.set_defaults(run=cmd_drill)
 
@@ -624,6 +638,9 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
 
     token = NOTICES.set(lambda s: err.write(s + "\n"))  # "building ..." notes go to err too
     try:
+        from solver.outputs import check_outputs
+
+        check_outputs(args)  # no output overwrites an input, before anything is written
         code: int = args.run(args, out)
         return code
     except BullError as exc:

@@ -203,7 +203,14 @@ def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatch
 
 
 def _cache_key(rules: Any, tables: TablesLike) -> tuple[str, str]:
-    return (json.dumps(rules.to_data(), sort_keys=True), os.fspath(tables) if tables else "")
+    """What the matchup counts depend on: the hands and the bets' multipliers (not the
+    name, the commission or what a tie does), and the tables."""
+    data = rules.to_data()
+    key = {k: v for k, v in data.items() if k not in _NOT_IN_MATCHUPS}
+    return (json.dumps(key, sort_keys=True), os.fspath(tables) if tables else "")
+
+
+_NOT_IN_MATCHUPS = ("name", "description", "commission", "on_tie", "default_bet")
 
 
 def _remember(key: tuple[str, str], mu: NiuNiuMatchups) -> None:

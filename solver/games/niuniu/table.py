@@ -421,10 +421,9 @@ def round_lines(
 
 def drill_deck(rules: RulesLike = None, tables: Tables = None) -> Any:
     """What ``bull drill`` deals: the rule set's deck (or shoe), five cards a hand."""
-    from solver.kit.drill import DrillDeck
+    from solver.games.niuniu.drill import drill_deck_of
 
-    r = _source(rules, tables).rules
-    return DrillDeck(tuple(CARD_NAMES[c] for c in range(r.deck_size)) * r.decks, 5)
+    return drill_deck_of(_source(rules, tables).rules)
 
 
 def _text_lines(b: _Batch) -> list[str]:
