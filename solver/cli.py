@@ -473,6 +473,11 @@ def _audit_parsers(
     au.add_argument("--format", choices=("parquet", "csv", "jsonl"), help="the logs' format")
     au.add_argument("--column", action="append", metavar="FIELD=NAME", help="rename a field")
     au.add_argument(
+        "--round-key", metavar="COL[,COL]",
+        help="the columns identifying a round across files, the last its id (default: the "
+        "round id within each file; 'round': the id alone, rounds may span files)",
+    )  # fmt: skip
+    au.add_argument(
         "--power-bull-rate", type=float, default=0.85, metavar="P",
         help="the biased bull rate the power is computed for (default 0.85)",
     )  # fmt: skip
