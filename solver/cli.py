@@ -144,6 +144,17 @@ def _bounded(low: int, high: int) -> Callable[[str], int]:
     return read
 
 
+def _seconds(text: str) -> float:
+    """``drill --time-limit``: a finite number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number of seconds >= 0")
+    return value
+
+
 def _helped(sub: Any, name: str, summary: str) -> _Parser:
     """A subcommand parser whose --help has a description, the notation and an example."""
     description, example = HELP[name]
@@ -425,6 +436,12 @@ def _parser() -> _Parser:
     )
     ru.add_argument("game", choices=GAMES)
     ru.add_argument("--list", action="store_true", help="list the presets of GAME")
+    ru.add_argument(  # issue 22
+        "--expand",
+        action="store_true",
+        help="print the rule set in the full rule language: every category with its "
+        "predicate, rank, tie chain and multipliers (what today's keys are sugar for)",
+    )
     common(ru)
     ru.set_defaults(run=cmd_rules)
 
@@ -455,6 +472,11 @@ def _audit_parsers(
     au.add_argument("--out", metavar="DIR", help="write the Markdown report, tables, plots")
     au.add_argument("--format", choices=("parquet", "csv", "jsonl"), help="the logs' format")
     au.add_argument("--column", action="append", metavar="FIELD=NAME", help="rename a field")
+    au.add_argument(
+        "--round-key", metavar="COL[,COL]",
+        help="the columns identifying a round across files, the last its id (default: the "
+        "round id within each file; 'round': the id alone, rounds may span files)",
+    )  # fmt: skip
     au.add_argument(
         "--power-bull-rate", type=float, default=0.85, metavar="P",
         help="the biased bull rate the power is computed for (default 0.85)",
@@ -542,15 +564,18 @@ def _table_parsers(
     dr = sub.add_parser(
         "drill",
         help="a terminal trainer: name each hand's bull and points, then the winner",
-        description="Deal 2-4 hands from a seeded shuffle; type each hand's bull and points "
-        "('no bull', '7', 'niu niu'; Pok Deng: the points), then the winner's number. Every "
-        "answer is checked against the tables and a wrong one explained; a summary ends the "
-        "drill (end of input, Ctrl-C or --time-limit). Example: bull drill niuniu --hands 3",
+        description="Deal 2-4 hands from a seeded shuffle; name each hand's bull (its three "
+        "cards or tiles, or 'no bull') and its points ('7', 'niu niu'; Pok Deng: the points "
+        "only), then the winner's number. Every answer is checked against the tables and a "
+        "wrong one explained by its arithmetic; an unreadable answer is asked again. A "
+        "summary ends the drill (end of input, 'quit', Ctrl-C or --time-limit); --json "
+        "writes one JSON line per deal, question and answer, and the summary last. "
+        "Example: bull drill niuniu --hands 3",
     )
     dr.add_argument("game", choices=GAMES)
     dr.add_argument("--hands", type=_bounded(2, 4), default=2, metavar="N", help="2 to 4")
     dr.add_argument("--seed", type=int, help="the shuffle's seed (default: random, printed)")
-    dr.add_argument("--time-limit", type=float, metavar="SECONDS", help="end after this long")
+    dr.add_argument("--time-limit", type=_seconds, metavar="SECONDS", help="end after this long")
     common(dr)
     dr.set_defaults(run=cmd_drill)
 
@@ -619,6 +644,9 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
 
     token = NOTICES.set(lambda s: err.write(s + "\n"))  # "building ..." notes go to err too
     try:
+        from solver.outputs import check_outputs
+
+        check_outputs(args)  # no output overwrites an input, before anything is written
         code: int = args.run(args, out)
         return code
     except BullError as exc:

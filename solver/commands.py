@@ -328,7 +328,14 @@ def cmd_rules(args: argparse.Namespace, out: Any) -> int:
             for lb, p in zip(labels, presets, strict=True):
                 out.write(f"{lb:<{width}}  {p['description']}\n")
         return 0
-    data = game.load_rules(args.rules).to_data()
+    rule_set = game.load_rules(args.rules)
+    if getattr(args, "expand", False):  # issue 22: the full rule language
+        expand = getattr(rule_set, "expand", None)
+        if expand is None:
+            raise BullError(f"--expand: {game.title} rule sets have no category language")
+        data = expand()
+    else:
+        data = rule_set.to_data()
     if args.json:
         out.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
@@ -462,7 +469,14 @@ def cmd_drill(args: argparse.Namespace, out: Any) -> int:
     deck = game.drill_deck(args.rules, args.tables)
     n = hands_range(args.hands, deck)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    out.write(f"bull drill {game.name}: {n} hands a deal, seed {seed} (end: Ctrl-D or Ctrl-C)\n")
+    if args.json:
+        out.write(json.dumps({"event": "start", "game": game.name, "hands": n, "seed": seed}))
+        out.write("\n")
+    else:
+        out.write(
+            f"bull drill {game.name}: {n} hands a deal, seed {seed} "
+            "(end: 'quit', Ctrl-D or Ctrl-C)\n"
+        )
 
     def evaluate(hands: list[str]) -> list[dict[str, Any]]:
         return game.eval_records(hands, args.rules, options, args.tables)
@@ -472,6 +486,6 @@ def cmd_drill(args: argparse.Namespace, out: Any) -> int:
 
     run_drill(
         deck, evaluate, rank, game.eval_text, drill_lines(sys.stdin), out,
-        hands=n, seed=seed, time_limit=args.time_limit,
+        hands=n, seed=seed, time_limit=args.time_limit, as_json=bool(args.json),
     )  # fmt: skip
     return 0

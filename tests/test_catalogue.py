@@ -287,3 +287,124 @@ def test_file_names_that_are_not_utf8(tmp_path: Path, tables: dict[str, str]) ->
     missing = os.fsdecode(folder + b"/\xfd-missing.txt")
     code, out, err = run(["eval", "niuniu", "--input", missing, "--tables", tables["niuniu"]])
     assert code == 2 and err.count("\n") == 1 and "cannot read input file" in err
+
+
+# ---------------------------------------------------------------- drill (issue 24, i28c)
+
+
+def _drill(monkeypatch: pytest.MonkeyPatch, stdin: Any, argv: list[str]) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", stdin)
+    return run(["drill", *argv, "--seed", "3"])
+
+
+def _ends_with_summary(code: int, out: str, err: str, reason: str = "end of input") -> str:
+    assert code == 0 and err == "" and "Traceback" not in out, (out[-300:], err)
+    assert out.splitlines()[-1].startswith(f"drill over ({reason}): "), out[-300:]
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_drill_with_stdin_closed_ends_with_its_summary(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """``bull drill GAME <&-``: Python's sys.stdin is None (a TypeError before)."""
+    _ends_with_summary(*_drill(monkeypatch, None, [game]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_drill_unreadable_answers_are_asked_again(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    """``²`` (isdigit but no int), a 10 MB line of digits, NUL bytes and bytes that are
+    not UTF-8 are each asked again, not scored, and the drill goes on."""
+    raw = "²\n".encode() + b"9" * 10_000_000 + b"\n\x00\x00\n\xff\xfe\n"
+    stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+    out = _ends_with_summary(*_drill(monkeypatch, stdin, [game]))
+    assert out.count("not an answer: ") == 4 and "0 of 0 right" in out
+
+
+def test_drill_endless_stdin_ends_with_its_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``< /dev/zero``: one endless line (a MemoryError before) ends the drill."""
+    with open("/dev/zero", "rb") as zero:
+        stdin = io.TextIOWrapper(zero, encoding="utf-8")
+        _ends_with_summary(*_drill(monkeypatch, stdin, ["niuniu"]))
+
+
+def test_drill_quit_ends_with_its_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    _ends_with_summary(*_drill(monkeypatch, io.StringIO("quit\n"), ["pokdeng"]), "quit")
+
+
+@pytest.mark.parametrize("limit", ["-1", "-inf", "nan", "inf", "soon"])
+def test_drill_time_limit_must_be_finite_seconds(limit: str) -> None:
+    assert_clean_error(*run(["drill", "niuniu", f"--time-limit={limit}"]), "--time-limit")
+
+
+# ---------------------------------------------------------------- issue 24 (hardening 3)
+
+
+def _claims(tmp_path: Path) -> Path:
+    claims = tmp_path / "claims.csv"
+    claims.write_text(f"hand,points\n{GOOD['niuniu']},7\n")
+    return claims
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["verify", "niuniu", "{claims}", "--infer-out", "{claims}"],
+        ["verify", "niuniu", "{claims}", "--infer-out", "{link}"],
+        ["verify", "niuniu", "{claims}", "--infer-out", "{hard}"],
+        ["verify", "niuniu", "{claims}", "--out", "{claims}"],
+        ["verify", "niuniu", "{claims}", "--out", "{dir}/../{dir_name}/claims.csv"],
+        ["verify", "niuniu", "{claims}", "--out", "{dir}/w.jsonl", "--infer-out", "{dir}/w.jsonl"],
+        ["verify", "niuniu", "{claims}", "--rules", "{rules}", "--infer-out", "{rules}"],
+        ["strategy", "pokdeng", "--rules", "{rules}", "--png", "{link_rules}"],
+        ["deal", "niuniu", "--rounds", "3", "--error-rules", "{rules}", "--out", "{rules}"],
+        ["deal", "niuniu", "--rounds", "3", "--rules", "{rules}", "--out", "{link_rules}"],
+        ["audit", "niuniu", "{claims}", "--out", "{claims}"],
+        ["audit", "niuniu", "{dir}/audit.json", "--out", "{dir}"],
+        ["audit", "niuniu", "{dir}/*.json", "--out", "{dir}"],
+        ["report", "--rules", "{dir}/report.md", "--out", "{dir}"],
+        ["vectors", "niuniu", "--rules", "{rules}", "--out", "{hard_rules}"],
+        ["probe", "niuniu", "--out", "{claims}", "--", "python3", "{claims}"],
+        ["verify", "niuniu", "{claims}", "--tables", "{tables}", "--out", "{table_file}"],
+        ["verify", "niuniu", "{claims}", "--tables", "{tables}", "--out", "{tables}/sets/x"],
+        ["audit", "niuniu", "{claims}", "--tables", "{tables}", "--out", "{tables}"],
+    ],
+)
+def test_an_output_that_is_an_input_is_refused(
+    tmp_path: Path, tables: dict[str, str], argv: list[str]
+) -> None:
+    """Any output that is one of the inputs (the same file after resolving links, or the
+    same file on disk), another output, or a table, is one line before anything is
+    written (issue 24: `verify claims.csv --infer-out claims.csv` replaced the claims)."""
+    import os
+    import shutil
+
+    claims = _claims(tmp_path)
+    rules = tmp_path / "house.toml"
+    rules.write_text('game = "niuniu"\n')
+    (tmp_path / "link.csv").symlink_to(claims)
+    (tmp_path / "link.toml").symlink_to(rules)
+    os.link(claims, tmp_path / "hard.csv")
+    os.link(rules, tmp_path / "hard.toml")
+    (tmp_path / "audit.json").write_text("{}\n")
+    (tmp_path / "report.md").write_text('game = "niuniu"\n')
+    own = tmp_path / "tables"
+    shutil.copytree(tables["niuniu"], own, symlinks=True, ignore=shutil.ignore_patterns("rules"))
+    before = {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    words = {
+        "claims": str(claims),
+        "link": str(tmp_path / "link.csv"),
+        "hard": str(tmp_path / "hard.csv"),
+        "rules": str(rules),
+        "link_rules": str(tmp_path / "link.toml"),
+        "hard_rules": str(tmp_path / "hard.toml"),
+        "dir": str(tmp_path),
+        "dir_name": tmp_path.name,
+        "tables": str(own),
+        "table_file": str(own / "niuniu.parquet"),
+    }
+    code, out, err = run([w.format(**words) for w in argv])
+    assert_clean_error(code, out, err, "elsewhere" if "same file" not in err else "same file")
+    assert {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before

@@ -63,7 +63,13 @@ def test_two_niuniu_options_recovered_and_the_rule_file_passes(
 
 @pytest.mark.slow
 def test_text_output_prints_the_rule_file(tmp_path: Path, niuniu_tables: Path) -> None:
-    hands = special_hands() + sample_hands(300, 22)
+    import random
+
+    rng = random.Random(22)
+    faces = [r + s for r in "JQK" for s in "SHDC"]
+    # enough four-faces hands for the change to be significant (kit/infer.py), not 3
+    four = [[*rng.sample(faces, 4), "10" + rng.choice("SHDC")] for _ in range(12)]
+    hands = special_hands() + four + sample_hands(300, 22)
     rows = [{"hand": " ".join(h), "category": category(h, ["five_faces", "four_faces"])}
             for h in hands]  # fmt: skip
     path = write_csv(tmp_path / "c.csv", rows)

@@ -16,6 +16,7 @@ identical results.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -35,7 +36,14 @@ from solver.audit.columns import (
     label,
     number,
 )
-from solver.audit.partial import MAX_EXAMPLES, MAX_SETTLE_ROWS, GroupCounts, Partial, net_counts
+from solver.audit.partial import (
+    MAX_AGREE_ROWS,
+    MAX_EXAMPLES,
+    MAX_SETTLE_ROWS,
+    GroupCounts,
+    Partial,
+    net_counts,
+)
 from solver.audit.spec import AuditSpec
 from solver.kit.parse import parse_float
 
@@ -57,8 +65,51 @@ def _round_key(v: Any) -> str:
     return str(v)
 
 
+class RoundKeys:
+    """The round ids of a block as the examples name them: ``id``, or ``scope:id``
+    when rounds are identified within a scope (a file: its base name; the
+    ``--round-key`` columns before the last)."""
+
+    def __init__(self, t: pa.Table, files: Sequence[str] | None = None) -> None:
+        self.round = column(t, "round")
+        self.scope = column(t, "scope") if "scope" in t.column_names else None
+        self.files = files
+        self.null_count = self.round.null_count
+
+    def _scope(self, v: Any) -> str:
+        if self.files is None:
+            return "" if v is None else str(v)
+        if isinstance(v, int) and 0 <= v < len(self.files):
+            v = self.files[v]
+        return os.path.basename(str(v).rstrip("/"))
+
+    def __call__(self, i: int) -> str:
+        r = _round_key(self.round[int(i)].as_py())
+        if self.scope is None:
+            return r
+        return f"{self._scope(self.scope[int(i)].as_py())}:{r}"
+
+    def take(self, rows: npt.NDArray[np.int64]) -> pa.Array:
+        """The keys of ``rows`` as strings."""
+        idx = pa.array(rows, pa.int64())
+        r = pc.cast(self.round.take(idx), pa.string())
+        if self.scope is None:
+            return r
+        sc = [self._scope(v) for v in self.scope.take(idx).to_pylist()]
+        return pc.binary_join_element_wise(pa.array(sc, pa.string()), r, ":")
+
+
 Room = dict[str, int]
-"""Examples a block may still list: ``malformed``, ``impossible``, ``disagree``."""
+"""Examples a block may still list: ``malformed``, ``impossible``, ``disagree``, and the
+agreeing rows it may still keep (``agree``)."""
+
+
+def _hand_lists(ids: npt.NDArray[np.uint8]) -> pa.Array:
+    """Rows of ids (PAD after a short hand) as a list<uint8> array."""
+    mask = ids != PAD
+    offsets = np.zeros(len(ids) + 1, dtype=np.int32)
+    np.cumsum(mask.sum(axis=1), out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ids[mask], pa.uint8()))
 
 
 class Auditor:
@@ -71,9 +122,17 @@ class Auditor:
     """
 
     def __init__(
-        self, spec: AuditSpec, by: Sequence[str], settle: bool = True, workers: int = 1
+        self,
+        spec: AuditSpec,
+        by: Sequence[str],
+        settle: bool = True,
+        workers: int = 1,
+        files: Sequence[str] | None = None,
     ) -> None:
         self.spec = spec
+        self.files = files
+        """Set: the ``scope`` column is the file (its place in ``files``, or its path),
+        which the examples name by its base name."""
         self.workers = workers
         self._pool: Any = None
         self._pending: deque[Future[Partial]] = deque()
@@ -106,11 +165,17 @@ class Auditor:
         if not t.num_rows:
             return
         rnd = column(t, "round")
-        change = changes(rnd)
+        change = self._changes(t)
         start = 0
         if self.carry is not None:  # the held-back round, and its rows in this batch
             last, first = self.carry.column("round")[0], rnd[0]
             same = False
+            if "scope" in t.column_names:  # scopes in order; another scope: another round
+                a, b = self.carry.column("scope")[0], t.column("scope")[0]
+                if a.is_valid and b.is_valid and pc.less(b, a).as_py():
+                    raise NotInRoundOrder("round ids are not in order")
+                if not (a.is_valid and b.is_valid and pc.equal(a, b).as_py()):
+                    first = pa.scalar(None, rnd.type)
             if first.is_valid and last.is_valid:
                 if pc.less(first, last).as_py():
                     raise NotInRoundOrder("round ids are not in order")
@@ -124,12 +189,16 @@ class Auditor:
             if start == t.num_rows:
                 self.carry = seam
                 return
-            self._submit(seam, changes(column(seam, "round")))
+            self._submit(seam, self._changes(seam))
             t, change = t.slice(start), change[start:]
         last_start = int(np.flatnonzero(change)[-1])
         self.carry = t.slice(last_start)
         if last_start:
             self._submit(t.slice(0, last_start), change[:last_start])
+
+    def _changes(self, t: pa.Table) -> npt.NDArray[np.bool_]:
+        scope = column(t, "scope") if "scope" in t.column_names else None
+        return changes(column(t, "round"), scope)
 
     def _room(self) -> Room:
         p = self.partial
@@ -137,6 +206,7 @@ class Auditor:
             "malformed": MAX_EXAMPLES - len(p.malformed_rows),
             "impossible": MAX_EXAMPLES - len(p.impossible_rows),
             "disagree": MAX_SETTLE_ROWS - len(p.disagree_rows),
+            "agree": MAX_AGREE_ROWS - p.agree_kept,
         }
 
     def _submit(self, t: pa.Table, change: npt.NDArray[np.bool_]) -> None:
@@ -154,7 +224,7 @@ class Auditor:
     def finish(self) -> Partial:
         """The partial of every row fed (the last round is whole now)."""
         if self.carry is not None and self.carry.num_rows:
-            self._submit(self.carry, changes(column(self.carry, "round")))
+            self._submit(self.carry, self._changes(self.carry))
         self.carry = None
         while self._pending:
             self.partial.extend(self._pending.popleft().result())
@@ -180,14 +250,14 @@ class Auditor:
         spec, part = self.spec, Partial()
         n = t.num_rows
         part.rows = n
-        rnd_arr = column(t, "round")
+        rnd_arr = RoundKeys(t, self.files)
         rid = np.cumsum(change) - 1  # round index of every row
         first_row = np.flatnonzero(change)
         n_rounds = len(first_row)
         bad = np.zeros(n, dtype=bool)
         msgs: dict[int, str] = {}
         if rnd_arr.null_count:
-            null_round = np.asarray(rnd_arr.is_null())
+            null_round = np.asarray(rnd_arr.round.is_null())
             for i in np.flatnonzero(null_round)[:MAX_EXAMPLES].tolist():
                 msgs[i] = "round: empty"
             bad |= null_round
@@ -224,7 +294,7 @@ class Auditor:
         for r in where_imp[: max(0, room["impossible"])].tolist():
             part.impossible_rows.append(
                 (
-                    _round_key(rnd_arr[int(first_row[r])].as_py()),
+                    rnd_arr(int(first_row[r])),
                     self._why_impossible(ids, first_row, r),
                 )
             )
@@ -232,11 +302,11 @@ class Auditor:
         structure = ~ok_round & ~bad_round & ~impossible
         part.malformed += int(bad.sum())
         for i in np.flatnonzero(bad)[: max(0, room["malformed"])].tolist():
-            part.malformed_rows.append((_round_key(rnd_arr[i].as_py()), msgs.get(i, "malformed")))
+            part.malformed_rows.append((rnd_arr(i), msgs.get(i, "malformed")))
         left = max(0, room["malformed"] - len(part.malformed_rows))
         for r in np.flatnonzero(structure)[:left].tolist():
             what = f"{bankers[r]} banker rows, {players[r]} player rows"
-            part.malformed_rows.append((_round_key(rnd_arr[int(first_row[r])].as_py()), what))
+            part.malformed_rows.append((rnd_arr(int(first_row[r])), what))
         part.malformed += int(structure.sum())
         part.rounds += int(ok_round.sum())
         sel: npt.NDArray[np.int64] | None = None  # the rows audited (None: all)
@@ -498,7 +568,7 @@ class Auditor:
         part: Partial,
         room: Room,
         t: pa.Table,
-        rnd_arr: pa.Array,
+        rnd_arr: RoundKeys,
         prow: npt.NDArray[np.int64],
         brow: npt.NDArray[np.int64],
         ids: npt.NDArray[np.uint8],
@@ -533,19 +603,24 @@ class Auditor:
             part.malformed += int(bd.sum())
             left = max(0, room["malformed"] - len(part.malformed_rows))
             for i in np.flatnonzero(bd)[:left].tolist():
-                r = _round_key(rnd_arr[int(prow[i])].as_py())
+                r = rnd_arr(int(prow[i]))
                 part.malformed_rows.append((r, f"{'result' if f == 'winner' else f}: not readable"))
         part.settled += int(stated_any.sum())
         part.disagree += int(wrong.sum())
         left = max(0, room["disagree"] - len(part.disagree_rows))
         labels = ("player", self.spec.banker_word, "push")
         separate = self.spec.hooks.get("separate")
+        agree = np.flatnonzero(stated_any & ~wrong)[: max(0, room.get("agree", 0))]
+        if len(agree):
+            part.agree_rows.append(
+                self._agree_rows(rnd_arr, prow[agree], brow[agree], ids, claims, agree, labels)
+            )
         for i in np.flatnonzero(wrong)[:left].tolist():
             pl, bk = ids[prow[i] : prow[i] + 1], ids[brow[i] : brow[i] + 1]
             if separate is not None:
                 pl, bk = separate(pl, bk)
             row: dict[str, Any] = {
-                "round": _round_key(rnd_arr[int(prow[i])].as_py()),
+                "round": rnd_arr(int(prow[i])),
                 "seat": int(prow[i]) - int(brow[i]),
                 "player": [int(c) for c in pl[0] if c != PAD],
                 "banker": [int(c) for c in bk[0] if c != PAD],
@@ -555,3 +630,39 @@ class Auditor:
             if "net" in claims and claims["net"][0][i]:
                 row["net"] = float(claims["net"][1][i])
             part.disagree_rows.append(row)
+
+    def _agree_rows(
+        self,
+        rnd_arr: RoundKeys,
+        prow: npt.NDArray[np.int64],
+        brow: npt.NDArray[np.int64],
+        ids: npt.NDArray[np.uint8],
+        claims: dict[str, Any],
+        at: npt.NDArray[np.int64],
+        labels: tuple[str, str, str],
+    ) -> pa.Table:
+        """The agreeing player rows ``prow`` (with their bankers ``brow``; ``at``: their
+        places among the block's player rows) as showdown rows for the diagnosis."""
+        pl, bk = ids[prow], ids[brow]
+        separate = self.spec.hooks.get("separate")
+        if separate is not None:
+            pl, bk = separate(pl, bk)
+        keys = rnd_arr.take(prow)
+        winner: list[str | None] = [None] * len(at)
+        net: list[float | None] = [None] * len(at)
+        if "winner" in claims:
+            st, val, _ = claims["winner"]
+            winner = [labels[int(v)] if s else None for s, v in zip(st[at], val[at], strict=True)]
+        if "net" in claims:
+            st, val, _ = claims["net"]
+            net = [float(v) if s else None for s, v in zip(st[at], val[at], strict=True)]
+        return pa.table(
+            {
+                "round": keys,
+                "seat": pa.array(prow - brow, pa.int64()),
+                "player": _hand_lists(pl),
+                "banker": _hand_lists(bk),
+                "winner": pa.array(winner, pa.string()),
+                "net": pa.array(net, pa.float64()),
+            }
+        )

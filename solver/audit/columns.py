@@ -113,10 +113,27 @@ def number(arr: pa.Array, name: str, rows: npt.NDArray[np.int64]) -> Parsed:
     return Parsed(np.where(stated, values, 0.0), stated, bad)
 
 
-def changes(rnd: pa.Array) -> npt.NDArray[np.bool_]:
-    """Row i starts a new round (row 0 always); raises when rounds go backwards."""
+def changes(rnd: pa.Array, scope: pa.Array | None = None) -> npt.NDArray[np.bool_]:
+    """Row i starts a new round (row 0 always); raises when rounds go backwards.
+
+    ``scope`` (the file, or the ``--round-key`` columns before the last): a round is
+    identified by its scope and its id, in order by scope, then id.
+
+    >>> changes(pa.array([1, 2, 1, 1]), pa.array([0, 0, 1, 1])).tolist()
+    [True, True, True, False]
+    """
     n = len(rnd)
     out = np.ones(n, dtype=bool)
+    if scope is not None and n > 1:
+        a, b = rnd.slice(1), rnd.slice(0, n - 1)
+        sa, sb = scope.slice(1), scope.slice(0, n - 1)
+        same = np.asarray(pc.fill_null(pc.equal(sa, sb), False))
+        back = np.asarray(pc.fill_null(pc.less(a, b), False)) & same
+        back |= np.asarray(pc.fill_null(pc.less(sa, sb), False))
+        if back.any():
+            raise NotInRoundOrder("round ids are not in order")
+        out[1:] = np.asarray(pc.fill_null(pc.not_equal(a, b), True)) | ~same
+        return out
     if n > 1:
         if pa.types.is_integer(rnd.type) and rnd.null_count == 0:
             x = np.asarray(rnd)

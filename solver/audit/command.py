@@ -22,7 +22,13 @@ from solver import games
 from solver.audit.batch import Partial
 from solver.audit.fairness import ALPHA
 from solver.audit.findings import DEFAULT_BULL_RATE, fairness_tests, flagged, not_run
-from solver.audit.logs import find_logs, map_log_columns, parse_columns
+from solver.audit.logs import (
+    find_logs,
+    map_log_columns,
+    parse_columns,
+    parse_round_key,
+    scope_columns,
+)
 from solver.audit.settle import settlement_summary
 from solver.audit.spec import load_spec
 from solver.core.errors import BullError
@@ -46,8 +52,12 @@ def cli_audit(
     tables: str | None = None,
     bull_rate: float = DEFAULT_BULL_RATE,
     threads: int | None = None,
+    round_key: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Audit ``logs`` of ``game``; see the module docstring."""
+    """Audit ``logs`` of ``game``; see the module docstring. A round is identified per
+    file (logs of many tables and days each number their rounds from 1), or by
+    ``round_key``: the columns that together identify it across files (the last one the
+    round id, e.g. ``["table", "day", "round"]``; ``["round"]``: the id alone)."""
     if engine not in ENGINES:
         raise BullError(f"--engine {engine!r}: expected one of {', '.join(ENGINES)}")
     if not 0 < bull_rate < 1:
@@ -55,19 +65,34 @@ def cli_audit(
     entry = games.get(game)
     opts = entry.accept(dict(options or {}))
     explicit = parse_columns(columns)
+    key = parse_round_key(round_key)
+    if key and "round" in explicit:
+        raise BullError("--round-key and --column round=... both name the round: give one")
+    if key:
+        explicit["round"] = key[-1]
     files, fmt = find_logs(logs, fmt)
     spec = load_spec(game, rules, opts, tables)
+    per_file = not key and len(files) > 1
     started = time.perf_counter()
     if engine == "duckdb":
         from solver.audit.duckdb_engine import columns_of, run_duckdb
 
-        mapping = map_log_columns(columns_of(files, fmt), explicit, by)
-        part = run_duckdb(spec, files, fmt, mapping, by, threads=threads)
+        names = columns_of(files, fmt)
+        mapping = map_log_columns(names, explicit, by)
+        scope = scope_columns(names, key)
+        part = run_duckdb(
+            spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope
+        )
     else:
         from solver.audit.spark_engine import run_spark, spark_columns
 
-        mapping = map_log_columns(spark_columns(files, fmt), explicit, by)
-        part = run_spark(spec, files, fmt, mapping, by, rules=rules, options=opts, tables=tables)
+        names = spark_columns(files, fmt)
+        mapping = map_log_columns(names, explicit, by)
+        scope = scope_columns(names, key)
+        part = run_spark(
+            spec, files, fmt, mapping, by, rules=rules, options=opts, tables=tables,
+            per_file=per_file, scope=scope,
+        )  # fmt: skip
     seconds = time.perf_counter() - started
     part, raw = Partial(), part
     part.merge(raw)  # examples in one order whatever the engine
@@ -84,6 +109,7 @@ def cli_audit(
         "rules": spec.rules,
         "engine": engine,
         "files": len(files),
+        "round_key": ["file"] * per_file + [*scope, mapping["round"]],
         "rounds": part.rounds,
         "rows": part.rows,
         "seconds": round(seconds, 3),
@@ -165,6 +191,7 @@ def run_audit(args: Any, out: Any) -> int:
         options={k: getattr(args, k, None) for k in games.OPTION_KEYS},
         tables=args.tables,
         bull_rate=args.power_bull_rate,
+        round_key=[args.round_key] if getattr(args, "round_key", None) else (),
     )
     out.write((json.dumps(res) if args.json else audit_text(res)) + "\n")
     return audit_exit(res)

@@ -64,14 +64,33 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def source_sql(files: Sequence[str], fmt: str) -> str:
-    """The DuckDB table function reading ``files``."""
+def source_sql(files: Sequence[str], fmt: str, filename: bool = False) -> str:
+    """The DuckDB table function reading ``files`` (``filename``: with the column
+    ``filename``, each row's file)."""
     lst = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "]"
+    fn = ", filename = true" if filename else ""
     if fmt == "parquet":
-        return f"read_parquet({lst}, union_by_name = true)"
+        return f"read_parquet({lst}, union_by_name = true{fn})"
     if fmt == "csv":
-        return f"read_csv({lst}, header = true, union_by_name = true)"
-    return f"read_json({lst}, format = 'newline_delimited', union_by_name = true)"
+        return f"read_csv({lst}, header = true, union_by_name = true{fn})"
+    return f"read_json({lst}, format = 'newline_delimited', union_by_name = true{fn})"
+
+
+def scope_sql(per_file: bool, scope: Sequence[str], files: Sequence[str] = ()) -> str | None:
+    """The select item of the ``scope`` a round id is unique within: the file (its
+    place in ``files``: the scan reads them in that order), or the ``--round-key``
+    columns before the last (None: the id alone).
+
+    >>> print(scope_sql(False, ["table"]))
+    concat_ws('|', coalesce(CAST("table" AS VARCHAR), '')) AS "scope"
+    """
+    if per_file:
+        lst = "[" + ", ".join(_sql_text(f) for f in files) + "]"
+        return f'(list_position({lst}, "filename") - 1)::INTEGER AS "scope"'
+    if not scope:
+        return None
+    parts = ", ".join(f"coalesce(CAST({_quote(c)} AS VARCHAR), '')" for c in scope)
+    return f"concat_ws('|', {parts}) AS \"scope\""
 
 
 def _connect(threads: int | None, memory_limit: str) -> Any:
@@ -143,12 +162,19 @@ def run_duckdb(
     batch_rows: int = BATCH_ROWS,
     workers: int = WORKERS,
     parallel_rows: int = PARALLEL_ROWS,
+    per_file: bool = False,
+    scope: Sequence[str] = (),
 ) -> Partial:
-    """Audit the logs with DuckDB (see the module docstring)."""
+    """Audit the logs with DuckDB (see the module docstring). ``per_file``: a round is
+    identified by its file and its id; ``scope``: by these columns and its id."""
     types = column_types(files, fmt)
     mapping = dict(columns) or map_log_columns(list(types), {}, by)
     inner = [f"{_quote(col)} AS {_quote(key)}" for key, col in mapping.items()]
     outer = []
+    scoped = scope_sql(per_file, scope, files)
+    if scoped is not None:
+        inner.append(scoped)
+        outer.append('"scope"')
     for key, col in mapping.items():
         if key in CODED and types.get(col) == "VARCHAR":
             item, items = coded(key, CODED[key], CODE_VALUES[key])
@@ -160,11 +186,13 @@ def run_duckdb(
     def select(source: str, where: str = "") -> str:
         return f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM {source}{where})"
 
-    base = select(source_sql(files, fmt))
+    base = select(source_sql(files, fmt, per_file))
 
     def ranges() -> list[str]:
         """The selects of ranges of whole rounds, one per worker (see :func:`round_cuts`,
         :func:`file_groups`)."""
+        if scope:
+            return []  # the cuts would have to follow the scope: one reader
         if len(files) == 1:
             cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
             src = f"read_parquet([{_sql_text(files[0])}], file_row_number = true)"
@@ -172,29 +200,35 @@ def run_duckdb(
                 select(src, f" WHERE file_row_number >= {a} AND file_row_number < {b}")
                 for a, b in itertools.pairwise(cuts or [])
             ]
-        groups = file_groups(files, mapping["round"], workers, parallel_rows, memory_limit)
-        return [select(source_sql(g, fmt)) for g in groups or []]
+        groups = file_groups(
+            files, mapping["round"], workers, parallel_rows, memory_limit, per_file=per_file
+        )
+        return [select(source_sql(g, fmt, per_file)) for g in groups or []]
 
     forks = "fork" in multiprocessing.get_all_start_methods()  # not on Windows
     if forks and workers > 1 and fmt == "parquet" and "round" in mapping:
         try:
-            return _run_ranges(spec, ranges(), by, batch_rows, memory_limit)
+            return _run_ranges(
+                spec, ranges(), by, batch_rows, memory_limit, files if per_file else None
+            )
         except _NoRanges:
             pass
         except BullError:
             pass  # out of order, or a range unreadable alone: one reader decides below
     # out of order: sorted by round, each round's rows kept in the order written (the
     # position is numbered on one thread, where the scan follows the files)
-    numbered = f'(SELECT *, row_number() OVER () AS "#row" FROM {source_sql(files, fmt)})'
+    src = source_sql(files, fmt, per_file)
+    numbered = f'(SELECT *, row_number() OVER () AS "#row" FROM {src})'
+    order = ('"scope", ' if scoped is not None else "") + _quote("round")
     in_order = (
         f'SELECT {", ".join(outer)} FROM (SELECT {", ".join(inner)}, "#row" FROM {numbered})'
-        f' ORDER BY {_quote("round")}, "#row"'
+        f' ORDER BY {order}, "#row"'
     )
     for sql, n_threads in ((base, threads), (in_order, 1)):
         con = _connect(n_threads, memory_limit)
         try:
             reader = _reader(con, sql, fmt, batch_rows)
-            auditor = Auditor(spec, by, workers=workers)
+            auditor = Auditor(spec, by, workers=workers, files=files if per_file else None)
             try:
                 return auditor.run(reader)
             except NotInRoundOrder:
@@ -275,11 +309,17 @@ def _edge_round(con: Any, path: str, rc: str, row: int) -> Any:
 
 
 def file_groups(
-    files: Sequence[str], round_col: str, parts: int, min_rows: int, memory_limit: str
+    files: Sequence[str],
+    round_col: str,
+    parts: int,
+    min_rows: int,
+    memory_limit: str,
+    per_file: bool = False,
 ) -> list[list[str]] | None:
     """The Parquet ``files`` (in reading order) in about ``parts`` runs of whole files
     and whole rounds: a run ends where the last round of a file comes before the first
-    round of the next (a round written across two files is not cut). None when the logs
+    round of the next (a round written across two files is not cut; ``per_file``: a
+    round is within its file, any file ends a run). None when the logs
     are too small, a file is empty, or the rounds are out of order at a cut (the caller
     reads them all, in order)."""
     import pyarrow.compute as pc
@@ -297,7 +337,10 @@ def file_groups(
         groups: list[list[str]] = [[]]
         done, k = 0, 1
         for i, f in enumerate(files):
-            if i and done >= total * k // parts and len(groups) < parts:
+            if i and done >= total * k // parts and len(groups) < parts and per_file:
+                groups.append([])
+                k += 1
+            elif i and done >= total * k // parts and len(groups) < parts:
                 last = _edge_round(con, files[i - 1], rc, rows[i - 1] - 1)
                 first = _edge_round(con, f, rc, 0)
                 if last.is_valid and first.is_valid:
@@ -320,7 +363,8 @@ def _audit_range(sql: str, by: Sequence[str], batch_rows: int, memory_limit: str
     """A worker: audit one range of whole rounds on one thread."""
     con = _connect(1, memory_limit)
     try:
-        return Auditor(_SPEC["spec"], by, workers=1).run(_reader(con, sql, "parquet", batch_rows))
+        auditor = Auditor(_SPEC["spec"], by, workers=1, files=_SPEC.get("files"))
+        return auditor.run(_reader(con, sql, "parquet", batch_rows))
     finally:
         con.close()
 
@@ -330,7 +374,12 @@ class _NoRanges(Exception):
 
 
 def _run_ranges(
-    spec: AuditSpec, sqls: Sequence[str], by: Sequence[str], batch_rows: int, memory_limit: str
+    spec: AuditSpec,
+    sqls: Sequence[str],
+    by: Sequence[str],
+    batch_rows: int,
+    memory_limit: str,
+    files: Sequence[str] | None = None,
 ) -> Partial:
     """The partials of the ranges, audited in forked worker processes, added up in row
     order (so the examples listed are those a single reader would list)."""
@@ -339,6 +388,7 @@ def _run_ranges(
     from concurrent.futures import ProcessPoolExecutor
 
     _SPEC["spec"] = spec
+    _SPEC["files"] = files
     ctx = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(len(sqls), mp_context=ctx) as pool:

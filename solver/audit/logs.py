@@ -21,7 +21,16 @@ from dataclasses import dataclass
 
 from solver.core.errors import BullError
 
-__all__ = ["AUDIT_FIELDS", "FORMATS", "LogSet", "find_logs", "map_log_columns", "parse_columns"]
+__all__ = [
+    "AUDIT_FIELDS",
+    "FORMATS",
+    "LogSet",
+    "find_logs",
+    "map_log_columns",
+    "parse_columns",
+    "parse_round_key",
+    "scope_columns",
+]
 
 AUDIT_FIELDS: dict[str, tuple[str, ...]] = {
     "round": ("round", "round_id", "game_id", "hand_id", "round_no"),
@@ -144,4 +153,35 @@ def map_log_columns(
         if found is None:
             raise BullError(f"--by {b!r}: no such column in the logs (columns: {have})")
         out[f"by:{b}"] = found
+    return out
+
+
+def parse_round_key(items: Sequence[str]) -> list[str]:
+    """``--round-key COL[,COL]``: the columns that identify a round (the last: its id).
+
+    >>> parse_round_key(["table, day,round"])
+    ['table', 'day', 'round']
+    """
+    out: list[str] = []
+    for item in items:
+        names = [s.strip() for s in item.split(",")]
+        if not all(names):
+            raise BullError(f"--round-key {item!r}: expected COL[,COL], e.g. table,round")
+        out += names
+    if len(set(out)) < len(out):
+        raise BullError(f"--round-key {','.join(out)}: a column is named twice")
+    return out
+
+
+def scope_columns(names: Sequence[str], key: Sequence[str]) -> list[str]:
+    """The logs' columns of the ``--round-key`` columns before the last (matched
+    case-insensitively), which a round id is unique within."""
+    lower = {n.lower(): n for n in names}
+    out = []
+    for k in key[:-1]:
+        found = k if k in names else lower.get(k.lower())
+        if found is None:
+            have = ", ".join(names) or "none"
+            raise BullError(f"--round-key {k!r}: no such column in the logs (columns: {have})")
+        out.append(found)
     return out

@@ -18,18 +18,57 @@ threads gives the same result.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pyarrow as pa
 
-__all__ = ["MAX_EXAMPLES", "MAX_SETTLE_ROWS", "GroupCounts", "Partial", "net_counts"]
+__all__ = [
+    "MAX_AGREE_ROWS",
+    "MAX_EXAMPLES",
+    "MAX_SETTLE_ROWS",
+    "GroupCounts",
+    "Partial",
+    "net_counts",
+    "round_order",
+]
 
 MAX_EXAMPLES = 100
 """Malformed rows and impossible deals listed (all are counted)."""
 MAX_SETTLE_ROWS = 20_000
 """Disagreeing rows kept for the verify engine's diagnosis (all are counted)."""
+MAX_AGREE_ROWS = 200_000
+"""Agreeing rows kept for the diagnosis: a cause is scored on them too (the rows it
+contradicts), as ``bull verify`` scores it; past this many, on the first ones (said)."""
+
+_CHUNKS = re.compile(r"(\d+)")
+
+
+def round_order(key: str) -> tuple[tuple[int, int, str], ...]:
+    """The sort key of a round id: its numbers compared as numbers.
+
+    >>> sorted(["10", "9", "b.csv:2", "a.csv:10", "a.csv:9"], key=round_order)
+    ['9', '10', 'a.csv:9', 'a.csv:10', 'b.csv:2']
+    """
+    return tuple((0, int(c), "") if c.isdigit() else (1, 0, c) for c in _CHUNKS.split(key) if c)
+
+
+def _rows_key(r: dict[str, Any]) -> tuple[Any, ...]:
+    return (round_order(str(r["round"])), r["seat"])
+
+
+def _first_rows(chunks: list[pa.Table], n: int) -> list[pa.Table]:
+    """The first ``n`` rows of ``chunks`` (in order)."""
+    out, left = [], n
+    for c in chunks:
+        if left <= 0:
+            break
+        out.append(c if c.num_rows <= left else c.slice(0, left))
+        left -= out[-1].num_rows
+    return out
 
 
 def net_counts(
@@ -108,14 +147,36 @@ class Partial:
     fields: dict[str, list[int]] = field(default_factory=dict)
     disagree: int = 0
     disagree_rows: list[dict[str, Any]] = field(default_factory=list)
+    agree_rows: list[pa.Table] = field(default_factory=list)
+    """Chunks of agreeing player rows (``round``, ``seat``, ``player``, ``banker``,
+    ``winner``, ``net``), up to :data:`MAX_AGREE_ROWS`: the diagnosis scores each
+    cause on them too."""
+
+    @property
+    def agree_kept(self) -> int:
+        """The agreeing rows kept (:attr:`agree_rows`)."""
+        return sum(c.num_rows for c in self.agree_rows)
 
     def merge(self, other: Partial) -> None:
         """Add ``other`` (from anywhere); the examples kept are the first by their key."""
         self._add(other)
-        self.malformed_rows = sorted(self.malformed_rows)[:MAX_EXAMPLES]
-        self.impossible_rows = sorted(self.impossible_rows)[:MAX_EXAMPLES]
+
+        def by_round(x: tuple[str, str]) -> tuple[Any, ...]:
+            return (round_order(x[0]), x[1])
+
+        self.malformed_rows = sorted(self.malformed_rows, key=by_round)[:MAX_EXAMPLES]
+        self.impossible_rows = sorted(self.impossible_rows, key=by_round)[:MAX_EXAMPLES]
         rows = self.disagree_rows
-        self.disagree_rows = sorted(rows, key=lambda r: (r["round"], r["seat"]))[:MAX_SETTLE_ROWS]
+        self.disagree_rows = sorted(rows, key=_rows_key)[:MAX_SETTLE_ROWS]
+        if self.agree_kept > MAX_AGREE_ROWS:  # the first by key, whatever the engine
+            t = pa.concat_tables(self.agree_rows)
+            keys = [
+                (round_order(str(r)), s)
+                for r, s in zip(t.column("round").to_pylist(), t.column("seat").to_pylist(),
+                                strict=True)
+            ]  # fmt: skip
+            order = sorted(range(t.num_rows), key=keys.__getitem__)[:MAX_AGREE_ROWS]
+            self.agree_rows = [t.take(pa.array(order, pa.int64()))]
 
     def extend(self, other: Partial) -> None:
         """Add ``other``, the rows right after this one's: the examples kept are the
@@ -124,6 +185,7 @@ class Partial:
         del self.malformed_rows[MAX_EXAMPLES:]
         del self.impossible_rows[MAX_EXAMPLES:]
         del self.disagree_rows[MAX_SETTLE_ROWS:]
+        self.agree_rows = _first_rows(self.agree_rows, MAX_AGREE_ROWS)
 
     def _add(self, other: Partial) -> None:
         self.rows += other.rows
@@ -144,3 +206,4 @@ class Partial:
                 mine[i] += v[i]
         self.disagree += other.disagree
         self.disagree_rows = self.disagree_rows + other.disagree_rows
+        self.agree_rows = self.agree_rows + other.agree_rows

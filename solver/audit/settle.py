@@ -2,9 +2,11 @@
 
 Every player row is re-settled against its round's banker in the batch work
 (:mod:`solver.audit.batch`, the game's own ``settle``). The disagreeing rows (up to
-:data:`~solver.audit.batch.MAX_SETTLE_ROWS`) are then handed to ``bull verify``'s
+:data:`~solver.audit.batch.MAX_SETTLE_ROWS`), with the agreeing ones (up to
+:data:`~solver.audit.partial.MAX_AGREE_ROWS`), are then handed to ``bull verify``'s
 engine as showdown rows — ``player``, ``banker``, ``winner``, ``net`` — which checks
-them again and names the rule variants that explain them. The summary is shaped like
+them again and names the rule variants that explain the disagreements, each scored by
+verify's own scorer on the agreeing rows too (what it contradicts). The summary is shaped like
 verify's, with the audit's counts over every row.
 """
 
@@ -57,16 +59,28 @@ def settlement_summary(
         cols["winner"] = pa.array([r.get("winner") for r in rows], pa.string())
     if "net" in part.fields:
         cols["net"] = pa.array([r.get("net") for r in rows], pa.float64())
+    table = pa.table(cols)
+    agreeing = part.settled - part.disagree
+    scored = part.agree_kept
+    if scored:  # the disagreeing rows first (their lines name the examples), then these
+        agree = pa.concat_tables(part.agree_rows).select(table.column_names)
+        table = pa.concat_tables([table, agree.cast(table.schema)])
     from solver.verify import verify_file
 
     with tempfile.TemporaryDirectory(prefix="bull-audit-") as tmp:
-        path = os.path.join(tmp, "disagreements.parquet")
-        pq.write_table(pa.table(cols), path)
+        path = os.path.join(tmp, "showdowns.parquet")
+        pq.write_table(table, path)
         rep = verify_file(game, path, rules=rules, options=options, tables=tables)
     out["diagnosis"] = [d.to_json() for d in rep.diagnosis]
     out["headline"] = rep.headline
+    notes = []
     if len(rows) < part.disagree:
-        out["headline"] += f" (diagnosed on the first {len(rows):,} of {part.disagree:,})"
+        notes.append(f"diagnosed on the first {len(rows):,} of {part.disagree:,}")
+    if scored < agreeing:
+        notes.append(f"causes scored on the first {scored:,} of {agreeing:,} agreeing rows")
+    if notes:
+        out["headline"] += " (" + "; ".join(notes) + ")"
+    out["agreeing_scored"] = scored
     out["diagnosed"] = rep.diagnosed
     out["confirmed"] = rep.disagree
     examples = []

@@ -95,7 +95,7 @@ def _partition_worker(payload: Any, by: Sequence[str]) -> Any:
         spec = load_spec(
             info["game"], info["rules"], info["options"], info["tables"], arrays=info["arrays"]
         )
-        auditor = Auditor(spec, by)
+        auditor = Auditor(spec, by, files=info.get("files"))
         for b in batches:
             auditor.feed(b)
         part = auditor.finish()
@@ -115,15 +115,29 @@ def run_spark(
     options: Mapping[str, Any],
     tables: str | None,
     partitions: int | None = None,
+    per_file: bool = False,
+    scope: Sequence[str] = (),
 ) -> Partial:
-    """Audit the logs with Spark (see the module docstring)."""
+    """Audit the logs with Spark (see the module docstring). ``per_file``: a round is
+    identified by its file and its id; ``scope``: by these columns and its id."""
     spark = session()
     from pyspark.sql import functions as F
 
     df = _read(spark, files, fmt)
-    df = df.select(*[F.col(f"`{col}`").alias(key) for key, col in columns.items()])
+    items = [F.col(f"`{col}`").alias(key) for key, col in columns.items()]
+    keys = ["round"]
+    if per_file:
+        items.append(F.input_file_name().alias("scope"))
+    elif scope:
+        parts = [F.coalesce(F.col(f"`{c}`").cast("string"), F.lit("")) for c in scope]
+        items.append(F.concat_ws("|", *parts).alias("scope"))
+    if per_file or scope:
+        keys = ["scope", "round"]
+    # the order the rows were read in breaks ties: a round's rows stay in written order
+    items.append(F.monotonically_increasing_id().alias("#row"))
+    df = df.select(*items)
     n = partitions or max(1, spark.sparkContext.defaultParallelism)
-    df = df.repartition(n, "round").sortWithinPartitions("round")
+    df = df.repartition(n, *keys).sortWithinPartitions(*keys, "#row").drop("#row")
     payload = spark.sparkContext.broadcast(
         {
             "game": spec.game,
@@ -131,6 +145,7 @@ def run_spark(
             "options": dict(options),
             "tables": tables,
             "arrays": dict(spec.arrays),
+            "files": list(files) if per_file else None,
         }
     )
     try:

@@ -356,13 +356,17 @@ def _toml_value(value: Any, where: str) -> str:
         return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v, where) for v in value) + "]"
+    if isinstance(value, Mapping):  # an inline table
+        inner = ", ".join(f"{_toml_key(k)} = {_toml_value(v, where)}" for k, v in value.items())
+        return "{" + inner + "}"
     raise RulesError(f"rule set field {where!r}: {value!r} has no TOML spelling")
 
 
 def to_toml(data: Mapping[str, Any], comment: str = "") -> str:
     """A rule set as a TOML rule file (``tomllib`` reads it back to the same dict).
 
-    Scalars and lists first, then each table (``[a]``, ``[a.b]``) in order.
+    Scalars and lists first, then each table (``[a]``, ``[a.b]``) in order; a list of
+    tables is an array of tables (``[[a]]``), its tables' own tables written inline.
 
     >>> text = to_toml({"game": "x", "n": 2, "d": {"k": [1, 2], "sub": {"on": True}}})
     >>> print(text)
@@ -377,12 +381,21 @@ def to_toml(data: Mapping[str, Any], comment: str = "") -> str:
     <BLANKLINE>
     >>> tomllib.loads(text) == {"game": "x", "n": 2, "d": {"k": [1, 2], "sub": {"on": True}}}
     True
+    >>> print(to_toml({"c": [{"name": "a", "m": {"x": 1}}]}))
+    [[c]]
+    name = "a"
+    m = {x = 1}
+    <BLANKLINE>
     """
     out: list[str] = [f"# {line}".rstrip() for line in comment.splitlines()]
 
+    def rows(v: Any) -> bool:
+        return isinstance(v, list) and bool(v) and all(isinstance(x, Mapping) for x in v)
+
     def table(prefix: list[str], body: Mapping[str, Any]) -> None:
-        plain = [(k, v) for k, v in body.items() if not isinstance(v, Mapping)]
+        plain = [(k, v) for k, v in body.items() if not isinstance(v, Mapping) and not rows(v)]
         nested = [(k, v) for k, v in body.items() if isinstance(v, Mapping)]
+        arrays = [(k, v) for k, v in body.items() if rows(v)]
         if prefix and (plain or not nested):
             if out:
                 out.append("")
@@ -391,6 +404,14 @@ def to_toml(data: Mapping[str, Any], comment: str = "") -> str:
             out.append(f"{_toml_key(k)} = {_toml_value(v, '.'.join([*prefix, k]))}")
         for k, v in nested:
             table([*prefix, k], v)
+        for k, v in arrays:
+            name = ".".join(_toml_key(p) for p in [*prefix, k])
+            for item in v:
+                if out:
+                    out.append("")
+                out.append(f"[[{name}]]")
+                for ik, iv in item.items():
+                    out.append(f"{_toml_key(ik)} = {_toml_value(iv, name + '.' + ik)}")
 
     table([], data)
     return "\n".join(out) + "\n"

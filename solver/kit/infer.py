@@ -11,6 +11,22 @@ rule set), and stop when no rule variant gains. Each step is one exact pass over
 file; the result is written as a rule file (TOML) that ``bull verify --rules FILE``
 takes, leaving only what no catalogued rule set explains.
 
+**Significance** (issue 22). A gain is not enough: on a file of thousands of rows a
+variant that "explains" one row may be an accident of that row. A change is adopted
+only if its evidence is worth more than naming it, by description length: coding the
+file as "the rule set, plus a list of exception rows" costs
+
+    L(d) = log2 C(N, d) + d        bits (which d of the N rows, and one bit each for its value),
+
+so adopting a variant that leaves D' = D - explains + contradicts of the D disagreements
+saves L(D) - L(D') bits, and costs log2(m) bits to say which of the m candidate
+variants it is. The change is adopted when the saving is at least
+:data:`THRESHOLD_BITS` (20 bits: odds of about a million to one that the rows are not
+a coincidence) and it explains more rows than it contradicts; every other positive-gain
+candidate is reported as *rejected*, with its support and its bits. With N = 5,000 and
+50 disagreements, one row is worth 7.6 bits, so a one-row gain is never adopted; a real
+house rule on a few hundred rows is worth thousands.
+
 This module is game-blind: the face passes ``run(rule_data)``, which verifies the file
 under a rule set and returns the report and the catalogue it was scored against.
 
@@ -33,8 +49,11 @@ from typing import Any
 __all__ = [
     "INFERRED_NAME",
     "MAX_STEPS",
+    "THRESHOLD_BITS",
     "Inference",
+    "Rejected",
     "Step",
+    "evidence_bits",
     "infer_rules",
     "rule_data_of",
     "with_pairs",
@@ -44,6 +63,53 @@ INFERRED_NAME = "inferred"
 """The name of an inferred rule set."""
 MAX_STEPS = 8
 """The most rule changes the search adopts."""
+THRESHOLD_BITS = 20.0
+"""The description-length saving a change needs to be adopted (module docstring)."""
+MAX_REJECTED = 8
+"""How many rejected candidates a report lists (the best first)."""
+
+
+def _code_length(n: int, d: int) -> float:
+    """Bits to list ``d`` exception rows of ``n`` and one bit for each one's value."""
+    from math import lgamma, log
+
+    return (lgamma(n + 1) - lgamma(d + 1) - lgamma(n - d + 1)) / log(2) + d
+
+
+def evidence_bits(checked: int, disagree: int, explains: int, contradicts: int, m: int) -> float:
+    """The description-length saving of a change (module docstring), in bits.
+
+    >>> round(evidence_bits(5000, 50, 1, 0, 1), 1)   # one row of 5,000: never enough
+    7.6
+    >>> evidence_bits(5000, 50, 30, 0, 100) > THRESHOLD_BITS
+    True
+    """
+    from math import log2
+
+    after = max(0, min(checked, disagree - explains + contradicts))
+    saving = _code_length(checked, disagree) - _code_length(checked, after)
+    return saving - log2(max(1, m))
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A candidate change that gained rows but not enough to be significant."""
+
+    key: str
+    description: str
+    explains: int
+    contradicts: int
+    bits: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.key,
+            "description": self.description,
+            "support": self.explains,
+            "contradicts": self.contradicts,
+            "bits": round(self.bits, 2),
+            "threshold_bits": THRESHOLD_BITS,
+        }
 
 
 @dataclass(frozen=True)
@@ -55,6 +121,10 @@ class Step:
     description: str
     gain: int
     agree: int
+    support: int = 0
+    """Rows the change explains (its evidence)."""
+    bits: float = 0.0
+    """Its description-length saving (:func:`evidence_bits`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,6 +132,8 @@ class Step:
             "description": self.description,
             "gain": self.gain,
             "agree": self.agree,
+            "support": self.support,
+            "bits": round(self.bits, 2),
         }
 
 
@@ -78,6 +150,8 @@ class Inference:
     agree_after: int
     checked: int
     rule_file: str
+    rejected: tuple[Rejected, ...] = ()
+    """Changes that gained rows without significant support (not adopted)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,6 +159,9 @@ class Inference:
             "start": self.start,
             "rules": dict(self.rules),
             "steps": [s.to_json() for s in self.steps],
+            "adopted": [s.to_json() for s in self.steps],
+            "rejected": [r.to_json() for r in self.rejected],
+            "threshold_bits": THRESHOLD_BITS,
             "agree_before": self.agree_before,
             "agree_after": self.agree_after,
             "checked": self.checked,
@@ -99,11 +176,19 @@ class Inference:
         else:
             changes = "; ".join(f"{s.description} [{s.key}] (+{s.gain:,})" for s in self.steps)
             head = f"inferred rule set: {self.start!r} with {changes}"
-        return (
+        lines = [
             f"{head}\nagrees with {self.agree_after:,} of {self.checked:,} rows "
             f"(was {self.agree_before:,}); {self.checked - self.agree_after:,} left that no "
             "catalogued rule set explains"
-        )
+        ]
+        for s in self.steps:
+            lines.append(f"adopted: {s.key} (support {s.support:,} rows, {s.bits:,.1f} bits)")
+        for r in self.rejected:
+            lines.append(
+                f"rejected: {r.key} (support {r.explains:,} rows, contradicts "
+                f"{r.contradicts:,}: {r.bits:,.1f} bits < {THRESHOLD_BITS:g}; not significant)"
+            )
+        return "\n".join(lines)
 
 
 def rule_data_of(variant: Any, base: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -153,9 +238,11 @@ def infer_rules(
     before = int(report.agree)
     steps: list[Step] = []
     seen = {_digest(current)}
+    rejected: list[Rejected] = []
     while len(steps) < max_steps and report.disagree:
         by_key = {v.key: v for v in variants}
         best = None
+        rejected = []
         for e in report.diagnosis:
             gain = int(e.explains) - int(e.contradicts)
             if gain <= 0:
@@ -167,19 +254,31 @@ def infer_rules(
             data = {**data, "name": INFERRED_NAME}
             if _digest(data) in seen:
                 continue
-            best = (e, gain, data)
+            bits = evidence_bits(
+                int(report.checked), int(report.disagree), int(e.explains),
+                int(e.contradicts), len(variants),
+            )  # fmt: skip
+            if bits < THRESHOLD_BITS:
+                if len(rejected) < MAX_REJECTED:
+                    rejected.append(
+                        Rejected(e.key, e.description, int(e.explains), int(e.contradicts), bits)
+                    )
+                continue
+            best = (e, gain, data, bits)
             break
         if best is None:
             break
-        e, gain, data = best
+        e, gain, data, bits = best
         seen.add(_digest(data))
         # the rule set is run as the rule file will state it (the same content: a rule
         # file's table, built on first use, is the one built here)
-        data["description"] = _description(start, [*(s.description for s in steps), e.description])
+        said = [*(_said(s.description, s.support) for s in steps), _said(e.description, e.explains)]
+        data["description"] = _description(start, said)
         report, variants = run(data)
         current = data
-        steps.append(Step(e.key, e.description, gain, int(report.agree)))
-    description = _description(start, [s.description for s in steps])
+        steps.append(Step(e.key, e.description, gain, int(report.agree), int(e.explains), bits))
+        rejected = []
+    description = _description(start, [_said(s.description, s.support) for s in steps])
     current = {**current, "name": INFERRED_NAME, "description": description}
     inference = Inference(
         game,
@@ -190,8 +289,13 @@ def infer_rules(
         int(report.agree),
         int(report.checked),
         to_rule_file(current),
+        tuple(rejected),
     )
     return inference, report
+
+
+def _said(description: str, support: int) -> str:
+    return f"{description} (support {support:,} rows)"
 
 
 def _description(start: str, changes: Sequence[str]) -> str:

@@ -87,6 +87,7 @@ def shoe_counts(
     faces: int,
     decks: Sequence[int],
     weight: npt.ArrayLike | None = None,
+    chunk: int = 1 << 21,
 ) -> list[ShoeCounts]:
     """Weighted counts of weaker/equal/stronger banker hands for every hand, one
     :class:`ShoeCounts` per shoe size in ``decks``.
@@ -98,6 +99,8 @@ def shoe_counts(
     strong ones' sum is ``equal`` times the weight when equal strength means equal
     weight, as a multiplier of the category does). Exact 64-bit integers: a shoe of 8
     decks of 52 cards deals C(416, 5) ≈ 10^11 hands, so weights up to ~10^7 are safe.
+    ``chunk`` bounds the temporaries: about that many (sub-multiset, hand) incidences
+    are worked on at once (issue 28: a 6-deck Niu Niu shoe peaked at 5 GB unchunked).
     """
     hands = np.asarray(hands)
     n, h = hands.shape
@@ -142,7 +145,7 @@ def shoe_counts(
             a["wgt"][order, j] = cvm[-1] - cvm[re]
     bits = max(n.bit_length(), 1)
     for k in range(1, h):
-        _block_pass(hands, k, faces, sizes, pattern, order, pos_of, run_id, wcols, acc, bits)
+        _block_pass(hands, k, faces, sizes, pattern, order, pos_of, run_id, wcols, acc, bits, chunk)
     # k = h: T = P itself, the only hand containing it: a = (-1)^h, v = 1 if P is
     # dealable; it ties with itself, so adds to `equal` only
     sign = -1 if h % 2 else 1
@@ -215,41 +218,57 @@ def _block_pass(
     wcols: I64,
     acc: list[dict[str, I64]],
     bits: int,
+    chunk: int = 1 << 21,
 ) -> None:
-    """Add the terms of every k-sub-multiset T (0 < k < h) to the accumulators."""
+    """Add the terms of every k-sub-multiset T (0 < k < h) to the accumulators, a chunk
+    of about ``chunk`` incidences at a time (whole blocks; the sorted keys are the one
+    array of every incidence)."""
     h = hands.shape[1]
     combos = list(combinations(range(h), k))
     cbits = max(len(combos) - 1, 1).bit_length()
     g = comb(faces + h - k - 1, h - k)  # hands containing a given k-multiset
     valid, coef, vals = _pattern_tables(h, k, sizes)
-    keys = []
-    for i, combo in enumerate(combos):
-        idx = np.flatnonzero(valid[pattern, i])
+    # the keys of every (T, B) incidence, written into one buffer (no list + concatenate)
+    idxs = [np.flatnonzero(valid[pattern, i]) for i in range(len(combos))]
+    key = np.empty(sum(len(ix) for ix in idxs), dtype=np.int64)
+    at = 0
+    for i, (combo, idx) in enumerate(zip(combos, idxs, strict=True)):
         trank = multiset_rank_array(hands[idx][:, list(combo)], presorted=True).astype(np.int64)
-        keys.append((trank << (bits + cbits)) | (pos_of[idx] << cbits) | i)
-    key = np.concatenate(keys)
-    del keys
+        part = key[at : at + len(idx)]
+        np.left_shift(trank, bits + cbits, out=part)
+        part |= pos_of[idx] << cbits
+        part |= i
+        at += len(idx)
+        del trank
+    del idxs
     key.sort()
     if len(key) != comb(faces + k - 1, k) * g:
         raise AssertionError("sub-multiset blocks are not all full")
-    pos = (key >> cbits) & ((1 << bits) - 1)
-    x = order[pos]
-    cell = pattern[x] * len(combos) + (key & ((1 << cbits) - 1))  # (pattern, combo)
-    del key
-    rs, re = _runs(run_id[pos], g)
-    del pos
-    start = (np.arange(len(x), dtype=np.int64) // g) * g
-    a_e = coef.ravel()[cell]
-    wx = [wcols[x, j] for j in range(wcols.shape[1])]
-    for d, acc_d in enumerate(acc):
-        v = vals[d].ravel()[cell]
-        cv = np.concatenate(([0], np.cumsum(v)))
-        base = cv[start]
-        _bin_add(acc_d["lt"], x, a_e * (cv[rs] - base))
-        _bin_add(acc_d["le"], x, a_e * (cv[re] - base))
-        for j in range(wcols.shape[1]):
-            cvm = np.concatenate(([0], np.cumsum(v * wx[j])))
-            _bin_add(acc_d["wgt"][:, j], x, a_e * (cvm[start + g] - cvm[re]))
+    coef_flat = coef.ravel()
+    vals_flat = [v.ravel() for v in vals]
+    # whole blocks (g incidences each: one sub-multiset T) at a time bound the temporaries
+    step = max(g, (chunk // g) * g)
+    for a0 in range(0, len(key), step):
+        kb = key[a0 : a0 + step]
+        pos = (kb >> cbits) & ((1 << bits) - 1)
+        x = order[pos]
+        cell = pattern[x] * len(combos) + (kb & ((1 << cbits) - 1))  # (pattern, combo)
+        rs, re = _runs(run_id[pos], g)
+        del pos
+        start = (np.arange(len(x), dtype=np.int64) // g) * g
+        a_e = coef_flat[cell]
+        wx = [wcols[x, j] for j in range(wcols.shape[1])]
+        for d, acc_d in enumerate(acc):
+            v = vals_flat[d][cell]
+            cv = np.concatenate(([0], np.cumsum(v)))
+            base = cv[start]
+            _bin_add(acc_d["lt"], x, a_e * (cv[rs] - base))
+            _bin_add(acc_d["le"], x, a_e * (cv[re] - base))
+            for j in range(wcols.shape[1]):
+                cvm = np.concatenate(([0], np.cumsum(v * wx[j])))
+                _bin_add(acc_d["wgt"][:, j], x, a_e * (cvm[start + g] - cvm[re]))
+            del v, cv, base
+        del kb, x, cell, rs, re, start, a_e, wx
 
 
 def _bin_add(out: I64, x: I64, values: I64) -> None:

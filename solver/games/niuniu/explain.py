@@ -71,6 +71,10 @@ def why(cat: int, cards: Sequence[int], bull_mask: int, rules: Any) -> str:
     from solver.games.niuniu.rules import Category
 
     names = value_names(cards)
+    if getattr(rules, "categories", ()):  # a file in the rule language: its own words
+        for c, code in zip(rules.categories, rules.codes, strict=True):
+            if code == cat:
+                return f"{c.name}: {c.when}"
     label = Category(cat).label
     ranks = [c >> 2 for c in cards]
     if cat == Category.FIVE_FACES:

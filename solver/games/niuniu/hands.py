@@ -44,6 +44,7 @@ __all__ = [
     "build_table",
     "build_tables",
     "categories",
+    "compiled_arrays",
     "evaluate_arrays",
     "hand_shape",
     "special_flags",
@@ -198,18 +199,35 @@ def strength_arrays(
     return strength
 
 
+def compiled_arrays(
+    cards: npt.NDArray[np.integer], rules: NiuNiuRules
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]:
+    """Each sorted hand's category code and strength from the rule set's categories in
+    the rule language (:attr:`NiuNiuRules.compiled`: a file's own, or today's keys
+    expanded): the one evaluator every table is built with. :func:`categories` and
+    :func:`strength_arrays` say today's keys directly (the diagnosis's fast variants);
+    the tests hold the two equal on every hand of every preset."""
+    from solver.games.niuniu.categories import compile_hands
+
+    r = rules
+    return compile_hands(
+        cards, r.compiled, r.codes, r.suit_strength, r.deck_size, r.decks,
+        r.bull_from_three_of_a_kind,
+    )  # fmt: skip
+
+
 def evaluate_arrays(cards: npt.NDArray[np.integer], rules: NiuNiuRules) -> Arrays:
     """Evaluate sorted hands (n, 5) under ``rules``: points, bull, category, strength."""
     base = _base_arrays(cards, rules)
     flags = special_flags(base, rules)
-    cat = categories(base, flags, rules)
+    cat, strength = compiled_arrays(cards, rules)
     return {
         "has_bull": base["has_bull"],
         "points": base["points"],
         "bull_mask": base["bull_mask"],
         "n_bulls": base["n_bulls"],
         "category": cat,
-        "strength": strength_arrays(cards, cat, rules),
+        "strength": strength,
         **flags,
     }
 
@@ -278,9 +296,9 @@ def build_table(rule_sets: Sequence[NiuNiuRules], odds: bool = False) -> Any:
         cols["weight"] = shoe_weights(cards, first.decks).astype(np.int32)
     rule_data = {}
     for rules in rule_sets:
-        cat = categories(base, special_flags(base, rules), rules)
+        cat, strength = compiled_arrays(cards, rules)
         cols[f"{rules.name}_category"] = cat
-        cols[f"{rules.name}_strength"] = strength_arrays(cards, cat, rules)
+        cols[f"{rules.name}_strength"] = strength
         rule_data[rules.name] = rules.to_data()
     extra: dict[str, Any] = {}
     if odds and not shoe:  # the presets' per-hand odds (issue 14): exact numerators

@@ -203,7 +203,14 @@ def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatch
 
 
 def _cache_key(rules: Any, tables: TablesLike) -> tuple[str, str]:
-    return (json.dumps(rules.to_data(), sort_keys=True), os.fspath(tables) if tables else "")
+    """What the matchup counts depend on: the hands and the bets' multipliers (not the
+    name, the commission or what a tie does), and the tables."""
+    data = rules.to_data()
+    key = {k: v for k, v in data.items() if k not in _NOT_IN_MATCHUPS}
+    return (json.dumps(key, sort_keys=True), os.fspath(tables) if tables else "")
+
+
+_NOT_IN_MATCHUPS = ("name", "description", "commission", "on_tie", "default_bet")
 
 
 def _remember(key: tuple[str, str], mu: NiuNiuMatchups) -> None:
@@ -332,12 +339,10 @@ def niuniu_edge(
 def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult:
     """The exact edge of ``bet`` with commission ``c`` from matchup counts ``mu`` (of any
     deck: :func:`matchups_of`)."""
-    from solver.games.niuniu.rules import Category
-
     j = mu.bets.index(bet)
     mult = np.asarray(rules.multiplier_row(bet), dtype=np.int64)
     pairs = mu.pairs
-    ncat = len(Category)
+    ncat = rules.n_codes
     cat = mu.category.astype(np.int64)
     if mu.weight is None:
         hands_k = [int(x) for x in np.bincount(cat, minlength=ncat)]
@@ -352,7 +357,9 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
         ties = [mu.player_sum(mu.equal, m) for m in masks]
     banker_ties = rules.on_tie == "banker"
     rank = rules.category_rank
-    labels = [Category(i).label for i in sorted(range(ncat), key=lambda i: rank[i]) if rank[i] >= 0]
+    order = sorted((i for i in range(ncat) if rank[i] >= 0), key=lambda i: rank[i])
+    code = {rules.labels[i]: i for i in order}
+    labels = list(code)
 
     def net(k: int) -> Fraction:
         lost = paid[k] + (int(mult[k]) * ties[k] if banker_ties else 0)
@@ -361,7 +368,7 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
     ev_num = sum(net(k) for k in range(ncat))
     ev_by: dict[str, Fraction] = {}
     for label in labels:
-        k = Category[label.upper()]
+        k = code[label]
         if hands_k[k]:
             ev_by[label] = net(k) / (int(hands_k[k]) * mu.banker_hands)
     win_total = sum(wins)
@@ -370,8 +377,8 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
     if win_total + tie_total + loss_total != pairs:
         raise AssertionError("matchup counts do not add up to every pair")
     ev = Fraction(ev_num) / pairs
-    player_k = {lb: Fraction(wins[Category[lb.upper()]], pairs) for lb in labels}
-    tie_k = {lb: Fraction(ties[Category[lb.upper()]] if banker_ties else 0, pairs) for lb in labels}
+    player_k = {lb: Fraction(wins[code[lb]], pairs) for lb in labels}
+    tie_k = {lb: Fraction(ties[code[lb]] if banker_ties else 0, pairs) for lb in labels}
     return EdgeResult(
         rules=rules.name,
         bet=bet,
@@ -384,7 +391,7 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
         winner_category={lb: 2 * v + tie_k[lb] for lb, v in player_k.items()},
         player_win_category=player_k,
         ev_by_category=ev_by,
-        hands_by_category={lb: int(hands_k[Category[lb.upper()]]) for lb in labels},
+        hands_by_category={lb: int(hands_k[code[lb]]) for lb in labels},
         seconds=mu.seconds,
         decks=mu.decks,
     )
@@ -396,7 +403,7 @@ def odds(rules: Any, tables: TablesLike) -> OddsResult:
     every deal of five cards (C(52N, 5): each distinct hand counted as often as it can be
     dealt)."""
     from solver.games.niuniu.hands import hand_shape, special_flags
-    from solver.games.niuniu.rules import SPECIALS, Category
+    from solver.games.niuniu.rules import SPECIALS
     from solver.games.niuniu.source import rules_table
 
     r = _niuniu_rules(rules)
@@ -409,14 +416,14 @@ def odds(rules: Any, tables: TablesLike) -> OddsResult:
     w = t.column("weight").astype(np.int64) if r.shoe else np.ones(len(points), np.int64)
     total = int(w.sum())
     rank = r.category_rank
-    cats = np.bincount(category, weights=w, minlength=len(Category)).astype(np.int64)
-    order = sorted((i for i in range(len(Category)) if rank[i] >= 0), key=lambda i: rank[i])
+    cats = np.bincount(category, weights=w, minlength=r.n_codes).astype(np.int64)
+    order = sorted((i for i in range(r.n_codes) if rank[i] >= 0), key=lambda i: rank[i])
     base = np.bincount(points, weights=w, minlength=11).astype(np.int64)
     return OddsResult(
         game="niuniu",
         rules=r.name,
         sections={
-            "category": tuple((Category(i).label, int(cats[i])) for i in order),
+            "category": tuple((r.labels[i], int(cats[i])) for i in order),
             "points": tuple(
                 ("no_bull" if p == 0 else "niu_niu" if p == 10 else f"niu_{p}", int(base[p]))
                 for p in range(11)

@@ -23,6 +23,7 @@ solver.core.errors.RulesError: rule set x: field 'on_tie' is 'coin'; expected on
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -36,6 +37,13 @@ from solver.core.cards import CARD_NAMES, SUIT_NAMES
 from solver.core.errors import BullError, RulesError
 from solver.core.rules import Reader, load_rule_data
 from solver.core.shoe import MAX_DECKS
+from solver.games.niuniu.categories import (
+    CategoryDef,
+    category_codes,
+    check_reach,
+    expand_keys,
+    read_categories,
+)
 
 __all__ = [
     "BETS",
@@ -49,6 +57,7 @@ __all__ = [
     "SPECIALS",
     "TIE_BREAKS",
     "Category",
+    "NamedCategory",
     "NiuNiuRules",
     "load_rules",
 ]
@@ -97,6 +106,28 @@ class Category(IntEnum):
         except KeyError:
             raise RulesError(f"unknown Niu Niu category {label!r}") from None
 
+
+class NamedCategory(int):
+    """A category a rule file names itself (a code past :class:`Category`'s): an int
+    with a ``label``, like a :class:`Category`."""
+
+    label: str
+
+    def __new__(cls, code: int, label: str) -> NamedCategory:
+        obj = int.__new__(cls, code)
+        obj.label = label
+        return obj
+
+    @property
+    def name(self) -> str:
+        return self.label.upper()
+
+    def __repr__(self) -> str:
+        return f"NamedCategory({int(self)}, {self.label!r})"
+
+
+LABELS: tuple[str, ...] = tuple(c.label for c in Category)
+"""Today's category labels, by code."""
 
 SPECIALS: tuple[str, ...] = (
     "five_faces",
@@ -149,9 +180,14 @@ class NiuNiuRules:
     description: str = ""
     decks: int = 1
     """How many decks the shoe holds (1..8): up to that many copies of each card."""
+    categories: tuple[CategoryDef, ...] = ()
+    """A rule file's own categories (the rule language), highest precedence first;
+    empty for a rule set said in today's keys (:meth:`compiled` expands those)."""
 
     @classmethod
     def from_data(cls, name: str, data: Mapping[str, Any]) -> NiuNiuRules:
+        if "categories" in data:
+            return _from_language(name, data)
         r = Reader(data, name)
         deck = r.string("deck", DECKS, default="standard")
         decks = r.integer("decks", minimum=1, maximum=MAX_DECKS, default=1)
@@ -210,6 +246,8 @@ class NiuNiuRules:
         """The rule set as a plain dict (round-trips through :meth:`from_data`). ``decks``
         is stated only for a shoe: a one-deck rule set's data (and so its digest and the
         tables built for it) is what it was before shoes existed."""
+        if self.categories:
+            return self.expand()
         mult: dict[str, dict[str, int]] = {}
         for bet, row in self.multipliers:
             base = max(set(row), key=row.count)
@@ -239,6 +277,56 @@ class NiuNiuRules:
             "multipliers": mult,
         }
 
+    def expand(self) -> dict[str, Any]:
+        """The rule set in the full form of the rule language (``bull rules --expand``):
+        every category with its predicate, rank, tie chain and multipliers. Read back, it
+        builds the same table columns as this rule set."""
+        return {
+            "game": "niuniu",
+            "name": self.name,
+            "description": self.description,
+            "deck": self.deck,
+            **({"decks": self.decks} if self.decks > 1 else {}),
+            "bull_from_three_of_a_kind": self.bull_from_three_of_a_kind,
+            "suit_order": [SUIT_NAMES[s] for s in self.suit_order],
+            "bets": list(self.bets),
+            "default_bet": self.default_bet,
+            "commission": self.commission,
+            "categories": [c.to_data() for c in self.compiled],
+        }
+
+    @functools.cached_property
+    def compiled(self) -> tuple[CategoryDef, ...]:
+        """The categories, highest precedence first: the file's own, or today's keys
+        expanded (:func:`_expand`)."""
+        return self.categories or _expand(self)
+
+    @functools.cached_property
+    def codes(self) -> tuple[int, ...]:
+        """Each of :attr:`compiled`'s categories' code in a table's category column."""
+        return category_codes(self.compiled, LABELS)
+
+    def category(self, code: int) -> Category | NamedCategory:
+        """The category of a table code (a :class:`Category`, or a file's own)."""
+        if code < N_CATEGORIES:
+            return Category(code)
+        if code < self.n_codes and self.labels[code]:
+            return NamedCategory(code, self.labels[code])
+        raise RulesError(f"rule set {self.name} has no category code {code}")
+
+    @functools.cached_property
+    def n_codes(self) -> int:
+        """Length of per-code arrays (:attr:`category_rank`, multiplier rows)."""
+        return max([N_CATEGORIES, *(k + 1 for k in self.codes)])
+
+    @functools.cached_property
+    def labels(self) -> tuple[str, ...]:
+        """Each table code's category label (a file's own names past today's)."""
+        out = [*LABELS, *[""] * (self.n_codes - N_CATEGORIES)]
+        for c, k in zip(self.compiled, self.codes, strict=True):
+            out[k] = c.name
+        return tuple(out)
+
     def bet(self, bet: str | None) -> str:
         """Validate a bet name (``None`` → the default bet)."""
         if bet is None:
@@ -257,6 +345,11 @@ class NiuNiuRules:
     def category_rank(self) -> tuple[int, ...]:
         """Rank (0 = lowest) of each :class:`Category` under this rule set; categories
         the rule set does not count rank -1."""
+        if self.categories:
+            out = [-1] * self.n_codes
+            for cat, k in zip(self.categories, self.codes, strict=True):
+                out[k] = cat.rank
+            return tuple(out)
         rank = [-1] * N_CATEGORIES
         for c in range(Category.NIU_NIU + 1):
             rank[c] = c
@@ -342,6 +435,96 @@ def _multiplier_row(mt: Reader, bet: str) -> tuple[int, ...]:
         row[cat] = bt.integer(key, minimum=0, maximum=MAX_MULTIPLIER)
     bt.done(ignore=())
     return tuple(row)
+
+
+def _expand(rules: NiuNiuRules) -> tuple[CategoryDef, ...]:
+    return _EXPANDED.get(rules) or _EXPANDED.setdefault(
+        rules,
+        expand_keys(
+            rules.specials,
+            {
+                "five_small_bull_total": rules.five_small_bull_total,
+                "five_small_bull_max_rank": rules.five_small_bull_max_rank,
+                "four_faces_fifth": rules.four_faces_fifth,
+            },
+            rules.tie_break,
+            rules.quads_first,
+            rules.on_tie,
+            rules.bets,
+            dict(rules.multipliers),
+            LABELS,
+        ),
+    )
+
+
+_EXPANDED: dict[NiuNiuRules, tuple[CategoryDef, ...]] = {}
+
+_SUGAR = (
+    "specials",
+    "tie_break",
+    "quads_first",
+    "special_definitions",
+    "on_tie",
+    "multipliers",
+)
+"""Today's keys a file in the rule language says in its categories instead."""
+
+
+def _from_language(name: str, data: Mapping[str, Any]) -> NiuNiuRules:
+    """A rule file with ``[[categories]]`` (see :mod:`~solver.games.niuniu.language`)."""
+    r = Reader(data, name)
+    for key in _SUGAR:
+        if r.has(key):
+            raise r.fail(key, "is said per category in a file with [[categories]]")
+    deck = r.string("deck", DECKS, default="standard")
+    decks = r.integer("decks", minimum=1, maximum=MAX_DECKS, default=1)
+    bull_trips = r.boolean("bull_from_three_of_a_kind", default=False)
+    suits = r.string_list("suit_order", SUIT_NAMES, default=["S", "H", "C", "D"])
+    if len(suits) != 4:
+        raise r.fail("suit_order", "must list all four suits S H D C, high to low")
+    bets = r.string_list("bets")
+    if not bets:
+        raise r.fail("bets", "must list at least one bet")
+    for bet in bets:
+        if not _BET_NAME.match(bet):
+            raise r.fail(
+                "bets", f"has bet name {bet!r}; a bet name is 1-40 letters, digits, '_' or '-'"
+            )
+    default_bet = r.string("default_bet", bets, default=bets[0])
+    commission = r.number("commission", minimum=0, maximum=1, default=0)
+    cats, end = read_categories(r._get("categories", None), name, bets, MAX_MULTIPLIER)
+    description = str(data.get("description", ""))
+    r.done()
+    size = DECK_SIZE[deck]
+    check_reach(cats, name, size, decks, bull_trips)
+    codes = category_codes(cats, LABELS)
+    width = max([N_CATEGORIES, *(k + 1 for k in codes)])
+    rows = []
+    for bet in bets:
+        row = [0] * width
+        for c, k in zip(cats, codes, strict=True):
+            row[k] = dict(c.multipliers)[bet]
+        rows.append((bet, tuple(row)))
+    return NiuNiuRules(
+        name=name,
+        specials=(),
+        tie_break="chain",
+        suit_order=tuple(SUIT_NAMES.index(s) for s in suits),
+        quads_first=False,
+        bets=tuple(bets),
+        default_bet=default_bet,
+        commission=float(commission),
+        five_small_bull_total="at_most_10",
+        five_small_bull_max_rank="4",
+        four_faces_fifth="ten",
+        multipliers=tuple(rows),
+        on_tie=end or "push",
+        deck=deck,
+        bull_from_three_of_a_kind=bull_trips,
+        description=description,
+        decks=decks,
+        categories=cats,
+    )
 
 
 def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> NiuNiuRules:

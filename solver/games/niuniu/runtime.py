@@ -46,7 +46,7 @@ from solver.core.indexing import (
     multiset_rank_array,
     sort_columns,
 )
-from solver.games.niuniu.rules import PRESETS, Category, NiuNiuRules, load_rules
+from solver.games.niuniu.rules import PRESETS, Category, NamedCategory, NiuNiuRules, load_rules
 from solver.games.niuniu.source import check_rows, rules_table
 from solver.kit.results import Ranked, Settlement, Showdown
 from solver.store.tables import LoadedTable
@@ -82,7 +82,7 @@ class NiuNiuHand(Ranked):
     points: int
     bull: tuple[Card, ...] | None
     n_bulls: int
-    category: Category
+    category: Category | NamedCategory
     strength: int
     multiplier: int
     rules: str
@@ -154,7 +154,7 @@ def _make_hand(
     points: int,
     bull: tuple[Card, ...] | None,
     n_bulls: int,
-    category: Category,
+    category: Category | NamedCategory,
     strength: int,
     multiplier: int,
     rules: str,
@@ -181,7 +181,7 @@ Comparison = Showdown
 # ---------------------------------------------------------------- lookups
 
 
-_Packed = tuple["array[int]", "array[int]", list[tuple[int, Any, int, Category]]]
+_Packed = tuple["array[int]", "array[int]", list[tuple[int, Any, int, Category | NamedCategory]]]
 
 
 class _Source:
@@ -251,7 +251,7 @@ class _Source:
                 k, cat = divmod(k, 32)
                 k, nb = divmod(k, 16)
                 pts, mask = divmod(k, 32)
-                decode.append((pts, _MASK_GET[mask], nb, _CATEGORIES[cat]))
+                decode.append((pts, _MASK_GET[mask], nb, self.rules.category(cat)))
             # compact machine arrays: one cache line per lookup, no boxed ints kept
             self._packed = (
                 array("H", inverse.astype(np.uint16).tobytes()),
@@ -302,7 +302,7 @@ def _evaluate_many(
     out = []
     for i, cards in enumerate(hands):
         mask = int(cols["bull_mask"][i])
-        cat = Category(int(cols["category"][i]))
+        cat = rules.category(int(cols["category"][i]))
         out.append(
             NiuNiuHand(
                 hand=cards,

@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from solver.core.cards import CARD_NAMES, Card, card_name, parse_hand
 from solver.core.errors import BullError, ParseError
-from solver.games.niuniu.rules import Category, NiuNiuRules
+from solver.games.niuniu.rules import NiuNiuRules
 from solver.games.niuniu.runtime import (
     HandLike,
     NiuNiuHand,
@@ -288,6 +288,7 @@ class _Batch:
     house: list[float]
     bet: str
     rules: str
+    labels: tuple[str, ...] = ()
 
 
 _WHO = ("banker", "player", "banker", "push")
@@ -338,6 +339,7 @@ def _settle(
     return _Batch(
         ids, category, net, outcome, start, sizes,
         np.round(banker_net, 12).tolist(), (np.round(house, 12) + 0.0).tolist(), bet, r.name,
+        r.labels,
     )  # fmt: skip
 
 
@@ -348,9 +350,6 @@ def _check_rounds(ids: npt.NDArray[np.int64], round_of: npt.NDArray[np.int64], d
         at = int(np.flatnonzero(keys[decks:] == keys[:-decks])[0])
         card = int(keys[at] % 64)
         raise ParseError(f"card {card_name(card)} is used more often than the deck holds")
-
-
-_LABELS = [c.label for c in Category]
 
 
 def round_records(
@@ -364,7 +363,7 @@ def round_records(
     The players' records carry ``hand``, ``category``, ``winner`` and ``net``."""
     b = _settle(rounds, rules, options, tables)
     cards = [[CARD_NAMES[c] for c in row] for row in b.ids.tolist()]
-    cats = [_LABELS[c] for c in b.category.tolist()]
+    cats = [b.labels[c] for c in b.category.tolist()]
     nets, who = b.net.tolist(), b.outcome.tolist()
     out = []
     for k, (s, n) in enumerate(zip(b.start.tolist(), b.sizes.tolist(), strict=True)):
@@ -401,14 +400,14 @@ def round_lines(
     cat, out_, net = b.category, b.outcome, b.net
 
     def tail(i: int) -> str:
-        label = dumps(_LABELS[int(cat[i])])
+        label = dumps(b.labels[int(cat[i])])
         if out_[i] == 0:
             return f', "category": {label}}}'
         who, n = _WHO[int(out_[i])], dumps(float(net[i]))
         return f', "category": {label}, "winner": "{who}", "net": {n}}}'
 
     banker_at = np.maximum.accumulate(np.where(out_ == 0, np.arange(len(cat)), 0))
-    key = (out_ * 16 + cat) * 16 + cat[banker_at]
+    key = (out_ * 256 + cat) * 256 + cat[banker_at]
     tails = unique_texts(key, tail)
     texts = hand_texts(b.ids, CARD_NAMES, prefix='{"hand": ', suffixes=tails)
     same = f', "bet": {dumps(b.bet)}, "rules": {dumps(b.rules)}'
@@ -421,10 +420,9 @@ def round_lines(
 
 def drill_deck(rules: RulesLike = None, tables: Tables = None) -> Any:
     """What ``bull drill`` deals: the rule set's deck (or shoe), five cards a hand."""
-    from solver.kit.drill import DrillDeck
+    from solver.games.niuniu.drill import drill_deck_of
 
-    r = _source(rules, tables).rules
-    return DrillDeck(tuple(CARD_NAMES[c] for c in range(r.deck_size)) * r.decks, 5)
+    return drill_deck_of(_source(rules, tables).rules)
 
 
 def _text_lines(b: _Batch) -> list[str]:
@@ -436,14 +434,14 @@ def _text_lines(b: _Batch) -> list[str]:
     prefixes = [heads[i] for i in pos.tolist()]
 
     def tail(i: int) -> str:
-        label = _LABELS[int(cat[i])].replace("_", " ")
+        label = b.labels[int(cat[i])].replace("_", " ")
         if out_[i] == 0:
             return f": {label}"
         who = _WHO[int(out_[i])]
         return f": {label}, {who}{' wins' if who != 'push' else ''}, net {float(net[i]):+g}"
 
     banker_at = np.maximum.accumulate(np.where(out_ == 0, np.arange(len(cat)), 0))
-    tails = unique_texts((out_ * 16 + cat) * 16 + cat[banker_at], tail)
+    tails = unique_texts((out_ * 256 + cat) * 256 + cat[banker_at], tail)
     style = (False, " ", "", "")
     hands = hand_texts(b.ids, CARD_NAMES, prefix=prefixes, suffixes=tails, style=style)
     ends = [f"banker net {bn:+g} [{b.rules}]" for bn in b.banker_net]

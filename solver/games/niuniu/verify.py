@@ -67,13 +67,14 @@ def _hand_shapes(
     stated: Mapping[str, Mask],
     agree: Mapping[str, Mask],
     record: Callable[[int], dict[str, Any]],
+    names: Sequence[str] = (),
 ) -> Any:
     """Hand rows ``sel`` counted by their records' atom sets, vectorised (``lost``: rows
     with wrong claims; a bull claimed for a hand without one: from its record)."""
-    from solver.games.niuniu.rules import Category
+    from solver.games.niuniu.rules import LABELS
     from solver.kit.learn import Extra, atoms, card_atom_counts, claim_codes
 
-    labels = np.array([c.label for c in Category])
+    labels = np.array(names or LABELS)
     cat = np.asarray(ans["category"])[sel].astype(np.int64)
     wrong = {f: stated[f][sel] & ~agree[f][sel] for f in stated} if lost else {}
     cat_wrong = wrong.get("category", np.zeros(len(sel), dtype=bool))
@@ -157,6 +158,9 @@ class NiuNiuChecker:
         self.tables = tables
         self._cols: dict[str, npt.NDArray[Any]] | None = None
         self.labels = _nn_labels()
+        for code, name in enumerate(self.rules.labels):  # a rule file's own categories
+            if name:
+                self.labels[name] = code
         self.variants = niuniu_catalogue(self.rules, "all", bet=self.bet)
 
     def prepare(self) -> None:
@@ -319,7 +323,9 @@ class NiuNiuChecker:
             return self._hand_record(i, ans, cv, stated, base_agree, bull_ids)
 
         def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
-            return _hand_shapes(sel, lost, cards, ans, cv, stated, base_agree, record)
+            return _hand_shapes(
+                sel, lost, cards, ans, cv, stated, base_agree, record, self.rules.labels
+            )
 
         return Checked(
             "hand",
@@ -344,7 +350,7 @@ class NiuNiuChecker:
         bull_ids: npt.NDArray[np.uint8] | None,
     ) -> dict[str, Any]:
         from solver.core.cards import hand_names
-        from solver.games.niuniu.rules import Category
+        from solver.games.niuniu.rules import N_CATEGORIES, Category
 
         srt = [int(c) for c in ans["sorted"][i]]
         mask = int(ans["bull_mask"][i])
@@ -354,7 +360,7 @@ class NiuNiuChecker:
         correct = {
             "has_bull": has,
             "points": pts,
-            "category": Category(cat).label,
+            "category": self.rules.labels[cat],
             "bull": hand_names([srt[p] for p in range(5) if mask >> p & 1]) if has else None,
         }
         claimed: dict[str, Any] = {}
@@ -372,8 +378,8 @@ class NiuNiuChecker:
                 claimed[f] = (
                     bool(v)
                     if f == "has_bull"
-                    else Category(int(v)).label
-                    if f == "category" and 0 <= v < len(Category)
+                    else self.rules.labels[int(v)]
+                    if f == "category" and 0 <= v < len(self.rules.labels)
                     else int(v)
                 )
         said: list[str] = []
@@ -385,10 +391,11 @@ class NiuNiuChecker:
             elif f == "category":
                 c = int(cv["category"][i])
                 text = f"category {claimed[f]}"
-                if c >= Category.FIVE_FACES and c != cat:
+                if Category.FIVE_FACES <= c < N_CATEGORIES and c != cat:
                     special = Category(c).label
                     if special in self.rules.specials and self._qualifies(special, srt):
-                        text += f" ({Category(cat).label} ranks above it under {self.rules.name})"
+                        above = self.rules.labels[cat]
+                        text += f" ({above} ranks above it under {self.rules.name})"
                     else:
                         text += f" ({explain.special_why_not(special, srt, self.rules)})"
                 said.append(text)
@@ -421,7 +428,7 @@ class NiuNiuChecker:
         ):
             ours.append("it is " + explain.why(cat, srt, mask, self.rules))
         elif "category" in fields:
-            ours.append(f"category {Category(cat).label}")
+            ours.append(f"category {self.rules.labels[cat]}")
         return {
             "hand": hand_names(srt),
             "fields": fields,
@@ -531,13 +538,12 @@ class NiuNiuChecker:
         agree: Mapping[str, npt.NDArray[np.bool_]],
     ) -> dict[str, Any]:
         from solver.core.cards import card_name, hand_names
-        from solver.games.niuniu.rules import Category
 
         w = int(ans["winner"][i])
         net = float(ans["net"][i])
         pcat, bcat = (
-            Category(int(ans["player_category"][i])),
-            Category(int(ans["banker_category"][i])),
+            self.rules.category(int(ans["player_category"][i])),
+            self.rules.category(int(ans["banker_category"][i])),
         )
         bet_name = self.rules.bets[int(bet[i])]
         correct = {

@@ -396,10 +396,9 @@ def round_lines(
 
 def drill_deck(rules: RulesSpec = None, tables: Tables = None) -> Any:
     """What ``bull drill`` deals: two cards a hand (no drawing), points only."""
-    from solver.kit.drill import DrillDeck
+    from solver.games.pokdeng.drill import drill_deck_of
 
-    decks = _resolve(rules).rules.decks
-    return DrillDeck(tuple(CARD_NAMES) * decks, 2, asks_bull=False)
+    return drill_deck_of(_resolve(rules).rules.decks)
 
 
 def _text_lines(b: _Batch) -> list[str]:

@@ -411,9 +411,9 @@ def round_lines(
 
 def drill_deck(rules: RulesLike = None, tables: Tables = None) -> Any:
     """What ``bull drill`` deals: the 32 tiles, five a hand."""
-    from solver.kit.drill import DrillDeck
+    from solver.games.taungau.drill import drill_deck_of
 
-    return DrillDeck(tuple(TILE_NAMES), 5, join="")
+    return drill_deck_of(_source(rules, tables).rules)
 
 
 def _text_lines(b: _Batch) -> list[str]:
