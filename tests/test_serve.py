@@ -163,14 +163,14 @@ def test_the_trainer_deals_what_bull_drill_deals(client: TestClient, tables: str
 
     out = io.StringIO()
     stdin = sys.stdin
-    sys.stdin = io.StringIO("1\n1\n1\n" * 2)  # two deals of 3 hands, then end of input
+    sys.stdin = io.StringIO("no bull\n1\n" * 30)  # answers enough for two deals or more
     try:
         main(["drill", "niuniu", "--hands", "3", "--seed", "42", "--tables", tables], out=out)
     finally:
         sys.stdin = stdin
     shown = [ln.split(": ", 1)[1] for ln in out.getvalue().splitlines() if ln.startswith("  hand")]
     got = [client.get(f"/v1/niuniu/deal?seed=42&hands=3&deal={k}").json()["hands"] for k in (1, 2)]
-    assert shown == got[0] + got[1]
+    assert len(shown) >= 6 and shown[:6] == got[0] + got[1]
 
 
 def assert_error(r: Any, status: int, needle: str) -> None:

@@ -16,7 +16,6 @@ identical results.
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -31,8 +30,10 @@ from solver.audit.columns import (
     RESULT_LABELS,
     ROLES,
     NotInRoundOrder,
+    RoundKeys,
     changes,
     column,
+    hand_lists,
     label,
     number,
 )
@@ -42,6 +43,7 @@ from solver.audit.partial import (
     MAX_SETTLE_ROWS,
     GroupCounts,
     Partial,
+    Room,
     net_counts,
 )
 from solver.audit.spec import AuditSpec
@@ -59,57 +61,6 @@ __all__ = [
 ]
 
 PAD = 255
-
-
-def _round_key(v: Any) -> str:
-    return str(v)
-
-
-class RoundKeys:
-    """The round ids of a block as the examples name them: ``id``, or ``scope:id``
-    when rounds are identified within a scope (a file: its base name; the
-    ``--round-key`` columns before the last)."""
-
-    def __init__(self, t: pa.Table, files: Sequence[str] | None = None) -> None:
-        self.round = column(t, "round")
-        self.scope = column(t, "scope") if "scope" in t.column_names else None
-        self.files = files
-        self.null_count = self.round.null_count
-
-    def _scope(self, v: Any) -> str:
-        if self.files is None:
-            return "" if v is None else str(v)
-        if isinstance(v, int) and 0 <= v < len(self.files):
-            v = self.files[v]
-        return os.path.basename(str(v).rstrip("/"))
-
-    def __call__(self, i: int) -> str:
-        r = _round_key(self.round[int(i)].as_py())
-        if self.scope is None:
-            return r
-        return f"{self._scope(self.scope[int(i)].as_py())}:{r}"
-
-    def take(self, rows: npt.NDArray[np.int64]) -> pa.Array:
-        """The keys of ``rows`` as strings."""
-        idx = pa.array(rows, pa.int64())
-        r = pc.cast(self.round.take(idx), pa.string())
-        if self.scope is None:
-            return r
-        sc = [self._scope(v) for v in self.scope.take(idx).to_pylist()]
-        return pc.binary_join_element_wise(pa.array(sc, pa.string()), r, ":")
-
-
-Room = dict[str, int]
-"""Examples a block may still list: ``malformed``, ``impossible``, ``disagree``, and the
-agreeing rows it may still keep (``agree``)."""
-
-
-def _hand_lists(ids: npt.NDArray[np.uint8]) -> pa.Array:
-    """Rows of ids (PAD after a short hand) as a list<uint8> array."""
-    mask = ids != PAD
-    offsets = np.zeros(len(ids) + 1, dtype=np.int32)
-    np.cumsum(mask.sum(axis=1), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ids[mask], pa.uint8()))
 
 
 class Auditor:
@@ -660,8 +611,8 @@ class Auditor:
             {
                 "round": keys,
                 "seat": pa.array(prow - brow, pa.int64()),
-                "player": _hand_lists(pl),
-                "banker": _hand_lists(bk),
+                "player": hand_lists(pl),
+                "banker": hand_lists(bk),
                 "winner": pa.array(winner, pa.string()),
                 "net": pa.array(net, pa.float64()),
             }

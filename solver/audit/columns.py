@@ -16,6 +16,10 @@ only the rows without a code, so every engine makes the same of every row.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
@@ -30,8 +34,10 @@ __all__ = [
     "ROLES",
     "UNKNOWN",
     "NotInRoundOrder",
+    "RoundKeys",
     "changes",
     "column",
+    "hand_lists",
     "label",
     "number",
 ]
@@ -146,3 +152,49 @@ def changes(rnd: pa.Array, scope: pa.Array | None = None) -> npt.NDArray[np.bool
             raise NotInRoundOrder("round ids are not in order")
         out[1:] = np.asarray(pc.fill_null(pc.not_equal(a, b), True))
     return out
+
+
+def _round_key(v: Any) -> str:
+    return str(v)
+
+
+class RoundKeys:
+    """The round ids of a block as the examples name them: ``id``, or ``scope:id``
+    when rounds are identified within a scope (a file: its base name; the
+    ``--round-key`` columns before the last)."""
+
+    def __init__(self, t: pa.Table, files: Sequence[str] | None = None) -> None:
+        self.round = column(t, "round")
+        self.scope = column(t, "scope") if "scope" in t.column_names else None
+        self.files = files
+        self.null_count = self.round.null_count
+
+    def _scope(self, v: Any) -> str:
+        if self.files is None:
+            return "" if v is None else str(v)
+        if isinstance(v, int) and 0 <= v < len(self.files):
+            v = self.files[v]
+        return os.path.basename(str(v).rstrip("/"))
+
+    def __call__(self, i: int) -> str:
+        r = _round_key(self.round[int(i)].as_py())
+        if self.scope is None:
+            return r
+        return f"{self._scope(self.scope[int(i)].as_py())}:{r}"
+
+    def take(self, rows: npt.NDArray[np.int64]) -> pa.Array:
+        """The keys of ``rows`` as strings."""
+        idx = pa.array(rows, pa.int64())
+        r = pc.cast(self.round.take(idx), pa.string())
+        if self.scope is None:
+            return r
+        sc = [self._scope(v) for v in self.scope.take(idx).to_pylist()]
+        return pc.binary_join_element_wise(pa.array(sc, pa.string()), r, ":")
+
+
+def hand_lists(ids: npt.NDArray[np.uint8], pad: int = 255) -> pa.Array:
+    """Rows of ids (``pad`` after a short hand) as a list<uint8> array."""
+    mask = ids != pad
+    offsets = np.zeros(len(ids) + 1, dtype=np.int32)
+    np.cumsum(mask.sum(axis=1), out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ids[mask], pa.uint8()))

@@ -32,9 +32,15 @@ __all__ = [
     "MAX_SETTLE_ROWS",
     "GroupCounts",
     "Partial",
+    "Room",
     "net_counts",
     "round_order",
 ]
+
+Room = dict[str, int]
+"""Examples a block may still list: ``malformed``, ``impossible``, ``disagree``, and the
+agreeing rows it may still keep (``agree``)."""
+
 
 MAX_EXAMPLES = 100
 """Malformed rows and impossible deals listed (all are counted)."""

@@ -221,7 +221,7 @@ def test_copies_are_checked() -> None:
         play.settle_batch([[0, 0]], [[0, 4]], rules={"decks": 2})
     with pytest.raises(ParseError, match="AS appears 3 times in row 0"):
         play.evaluate_batch([[0, 0, 0]], rules={"decks": 2})
-    assert play.settle("AS AS", "AS AS 2S", rules="shoe8") == -3  # 2 deng pair vs 3 suited
+    assert play.settle("AS AS", "AS AS 2S", rules="shoe8").net == -3  # 2 deng pair vs 3 suited
     assert play.evaluate_batch([[0, 0, 0]], rules="shoe8")["type"].tolist() == [4]
 
 

@@ -8,10 +8,10 @@ multiset and whether it is a flush: a few thousand per deck), so they are evalua
 once per class (:func:`representatives`) and looked up per hand; only the suit steps
 (``highest_card``, ``suit_of_highest``) look at each hand.
 
+>>> labels = ["no_bull", *(f"niu_{k}" for k in range(1, 10)), "niu_niu", "five_faces"]
 >>> cats = expand_keys(["five_faces"], {"five_small_bull_total": "at_most_10",
 ...     "five_small_bull_max_rank": "4", "four_faces_fifth": "ten"}, "highest_card",
-...     False, "push", ["equal"], {"equal": [1] * 18}, [f"c{i}" for i in range(11)]
-...     + ["five_faces"] + [f"c{i}" for i in range(12, 18)])
+...     False, "push", ["equal"], {"equal": [1] * 12}, labels)
 >>> [(c.name, c.when, c.rank) for c in cats[:3]]
 [('five_faces', 'faces == 5', 11), ('niu_niu', 'points == 10', 10), ('niu_9', 'points == 9', 9)]
 """
@@ -391,7 +391,9 @@ def _classes(deck_size: int, decks: int, trips_bull: bool) -> _Classes:
     key = (deck_size, decks, trips_bull)
     got = _CLASSES.get(key)
     if got is None:
-        reps = representatives(deck_size, decks)
+        # every rank multiset and its flush, even those the deck cannot deal: the shoe
+        # paths class every multiset of cards before weighting the impossible ones by 0
+        reps = representatives(deck_size, max(decks, 5))
         index = np.full(2 * _BASE, -1, dtype=np.int32)
         index[_class_key(reps)] = np.arange(len(reps), dtype=np.int32)
         got = _CLASSES[key] = _Classes(reps, index, features(reps, trips_bull))

@@ -17,6 +17,7 @@ Results are the shared types of :mod:`solver.kit.results`: a :class:`NiuNiuHand`
 
 from __future__ import annotations
 
+from solver.games.niuniu.rules import Category
 from solver.games.niuniu.runtime import (
     Comparison,
     HandLike,
@@ -34,6 +35,7 @@ from solver.games.niuniu.runtime import (
 from solver.games.niuniu.table import Ranking, Round, rank, settle_round
 
 __all__ = [
+    "Category",
     "Comparison",
     "HandLike",
     "NiuNiuHand",
