@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from solver.kit.check import Checker
     from solver.kit.exact import OddsResult
     from solver.kit.markdown import ReportContext
+    from solver.kit.notation import Spans
 
 __all__ = ["OPTION_KEYS", "ExactEdge", "Game", "Options", "get", "names"]
 
@@ -117,6 +118,18 @@ class Game(Protocol):
     ) -> list[dict[str, Any]]: ...
 
     def eval_text(self, rec: dict[str, Any]) -> str: ...
+
+    def eval_lines(
+        self,
+        spans: Spans,
+        rules: str | None,
+        options: Options,
+        tables: str | None,
+        as_json: bool,
+    ) -> pa.Array | None:
+        """A block of hands at once: each one's ``eval_text`` or JSON line (with its
+        line end), null where a hand is to be answered alone (``None``: none here)."""
+        ...
 
     def compare_record(
         self, player: str, banker: str, rules: str | None, options: Options, tables: str | None

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from solver.kit.check import Checker
     from solver.kit.exact import OddsResult
     from solver.kit.markdown import ReportContext
+    from solver.kit.notation import Spans
 
 __all__ = ["OPTIONAL_COMMANDS", "GameEntry"]
 
@@ -94,6 +95,20 @@ class GameEntry:
 
     def eval_text(self, rec: dict[str, Any]) -> str:
         return cast(str, self.room("commands").cli_eval_text(rec))
+
+    def eval_lines(
+        self,
+        spans: Spans,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        as_json: bool,
+    ) -> pa.Array | None:
+        """A block of hands answered at once (``bull eval --input``): each hand's text
+        or JSON line with its line end, null for a hand to answer alone; ``None`` when
+        the game answers no block of these rules at once."""
+        lines = self.room("commands").cli_eval_lines(spans, rules, dict(options), tables, as_json)
+        return cast("pa.Array | None", lines)
 
     def compare_record(
         self,
