@@ -68,7 +68,7 @@ def table_risk(
 ) -> BankerRisk:
     """``bull risk niuniu``: the banker against ``players`` players from one deck (or
     the rule set's shoe), under the bet and commission of ``options``."""
-    from solver.games.niuniu.audit import audit_spec
+    from solver.games.niuniu.audit import audit_spec, exact_figures
     from solver.games.niuniu.odds import _niuniu_rules
     from solver.kit.exact import exact_commission
 
@@ -76,10 +76,9 @@ def table_risk(
     bet = r.bet(options.get("bet"))
     comm = exact_commission(options.get("commission"), r.commission)
 
-    def player() -> NetDistribution:
-        net = edge(r, bet, comm, tables).net
-        assert net is not None
-        return net
+    def player() -> NetDistribution:  # the exact edge's, as bull audit keeps it on disk
+        fig = exact_figures(r, bet, float(comm), tables)
+        return NetDistribution.of((Fraction(a), Fraction(p)) for a, p in fig["net"])
 
     seats = (r.deck_size * int(r.decks)) // 5 - 1
     return kit_table_risk(
