@@ -132,8 +132,8 @@ def test_grab_command(tmp_path: Path, grab: dict[str, Any]) -> None:
     rec = json.loads(out.getvalue())
     assert sum(rec["categories"].values()) == 48 and rec["categories"]["no_bull"] == 0
     assert rec["categories"]["niu_niu"] == 4  # a 9 makes 1 + 3 + 7 + 10 + 9 = 30
-    assert Fraction(rec["banker_ev_fraction"]) == Fraction(rec["player_ev_fraction"])
-    assert rec["bid"] == (4 if Fraction(rec["banker_ev_fraction"]) > 0 else 0)
+    assert Fraction(rec["ev_banker_fraction"]) == Fraction(rec["ev_player_fraction"])
+    assert rec["bid"] == (4 if Fraction(rec["ev_banker_fraction"]) > 0 else 0)
 
 
 @pytest.mark.slow
