@@ -67,6 +67,7 @@ def cli_compare(
         "commission": s.commission,
         "commission_fraction": commission_fraction(s.commission),
         "net": s.net,
+        "banker_net": s.banker_net,
         "rules": src.rules.name,
     }
 

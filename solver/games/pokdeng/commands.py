@@ -88,6 +88,7 @@ def cli_compare(
         "winner": s.winner,
         "reason": s.reason,
         "net": s.net,
+        "dealer_net": s.banker_net,
         "rules": s.player.rules,
     }
 
