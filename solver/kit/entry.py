@@ -13,7 +13,8 @@ commands (``advise``, ``strategy``) answer only when the game lists them in
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from solver.core.rules import RuleSet, RuleSpec
+    from solver.kit.banker import BankerRisk
     from solver.kit.check import Checker
     from solver.kit.exact import OddsResult
     from solver.kit.markdown import ReportContext
@@ -147,6 +149,22 @@ class GameEntry:
 
     def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
         return cast("tuple[list[str], str]", self.room("report").headline(tables))
+
+    # -- the banker at a full table (``bull risk``; the room ``risk``)
+    def risk(
+        self,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        players: int,
+        rounds: int,
+        reserve: Fraction | None = None,
+        progress: Callable[[int, int], Any] | None = None,
+    ) -> BankerRisk:
+        res = self.room("risk").table_risk(
+            rules, dict(options), tables, players, rounds, reserve, progress
+        )
+        return cast("BankerRisk", res)
 
     # -- audit (``bull audit``, ``bull deal``)
     def audit_spec(
