@@ -16,6 +16,8 @@ from _peers import peer
 NOT_RUN = {
     "report": "writes every figure of every game (minutes); tests/test_report.py runs it "
     "and validates its --json against the schema",
+    "risk": "simulates up to ten million tables a game (minutes); tests/test_risk_table.py "
+    "runs it with small simulations and validates its --json against the schema",
     "serve": "no --json (it serves the other commands' records over HTTP)",
 }
 """Commands with a schema this module does not run, and why."""

@@ -30,8 +30,8 @@ __all__ = ["COMMANDS", "glossary", "load", "validate"]
 
 COMMANDS = (
     "advise", "audit", "build", "check-tables", "compare", "deal", "drill", "edge", "eval",
-    "grab", "odds", "probe", "rank", "report", "round", "rules", "strategy", "vectors",
-    "verify",
+    "grab", "odds", "probe", "rank", "report", "risk", "round", "rules", "strategy",
+    "vectors", "verify",
 )  # fmt: skip
 """The commands whose ``--json`` output has a schema (every command but ``serve``)."""
 
