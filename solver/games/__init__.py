@@ -150,6 +150,21 @@ class Game(Protocol):
         """The checker ``bull verify`` streams claims through."""
         ...
 
+    def learn_language(
+        self,
+        path: str,
+        data: Mapping[str, Any],
+        *,
+        fmt: str,
+        columns: Mapping[str, str],
+        batch_size: int,
+        options: Options,
+    ) -> Any:
+        """``bull verify --infer``'s language stage: what a claims file teaches of the
+        game's rule language beyond ``data`` (a lesson with ``data`` and scored ``items``),
+        or ``None`` for a game without one."""
+        ...
+
     def vectors(
         self, rules: str | None, seed: int, sample: int, options: Options, tables: str | None
     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
