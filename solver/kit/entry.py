@@ -13,7 +13,8 @@ commands (``advise``, ``strategy``) answer only when the game lists them in
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,9 +26,11 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from solver.core.rules import RuleSet, RuleSpec
+    from solver.kit.banker import BankerRisk
     from solver.kit.check import Checker
     from solver.kit.exact import OddsResult
     from solver.kit.markdown import ReportContext
+    from solver.kit.notation import Spans
 
 __all__ = ["OPTIONAL_COMMANDS", "GameEntry"]
 
@@ -114,6 +117,20 @@ class GameEntry:
     def eval_text(self, rec: dict[str, Any]) -> str:
         return cast(str, self.room("commands").cli_eval_text(rec))
 
+    def eval_lines(
+        self,
+        spans: Spans,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        as_json: bool,
+    ) -> pa.Array | None:
+        """A block of hands answered at once (``bull eval --input``): each hand's text
+        or JSON line with its line end, null for a hand to answer alone; ``None`` when
+        the game answers no block of these rules at once."""
+        lines = self.room("commands").cli_eval_lines(spans, rules, dict(options), tables, as_json)
+        return cast("pa.Array | None", lines)
+
     def compare_record(
         self,
         player: str,
@@ -166,6 +183,22 @@ class GameEntry:
 
     def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
         return cast("tuple[list[str], str]", self.room("report").headline(tables))
+
+    # -- the banker at a full table (``bull risk``; the room ``risk``)
+    def risk(
+        self,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        players: int,
+        rounds: int,
+        reserve: Fraction | None = None,
+        progress: Callable[[int, int], Any] | None = None,
+    ) -> BankerRisk:
+        res = self.room("risk").table_risk(
+            rules, dict(options), tables, players, rounds, reserve, progress
+        )
+        return cast("BankerRisk", res)
 
     # -- audit (``bull audit``, ``bull deal``)
     def audit_spec(
