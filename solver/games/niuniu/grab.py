@@ -44,9 +44,9 @@ __all__ = [
     "TABLE",
     "build_grab_table",
     "cli_grab",
-    "grab_bet",
     "cli_grab_text",
     "ev_by_visible",
+    "grab_bet",
     "grab_record",
     "report_section",
 ]
