@@ -229,6 +229,10 @@ def _parser() -> _Parser:
     game_options(g)
     g.set_defaults(run=cmd_edge)
 
+    from solver.risk_command import add_parser as add_risk
+
+    add_risk(sub, _helped, common, game_options, _bounded)
+
     r = _helped(sub, "report", "write a research report with every exact figure")
     r.add_argument("--out", metavar="DIR", default="report", help="output directory")
     r.add_argument(
