@@ -286,6 +286,7 @@ def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
     from solver.games.niuniu import risk as nr
     from solver.games.pokdeng import risk as pr
     from solver.games.taungau import risk as tr
+    from solver.schemas import load, validate
 
     for mod in (nr, pr, tr):
         monkeypatch.setattr(mod, "SIM_TABLES", 2_000)
@@ -297,21 +298,24 @@ def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
                          "10", "--json"], out, err)  # fmt: skip
         assert code == 0, err.getvalue()
         rec = json.loads(out.getvalue())
+        assert validate(rec, load("risk")) == []  # solver/schemas/risk.json
         shapes.add(tuple(sorted(rec)))
-        assert Fraction(rec["mean_fraction"]) == -n * Fraction(rec["player_ev_fraction"])
+        assert Fraction(rec["mean_fraction"]) == -n * Fraction(rec["ev_player_fraction"])
         assert rec["distribution_method"] == "simulated" and rec["covariance_method"] == "simulated"
         assert [r["probability"] for r in rec["reserve"]] == [0.99, 0.999, 1.0]
-        assert rec["ruin"]["method"] == "simulated" and rec["tables"] == 2_000
+        assert rec["ruin"]["method"] == "simulated" and rec["simulated_tables"] == 2_000
         var = n * rec["player_variance"] + n * (n - 1) * rec["covariance"]
         assert rec["variance"] == pytest.approx(var)
         out = StringIO()
         assert cli.main(["risk", game, "--players", "1", "--reserve", "5", "--json"], out) == 0
         one = json.loads(out.getvalue())
+        assert validate(one, load("risk")) == []
         assert one["distribution_method"] == "exact" and one["ruin"]["method"] == "exact"
         assert one["reserve"][-1]["method"] == "exact"
-        assert sum(Fraction(p["p_fraction"]) for p in one["distribution"]) == 1
-    assert len({tuple(k for k in s if k not in ("bet", "commission", "banker_reveals",
-                "dealer_draws_at_most", "player_strategy")) for s in shapes}) == 1  # fmt: skip
+        assert sum(Fraction(p["probability_fraction"]) for p in one["distribution"]) == 1
+    own = ("bet", "commission", "commission_fraction", "banker_reveals",
+           "dealer_draws_at_most", "player_strategy")  # fmt: skip
+    assert len({tuple(k for k in s if k not in own) for s in shapes}) == 1
 
 
 @pytest.mark.parametrize(

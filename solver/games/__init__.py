@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from solver.kit.check import Checker
     from solver.kit.exact import OddsResult
     from solver.kit.markdown import ReportContext
+    from solver.kit.notation import Spans
 
 __all__ = ["OPTION_KEYS", "ExactEdge", "Game", "Options", "get", "names"]
 
@@ -120,6 +121,18 @@ class Game(Protocol):
 
     def eval_text(self, rec: dict[str, Any]) -> str: ...
 
+    def eval_lines(
+        self,
+        spans: Spans,
+        rules: str | None,
+        options: Options,
+        tables: str | None,
+        as_json: bool,
+    ) -> pa.Array | None:
+        """A block of hands at once: each one's ``eval_text`` or JSON line (with its
+        line end), null where a hand is to be answered alone (``None``: none here)."""
+        ...
+
     def compare_record(
         self, player: str, banker: str, rules: str | None, options: Options, tables: str | None
     ) -> dict[str, Any]: ...
@@ -150,6 +163,21 @@ class Game(Protocol):
     # -- verify and vectors
     def checker(self, rules: str | None, options: Options, tables: str | None) -> Checker:
         """The checker ``bull verify`` streams claims through."""
+        ...
+
+    def learn_language(
+        self,
+        path: str,
+        data: Mapping[str, Any],
+        *,
+        fmt: str,
+        columns: Mapping[str, str],
+        batch_size: int,
+        options: Options,
+    ) -> Any:
+        """``bull verify --infer``'s language stage: what a claims file teaches of the
+        game's rule language beyond ``data`` (a lesson with ``data`` and scored ``items``),
+        or ``None`` for a game without one."""
         ...
 
     def vectors(

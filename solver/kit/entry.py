@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from solver.kit.check import Checker
     from solver.kit.exact import OddsResult
     from solver.kit.markdown import ReportContext
+    from solver.kit.notation import Spans
 
 __all__ = ["OPTIONAL_COMMANDS", "GameEntry"]
 
@@ -49,6 +50,8 @@ class GameEntry:
     """The room whose ``build_tables()`` builds the game's tables."""
     options: frozenset[str] = frozenset()
     """The command options this game takes (``bet``, ``banker_reveals`` ...)."""
+    learns: bool = False
+    """Whether the game's room ``induce`` learns its rule language (``--infer``)."""
 
     def accept(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options given (not ``None``), or an error naming one this game does not
@@ -70,6 +73,23 @@ class GameEntry:
 
     def _refuse(self, command: str) -> BullError:
         return BullError(f"`bull {command}` does not apply to {self.name}")
+
+    def learn_language(
+        self,
+        path: str,
+        data: Mapping[str, Any],
+        *,
+        fmt: str,
+        columns: Mapping[str, str],
+        batch_size: int,
+        options: Mapping[str, Any],
+    ) -> Any:
+        """The game's language lesson from a claims file (``None`` if it has none)."""
+        if not self.learns:
+            return None
+        return self.room("induce").learn(
+            path, data, fmt=fmt, columns=columns, batch_size=batch_size, options=options
+        )
 
     # -- rules and tables
     def presets(self) -> list[str]:
@@ -96,6 +116,20 @@ class GameEntry:
 
     def eval_text(self, rec: dict[str, Any]) -> str:
         return cast(str, self.room("commands").cli_eval_text(rec))
+
+    def eval_lines(
+        self,
+        spans: Spans,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        as_json: bool,
+    ) -> pa.Array | None:
+        """A block of hands answered at once (``bull eval --input``): each hand's text
+        or JSON line with its line end, null for a hand to answer alone; ``None`` when
+        the game answers no block of these rules at once."""
+        lines = self.room("commands").cli_eval_lines(spans, rules, dict(options), tables, as_json)
+        return cast("pa.Array | None", lines)
 
     def compare_record(
         self,

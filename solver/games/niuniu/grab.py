@@ -135,20 +135,21 @@ def grab_record(
     bid = got["bid"]
     return {
         "hand": hand_names(cards),
-        "categories": {c.label: got[f"cat_{c.label}"] for c in _CATS},
+        "category_counts": {c.label: got[f"cat_{c.label}"] for c in _CATS},
         "p_win": float(p_win),
         "p_win_fraction": fraction_text(p_win),
-        "banker_ev": float(ev),
-        "banker_ev_fraction": fraction_text(ev),
-        "player_ev": float(ev),
-        "player_ev_fraction": fraction_text(ev),
+        "ev_banker": float(ev),
+        "ev_banker_fraction": fraction_text(ev),
+        "ev_player": float(ev),
+        "ev_player_fraction": fraction_text(ev),
         "percentile": 100 * got["ev_at_most"] / t.num_rows,
         "bid": bid,
-        "players": players,
-        "banker_ev_at_bid": float(ev * bid * players),
-        "banker_ev_at_bid_fraction": fraction_text(ev * bid * players),
+        "n_players": players,
+        "ev_banker_at_bid": float(ev * bid * players),
+        "ev_banker_at_bid_fraction": fraction_text(ev * bid * players),
         "multipliers": MULTIPLIERS | {"other": 1},
-        "commission": str(COMMISSION),
+        "commission": float(COMMISSION),
+        "commission_fraction": fraction_text(COMMISSION),
     }
 
 
@@ -164,15 +165,15 @@ def cli_grab(
 
 
 def cli_grab_text(rec: dict[str, Any]) -> str:
-    cats = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rec["categories"].items() if v)
+    cats = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rec["category_counts"].items() if v)
     bid = f"bid {rec['bid']}x" if rec["bid"] else "do not bid"
     return (
         f"{' '.join(rec['hand'])} + one of 48: {cats}\n"
-        f"vs one player: P(win) {rec['p_win']:.4%}, EV as banker {rec['banker_ev']:+.4f} "
-        f"(exact {rec['banker_ev_fraction']}), as player {rec['player_ev']:+.4f}; "
+        f"vs one player: P(win) {rec['p_win']:.4%}, EV as banker {rec['ev_banker']:+.4f} "
+        f"(exact {rec['ev_banker_fraction']}), as player {rec['ev_player']:+.4f}; "
         f"percentile {rec['percentile']:.1f}\n"
-        f"{bid} (EV is linear in the bid; against {rec['players']} player(s): "
-        f"{rec['banker_ev_at_bid']:+.4f})"
+        f"{bid} (EV is linear in the bid; against {rec['n_players']} player(s): "
+        f"{rec['ev_banker_at_bid']:+.4f})"
     )
 
 
