@@ -55,6 +55,7 @@ def runs(tmp: Path) -> Iterator[tuple[str, list[str], str]]:
     for g in GAMES:
         a, b, c = HANDS[g]
         yield "eval", ["eval", g, a, b, c, "--json"], ""
+        yield "eval", ["eval", g, "--input", "-", "--json"], f"{a}\n{b}\n"
         yield "compare", ["compare", g, b, c, "--json"], ""
         yield "rank", ["rank", g, a, b, c, "--json"], ""
         yield "round", ["round", g, "--banker", c, "--player", b, "--json"], ""
