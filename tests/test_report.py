@@ -106,7 +106,8 @@ def test_report_plots_are_real_images(report: tuple[Path, dict]) -> None:
 def test_headline_block(all_tables: Path) -> None:
     text = headline_text(headline(all_tables))
     assert "`-1/40`" in text and "Niu Niu `casino`" in text and "Pok Deng `straights`" in text
-    assert text.count("\n| ") == 1 + 11  # the rule line and 11 figures
+    assert text.count("\n| ") == 1 + 11 + 4  # the rule line, 11 figures, the risk table
+    assert "a full table of 9 players" in text
 
 
 def test_report_bad_output_directory(tmp_path: Path) -> None:

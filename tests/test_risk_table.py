@@ -336,3 +336,43 @@ def test_cli_risk_bad_input(argv: list[str], message: str) -> None:
     assert cli.main(argv, out, err) == 2
     assert message in err.getvalue() and len(err.getvalue().strip().splitlines()) == 1
     assert out.getvalue() == ""
+
+
+def test_report_risk_section_draws_three_labelled_charts(tmp_path: Any, monkeypatch: Any) -> None:
+    """The report's risk part: a row per table size and three PNGs whose titles name the
+    rule set and whose axes are labelled with units."""
+    from solver.kit import risk_report
+    from solver.kit.banker import Worst, banker_risk
+    from solver.kit.markdown import ReportContext, figure
+
+    F = Fraction
+    player = NetDistribution.of([(F(-1), F(1, 2)), (F(19, 20), F(1, 2))])
+
+    def coin(rng: Any, n: int) -> Any:
+        return rng.choice([-1.0, 0.95], size=(n, 3))
+
+    sample = simulate_tables(coin, 3, 5_000, 20, seed=2)
+
+    def risk(n: int) -> Any:
+        worst = Worst(n * F(19, 20), n == 1)
+        return banker_risk("toy", "demo", {}, player, sample, n, 100, worst)
+
+    drawn: list[Any] = []
+
+    def spy(w: float, h: float) -> Any:
+        drawn.append(figure(w, h))
+        return drawn[-1]
+
+    monkeypatch.setattr(risk_report, "figure", spy)
+    ctx = ReportContext(tmp_path, None, True, 1000)
+    risk_report.risk_section(ctx, "toy", "Toy", "demo", "double bet", risk, 3)
+    assert [p.name for p in ctx.images] == [
+        "toy_demo_risk_distribution.png", "toy_demo_risk_funnel.png", "toy_demo_risk_reserve.png"
+    ]  # fmt: skip
+    assert all(p.stat().st_size > 1000 for p in ctx.images)
+    for fig in drawn:
+        ax = fig.axes[0]
+        assert "Toy `demo`, double bet" in ax.get_title()
+        assert "stakes" in ax.get_xlabel() + ax.get_ylabel() and ax.get_xlabel()
+    text = "\n".join(ctx.md)
+    assert text.count("\n| ") >= 4 and "≤ 2.85 (bound)" in text  # three sizes, one bound
