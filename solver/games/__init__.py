@@ -165,6 +165,21 @@ class Game(Protocol):
         """The checker ``bull verify`` streams claims through."""
         ...
 
+    def learn_language(
+        self,
+        path: str,
+        data: Mapping[str, Any],
+        *,
+        fmt: str,
+        columns: Mapping[str, str],
+        batch_size: int,
+        options: Options,
+    ) -> Any:
+        """``bull verify --infer``'s language stage: what a claims file teaches of the
+        game's rule language beyond ``data`` (a lesson with ``data`` and scored ``items``),
+        or ``None`` for a game without one."""
+        ...
+
     def vectors(
         self, rules: str | None, seed: int, sample: int, options: Options, tables: str | None
     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -178,6 +193,10 @@ class Game(Protocol):
 
     def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
         """The README headline rows and a note on what they average over."""
+        ...
+
+    def risk_headline(self, tables: str | os.PathLike[str] | None) -> list[str]:
+        """The README's risk rows (SD and the banker's reserve), if the game has any."""
         ...
 
     # -- the banker at a full table

@@ -51,6 +51,8 @@ class GameEntry:
     """The room whose ``build_tables()`` builds the game's tables."""
     options: frozenset[str] = frozenset()
     """The command options this game takes (``bet``, ``banker_reveals`` ...)."""
+    learns: bool = False
+    """Whether the game's room ``induce`` learns its rule language (``--infer``)."""
 
     def accept(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options given (not ``None``), or an error naming one this game does not
@@ -72,6 +74,23 @@ class GameEntry:
 
     def _refuse(self, command: str) -> BullError:
         return BullError(f"`bull {command}` does not apply to {self.name}")
+
+    def learn_language(
+        self,
+        path: str,
+        data: Mapping[str, Any],
+        *,
+        fmt: str,
+        columns: Mapping[str, str],
+        batch_size: int,
+        options: Mapping[str, Any],
+    ) -> Any:
+        """The game's language lesson from a claims file (``None`` if it has none)."""
+        if not self.learns:
+            return None
+        return self.room("induce").learn(
+            path, data, fmt=fmt, columns=columns, batch_size=batch_size, options=options
+        )
 
     # -- rules and tables
     def presets(self) -> list[str]:
@@ -165,6 +184,10 @@ class GameEntry:
 
     def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
         return cast("tuple[list[str], str]", self.room("report").headline(tables))
+
+    def risk_headline(self, tables: str | os.PathLike[str] | None) -> list[str]:
+        make = getattr(self.room("report"), "risk_headline", None)
+        return [] if make is None else cast("list[str]", make(tables))
 
     # -- the banker at a full table (``bull risk``; the room ``risk``)
     def risk(
