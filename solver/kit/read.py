@@ -432,19 +432,23 @@ class _PhysicalLines:
         g = np.arange(done, done + n, dtype=np.int64)
         logical = g + 2 + np.searchsorted(before, g, side="right")
         upto = int(np.searchsorted(before, g[-1], side="right")) if n else len(rows)
-        events = sorted(
-            [(int(logical[i]), int(nl[i]), i) for i in range(n)]
-            + [(rows[j][0], rows[j][1], -1 - j) for j in range(self.taken, max(upto, self.taken))]
-        )
+        # every row in order of its logical number (good rows and skipped ones, never
+        # the same number): its line is its number plus the newlines of the rows before
+        take = rows[self.taken : max(upto, self.taken)]
+        nums = np.concatenate([logical, np.array([r[0] for r in take], dtype=np.int64)])
+        nls = np.concatenate([nl.astype(np.int64), np.array([r[1] for r in take], np.int64)])
+        who = np.concatenate([np.arange(n), -1 - np.arange(self.taken, self.taken + len(take))])
+        order = np.argsort(nums, kind="stable")
+        line_of = nums[order] + np.cumsum(nls[order]) - nls[order] + self.extra
+        who_o = who[order]
         physical = np.empty(n, dtype=np.int64)
+        physical[who_o[who_o >= 0]] = line_of[who_o >= 0]
         bad: list[tuple[int, str]] = []
-        for number, newlines, who in events:
-            line = number + self.extra
-            if who >= 0:
-                physical[who] = line
-            elif rows[-1 - who][2] is not None:
-                bad.append((line, str(rows[-1 - who][2])))
-            self.extra += newlines
+        for at in np.flatnonzero(who_o < 0).tolist():
+            message = rows[-1 - int(who_o[at])][2]
+            if message is not None:
+                bad.append((int(line_of[at]), str(message)))
+        self.extra += int(nls.sum())
         self.taken = max(upto, self.taken)
         return physical, bad
 
