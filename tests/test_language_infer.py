@@ -110,3 +110,28 @@ def test_infer_writes_a_file_that_reverifies_clean(
     assert code == 0, err
     assert json.loads(text)["disagree"] == 0
     agrees_everywhere(house, load_rules(str(out)), seed=77)
+
+
+def test_a_category_claimed_by_one_row_is_rejected_with_its_support(tmp_path: Path) -> None:
+    """A faithful classic file of thousands of rows, but one hand claimed as a category of
+    its own (and one showdown paid 5): the language stage adopts nothing; the category is
+    reported as rejected, with support 1."""
+    classic = next(h for h in HOUSES if h.name == "niu_niu_by_ranks")  # for its categories
+    plain = House("classic", "classic itself", classic.cats, ())
+    path = claims_file(plain, tmp_path / "classic.csv", seed=5)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    hand = next(i for i, line in enumerate(lines) if ",niu_niu," in line)
+    lines[hand] = lines[hand].replace(",niu_niu,", ",bull_pair,")
+    win = next(i for i, line in enumerate(lines) if line.endswith(",banker,-1.0"))
+    lines[win] = lines[win][: -len("-1.0")] + "-5.0"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lesson = learn(
+        str(path), load_rules("classic").to_data(), fmt="csv", columns={}, batch_size=65_536,
+        options={},
+    )  # fmt: skip
+    assert lesson.data is None and not any(i.adopted for i in lesson.items), lesson.items
+    keys = {i.key: i for i in lesson.items}
+    assert keys["category:bull_pair"].explains == 1 and keys["category:bull_pair"].bits < 20
+    # the net paid 5 is one row against every other row of its category: no multiplier
+    # explains it without contradictions, so none is even a candidate
+    assert not [i for i in lesson.items if i.key.startswith("multiplier:")]
