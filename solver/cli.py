@@ -247,6 +247,7 @@ def _parser() -> _Parser:
         metavar="N,N,...",
         help="the shoe sizes the one-deck-to-shoe tables compare (default 1,2,...,8)",
     )
+    r.add_argument("--progress", action="store_true", help="progress on stderr, even piped")
     common(r, rules=False)
     r.set_defaults(run=module_command("solver.report", "cli_report"))
 

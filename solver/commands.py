@@ -532,7 +532,7 @@ def cmd_drill(args: argparse.Namespace, out: Any) -> int:
     n = hands_range(args.hands, deck)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.json:
-        out.write(json.dumps({"event": "start", "game": game.name, "hands": n, "seed": seed}))
+        out.write(json.dumps({"event": "start", "game": game.name, "n_hands": n, "seed": seed}))
         out.write("\n")
     else:
         out.write(

@@ -286,6 +286,7 @@ def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
     from solver.games.niuniu import risk as nr
     from solver.games.pokdeng import risk as pr
     from solver.games.taungau import risk as tr
+    from solver.schemas import load, validate
 
     for mod in (nr, pr, tr):
         monkeypatch.setattr(mod, "SIM_TABLES", 2_000)
@@ -297,21 +298,24 @@ def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
                          "10", "--json"], out, err)  # fmt: skip
         assert code == 0, err.getvalue()
         rec = json.loads(out.getvalue())
+        assert validate(rec, load("risk")) == []  # solver/schemas/risk.json
         shapes.add(tuple(sorted(rec)))
-        assert Fraction(rec["mean_fraction"]) == -n * Fraction(rec["player_ev_fraction"])
+        assert Fraction(rec["mean_fraction"]) == -n * Fraction(rec["ev_player_fraction"])
         assert rec["distribution_method"] == "simulated" and rec["covariance_method"] == "simulated"
         assert [r["probability"] for r in rec["reserve"]] == [0.99, 0.999, 1.0]
-        assert rec["ruin"]["method"] == "simulated" and rec["tables"] == 2_000
+        assert rec["ruin"]["method"] == "simulated" and rec["simulated_tables"] == 2_000
         var = n * rec["player_variance"] + n * (n - 1) * rec["covariance"]
         assert rec["variance"] == pytest.approx(var)
         out = StringIO()
         assert cli.main(["risk", game, "--players", "1", "--reserve", "5", "--json"], out) == 0
         one = json.loads(out.getvalue())
+        assert validate(one, load("risk")) == []
         assert one["distribution_method"] == "exact" and one["ruin"]["method"] == "exact"
         assert one["reserve"][-1]["method"] == "exact"
-        assert sum(Fraction(p["p_fraction"]) for p in one["distribution"]) == 1
-    assert len({tuple(k for k in s if k not in ("bet", "commission", "banker_reveals",
-                "dealer_draws_at_most", "player_strategy")) for s in shapes}) == 1  # fmt: skip
+        assert sum(Fraction(p["probability_fraction"]) for p in one["distribution"]) == 1
+    own = ("bet", "commission", "commission_fraction", "banker_reveals",
+           "dealer_draws_at_most", "player_strategy")  # fmt: skip
+    assert len({tuple(k for k in s if k not in own) for s in shapes}) == 1
 
 
 @pytest.mark.parametrize(
@@ -332,3 +336,43 @@ def test_cli_risk_bad_input(argv: list[str], message: str) -> None:
     assert cli.main(argv, out, err) == 2
     assert message in err.getvalue() and len(err.getvalue().strip().splitlines()) == 1
     assert out.getvalue() == ""
+
+
+def test_report_risk_section_draws_three_labelled_charts(tmp_path: Any, monkeypatch: Any) -> None:
+    """The report's risk part: a row per table size and three PNGs whose titles name the
+    rule set and whose axes are labelled with units."""
+    from solver.kit import risk_report
+    from solver.kit.banker import Worst, banker_risk
+    from solver.kit.markdown import ReportContext, figure
+
+    F = Fraction
+    player = NetDistribution.of([(F(-1), F(1, 2)), (F(19, 20), F(1, 2))])
+
+    def coin(rng: Any, n: int) -> Any:
+        return rng.choice([-1.0, 0.95], size=(n, 3))
+
+    sample = simulate_tables(coin, 3, 5_000, 20, seed=2)
+
+    def risk(n: int) -> Any:
+        worst = Worst(n * F(19, 20), n == 1)
+        return banker_risk("toy", "demo", {}, player, sample, n, 100, worst)
+
+    drawn: list[Any] = []
+
+    def spy(w: float, h: float) -> Any:
+        drawn.append(figure(w, h))
+        return drawn[-1]
+
+    monkeypatch.setattr(risk_report, "figure", spy)
+    ctx = ReportContext(tmp_path, None, True, 1000)
+    risk_report.risk_section(ctx, "toy", "Toy", "demo", "double bet", risk, 3)
+    assert [p.name for p in ctx.images] == [
+        "toy_demo_risk_distribution.png", "toy_demo_risk_funnel.png", "toy_demo_risk_reserve.png"
+    ]  # fmt: skip
+    assert all(p.stat().st_size > 1000 for p in ctx.images)
+    for fig in drawn:
+        ax = fig.axes[0]
+        assert "Toy `demo`, double bet" in ax.get_title()
+        assert "stakes" in ax.get_xlabel() + ax.get_ylabel() and ax.get_xlabel()
+    text = "\n".join(ctx.md)
+    assert text.count("\n| ") >= 4 and "≤ 2.85 (bound)" in text  # three sizes, one bound

@@ -195,6 +195,10 @@ class Game(Protocol):
         """The README headline rows and a note on what they average over."""
         ...
 
+    def risk_headline(self, tables: str | os.PathLike[str] | None) -> list[str]:
+        """The README's risk rows (SD and the banker's reserve), if the game has any."""
+        ...
+
     # -- the banker at a full table
     def risk(
         self,

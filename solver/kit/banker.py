@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.kit.exact import fraction_text
+from solver.kit.exact import commission_fraction, fraction_text
 from solver.kit.risk import NetDistribution
 from solver.kit.table_risk import (
     EXACT_RUIN_WORK,
@@ -142,12 +142,17 @@ class BankerRisk:
             "game": self.game,
             "rules": self.rules,
             **dict(self.setting),
+            **(
+                {"commission_fraction": commission_fraction(self.setting["commission"])}
+                if "commission" in self.setting
+                else {}
+            ),
             "players": self.players,
             "rounds": self.rounds,
             "mean": float(self.mean),
             "mean_fraction": fraction_text(self.mean),
-            "player_ev": float(self.player.mean),
-            "player_ev_fraction": fraction_text(self.player.mean),
+            "ev_player": float(self.player.mean),
+            "ev_player_fraction": fraction_text(self.player.mean),
             "player_variance": float(self.player.variance),
             "player_variance_fraction": fraction_text(self.player.variance),
             "covariance": self.covariance,
@@ -159,7 +164,7 @@ class BankerRisk:
             "variance_high": self.variance_interval[1],
             "sd": self.sd,
             "level": LEVEL,
-            "tables": self.tables,
+            "simulated_tables": self.tables,
             "distribution_method": self.distribution_method,
             "distribution": [dict(p) for p in self.distribution],
             "reserve": [dict(r) for r in self.reserve],
@@ -177,10 +182,10 @@ def _exact_rows(banker: NetDistribution) -> list[dict[str, Any]]:
         {
             "net": float(a),
             "net_fraction": fraction_text(a),
-            "p": float(p),
-            "p_fraction": fraction_text(p),
-            "p_low": float(p),
-            "p_high": float(p),
+            "probability": float(p),
+            "probability_fraction": fraction_text(p),
+            "probability_low": float(p),
+            "probability_high": float(p),
         }
         for a, p in banker.points
     ]
@@ -192,7 +197,13 @@ def _sample_rows(hist: Mapping[int, int], step: int) -> list[dict[str, Any]]:
     for v in sorted(hist):
         lo, hi = wilson(hist[v], n, LEVEL)
         rows.append(
-            {"net": v / step, "count": hist[v], "p": hist[v] / n, "p_low": lo, "p_high": hi}
+            {
+                "net": v / step,
+                "count": hist[v],
+                "probability": hist[v] / n,
+                "probability_low": lo,
+                "probability_high": hi,
+            }
         )
     return rows
 
@@ -299,11 +310,11 @@ def banker_risk(
     if reserve is not None:
         if n == 1 and ruin_work(banker1, reserve, rounds) <= EXACT_RUIN_WORK:
             p = ruin_probability(banker1, reserve, rounds)
-            ruin = {"reserve": float(reserve), "rounds": rounds, "probability": p,
+            ruin = {"starting_reserve": float(reserve), "rounds": rounds, "probability": p,
                     "low": p, "high": p, "method": "exact", "paths": None}  # fmt: skip
         elif deal is not None:
             p, (lo, hi), paths = _simulated_ruin(deal(n), reserve, rounds, sample.step, 1)
-            ruin = {"reserve": float(reserve), "rounds": rounds, "probability": p,
+            ruin = {"starting_reserve": float(reserve), "rounds": rounds, "probability": p,
                     "low": lo, "high": hi, "method": "simulated", "paths": paths}  # fmt: skip
     return BankerRisk(
         game=game,
@@ -351,15 +362,15 @@ def risk_text(r: BankerRisk) -> str:
     lines.append(f"  banker's round net ({how}):")
     rows = list(r.distribution)
     if len(rows) > 16:  # the ends and the most likely amounts
-        top = sorted(range(len(rows)), key=lambda i: -rows[i]["p"])[:10]
+        top = sorted(range(len(rows)), key=lambda i: -rows[i]["probability"])[:10]
         keep = sorted({0, 1, len(rows) - 2, len(rows) - 1, *top})
         rows = [rows[i] for i in keep]
         lines.append(f"    ({len(r.distribution)} amounts; the most likely and the extremes)")
     for row in rows:
         iv = ""
         if r.distribution_method != "exact":
-            iv = f"  [{100 * row['p_low']:.5f}%, {100 * row['p_high']:.5f}%]"
-        lines.append(f"    {row['net']:+10.2f}  {100 * row['p']:9.5f}%{iv}")
+            iv = f"  [{100 * row['probability_low']:.5f}%, {100 * row['probability_high']:.5f}%]"
+        lines.append(f"    {row['net']:+10.2f}  {100 * row['probability']:9.5f}%{iv}")
     for row in r.reserve:
         q = row["probability"]
         what = f"{100 * q:g}%" if q < 1 else "the worst round"
@@ -381,12 +392,14 @@ def risk_text(r: BankerRisk) -> str:
         u = r.ruin
         if u["method"] == "exact":
             lines.append(
-                f"  ruin from a reserve of {u['reserve']:g} within {u['rounds']:,} rounds: "
+                f"  ruin from a reserve of {u['starting_reserve']:g} "
+                f"within {u['rounds']:,} rounds: "
                 f"{100 * u['probability']:.4f}% (exact DP)"
             )
         else:
             lines.append(
-                f"  ruin from a reserve of {u['reserve']:g} within {u['rounds']:,} rounds: "
+                f"  ruin from a reserve of {u['starting_reserve']:g} "
+                f"within {u['rounds']:,} rounds: "
                 f"{100 * u['probability']:.3f}% ({LEVEL}% interval {100 * u['low']:.3f}% .. "
                 f"{100 * u['high']:.3f}%; simulated, {u['paths']:,} paths)"
             )

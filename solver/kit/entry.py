@@ -184,6 +184,10 @@ class GameEntry:
     def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
         return cast("tuple[list[str], str]", self.room("report").headline(tables))
 
+    def risk_headline(self, tables: str | os.PathLike[str] | None) -> list[str]:
+        make = getattr(self.room("report"), "risk_headline", None)
+        return [] if make is None else cast("list[str]", make(tables))
+
     # -- the banker at a full table (``bull risk``; the room ``risk``)
     def risk(
         self,

@@ -52,7 +52,7 @@ def edge(
     return _attach(r, niuniu_matchups(r, tables), res)  # the counts are cached
 
 
-SIM_TABLES = 10_000_000
+SIM_TABLES = 2_000_000
 """Tables simulated once per rule set and bet for ``bull risk`` (then cached)."""
 
 

@@ -34,7 +34,7 @@ def edge(
     return replace(res, net=net)
 
 
-SIM_TABLES = 1_000_000
+SIM_TABLES = 500_000
 """Tables simulated once per rule set and dealer policy for ``bull risk`` (then cached)."""
 
 

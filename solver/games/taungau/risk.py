@@ -32,7 +32,7 @@ def edge(
     return replace(res, net=net)
 
 
-SIM_TABLES = 2_000_000
+SIM_TABLES = 1_000_000
 """Tables simulated once per rule set for ``bull risk`` (then cached)."""
 
 
