@@ -230,11 +230,13 @@ def main() -> None:
         report("bull verify (CSV)", rows, cver)
         cratio = cbase[1] / cver[1]
         print(
-            f"ratio baseline/verify  : wall {cratio:.2f}, cpu {cbase[2] / cver[2]:.2f} (target >= 0.5)"
+            f"ratio baseline/verify  : wall {cratio:.2f}, cpu {cbase[2] / cver[2]:.2f} "
+            "(target >= 0.5)"
         )
         lines.append(
-            f"| `verify` CSV, {rows:,} rows, >= 0.5x pyarrow's CSV reader | {rows / cver[1] / 1e6:.2f} "
-            f"M rows/s ({cver[1]:.1f} s vs {cbase[1]:.1f} s) | {cratio:.2f}x |"
+            f"| `verify` CSV, {rows:,} rows, >= 0.5x pyarrow's CSV reader | "
+            f"{rows / cver[1] / 1e6:.2f} M rows/s ({cver[1]:.1f} s vs {cbase[1]:.1f} s) | "
+            f"{cratio:.2f}x |"
         )
     ok = rows / ver[0] >= 2e6 and ver[3] < 1024
     print(

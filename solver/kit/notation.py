@@ -29,9 +29,10 @@ exactly as it always has. A hand read here is read exactly as that parser reads 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -264,9 +265,13 @@ CHUNK = 8192
 batch of 80,000 hands at once reads 2.4 times slower)."""
 
 
-def _chunked(read: Any) -> Any:
+_Read = TypeVar("_Read", bound=Callable[..., Any])
+
+
+def _chunked(read: _Read) -> _Read:
     """``read(spans, sizes)`` over pieces of :data:`CHUNK` hands, joined."""
 
+    @functools.wraps(read)
     def run(spans: Spans, sizes: tuple[int, ...]) -> Any:
         n = len(spans)
         if n <= CHUNK:
@@ -274,9 +279,7 @@ def _chunked(read: Any) -> Any:
         parts = [read(spans.slice(i, i + CHUNK), sizes) for i in range(0, n, CHUNK)]
         return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
 
-    run.__doc__ = read.__doc__
-    run.__name__ = read.__name__
-    return run
+    return cast("_Read", run)
 
 
 @_chunked

@@ -432,22 +432,18 @@ class _PhysicalLines:
         g = np.arange(done, done + n, dtype=np.int64)
         logical = g + 2 + np.searchsorted(before, g, side="right")
         upto = int(np.searchsorted(before, g[-1], side="right")) if n else len(rows)
-        # every row in order of its logical number (good rows and skipped ones, never
-        # the same number): its line is its number plus the newlines of the rows before
+        # rows by logical number (good and skipped): number + newlines of the rows before
         take = rows[self.taken : max(upto, self.taken)]
-        nums = np.concatenate([logical, np.array([r[0] for r in take], dtype=np.int64)])
-        nls = np.concatenate([nl.astype(np.int64), np.array([r[1] for r in take], np.int64)])
+        nums = np.concatenate([logical, np.array([r[0] for r in take], np.int64)])
+        nls = np.concatenate([nl, np.array([r[1] for r in take], np.int64)]).astype(np.int64)
         who = np.concatenate([np.arange(n), -1 - np.arange(self.taken, self.taken + len(take))])
         order = np.argsort(nums, kind="stable")
         line_of = nums[order] + np.cumsum(nls[order]) - nls[order] + self.extra
         who_o = who[order]
         physical = np.empty(n, dtype=np.int64)
         physical[who_o[who_o >= 0]] = line_of[who_o >= 0]
-        bad: list[tuple[int, str]] = []
-        for at in np.flatnonzero(who_o < 0).tolist():
-            message = rows[-1 - int(who_o[at])][2]
-            if message is not None:
-                bad.append((int(line_of[at]), str(message)))
+        msgs = [(int(line_of[k]), rows[-1 - int(who_o[k])][2]) for k in np.flatnonzero(who_o < 0)]
+        bad = [(ln, str(m)) for ln, m in msgs if m is not None]
         self.extra += int(nls.sum())
         self.taken = max(upto, self.taken)
         return physical, bad
