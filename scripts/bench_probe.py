@@ -7,13 +7,18 @@ as a ratio to that peer's own compute time (the target: at most 1.5x).
     python scripts/bench_probe.py --budget 500000
 
 Each peer is a Python child process reading JSON Lines in blocks and answering
-``has_bull`` and ``points``: ``dict`` looks the answer up in a dict of the 6,175 rank
-multisets (built before it reads anything), ``compute`` evaluates each hand (every
-triple of the five cards, RULES.md section 3). A peer's own time is its CPU time
+``has_bull`` and ``points``: ``dict`` takes the ranks out of the line's bytes and looks
+the answer up in a dict of the 6,175 rank multisets (built before it reads anything);
+``compute`` is written as an adapter is (the README's): it parses each line as JSON,
+evaluates the hand (every triple of the five cards, RULES.md section 3) and writes
+the answer. A peer's own time is its CPU time
 (user + system) from its first line read to its end of input: reading, answering,
 writing. The probe's time is the wall time of its asking phases (cover, discriminate,
 confirm: the ``phases`` of the report); its rate is the questions asked over that time.
-Both peers answer correctly, so the report is ``disagree 0`` (checked).
+Both peers answer correctly, so the report is ``disagree 0`` (checked). The probe's
+CPU time in its asking phases (every thread: ``probe_cpu_questions_per_s``), over the
+whole run (verify's work too) and the load average are printed beside: on a shared
+machine the wall-clock rates move with the load, the CPU figures much less.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import time
 from typing import Any
 
 PEER = r"""
-import itertools, os, resource, sys
+import itertools, json, os, resource, sys
 kind, stats = sys.argv[1], sys.argv[2]
 RANKS = [b"A", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9", b"10", b"J", b"Q", b"K"]
 VALUE = {r: min(10, i + 1) for i, r in enumerate(RANKS)}
@@ -43,13 +48,16 @@ if kind == "dict":
         TABLE[tuple(sorted(combo))] = niu([VALUE[r] for r in combo])
 
 def answer(line):
+    if kind == "compute":  # as an adapter is written: parse, evaluate, print JSON
+        q = json.loads(line)
+        if "hand" not in q:
+            return b'{"id":%d}\n' % q["id"]
+        return b'{"id":%d,' % q["id"] + niu([VALUE[c[:-1].encode()] for c in q["hand"]])
     j = line.find(b',"hand":[')
     if j < 0:
         return line[: line.find(b",")] + b"}\n"  # a showdown: nothing stated
     ranks = [c[:-1] for c in line[j + 10 : line.rfind(b'"]')].split(b'","')]
-    if kind == "dict":
-        return line[:j] + b"," + TABLE[tuple(sorted(ranks))]
-    return line[:j] + b"," + niu([VALUE[r] for r in ranks])
+    return line[:j] + b"," + TABLE[tuple(sorted(ranks))]
 
 def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
@@ -71,15 +79,36 @@ with open(stats, "w") as f:
 """
 
 
+ASK_CPU = [0.0]
+"""The probe's CPU time (every thread) inside its asking phases."""
+
+
+def _count_ask_cpu() -> None:
+    from solver.probe.run import Prober
+
+    ask = Prober.ask
+
+    def timed(self: Any, name: str, questions: Any) -> int:
+        t = time.process_time()
+        try:
+            return ask(self, name, questions)
+        finally:
+            ASK_CPU[0] += time.process_time() - t
+
+    Prober.ask = timed  # type: ignore[method-assign]
+
+
 def run(kind: str, budget: int | None, tmp: str) -> dict[str, Any]:
     from solver.probe import probe
+
+    ASK_CPU[0] = 0.0
 
     peer, stats = os.path.join(tmp, "peer.py"), os.path.join(tmp, f"{kind}.json")
     with open(peer, "w") as f:
         f.write(PEER)
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     rep = probe("niuniu", [sys.executable, peer, kind, stats], budget=budget).to_json()
-    wall = time.perf_counter() - t
+    wall, cpu = time.perf_counter() - t, time.process_time() - cpu
     for _ in range(100):  # the peer writes its figures at end of input
         if os.path.exists(stats) and os.path.getsize(stats):
             break
@@ -97,8 +126,12 @@ def run(kind: str, budget: int | None, tmp: str) -> dict[str, Any]:
         "peer_cpu_seconds": round(own["cpu_seconds"], 2),
         "peer_questions_per_s": round(own["questions"] / max(own["cpu_seconds"], 1e-9)),
         "ratio_probe_to_peer": round(ask / max(own["cpu_seconds"], 1e-9), 2),
+        "probe_ask_cpu_seconds": round(ASK_CPU[0], 2),
+        "probe_cpu_questions_per_s": round(rep["queries"] / max(ASK_CPU[0], 1e-9)),
         "confirm_seconds": rep["phases"]["confirm"]["seconds"],
         "whole_run_seconds": round(wall, 2),
+        "probe_cpu_seconds_whole_run": round(cpu, 2),
+        "load_average": round(os.getloadavg()[0], 1),
     }
 
 
@@ -108,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--peer", choices=("dict", "compute", "both"), default="both")
     args = ap.parse_args(argv)
     kinds = ("dict", "compute") if args.peer == "both" else (args.peer,)
+    _count_ask_cpu()
     with tempfile.TemporaryDirectory(prefix="bench-probe-") as tmp:
         for kind in kinds:
             print(json.dumps(run(kind, args.budget, tmp)), flush=True)
