@@ -9,6 +9,7 @@ import numpy as np
 
 from solver.core.cards import parse_hand
 from solver.games.niuniu.runtime import _evaluate_many, _source, parse_pair, settle
+from solver.kit.exact import commission_fraction
 
 __all__ = ["cli_compare", "cli_compare_text", "cli_eval", "cli_eval_text"]
 
@@ -64,7 +65,9 @@ def cli_compare(
         "reason": s.comparison.reason,
         "bet": s.bet,
         "commission": s.commission,
+        "commission_fraction": commission_fraction(s.commission),
         "net": s.net,
+        "banker_net": s.banker_net,
         "rules": src.rules.name,
     }
 

@@ -88,6 +88,7 @@ def cli_compare(
         "winner": s.winner,
         "reason": s.reason,
         "net": s.net,
+        "dealer_net": s.banker_net,
         "rules": s.player.rules,
     }
 
@@ -178,6 +179,7 @@ def cli_strategy(
                     "margin": float(chart.margin(i, j)),
                     "ev_stand_fraction": _frac(chart.ev_stand[i][j]),
                     "ev_draw_fraction": _frac(chart.ev_draw[i][j]),
+                    "margin_fraction": _frac(chart.margin(i, j)),
                 }
             )
     rec: dict[str, Any] = {
@@ -216,7 +218,7 @@ def _chart_from_record(rec: Mapping[str, Any]) -> Chart:
 
 
 def cli_strategy_text(rec: dict[str, Any]) -> str:
-    if "dealer_strategy" in rec:
+    if "dealer_starts" in rec:
         from solver.games.pokdeng import dealer_commands
 
         return dealer_commands.cli_dealer_strategy_text(rec)

@@ -18,7 +18,13 @@ from solver.games.taungau.play import (
 )
 from solver.games.taungau.rules import TauNgauRules
 
-__all__ = ["_reason", "cli_compare", "cli_compare_text", "cli_eval", "cli_eval_text"]
+__all__ = [
+    "_reason",
+    "cli_compare",
+    "cli_compare_text",
+    "cli_eval",
+    "cli_eval_text",
+]
 
 
 def _check_options(options: Mapping[str, Any]) -> str | None:
