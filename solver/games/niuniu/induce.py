@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.errors import RulesError
 from solver.games.niuniu.categories import _NAME, CategoryDef, classify, hand_classes
 from solver.games.niuniu.induce_play import learn_play
 from solver.games.niuniu.language import RANKS, Arrays, evaluate, parse_predicate, show
@@ -253,4 +254,9 @@ def learn(
     out["categories"] = [c.to_data() for c in cats]
     if commission is not None:
         out["commission"] = commission
+    try:  # what the rule file will say must read back (ranks fit beside the tie keys ...)
+        load_rules({**out, "name": "learned"})
+    except RulesError as exc:
+        why = Item("language", f"the learned rule set does not read back: {exc}", 0, 0, 0.0)
+        return Lesson(None, (*(replace(i, bits=0.0) for i in items), why))
     return Lesson(out, tuple(items))
