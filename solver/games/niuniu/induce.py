@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.errors import RulesError
 from solver.games.niuniu.categories import _NAME, CategoryDef, classify, hand_classes
 from solver.games.niuniu.induce_play import learn_play
 from solver.games.niuniu.language import RANKS, Arrays, evaluate, parse_predicate, show
@@ -202,7 +203,7 @@ def learn_categories(
                 fit.when,
                 0,
                 tie=base.tie,
-                multipliers=tuple((b, 1) for b in rules.bets),
+                multipliers=base.multipliers,
                 support=total,
             )
             out = _insert(out, fit.at, new_cat)
@@ -237,12 +238,14 @@ def learn(
     """Learn categories, their ranks, tie chains and multipliers from a claims file,
     starting from the rule set ``data`` (see the module docstring)."""
     rules = load_rules(dict(data))
-    rows = read_rows(path, fmt, columns, batch_size, rules)
+    rows = read_rows(
+        path, fmt, columns, batch_size, rules, options.get("bet"), options.get("commission")
+    )
     cats, items, support = learn_categories(rows, rules, rules.compiled)
     if support:
         cats = _reachable(cats, rules)
     commission = rules.commission if options.get("commission") is None else None
-    cats, commission, more = learn_play(rows, rules, cats, commission, options.get("bet"))
+    cats, commission, more = learn_play(rows, rules, cats, commission)
     items += more
     adopted = [i for i in items if i.adopted]
     if not adopted:
@@ -251,4 +254,9 @@ def learn(
     out["categories"] = [c.to_data() for c in cats]
     if commission is not None:
         out["commission"] = commission
+    try:  # what the rule file will say must read back (ranks fit beside the tie keys ...)
+        load_rules({**out, "name": "learned"})
+    except RulesError as exc:
+        why = Item("language", f"the learned rule set does not read back: {exc}", 0, 0, 0.0)
+        return Lesson(None, (*(replace(i, bits=0.0) for i in items), why))
     return Lesson(out, tuple(items))
