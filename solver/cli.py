@@ -229,6 +229,10 @@ def _parser() -> _Parser:
     game_options(g)
     g.set_defaults(run=cmd_edge)
 
+    from solver.risk_command import add_parser as add_risk
+
+    add_risk(sub, _helped, common, game_options, _bounded)
+
     r = _helped(sub, "report", "write a research report with every exact figure")
     r.add_argument("--out", metavar="DIR", default="report", help="output directory")
     r.add_argument(
@@ -243,6 +247,7 @@ def _parser() -> _Parser:
         metavar="N,N,...",
         help="the shoe sizes the one-deck-to-shoe tables compare (default 1,2,...,8)",
     )
+    r.add_argument("--progress", action="store_true", help="progress on stderr, even piped")
     common(r, rules=False)
     r.set_defaults(run=module_command("solver.report", "cli_report"))
 
