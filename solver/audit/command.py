@@ -166,7 +166,7 @@ def cli_audit(
         "impossible_rounds": [{"round": r, "reason": m} for r, m in part.impossible_rows],
         "malformed": part.malformed,
         "malformed_rows": [{"round": r, "message": m} for r, m in part.malformed_rows],
-        "hint": hint,
+        "deck_hint": hint,
         "fairness": [t.to_json() for t in shown],
         "hold": [h.to_json() for h in holds if listing.keeps(h.group)],
         "hold_method": hold_method,
@@ -241,8 +241,8 @@ def audit_text(res: Mapping[str, Any]) -> str:
     lines.append(f"impossible deals: {res['impossible']:,}")
     for r in res["impossible_rounds"][:5]:
         lines.append(f"  round {r['round']}: {r['reason']}")
-    if res.get("hint"):
-        lines.append(f"  hint: {res['hint']}")
+    if res.get("deck_hint"):
+        lines.append(f"  hint: {res['deck_hint']}")
     if res["malformed"]:
         lines.append(f"malformed rows or rounds: {res['malformed']:,}")
         for r in res["malformed_rows"][:5]:
@@ -294,7 +294,7 @@ def _hold_lines(res: Mapping[str, Any]) -> list[str]:
     if not holds:
         return []
     lines = [
-        f"hold: the players' total net against its expected total ({m['level']:.1%} band, "
+        f"hold: the players' total net against its expected total ({m['band_percent']:g} % band, "
         f"{m['correction']}; {m['covariance_note']}):"
     ]
     for h in holds:

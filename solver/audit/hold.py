@@ -121,7 +121,7 @@ class HoldCheck:
         return {
             "group": self.group,
             "rounds": self.rounds,
-            "players": self.players,
+            "player_rows": self.players,
             "observed": self.observed,
             "expected": self.expected,
             "sd": self.sd,
@@ -216,7 +216,7 @@ def hold_checks(
     ]
     logged = "net" in part.fields
     method = {
-        "level": HOLD_LEVEL,
+        "band_percent": HOLD_LEVEL * 100,
         "checks": len(keys),
         "correction": f"Bonferroni over {len(keys)} check(s): each flagged at p < "
         f"{(1 - HOLD_LEVEL) / len(keys):.3g} (|z| > {zc:.3f})",

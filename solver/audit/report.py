@@ -142,10 +142,11 @@ def plot_pvalues(path: str, res: Mapping[str, Any], plt: Any) -> dict[str, Any]:
             va="bottom", ha="right", fontsize=8)  # fmt: skip
     method = res.get("hold_method") or {}
     if "hold" in names and method:
-        hold_flag = -math.log10((1 - method["level"]) / method["checks"])
+        hold_p = (1 - method["band_percent"] / 100) / method["checks"]
+        hold_flag = -math.log10(hold_p)
         k = names.index("hold")
         ax.axhline(hold_flag, color=colours(k % 10), lw=1.0, ls=":", zorder=2)
-        ax.text(-0.45, hold_flag, f"hold flag: p < {(1 - method['level']) / method['checks']:.2g}",
+        ax.text(-0.45, hold_flag, f"hold flag: p < {hold_p:.2g}",
                 color=colours(k % 10), va="bottom", ha="left", fontsize=8)  # fmt: skip
     ax.set_ylim(0, max(flag * 1.25, top * 1.08, 1.0))
     ax.set_xlim(-0.5, len(groups) - 0.5)
@@ -220,7 +221,7 @@ def _markdown(res: Mapping[str, Any], plots: list[str]) -> str:
             "## Hold",
             "",
             f"The players' total net ({m['observed']}) against its expected total, "
-            f"{m['level']:.1%} band, {m['correction']}; sd from the exact variance "
+            f"{m['band_percent']:g} % band, {m['correction']}; sd from the exact variance "
             f"{m['variance_fraction']} of one player's net and the {m['covariance_note']}.",
             "",
             "| group | rounds | player rows | observed | expected | band | z | p | status |",
@@ -231,7 +232,7 @@ def _markdown(res: Mapping[str, Any], plots: list[str]) -> str:
             status = h["status"] + (f" (needs {h['power_rounds']:,})"
                                     if h["status"] == "not enough rounds" else "")  # fmt: skip
             lines.append(
-                f"| {h['group']} | {h['rounds']:,} | {h['players']:,} | {h['observed']:,.2f} | "
+                f"| {h['group']} | {h['rounds']:,} | {h['player_rows']:,} | {h['observed']:,.2f} | "
                 f"{h['expected']:,.2f} | {lo:,.2f} .. {hi:,.2f} | {h['z']:+.2f} | "
                 f"{h['p_value']:.3g} | {status} |"
             )
@@ -239,8 +240,8 @@ def _markdown(res: Mapping[str, Any], plots: list[str]) -> str:
         g = res["groups_not_listed"]
         lines += ["", f"{g['not_listed']:,} more groups not listed ({g['note']}); "
                   f"{g['flagged_not_listed']:,} of them flagged."]  # fmt: skip
-    if res.get("hint"):
-        lines += ["", f"**Hint:** {res['hint']}"]
+    if res.get("deck_hint"):
+        lines += ["", f"**Hint:** {res['deck_hint']}"]
     for nr in res.get("not_run", []):
         lines += ["", f"Not run: **{nr['name']}**: {nr['reason']}."]
     for p in plots:

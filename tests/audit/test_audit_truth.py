@@ -172,7 +172,8 @@ def test_a_shoe_log_audited_with_one_deck_rules_says_so(tmp_path: Path) -> None:
     deal("niuniu", 300, players=1, seed=1, out=one, rules="shoe6")
     res = cli_audit("niuniu", [one])
     assert res["malformed"] == 0 and res["impossible"] > 0
-    assert "--rules shoe6" in res["hint"] and "copies of a card in one round" in res["hint"]
+    hint = res["deck_hint"]
+    assert "--rules shoe6" in hint and "copies of a card in one round" in hint
     assert "hint: " in audit_text(res)
     full = str(tmp_path / "full.csv")
     deal("niuniu", 100, players=9, seed=1, out=full, rules="shoe6")

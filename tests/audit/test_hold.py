@@ -92,7 +92,7 @@ def test_the_observed_total_is_the_logged_nets_and_a_skim_shows_in_it(tmp_path: 
     for tab in ("t0", "t1"):
         nets = [r["net"] for r in rows if r["table"] == tab and r["role"] == "player"]
         assert got[f"table={tab}"]["observed"] == pytest.approx(sum(nets), abs=1e-6)
-        assert got[f"table={tab}"]["players"] == len(nets)
+        assert got[f"table={tab}"]["player_rows"] == len(nets)
     wins_t0 = sum(1 for r in rows if r["table"] == "t0" and r["result"] == "win")
     assert s.planted == wins_t0 == res["settlement"]["disagree"]
     assert res["hold_method"]["correction"].startswith("Bonferroni over 5 check(s)")
