@@ -202,7 +202,7 @@ def learn_categories(
                 fit.when,
                 0,
                 tie=base.tie,
-                multipliers=tuple((b, 1) for b in rules.bets),
+                multipliers=base.multipliers,
                 support=total,
             )
             out = _insert(out, fit.at, new_cat)
@@ -237,12 +237,14 @@ def learn(
     """Learn categories, their ranks, tie chains and multipliers from a claims file,
     starting from the rule set ``data`` (see the module docstring)."""
     rules = load_rules(dict(data))
-    rows = read_rows(path, fmt, columns, batch_size, rules)
+    rows = read_rows(
+        path, fmt, columns, batch_size, rules, options.get("bet"), options.get("commission")
+    )
     cats, items, support = learn_categories(rows, rules, rules.compiled)
     if support:
         cats = _reachable(cats, rules)
     commission = rules.commission if options.get("commission") is None else None
-    cats, commission, more = learn_play(rows, rules, cats, commission, options.get("bet"))
+    cats, commission, more = learn_play(rows, rules, cats, commission)
     items += more
     adopted = [i for i in items if i.adopted]
     if not adopted:
