@@ -503,3 +503,36 @@ def _repeats(log: Path) -> int:
     with open(log, newline="") as f:
         hands = [r["hand"] for r in csv.DictReader(f)]
     return len(hands) - len(set(hands))
+
+
+# ---------------------------------------------------------------- issue 23 (bull probe)
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["niuniu"], "give the implementation as `-- CMD [ARGS...]` or --url URL"),
+        (["niuniu", "--url", "http://127.0.0.1:9/x", "--", "true"], "not both"),
+        (["niuniu", "--protocol", "lines", "--", "true"], "--protocol lines needs --fields"),
+        (["niuniu", "--protocol", "lines", "--fields", "has_bull,bogus", "--", "true"], "'bogus'"),
+        (["niuniu", "--protocol", "lines", "--fields", "points,winner", "--", "true"], "not both"),
+        (["niuniu", "--protocol", "csv", "--", "true"], "--protocol"),
+        (["niuniu", "--url", "ftp://127.0.0.1/x"], "--url 'ftp://127.0.0.1/x'"),
+        (["niuniu", "--url", "localhost"], "--url 'localhost'"),
+        (["niuniu", "--url", "http://127.0.0.1:99999/x"], "HOST:PORT"),
+        (["niuniu", "--url", "http://127.0.0.1:abc/x"], "HOST:PORT"),
+        (["niuniu", "--url", "http://h:1/x", "--protocol", "lines", "--fields", "points"], "JSON"),
+        (["niuniu", "--timeout-ms", "0", "--", "true"], "--timeout-ms"),
+        (["niuniu", "--timeout-ms", "soon", "--", "true"], "--timeout-ms"),
+        (["niuniu", "--budget", "0", "--", "true"], "--budget"),
+        (["niuniu", "--window", "0", "--", "true"], "--window"),
+        (["niuniu", "--restarts", "-1", "--", "true"], "--restarts"),
+        (["niuniu", "--column", "points", "--", "true"], "--column 'points'"),
+        (["niuniu", "--rules", "nosuch", "--", "true"], "unknown rule set 'nosuch'"),
+        (["pokdeng", "--bet", "double", "--", "true"], "--bet"),
+        (["nosuch", "--", "true"], "nosuch"),
+    ],
+)
+def test_bad_probe_input_is_one_line(argv: list[str], needle: str) -> None:
+    """Bad ``bull probe`` options are refused before anything is started."""
+    assert_clean_error(*run(["probe", *argv]), needle)

@@ -133,10 +133,11 @@ def test_readme_runs_as_written(
 
 def test_every_example_block_is_run() -> None:
     """No example hides in a fence the test does not read: the README's fences are
-    console, pycon, python, sh, toml, sql and json."""
+    console, pycon, python, sh, toml, sql and json; and js, the probe's node adapter
+    (run under node by tests/test_probe_transports.py)."""
     readme = (REPO / "README.md").read_text()
     kinds = set(re.findall(r"^```(\w+)$", readme, re.M))
-    assert kinds <= {"console", "pycon", "python", "sh", "toml", "sql", "json"}, kinds
+    assert kinds <= {"console", "pycon", "python", "sh", "toml", "sql", "json", "js"}, kinds
     assert {"console", "pycon", "python"} <= kinds
     house = dict(_sections())["House rules"]
     files = set(re.findall(r"```toml\n# (\S+\.toml)", house))
