@@ -154,13 +154,15 @@ def shoe_counts(
     out = []
     for d, a in enumerate(acc):
         total = comb(faces * sizes[d] - h, h) if faces * sizes[d] >= h else 0
+        above = total - a["le"]
+        a["le"] -= a["lt"]  # equal, in place (one new array per size, not two)
         out.append(
             ShoeCounts(
                 decks=sizes[d],
                 weight=w_n[d],
                 below=a["lt"],
-                equal=a["le"] - a["lt"],
-                above=total - a["le"],
+                equal=a["le"],
+                above=above,
                 weight_above=a["wgt"],
                 total=total,
             )
