@@ -67,7 +67,7 @@ def risk_headline(tables: str | os.PathLike[str] | None = None) -> list[str]:
             if row["method"] == "simulated":
                 cells.append(f"{row['amount']:g} [{row['low']:g}, {row['high']:g}]")
             elif row["method"] == "bound":
-                cells.append(f"at most {row['amount']:g}")
+                cells.append(f"{row['low']:g} seen, at most {row['amount']:g}")
             else:
                 cells.append(f"{row['amount']:g}")
         who = "heads-up" if n == 1 else f"a full table of {n} players"
