@@ -45,7 +45,7 @@ def add_parser(
 ) -> None:
     """Add ``bull risk`` to the CLI's subcommands (the CLI's own helpers passed in)."""
     k = helped(sub, "risk", "the banker's risk at a full table: SD, reserve, bands, ruin")
-    k.add_argument("game", choices=games.names())
+    k.add_argument("game", choices=games.names(), help=f"the game: {', '.join(games.names())}")
     k.add_argument(
         "--players",
         type=bounded(1, 16),

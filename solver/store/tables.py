@@ -495,7 +495,7 @@ class LoadedTable:
         if all(n in self._columns for n in names) or idx.size > 4 * ROW_GROUP_SIZE:
             return {n: self.column(n)[idx] for n in names}
         out: dict[str, npt.NDArray[Any]] = {}
-        groups = np.unique(idx // ROW_GROUP_SIZE)
+        groups = sorted(set((idx // ROW_GROUP_SIZE).tolist()))  # np.unique: imports np.ma
         for n in names:
             if n not in self.column_names:
                 raise TableError(
@@ -504,7 +504,7 @@ class LoadedTable:
                 )
         parts: dict[int, pa.Table] = {}
         try:
-            for g in groups.tolist():
+            for g in groups:
                 parts[g] = self._file.read_row_group(g, columns=names)
         except (OSError, pa.ArrowException) as exc:
             raise TableError(
