@@ -105,6 +105,8 @@ def not_run(spec: AuditSpec) -> list[dict[str, str]]:
         out.append({"name": "outcome", "reason": spec.outcome_note or "no exact figures"})
     if spec.net is None:
         out.append({"name": "net", "reason": spec.outcome_note or "no exact figures"})
+        why = spec.outcome_note or "no exact figures"
+        out.append({"name": "hold", "reason": f"needs the exact net distribution: {why}"})
     return out
 
 
