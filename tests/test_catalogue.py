@@ -243,10 +243,10 @@ def test_batch_ids_must_be_exact(
     "argv,needle",
     [
         (["eval", "niuniu", "--input", "/dev/zero"], "NUL bytes"),
-        (["verify", "niuniu", "/dev/zero", "--format", "csv"], "NUL bytes"),
-        (["verify", "niuniu", "/dev/zero", "--format", "jsonl"], "NUL bytes"),
-        (["verify", "niuniu", "/dev/zero", "--format", "parquet"], "Parquet"),
-        (["rules", "niuniu", "--rules", "/dev/zero"], "larger than"),
+        (["verify", "niuniu", "/dev/zero", "--format", "csv"], "character device, not a regular"),
+        (["verify", "niuniu", "/dev/zero", "--format", "jsonl"], "character device, not a"),
+        (["verify", "niuniu", "/dev/zero", "--format", "parquet"], "character device, not a"),
+        (["rules", "niuniu", "--rules", "/dev/zero"], "/dev/zero: it is a character device"),
     ],
 )
 def test_endless_input_ends_in_one_line(argv: list[str], needle: str) -> None:
