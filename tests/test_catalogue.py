@@ -408,3 +408,246 @@ def test_an_output_that_is_an_input_is_refused(
     code, out, err = run([w.format(**words) for w in argv])
     assert_clean_error(code, out, err, "elsewhere" if "same file" not in err else "same file")
     assert {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+# ------------------------------------------ issue 24 (hardening 3): one reader for files
+
+RULES_TEXT = 'game = "niuniu"\n# a café rule set\nbase = "classic"\ncommission = 0.04\n'
+PLAYER_TEXT = "hand,action\n# the café's chart\n7H 5D,draw\n9S 9D,pok\n"
+
+
+def _odd_file(tmp_path: Path, kind: str, text: str) -> str:
+    """A file a careless user or an attacker passes: another encoding, an endless device,
+    a FIFO nobody writes to, a folder."""
+    import os
+
+    path = tmp_path / f"odd-{kind}"
+    if kind == "latin1":
+        path.write_bytes(text.encode("latin-1"))
+    elif kind == "utf16":
+        path.write_bytes(text.encode("utf-16"))
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        return "/dev/zero"
+    return str(path)
+
+
+ODD = [
+    ("latin1", "line 2: not UTF-8 text (Latin-1?)"),
+    ("utf16", "line 1: not UTF-8 text (UTF-16?)"),
+    ("zero", "/dev/zero: it is a character device, not a regular file"),
+    ("fifo", "it is a FIFO (named pipe), not a regular file"),
+    ("folder", "it is a folder"),
+]
+
+
+@pytest.mark.parametrize(("kind", "needle"), ODD)
+@pytest.mark.parametrize(
+    ("argv", "text"),
+    [
+        (["strategy", "pokdeng", "--dealer", "best-response", "--player", "{f}"], PLAYER_TEXT),
+        (["eval", "niuniu", GOOD["niuniu"], "--rules", "{f}"], RULES_TEXT),
+        (["rules", "niuniu", "--rules", "{f}"], RULES_TEXT),
+        (["report", "--rules", "{f}", "--out", "{dir}/report"], RULES_TEXT),
+        (["deal", "niuniu", "--rounds", "2", "--bias", "errors=0.5", "--error-rules", "{f}",
+          "--out", "{dir}/d.csv"], RULES_TEXT),
+    ],
+)  # fmt: skip
+def test_a_file_read_whole_is_one_regular_utf8_file(
+    tmp_path: Path, tables: dict[str, str], argv: list[str], text: str, kind: str, needle: str
+) -> None:
+    """Every option naming a file read whole (a player strategy, a rule file) reads it
+    through the one bounded reader: another encoding is named with its line, /dev/zero
+    is not read for a minute into a MemoryError, a FIFO with no writer does not hang."""
+    path = _odd_file(tmp_path, kind, text)
+    words = [w.format(f=path, dir=tmp_path) for w in argv]
+    assert_clean_error(
+        *run([*words, "--tables", tables["pokdeng" if "pokdeng" in argv else "niuniu"]]), needle
+    )
+    assert path in run([*words, "--tables", tables["niuniu"]])[2]  # the file is named
+
+
+@pytest.mark.parametrize(("kind", "needle"), ODD[2:])
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
+def test_a_claims_file_must_be_a_regular_file(
+    tmp_path: Path, tables: dict[str, str], fmt: str, kind: str, needle: str
+) -> None:
+    """verify reads its file more than once (Parquet seeks): a FIFO, a device or a
+    folder is refused at once; '-' reads standard input."""
+    path = _odd_file(tmp_path, kind, "")
+    argv = ["verify", "niuniu", path, "--format", fmt, "--tables", tables["niuniu"]]
+    assert_clean_error(*run(argv), needle)
+
+
+@pytest.mark.parametrize("command", ["eval", "round"])
+def test_a_stream_of_lines_may_be_a_fifo_but_never_hangs(
+    tmp_path: Path, tables: dict[str, str], command: str
+) -> None:
+    """A file of hands or rounds is streamed, so a pipe is fine; a FIFO with no writer
+    is an empty input at once (not a wait forever), a folder is refused."""
+    fifo = _odd_file(tmp_path, "fifo", "")
+    argv = [command, "niuniu", "--input", fifo, "--tables", tables["niuniu"]]
+    assert_clean_error(*run(argv), "no hand given" if command == "eval" else "no round given")
+    folder = _odd_file(tmp_path, "folder", "")
+    argv = [command, "niuniu", "--input", folder, "--tables", tables["niuniu"]]
+    assert_clean_error(*run(argv), "it is a folder")
+
+
+LINE_ENDS = {
+    "lf": (b"", b"\n"),
+    "bom+cr": (b"\xef\xbb\xbf", b"\r"),
+    "bom+crlf": (b"\xef\xbb\xbf", b"\r\n"),
+}
+
+
+def _written(tmp_path: Path, name: str, text: str, style: str) -> str:
+    bom, end = LINE_ENDS[style]
+    path = tmp_path / style / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(bom + text.replace("\n", "\x00").encode().replace(b"\x00", end))
+    return str(path)
+
+
+NN = GOOD["niuniu"]
+READERS: list[tuple[list[str], str, str]] = [
+    (["eval", "niuniu", "--input", "{f}"], "hands.txt", f"{NN}\n# a comment\n\nJS QS KD 5H 5D\n"),
+    (["round", "niuniu", "--input", "{f}"], "rounds.txt", f"{NN} | JS QS KD 5H 5D\n"),
+    (["rules", "niuniu", "--rules", "{f}"], "house.toml", RULES_TEXT),
+    (["rules", "niuniu", "--rules", "{f}"], "house.json",
+     '{\n"game": "niuniu",\n"base": "classic",\n"commission": 0.04\n}\n'),
+    (["strategy", "pokdeng", "--dealer", "best-response", "--player", "{f}"], "p.csv", PLAYER_TEXT),
+    (["verify", "niuniu", "{f}"], "c.csv", f'hand,points\n{NN},7\n"{NN}",6\nJS QS KD 5H 5D,5\n'),
+    (["verify", "niuniu", "{f}"], "c.jsonl",
+     f'{{"hand": "{NN}", "points": 7}}\n\n{{"hand": "{NN}", "points": 6}}\n'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("argv", "name", "text"), READERS, ids=lambda v: str(v)[:20])
+def test_a_bom_and_every_line_end_read_as_a_user_expects(
+    tmp_path: Path, tables: dict[str, str], argv: list[str], name: str, text: str
+) -> None:
+    """The same file written with LF, with a BOM and CR only, with a BOM and CRLF: every
+    input reader gives the same answer (the same line numbers in its messages)."""
+    table = tables["pokdeng" if "pokdeng" in argv else "niuniu"]
+    results = {}
+    for style in LINE_ENDS:
+        path = _written(tmp_path, name, text, style)
+        code, out, err = run([w.format(f=path) for w in argv] + ["--tables", table])
+        results[style] = (code, out.replace(path, "FILE"), err.replace(path, "FILE"))
+    assert results["lf"][0] in (0, 1) and "Traceback" not in results["lf"][2], results["lf"]
+    assert results["bom+cr"] == results["lf"] == results["bom+crlf"]
+
+
+def test_drill_answers_end_at_cr_lf_or_crlf(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answers piped with CR or CRLF line ends (and a BOM) are the same answers."""
+    outs = set()
+    for bom, end in LINE_ENDS.values():
+        stdin = io.TextIOWrapper(io.BytesIO(bom + end.join([b"7", b"3", b"no", b"quit"]) + end))
+        outs.add(_ends_with_summary(*_drill(monkeypatch, stdin, ["niuniu"]), "quit"))
+    assert len(outs) == 1
+
+
+# ------------------------------------------ issue 24 (hardening 3): verify's odd claims
+
+IDS = [48, 33, 31, 10, 24]  # KS 9H 8C 3D 7S: rank * 4 + suit (S, H, D, C), niu 7
+
+
+@pytest.mark.parametrize(
+    "hand", ["int8", "uint8", "int16", "uint64", "float64", "large_list", "fixed", "dict_strings"]
+)
+def test_verify_reads_parquet_hands_of_any_integer_or_text_type(
+    tmp_path: Path, tables: dict[str, str], hand: str
+) -> None:
+    """A Parquet hand column of narrow, unsigned, floating or fixed-size lists of card
+    ids, or dictionary-encoded text, is read as the same hands (int8 ids: `ArrowInvalid:
+    Value 255 too large` before)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [IDS, IDS]
+    arrays = {
+        "int8": pa.array(rows, pa.list_(pa.int8())),
+        "uint8": pa.array(rows, pa.list_(pa.uint8())),
+        "int16": pa.array(rows, pa.list_(pa.int16())),
+        "uint64": pa.array(rows, pa.list_(pa.uint64())),
+        "float64": pa.array([[float(i) for i in r] for r in rows], pa.list_(pa.float64())),
+        "large_list": pa.array(rows, pa.large_list(pa.int32())),
+        "fixed": pa.array(rows, pa.list_(pa.int8(), 5)),
+        "dict_strings": pa.array([NN, NN]).dictionary_encode(),
+    }
+    path = tmp_path / "claims.parquet"
+    pq.write_table(pa.table({"hand": arrays[hand], "points": pa.array([7, 6], pa.int8())}), path)
+    code, out, err = run(["verify", "niuniu", str(path), "--json", "--tables", tables["niuniu"]])
+    assert code == 1 and err == "", (out, err)
+    summary = json.loads(out)
+    assert summary["checked"] == 2 and summary["disagree"] == 1, summary
+    assert [e["line"] for e in summary["examples"]] == [2]
+
+
+def _verify_json(path: Path, tables: dict[str, str]) -> dict[str, Any]:
+    code, out, err = run(["verify", "niuniu", str(path), "--json", "--tables", tables["niuniu"]])
+    assert code in (0, 1) and err == "", (out, err)
+    summary: dict[str, Any] = json.loads(out)
+    return summary
+
+
+def test_verify_a_parquet_column_no_parser_reads_is_malformed_rows(
+    tmp_path: Path, tables: dict[str, str]
+) -> None:
+    """Binary hands not UTF-8, structs, nested lists: malformed rows naming the row,
+    the others checked."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cases = {
+        "binary": pa.array([NN.encode(), b"\xffKS", NN.encode()]),
+        "struct": pa.array([{"a": 1}, {"a": 2}, {"a": 3}]),
+        "nested": pa.array([[IDS], [IDS], [IDS]]),
+    }
+    for name, hand in cases.items():
+        path = tmp_path / f"{name}.parquet"
+        pq.write_table(pa.table({"hand": hand, "points": [7, 7, 6]}), path)
+        if name != "binary":  # no row readable: one line naming the first
+            argv = ["verify", "niuniu", str(path), "--tables", tables["niuniu"]]
+            assert_clean_error(*run(argv), "all 3 rows are malformed (first: row 1: hand:")
+            continue
+        s = _verify_json(path, tables)
+        assert s["malformed_rows"] == [{"line": 2, "message": "not UTF-8 text"}]
+        assert s["checked"] == 2 and s["disagree"] == 1
+
+
+def test_verify_a_json_line_not_utf8_is_one_malformed_row(
+    tmp_path: Path, tables: dict[str, str]
+) -> None:
+    """One line of Latin-1 (or a lone surrogate escape) in a JSON Lines file: that line is
+    malformed, the rest are read (ArrowInvalid before)."""
+    good = f'{{"hand": "{NN}", "points": 7}}\n'.encode()
+    path = tmp_path / "c.jsonl"
+    for bad in ['{"hand": "KS 9H 8C 3D 7S", "note": "café"}\n'.encode("latin-1"),
+                b'{"hand": "KS 9H 8C 3D 7S", "note": "\\udcff"}\n']:  # fmt: skip
+        path.write_bytes(good + bad + good)
+        s = _verify_json(path, tables)
+        assert s["checked"] == 2 and s["agree"] == 2, s
+        assert [(m["line"], m["message"][:14]) for m in s["malformed_rows"]] == [
+            (2, "not UTF-8 text")
+        ]
+
+
+def test_verify_an_endless_json_line_is_a_malformed_row_in_bounded_memory(
+    tmp_path: Path, tables: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line over the limit (1 GB before: a MemoryError at 7.5 GB) is one malformed row,
+    skipped in bounded pieces; the lines after it are read. The limit is lowered here so
+    that a 200 KB line stands for the 1 GB one."""
+    from solver.kit import read_jsonl
+
+    monkeypatch.setattr(read_jsonl, "MAX_LINE_BYTES", 1000)
+    good = f'{{"hand": "{NN}", "points": 7}}\n'.encode()
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(good + b'{"hand": "' + b"K" * 200_000 + b'"}\n' + good * 2)
+    s = _verify_json(path, tables)
+    assert s["checked"] == 3 and s["agree"] == 3
+    assert s["malformed_rows"] == [{"line": 2, "message": "line too long (over 1,000 bytes)"}]

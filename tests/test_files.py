@@ -100,9 +100,7 @@ def test_endless_input_is_an_error_or_an_end() -> None:
         (b"a\r\nb\rc\n\xff", "f line 4: not UTF-8 text"),
     ],
 )
-def test_read_text_names_the_line_that_is_not_utf8(
-    tmp_path: Path, raw: bytes, needle: str
-) -> None:
+def test_read_text_names_the_line_that_is_not_utf8(tmp_path: Path, raw: bytes, needle: str) -> None:
     path = tmp_path / "f"
     path.write_bytes(raw)
     with pytest.raises(BullError) as e:

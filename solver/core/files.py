@@ -150,8 +150,9 @@ class Lines:
     pieces. With ``nul`` a NUL byte is a :class:`BullError` naming ``what`` and the
     line (not a text file); past ``max_skip`` bytes of one line the input is endless:
     a :class:`BullError`, or with ``endless_ends`` the end of the lines. :attr:`number`
-    counts the lines read so far (a read gives many at once: number lines yourself). Read errors propagate as :class:`OSError`;
-    a stream of ``None`` (a closed stdin) has no lines.
+    counts the lines read so far (a read gives many at once: number lines yourself).
+    Read errors propagate as :class:`OSError`; a stream of ``None`` (a closed stdin) has
+    no lines.
 
     >>> import io
     >>> list(Lines(io.BytesIO(b"ok\\na\\0b\\n"), "input f", max_line=9, nul=True))

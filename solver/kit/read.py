@@ -103,11 +103,14 @@ def detect_format(path: str, fmt: str | None) -> str:
 
 def _arrow_source(path: str) -> Any:
     """What Arrow reads: the path, or an open file when the path is not valid UTF-8 (a
-    file name in another encoding reaches Python as surrogate escapes Arrow refuses)."""
+    file name in another encoding reaches Python as surrogate escapes Arrow refuses).
+    Either way a regular file: Arrow's own open of a FIFO would wait forever."""
+    f = open_input(path, "claims file")
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
-        return open_input(path, "claims file")
+        return f
+    f.close()
     return path
 
 

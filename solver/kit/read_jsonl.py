@@ -60,14 +60,16 @@ _BLANK_LINE = re.compile(rb"\n[ \t\r]*\n")
 
 def _jsonl_fast(lines: list[bytes]) -> pa.Table | None:
     """A block of JSON Lines read by Arrow at once, or ``None`` when the block needs the
-    line-by-line reader (a blank, broken or too long line, a value whose type changes).
-    Arrow keeps text that is not UTF-8 as it comes: :class:`Chunk` finds those rows."""
+    line-by-line reader (a blank, broken, too long or not UTF-8 line, a value whose
+    type changes)."""
     import pyarrow.json as pajson
 
     data = b"\n".join(lines) + b"\n"
     if _BLANK_LINE.search(b"\n" + data) or b"\0" in data:
         return None
     try:
+        if not data.isascii():
+            data.decode("utf-8")  # JSON text is UTF-8: a line that is not is malformed
         t = pajson.read_json(
             io.BytesIO(data),
             read_options=pajson.ReadOptions(
