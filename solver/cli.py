@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from solver import games
+from solver.cli_options import bounded as _bounded
+from solver.cli_options import deck_list as _deck_list
+from solver.cli_options import game_argument, game_options
+from solver.cli_options import seconds as _seconds
 from solver.commands import (
     cmd_advise,
     cmd_build,
@@ -48,43 +51,6 @@ class _Parser(argparse.ArgumentParser):
         raise _ArgError(message)
 
 
-def _commission(text: str) -> float:
-    """``--commission``: a finite fraction in [0, 1)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number, e.g. 0.05") from None
-    if not math.isfinite(value) or not 0 <= value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a fraction in [0, 1), e.g. 0.05")
-    return value
-
-
-def _bounded(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``."""
-
-    def read(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text!r} must be {low} to {high:,}")
-        return value
-
-    return read
-
-
-def _seconds(text: str) -> float:
-    """``drill --time-limit``: a finite number of seconds, 0 or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number of seconds >= 0")
-    return value
-
-
 def _helped(sub: Any, name: str, summary: str) -> _Parser:
     """A subcommand parser whose --help has a description, the notation and an example."""
     description, example = HELP[name]
@@ -96,17 +62,6 @@ def _helped(sub: Any, name: str, summary: str) -> _Parser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     return parser
-
-
-def _deck_list(text: str) -> tuple[int, ...]:
-    """``--shoe-decks 1,2,6``: distinct shoe sizes 1..8, in increasing order."""
-    try:
-        sizes = sorted({int(t) for t in text.split(",") if t.strip()})
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a list of decks like 1,2,6") from None
-    if not sizes or sizes[0] < 1 or sizes[-1] > 8:
-        raise argparse.ArgumentTypeError(f"{text!r}: decks are 1..8, e.g. 1,2,6")
-    return tuple(sizes)
 
 
 def _parser() -> _Parser:
@@ -132,28 +87,6 @@ def _parser() -> _Parser:
         )
         sp.add_argument("--json", action="store_true", help="machine-readable JSON output")
 
-    def game_options(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument(
-            "--bet", help="niuniu: the bet, any the rule set names (classic: equal, double)"
-        )
-        sp.add_argument(
-            "--commission",
-            type=_commission,
-            metavar="C",
-            help="house commission on player winnings, a fraction (default: preset)",
-        )
-        sp.add_argument(
-            "--banker-reveals",
-            choices=("first", "last"),
-            help="taungau macau: does the banker show first or last",
-        )
-        sp.add_argument(
-            "--dealer-draws-at-most",
-            type=_bounded(0, 9),
-            metavar="K",
-            help="pokdeng: the dealer draws at a total of K or less (default 4)",
-        )
-
     b = _helped(sub, "build", "build every table and print a summary")
     b.add_argument(
         "--game", action="append", choices=GAMES, help="build only this game (repeatable)"
@@ -162,19 +95,19 @@ def _parser() -> _Parser:
     b.set_defaults(run=cmd_build)
 
     e = _helped(sub, "eval", "evaluate hands")
-    e.add_argument("game", choices=GAMES)
-    e.add_argument("hands", nargs="*", metavar="HAND")
+    game_argument(e, "eval")
+    e.add_argument("hands", nargs="*", metavar="HAND", help="a hand, quoted (one argument a hand)")
     e.add_argument("--input", metavar="FILE", help="one hand per line ('-' = stdin)")
     common(e)
-    game_options(e)
+    game_options(e, "eval")
     e.set_defaults(run=cmd_eval)
 
     c = _helped(sub, "compare", "settle a player's hand against the banker/dealer")
-    c.add_argument("game", choices=GAMES)
-    c.add_argument("player", metavar="PLAYER")
-    c.add_argument("other", metavar="BANKER")
+    game_argument(c, "compare")
+    c.add_argument("player", metavar="PLAYER", help="the player's hand, quoted")
+    c.add_argument("other", metavar="BANKER", help="the banker's (Pok Deng: dealer's) hand")
     common(c)
-    game_options(c)
+    game_options(c, "compare")
     c.set_defaults(run=cmd_compare)
 
     def dealer_options(sp: argparse.ArgumentParser) -> None:  # pokdeng's two-sided game
@@ -197,10 +130,10 @@ def _parser() -> _Parser:
         )
 
     a = _helped(sub, "advise", "pokdeng: stand or draw, with both exact EVs")
-    a.add_argument("game", choices=GAMES)
-    a.add_argument("hand", metavar="HAND")
+    game_argument(a, "advise")
+    a.add_argument("hand", metavar="HAND", help="the two-card start, quoted")
     common(a)
-    game_options(a)
+    game_options(a, "advise")
     dealer_options(a)
     a.add_argument(
         "--dealer-sees",
@@ -211,23 +144,27 @@ def _parser() -> _Parser:
     a.set_defaults(run=cmd_advise)
 
     s = _helped(sub, "strategy", "pokdeng: the whole drawing strategy as a chart")
-    s.add_argument("game", choices=GAMES)
+    game_argument(s, "strategy")
     s.add_argument("--png", metavar="FILE", help="also draw the chart as a PNG")
     common(s)
-    game_options(s)
+    game_options(s, "strategy")
     dealer_options(s)
     s.set_defaults(run=cmd_strategy)
 
     o = _helped(sub, "odds", "exact count and probability of every category/score/type")
-    o.add_argument("game", choices=GAMES)
+    game_argument(o, "odds")
     common(o)
     o.set_defaults(run=cmd_odds)
 
     g = _helped(sub, "edge", "the player's exact expected value against the banker")
-    g.add_argument("game", choices=GAMES)
+    game_argument(g, "edge")
     common(g)
-    game_options(g)
+    game_options(g, "edge")
     g.set_defaults(run=cmd_edge)
+
+    from solver.risk_command import add_parser as add_risk
+
+    add_risk(sub, _helped, common, lambda sp: game_options(sp, "risk"), _bounded)
 
     r = _helped(sub, "report", "write a research report with every exact figure")
     r.add_argument("--out", metavar="DIR", default="report", help="output directory")
@@ -243,11 +180,12 @@ def _parser() -> _Parser:
         metavar="N,N,...",
         help="the shoe sizes the one-deck-to-shoe tables compare (default 1,2,...,8)",
     )
+    r.add_argument("--progress", action="store_true", help="progress on stderr, even piped")
     common(r, rules=False)
     r.set_defaults(run=module_command("solver.report", "cli_report"))
 
     v = _helped(sub, "verify", "check another implementation's claims against ours")
-    v.add_argument("game", choices=GAMES)
+    game_argument(v, "verify")
     v.add_argument("file", metavar="FILE", help="claims: .csv, .jsonl/.ndjson or .parquet")
     v.add_argument(
         "--format",
@@ -279,11 +217,11 @@ def _parser() -> _Parser:
         "--infer-out", metavar="FILE", help="write the inferred rule file here (implies --infer)"
     )
     common(v)
-    game_options(v)
+    game_options(v, "verify")
     v.set_defaults(run=module_command("solver.verify", "cli_verify"))
 
     pr = _helped(sub, "probe", "verify a running implementation: ask it, infer, confirm")
-    pr.add_argument("game", choices=GAMES)
+    game_argument(pr, "probe")
     pr.add_argument(
         "command", nargs="*", metavar="-- CMD [ARGS...]", help="the implementation (after --)"
     )
@@ -333,11 +271,11 @@ def _parser() -> _Parser:
     pr.add_argument("--out", metavar="FILE", help="write the disagreeing answers here")
     pr.add_argument("--infer-out", metavar="FILE", help="write the inferred rule file here")
     common(pr)
-    game_options(pr)
+    game_options(pr, "probe")
     pr.set_defaults(run=module_command("solver.probe", "cli_probe"))
 
     t = _helped(sub, "vectors", "write conformance test vectors (Wycheproof-style JSON)")
-    t.add_argument("game", choices=GAMES)
+    game_argument(t, "vectors")
     t.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
     t.add_argument(
         "--format",
@@ -364,7 +302,7 @@ def _parser() -> _Parser:
         "every default filled in) as TOML, ready to edit and pass back as --rules FILE; "
         "--list lists the presets. Example: bull rules niuniu --rules casino",
     )
-    ru.add_argument("game", choices=GAMES)
+    game_argument(ru, "rules")
     ru.add_argument("--list", action="store_true", help="list the presets of GAME")
     ru.add_argument(  # issue 22
         "--expand",
@@ -378,15 +316,13 @@ def _parser() -> _Parser:
     k = _helped(sub, "check-tables", "recompute digests and verify every table")
     common(k, rules=False)
     k.set_defaults(run=module_command("solver.store.integrity", "cli_check_tables"))
-    _audit_parsers(sub, common, game_options)
-    _table_parsers(sub, common, game_options)
+    _audit_parsers(sub, common)
+    _table_parsers(sub, common)
     _serve_parser(sub)
     return p
 
 
-def _audit_parsers(
-    sub: Any, common: Callable[..., None], game_options: Callable[..., None]
-) -> None:
+def _audit_parsers(sub: Any, common: Callable[..., None]) -> None:
     """``bull audit`` and ``bull deal`` (their work: :mod:`solver.audit.command`)."""
     au = sub.add_parser(
         "audit",
@@ -395,9 +331,14 @@ def _audit_parsers(
         "probabilities (G-test, power). LOGS: Parquet/CSV/JSON Lines files, folders or globs, "
         "one row per seat per round. Example: bull audit niuniu 'logs/*.parquet' --by table",
     )
-    au.add_argument("game", choices=GAMES)
-    au.add_argument("logs", nargs="+", metavar="LOGS")
-    au.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb")
+    game_argument(au, "audit")
+    au.add_argument(
+        "logs", nargs="+", metavar="LOGS", help="Parquet, CSV or JSON Lines files, folders, globs"
+    )
+    au.add_argument(
+        "--engine", choices=("duckdb", "spark"), default="duckdb",
+        help="duckdb (embedded, the default) or spark (PySpark, local or a cluster)",
+    )  # fmt: skip
     au.add_argument("--by", action="append", metavar="COLUMN", help="also test per group")
     au.add_argument("--out", metavar="DIR", help="write the Markdown report, tables, plots")
     au.add_argument("--format", choices=("parquet", "csv", "jsonl"), help="the logs' format")
@@ -416,7 +357,7 @@ def _audit_parsers(
         help="pokdeng: test the outcome assuming players draw so (mirror: on 4 or less)",
     )  # fmt: skip
     common(au)
-    game_options(au)
+    game_options(au, "audit")
     au.set_defaults(run=module_command("solver.audit.command", "run_audit"))
     de = sub.add_parser(
         "deal",
@@ -425,26 +366,41 @@ def _audit_parsers(
         "errors=F plants settlement errors. Example: bull deal niuniu --rounds 10000 "
         "--bias bull_rate=0.85 --out log.parquet",
     )
-    de.add_argument("game", choices=GAMES)
-    de.add_argument("--rounds", type=_bounded(1, 10**10), required=True, metavar="N")
-    de.add_argument("--players", type=_bounded(1, 16), default=4, metavar="K")
-    de.add_argument("--seed", type=int, default=0)
-    de.add_argument("--bias", action="append", metavar="NAME=P")
+    game_argument(de, "deal")
+    de.add_argument(
+        "--rounds", type=_bounded(1, 10**10), required=True, metavar="N",
+        help="how many rounds to deal",
+    )  # fmt: skip
+    de.add_argument(
+        "--players", type=_bounded(1, 16), default=4, metavar="K",
+        help="players against the banker each round (default 4)",
+    )  # fmt: skip
+    de.add_argument(
+        "--seed", type=int, default=0, help="the shuffle's seed: the same seed deals the same log"
+    )
+    de.add_argument(
+        "--bias", action="append", metavar="NAME=P",
+        help="rig the deal (repeatable): bull_rate=P, the share of dealt hands with a bull; "
+        "banker_edge=P, the share of rounds whose strongest hand goes to the banker; "
+        "errors=F, the share of player rows settled wrong (as --error-rules settles, else "
+        "the winner flipped and the net negated)",
+    )  # fmt: skip
     de.add_argument("--error-rules", metavar="NAME|FILE", help="planted errors settle so")
-    de.add_argument("--hand-format", choices=("text", "ids"), default="text")
+    de.add_argument(
+        "--hand-format", choices=("text", "ids"), default="text",
+        help="hands as text (default) or as lists of card or tile ids",
+    )  # fmt: skip
     de.add_argument(
         "--player-strategy", choices=("mirror", "optimal"),
         help="pokdeng: how the players draw (default mirror: on 4 or less)",
     )  # fmt: skip
     de.add_argument("--out", required=True, metavar="FILE", help=".parquet, .csv or .jsonl")
     common(de)
-    game_options(de)
+    game_options(de, "deal")
     de.set_defaults(run=module_command("solver.audit.command", "run_deal"))
 
 
-def _table_parsers(
-    sub: Any, common: Callable[..., None], game_options: Callable[..., None]
-) -> None:
+def _table_parsers(sub: Any, common: Callable[..., None]) -> None:
     """``bull rank`` and ``bull round`` (their work: each game's ``table`` room)."""
     rk = sub.add_parser(
         "rank",
@@ -453,10 +409,10 @@ def _table_parsers(
         "the rule that decides it against the next; every hand comes from one deck or tile "
         'set. Example: bull rank niuniu "KS 9H 8C 3D 7S" "JS QS KD 5H 5D" "KH 9S 8D 3C 7H"',
     )
-    rk.add_argument("game", choices=GAMES)
-    rk.add_argument("hands", nargs="*", metavar="HAND")
+    game_argument(rk, "rank")
+    rk.add_argument("hands", nargs="*", metavar="HAND", help="2 or more hands, each quoted")
     common(rk)
-    game_options(rk)
+    game_options(rk, "rank")
     rk.set_defaults(run=cmd_rank)
     ro = sub.add_parser(
         "round",
@@ -467,14 +423,14 @@ def _table_parsers(
         "BANKER | PLAYER | PLAYER ..., streamed. Example: bull round niuniu "
         '--banker "4C 7C 8D JD KH" --player "JS QS KS 5H 5D" --player "AS 2S 3S 4S 6D"',
     )
-    ro.add_argument("game", choices=GAMES)
+    game_argument(ro, "round")
     ro.add_argument("--banker", metavar="HAND", help="the banker's (dealer's) hand")
     ro.add_argument(
         "--player", dest="players", action="append", metavar="HAND", help="a player (repeatable)"
     )
     ro.add_argument("--input", metavar="FILE", help="one round per line ('-' = stdin)")
     common(ro)
-    game_options(ro)
+    game_options(ro, "round")
     ro.set_defaults(run=cmd_round)
     gr = sub.add_parser(
         "grab",
@@ -484,7 +440,7 @@ def _table_parsers(
         "and as player (niu 7-9 x2, niu niu x3, five faces x5, 5% commission from whoever "
         'wins), the percentile and the best bid. Example: bull grab niuniu "AS 10H 3C 7D"',
     )
-    gr.add_argument("game", choices=GAMES)
+    game_argument(gr, "grab")
     gr.add_argument("hand", metavar="HAND", help="the four visible cards")
     gr.add_argument(
         "--players", type=_bounded(1, 9), metavar="N", help="players against the banker"
@@ -502,7 +458,7 @@ def _table_parsers(
         "writes one JSON line per deal, question and answer, and the summary last. "
         "Example: bull drill niuniu --hands 3",
     )
-    dr.add_argument("game", choices=GAMES)
+    game_argument(dr, "drill")
     dr.add_argument("--hands", type=_bounded(2, 4), default=2, metavar="N", help="2 to 4")
     dr.add_argument("--seed", type=int, help="the shuffle's seed (default: random, printed)")
     dr.add_argument("--time-limit", type=_seconds, metavar="SECONDS", help="end after this long")

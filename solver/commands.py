@@ -172,44 +172,106 @@ def cmd_eval(args: argparse.Namespace, out: Any) -> int:
         _emit(records, args.json, game.eval_text, out)
     if not args.input:
         return 0
+    from solver.kit.lines import read_blocks
+
     name = "stdin" if args.input == "-" else args.input
     seen = bad_lines = 0
-    batch: list[str] = []
-    where: list[str] = []
-
-    def flush() -> None:
-        nonlocal bad_lines
-        if not batch:
-            return
-        try:
-            records = game.eval_records(batch, args.rules, options, args.tables)
-        except BullError:
-            records, bad = _eval_one_by_one(game, batch, where, args)
-            for message in bad:
-                args.err.write(f"bull: error: {message}\n")
-            bad_lines += len(bad)
-        _emit(records, args.json, game.eval_text, out)
-        batch.clear()
-        where.clear()
-
-    for n, line in _read_lines(args.input):
-        seen += 1
-        if isinstance(line, _BadLine):
-            flush()
-            args.err.write(f"bull: error: {name} line {n}: {line}\n")
-            bad_lines += 1
-            continue
-        batch.append(line)
-        where.append(f"{name} line {n}")
-        if len(batch) >= BATCH:
-            flush()
-    flush()
+    for block in read_blocks(args.input, name):
+        seen += len(block) + len(block.bad)
+        bad_lines += _eval_block(game, block, name, options, args, out)
     if not seen and not hands:
         raise BullError(f"no hand given ({name} has no hand lines)")
     if bad_lines:
         args.err.write(f"bull: {bad_lines:,} input line(s) could not be answered\n")
         return 1
     return 0
+
+
+def _eval_block(
+    game: games.Game, block: Any, name: str, options: dict[str, Any], args: Any, out: Any
+) -> int:
+    """Answer one block of input lines: the game's batch path first, then one line at a
+    time for the lines it leaves (their error messages are the per-hand ones). Writes
+    the answers in input order, then the errors; returns how many lines failed."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    messages = [(n, f"{name} line {n}: {m}") for n, m in block.bad]
+    lines = None
+    if len(block):
+        try:
+            lines = game.eval_lines(block.spans, args.rules, options, args.tables, args.json)
+        except BullError:
+            lines = None
+    if lines is None:
+        lines = pa.nulls(len(block), pa.string())
+    todo = np.flatnonzero(np.asarray(lines.is_null().to_numpy(zero_copy_only=False), dtype=bool))
+    slow = _eval_slow(game, [block.text(i) for i in todo.tolist()], options, args)
+    for i, (_, message) in zip(todo.tolist(), slow, strict=True):
+        if message is not None:
+            n = int(block.numbers[i])
+            messages.append((n, f"{name} line {n}: {message}"))
+    filled = pc.fill_null(lines, "") if len(todo) else lines
+    if len(filled):
+        filled = filled.combine_chunks() if isinstance(filled, pa.ChunkedArray) else filled
+        bufs = filled.buffers()
+        off = np.frombuffer(bufs[1], dtype=np.int32)[
+            filled.offset : filled.offset + len(filled) + 1
+        ]
+        data = memoryview(bufs[2]) if bufs[2] is not None else memoryview(b"")
+        pieces: list[bytes | memoryview] = []
+        at = 0
+        for i, (text, _) in zip(todo.tolist(), slow, strict=True):
+            pieces.append(data[off[at] : off[i]])
+            if text is not None:
+                pieces.append(text.encode("utf-8"))
+            at = i
+        pieces.append(data[off[at] : off[-1]])
+        _write(out, b"".join(pieces))
+    messages.sort()
+    for _, message in messages:
+        args.err.write(f"bull: error: {message}\n")
+    return len(messages)
+
+
+def _eval_slow(
+    game: games.Game, texts: list[str], options: dict[str, Any], args: Any
+) -> list[tuple[str | None, str | None]]:
+    """``(line, error)`` for each hand, answered by the per-hand path."""
+    if not texts:
+        return []
+
+    def line(rec: dict[str, Any]) -> str:
+        body = json.dumps(rec, ensure_ascii=False) if args.json else game.eval_text(rec)
+        return body + "\n"
+
+    try:
+        records = game.eval_records(texts, args.rules, options, args.tables)
+        if len(records) == len(texts):
+            return [(line(r), None) for r in records]
+    except BullError:
+        pass
+    out: list[tuple[str | None, str | None]] = []
+    for t in texts:
+        try:
+            (rec,) = game.eval_records([t], args.rules, options, args.tables)
+        except BullError as exc:
+            out.append((None, str(exc)))
+            continue
+        out.append((line(rec), None))
+    return out
+
+
+def _write(out: Any, data: bytes) -> None:
+    """Bytes to a text stream: straight to its buffer when it has one."""
+    raw = getattr(out, "buffer", None)
+    if raw is not None:
+        out.flush()
+        raw.write(data)
+        raw.flush()
+    else:
+        out.write(data.decode("utf-8"))
 
 
 def cmd_compare(args: argparse.Namespace, out: Any) -> int:
@@ -445,7 +507,7 @@ def cmd_drill(args: argparse.Namespace, out: Any) -> int:
     n = hands_range(args.hands, deck)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.json:
-        out.write(json.dumps({"event": "start", "game": game.name, "hands": n, "seed": seed}))
+        out.write(json.dumps({"event": "start", "game": game.name, "n_hands": n, "seed": seed}))
         out.write("\n")
     else:
         out.write(

@@ -50,6 +50,15 @@ HELP: dict[str, tuple[str, str]] = {
         "pair of hands (exact fractions in --json).",
         "bull edge niuniu --bet double --json",
     ),
+    "risk": (
+        "The banker at a full table of N players from one deck: the exact mean, the "
+        "variance from two players' covariance (Var = N*Var1 + N(N-1)*Cov), the "
+        "distribution of the banker's round net (exact heads-up, else simulated with 99% "
+        "intervals), the reserve covering 99%, 99.9% and every round, the 95%/99% bands "
+        "after T rounds and, with --reserve R, the probability of ruin. Computed once per "
+        "rule set, then cached.",
+        "bull risk niuniu --bet double --players 9 --rounds 1000 --reserve 100",
+    ),
     "report": (
         "Write a Markdown research report with every exact figure, the rule sets, the "
         "Monte Carlo cross-checks and plots.",

@@ -482,4 +482,24 @@ def infer_file(
             f"(starting from {base.name!r}). Pass it back as --rules FILE.",
         )
 
-    return infer_rules(game, base.name, base.to_data(), start, run, rule_file)
+    inference, report = infer_rules(game, base.name, base.to_data(), start, run, rule_file)
+    lesson = entry.learn_language(
+        path,
+        inference.rules,
+        fmt=detect_format(path, fmt),
+        columns=columns or {},
+        batch_size=batch_size,
+        options=opts,
+    )
+    if lesson is None:
+        return inference, report
+    from solver.kit.infer import with_lesson
+
+    def rerun(data: Mapping[str, Any]) -> VerifyReport:
+        return verify_file(
+            game, path, rules=data, fmt=fmt, columns=columns, batch_size=batch_size,
+            options=opts, tables=tables,
+        )  # fmt: skip
+
+    inference, again = with_lesson(inference, lesson.items, lesson.data, rerun, rule_file)
+    return inference, (report if again is None else again)

@@ -154,7 +154,7 @@ def test_cli_odds(other_tables: Path) -> None:
         "label": "no_bull",
         "count": 55_510,
         "probability": 55_510 / 201_376,
-        "fraction": an.fraction_text(Fraction(55_510, 201_376)),
+        "probability_fraction": an.fraction_text(Fraction(55_510, 201_376)),
     }
     code, out, _ = run("odds", "pokdeng", "--tables", str(other_tables))
     assert code == 0 and "tong" in out

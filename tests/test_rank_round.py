@@ -367,7 +367,7 @@ def test_pokdeng_round_matches_brute_force() -> None:
         want = [pd_net(p, hands[0]) for p in hands[1:]]
         s = settle_round(hands[0], hands[1:])
         assert [p.net for p in s.players] == want == [p["net"] for p in rec["players"]]
-        assert s.banker_net == -sum(want) == rec["banker_net"]
+        assert s.banker_net == -sum(want) == rec["dealer_net"]
     assert any(r["dealer_pok"] for r in recs)
 
 
@@ -392,5 +392,5 @@ def test_worked_example_round_pokdeng() -> None:
     )  # fmt: skip
     rec = json.loads(out)
     assert code == 0
-    assert [p["net"] for p in rec["players"]] == [2, 2] and rec["banker_net"] == -4
-    assert np.sign(rec["banker_net"]) == -1
+    assert [p["net"] for p in rec["players"]] == [2, 2] and rec["dealer_net"] == -4
+    assert np.sign(rec["dealer_net"]) == -1

@@ -14,6 +14,7 @@ from solver.games.pokdeng import odds as pd_odds
 from solver.games.taungau import odds as tn_odds
 from solver.kit import exact as an
 from solver.report import headline, headline_text
+from solver.schemas import load, validate
 from solver.store.tables import read_manifest
 
 REPO_TABLES = Path(__file__).resolve().parent.parent / "tables"
@@ -40,7 +41,9 @@ def report(all_tables: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[
     argv = ["report", "--out", str(out), "--tables", str(all_tables), "--json"]
     code = main([*argv, "--shoe-decks", "1,6"], out=buf, err=err)
     assert code == 0, err.getvalue()
-    return out, json.loads(buf.getvalue())
+    rec = json.loads(buf.getvalue())
+    assert validate(rec, load("report")) == []  # solver/schemas/report.json
+    return out, rec
 
 
 @pytest.mark.slow
@@ -103,7 +106,8 @@ def test_report_plots_are_real_images(report: tuple[Path, dict]) -> None:
 def test_headline_block(all_tables: Path) -> None:
     text = headline_text(headline(all_tables))
     assert "`-1/40`" in text and "Niu Niu `casino`" in text and "Pok Deng `straights`" in text
-    assert text.count("\n| ") == 1 + 11  # the rule line and 11 figures
+    assert text.count("\n| ") == 1 + 11 + 4  # the rule line, 11 figures, the risk table
+    assert "a full table of 9 players" in text
 
 
 def test_report_bad_output_directory(tmp_path: Path) -> None:

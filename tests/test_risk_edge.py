@@ -199,11 +199,11 @@ def test_every_game_json_has_the_risk_fields() -> None:
         dist = rec["distribution"]
         nets = [row["net"] for row in dist]
         assert nets == sorted(nets) and len(set(nets)) == len(nets)
-        assert sum(Fraction(row["p_fraction"]) for row in dist) == 1
+        assert sum(Fraction(row["probability_fraction"]) for row in dist) == 1
         ev_key = "ev_optimal_fraction"
-        assert sum(Fraction(row["net_fraction"]) * Fraction(row["p_fraction"]) for row in dist) == (
-            Fraction(rec[ev_key])
-        )
+        assert sum(
+            Fraction(row["net_fraction"]) * Fraction(row["probability_fraction"]) for row in dist
+        ) == (Fraction(rec[ev_key]))
         var = Fraction(rec["variance_fraction"])
         assert rec["sd"] == pytest.approx(float(var) ** 0.5)
         assert set(rec["volatility_index"]) == {"90", "95", "99"}

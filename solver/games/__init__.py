@@ -18,7 +18,8 @@ solver.core.errors.BullError: unknown game 'poker' (expected one of: niuniu, tau
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 from solver.core.errors import BullError
@@ -33,9 +34,11 @@ if TYPE_CHECKING:
 
     import pyarrow as pa
 
+    from solver.kit.banker import BankerRisk
     from solver.kit.check import Checker
     from solver.kit.exact import OddsResult
     from solver.kit.markdown import ReportContext
+    from solver.kit.notation import Spans
 
 __all__ = ["OPTION_KEYS", "ExactEdge", "Game", "Options", "get", "names"]
 
@@ -118,6 +121,18 @@ class Game(Protocol):
 
     def eval_text(self, rec: dict[str, Any]) -> str: ...
 
+    def eval_lines(
+        self,
+        spans: Spans,
+        rules: str | None,
+        options: Options,
+        tables: str | None,
+        as_json: bool,
+    ) -> pa.Array | None:
+        """A block of hands at once: each one's ``eval_text`` or JSON line (with its
+        line end), null where a hand is to be answered alone (``None``: none here)."""
+        ...
+
     def compare_record(
         self, player: str, banker: str, rules: str | None, options: Options, tables: str | None
     ) -> dict[str, Any]: ...
@@ -150,6 +165,21 @@ class Game(Protocol):
         """The checker ``bull verify`` streams claims through."""
         ...
 
+    def learn_language(
+        self,
+        path: str,
+        data: Mapping[str, Any],
+        *,
+        fmt: str,
+        columns: Mapping[str, str],
+        batch_size: int,
+        options: Options,
+    ) -> Any:
+        """``bull verify --infer``'s language stage: what a claims file teaches of the
+        game's rule language beyond ``data`` (a lesson with ``data`` and scored ``items``),
+        or ``None`` for a game without one."""
+        ...
+
     def vectors(
         self, rules: str | None, seed: int, sample: int, options: Options, tables: str | None
     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -163,6 +193,25 @@ class Game(Protocol):
 
     def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
         """The README headline rows and a note on what they average over."""
+        ...
+
+    def risk_headline(self, tables: str | os.PathLike[str] | None) -> list[str]:
+        """The README's risk rows (SD and the banker's reserve), if the game has any."""
+        ...
+
+    # -- the banker at a full table
+    def risk(
+        self,
+        rules: str | None,
+        options: Options,
+        tables: str | None,
+        players: int,
+        rounds: int,
+        reserve: Fraction | None = None,
+        progress: Callable[[int, int], Any] | None = None,
+    ) -> BankerRisk:
+        """``bull risk``: the banker's net at a table of ``players`` (mean, covariance,
+        variance, distribution, reserve, bands after ``rounds``, ruin from ``reserve``)."""
         ...
 
     # -- audit

@@ -276,7 +276,7 @@ def _ask_hand(
     """The bull (games with one) and the points of hand ``i``: one scored answer."""
     want = _score(rec)
     kind = str(rec.get("category") or rec.get("type") or want)
-    base = {"hand": i, "cards": hand}
+    base = {"hand_number": i, "hand": hand}
     if not (deck.asks_bull and deck.pick and deck.bull_points):
         said, got = s.ask(f"hand {i} points? ", read_points, _POINTS_HINT)
         s.score({**base, "answer": said.strip(), "points": got}, got == want, kind, why)
@@ -320,7 +320,7 @@ def _ask_winner(s: _Session, r: dict[str, Any], hands: int) -> None:
     tied = sorted(h["position"] + 1 for h in r["hands"] if _key(h) == _key(best))
     why = best.get("reason") or "the hands tie"
     explain = f"hand {best['position'] + 1} wins ({why})"
-    s.score({"winner": tied, "answer": said.strip()}, n in tied, "winner", explain)
+    s.score({"winning_hands": tied, "answer": said.strip()}, n in tied, "winner", explain)
 
 
 def _key(h: dict[str, Any]) -> Any:

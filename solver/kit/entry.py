@@ -13,7 +13,8 @@ commands (``advise``, ``strategy``) answer only when the game lists them in
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,9 +26,11 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from solver.core.rules import RuleSet, RuleSpec
+    from solver.kit.banker import BankerRisk
     from solver.kit.check import Checker
     from solver.kit.exact import OddsResult
     from solver.kit.markdown import ReportContext
+    from solver.kit.notation import Spans
 
 __all__ = ["OPTIONAL_COMMANDS", "GameEntry"]
 
@@ -47,6 +50,8 @@ class GameEntry:
     """The room whose ``build_tables()`` builds the game's tables."""
     options: frozenset[str] = frozenset()
     """The command options this game takes (``bet``, ``banker_reveals`` ...)."""
+    learns: bool = False
+    """Whether the game's room ``induce`` learns its rule language (``--infer``)."""
 
     def accept(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options given (not ``None``), or an error naming one this game does not
@@ -68,6 +73,23 @@ class GameEntry:
 
     def _refuse(self, command: str) -> BullError:
         return BullError(f"`bull {command}` does not apply to {self.name}")
+
+    def learn_language(
+        self,
+        path: str,
+        data: Mapping[str, Any],
+        *,
+        fmt: str,
+        columns: Mapping[str, str],
+        batch_size: int,
+        options: Mapping[str, Any],
+    ) -> Any:
+        """The game's language lesson from a claims file (``None`` if it has none)."""
+        if not self.learns:
+            return None
+        return self.room("induce").learn(
+            path, data, fmt=fmt, columns=columns, batch_size=batch_size, options=options
+        )
 
     # -- rules and tables
     def presets(self) -> list[str]:
@@ -94,6 +116,20 @@ class GameEntry:
 
     def eval_text(self, rec: dict[str, Any]) -> str:
         return cast(str, self.room("commands").cli_eval_text(rec))
+
+    def eval_lines(
+        self,
+        spans: Spans,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        as_json: bool,
+    ) -> pa.Array | None:
+        """A block of hands answered at once (``bull eval --input``): each hand's text
+        or JSON line with its line end, null for a hand to answer alone; ``None`` when
+        the game answers no block of these rules at once."""
+        lines = self.room("commands").cli_eval_lines(spans, rules, dict(options), tables, as_json)
+        return cast("pa.Array | None", lines)
 
     def compare_record(
         self,
@@ -147,6 +183,26 @@ class GameEntry:
 
     def headline(self, tables: str | os.PathLike[str] | None) -> tuple[list[str], str]:
         return cast("tuple[list[str], str]", self.room("report").headline(tables))
+
+    def risk_headline(self, tables: str | os.PathLike[str] | None) -> list[str]:
+        make = getattr(self.room("report"), "risk_headline", None)
+        return [] if make is None else cast("list[str]", make(tables))
+
+    # -- the banker at a full table (``bull risk``; the room ``risk``)
+    def risk(
+        self,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        players: int,
+        rounds: int,
+        reserve: Fraction | None = None,
+        progress: Callable[[int, int], Any] | None = None,
+    ) -> BankerRisk:
+        res = self.room("risk").table_risk(
+            rules, dict(options), tables, players, rounds, reserve, progress
+        )
+        return cast("BankerRisk", res)
 
     # -- audit (``bull audit``, ``bull deal``)
     def audit_spec(

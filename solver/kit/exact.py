@@ -51,6 +51,7 @@ __all__ = [
     "DisjointCounts",
     "OddsResult",
     "TablesLike",
+    "commission_fraction",
     "disjoint_counts",
     "exact_commission",
     "fraction_text",
@@ -84,6 +85,15 @@ def exact_commission(c: float | Fraction | None, default: float) -> Fraction:
     if not 0 <= frac < 1:
         raise BullError(f"commission {value!r} must be a fraction in [0, 1), e.g. 0.05")
     return frac
+
+
+def commission_fraction(c: float | Fraction) -> str:
+    """A commission's exact ``_fraction`` twin in JSON: ``0.05`` is ``"1/20"``.
+
+    >>> commission_fraction(0.05), commission_fraction(0)
+    ('1/20', '0/1')
+    """
+    return fraction_text(exact_commission(c, 0.0))
 
 
 def group_sums(keys: npt.NDArray[np.integer], values: npt.NDArray[np.integer], n: int) -> list[int]:
@@ -327,7 +337,7 @@ class OddsResult:
                         "label": lb,
                         "count": n,
                         "probability": n / self.totals[name],
-                        "fraction": fraction_text(Fraction(n, self.totals[name])),
+                        "probability_fraction": fraction_text(Fraction(n, self.totals[name])),
                     }
                     for lb, n in rows
                 ]

@@ -43,7 +43,7 @@ under a rule set and returns the report and the catalogue it was scored against.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "evidence_bits",
     "infer_rules",
     "rule_data_of",
+    "with_lesson",
     "with_pairs",
 ]
 
@@ -292,6 +293,58 @@ def infer_rules(
         tuple(rejected),
     )
     return inference, report
+
+
+def with_lesson(
+    inference: Inference,
+    items: Sequence[Any],
+    data: Mapping[str, Any] | None,
+    run: Callable[[Mapping[str, Any]], Any],
+    to_rule_file: Callable[[Mapping[str, Any]], str],
+) -> tuple[Inference, Any]:
+    """The inference after a game's language stage: its ``items`` (each with ``key``,
+    ``description``, ``explains``, ``contradicts``, ``bits`` and ``adopted``) reported
+    as adopted or rejected; ``data`` (the rule set with every adopted item, or
+    ``None``) re-verified with ``run``. Returns the inference and the report under it
+    (``None`` if nothing was adopted)."""
+    rejected = [
+        Rejected(i.key, i.description, int(i.explains), int(i.contradicts), float(i.bits))
+        for i in items
+        if not i.adopted
+    ]
+    rejected.sort(key=lambda r: -r.explains)
+    all_rejected = (*inference.rejected, *rejected[:MAX_REJECTED])
+    if data is None:
+        return replace(inference, rejected=all_rejected), None
+    adopted = [i for i in items if i.adopted]
+    said = [_said(s.description, s.support) for s in inference.steps]
+    said += [_said(i.description, int(i.explains)) for i in adopted]
+    current = {**data, "name": INFERRED_NAME, "description": _description(inference.start, said)}
+    report = run(current)
+    steps = (
+        *inference.steps,
+        *(
+            Step(
+                i.key,
+                i.description,
+                int(i.explains),
+                int(report.agree),
+                int(i.explains),
+                float(i.bits),
+            )
+            for i in adopted
+        ),
+    )
+    out = replace(
+        inference,
+        rules=current,
+        steps=steps,
+        agree_after=int(report.agree),
+        checked=int(report.checked),
+        rule_file=to_rule_file(current),
+        rejected=all_rejected,
+    )
+    return out, report
 
 
 def _said(description: str, support: int) -> str:

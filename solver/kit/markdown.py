@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -108,6 +108,13 @@ class ReportContext:
     md: list[str] = field(default_factory=list)
     images: list[Path] = field(default_factory=list)
     sims: list[list[Any]] = field(default_factory=list)
+    say: Callable[[str], Any] | None = None
+    """Where progress goes (the report's status line), if anywhere."""
+
+    def progress(self, text: str) -> None:
+        """Report progress (a no-op without ``say``)."""
+        if self.say is not None:
+            self.say(text)
 
     def check(self, label: str, exact: Fraction, result: SimulatedMean) -> None:
         """Record that the simulation ``result`` cross-checks the exact EV ``exact``."""

@@ -104,8 +104,8 @@ class NetDistribution:
         return NetDistribution(tuple((-a, p) for a, p in reversed(self.points)))
 
     def to_json(self) -> dict[str, Any]:
-        """The risk fields of ``bull edge --json``: ``distribution`` (``{net, p,
-        p_fraction}`` ascending by net, with ``net_fraction``), ``variance`` (and
+        """The risk fields of ``bull edge --json``: ``distribution`` (``{net, probability}``
+        ascending by net, each with its ``_fraction`` twin), ``variance`` (and
         ``variance_fraction``), ``sd``, ``max_loss``/``max_win`` (with ``_fraction``
         twins) and ``volatility_index`` at 90/95/99 %."""
         return {
@@ -113,8 +113,8 @@ class NetDistribution:
                 {
                     "net": float(a),
                     "net_fraction": fraction_text(a),
-                    "p": float(p),
-                    "p_fraction": fraction_text(p),
+                    "probability": float(p),
+                    "probability_fraction": fraction_text(p),
                 }
                 for a, p in self.points
             ],
@@ -132,7 +132,7 @@ class NetDistribution:
     def from_json(cls, data: Mapping[str, Any]) -> NetDistribution:
         """Back from :meth:`to_json` (the exact ``_fraction`` texts)."""
         return cls.of(
-            (Fraction(row["net_fraction"]), Fraction(row["p_fraction"]))
+            (Fraction(row["net_fraction"]), Fraction(row["probability_fraction"]))
             for row in data["distribution"]
         )
 

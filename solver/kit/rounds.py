@@ -120,14 +120,17 @@ def round_lines(
     start: npt.NDArray[np.int64],
     sizes: npt.NDArray[np.int64],
     tails: Sequence[str],
+    house: str = "banker",
 ) -> list[str]:
     """``{"banker": B, "players": [P, ...]<tail>}`` per round: ``banker`` and ``players``
     are texts per hand (the round's banker at ``start``, its players after it),
-    ``tails`` the rest of each round's object, from its first ``, "key": ...``."""
+    ``tails`` the rest of each round's object, from its first ``, "key": ...``;
+    ``house``: the game's name for the banker's key (Pok Deng: ``"dealer"``)."""
+    head = '{"' + house + '": '
     out = []
     for s, n, tail in zip(start.tolist(), sizes.tolist(), tails, strict=True):
         out.append(
-            '{"banker": ' + banker[s] + ', "players": [' + ", ".join(players[s + 1 : s + n])
+            head + banker[s] + ', "players": [' + ", ".join(players[s + 1 : s + n])
             + "]" + tail + "}"
         )  # fmt: skip
     return out

@@ -130,10 +130,10 @@ def test_grab_command(tmp_path: Path, grab: dict[str, Any]) -> None:
     code = main(["grab", "niuniu", "AS 10H 3C 7D", "--json", "--tables", str(tmp_path)], out, err)
     assert code == 0, err.getvalue()
     rec = json.loads(out.getvalue())
-    assert sum(rec["categories"].values()) == 48 and rec["categories"]["no_bull"] == 0
-    assert rec["categories"]["niu_niu"] == 4  # a 9 makes 1 + 3 + 7 + 10 + 9 = 30
-    assert Fraction(rec["banker_ev_fraction"]) == Fraction(rec["player_ev_fraction"])
-    assert rec["bid"] == (4 if Fraction(rec["banker_ev_fraction"]) > 0 else 0)
+    assert sum(rec["category_counts"].values()) == 48 and rec["category_counts"]["no_bull"] == 0
+    assert rec["category_counts"]["niu_niu"] == 4  # a 9 makes 1 + 3 + 7 + 10 + 9 = 30
+    assert Fraction(rec["ev_banker_fraction"]) == Fraction(rec["ev_player_fraction"])
+    assert rec["bid"] == (4 if Fraction(rec["ev_banker_fraction"]) > 0 else 0)
 
 
 @pytest.mark.slow

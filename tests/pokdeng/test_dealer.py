@@ -229,10 +229,10 @@ def test_cli_best_response(tmp_path: Path) -> None:
     rec = run_json("strategy", "pokdeng", "--dealer", "best-response", "--player", "mirror")
     game = dealer_game(load_rules())
     br = best_response(game, mirror_strategy(game), -1)
-    assert Fraction(rec["player_ev_fraction"]) == br.player_ev
-    assert rec["player_ev"] == float(br.player_ev)
-    assert len(rec["player_strategy"]) == len(rec["dealer_strategy"]) == 1326
-    one = next(s for s in rec["dealer_strategy"] if s["hand"] == "2H 5S")
+    assert Fraction(rec["ev_player_fraction"]) == br.player_ev
+    assert rec["ev_player"] == float(br.player_ev)
+    assert len(rec["player_starts"]) == len(rec["dealer_starts"]) == 1326
+    one = next(s for s in rec["dealer_starts"] if s["hand"] == ["2H", "5S"])
     assert one["sees"]["3"]["action"] == br.action_of(ids("5S 2H"), 3)
     code, text, _ = run(
         "strategy", "pokdeng", "--dealer", "best-response", "--must-draw-at-most", "3"

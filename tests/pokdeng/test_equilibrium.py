@@ -231,11 +231,11 @@ def test_cli_equilibrium_json_text_png(tmp_path: Path) -> None:
     rec = run_json("strategy", "pokdeng", "--dealer", "equilibrium", "--must-draw-at-most", "3")
     eq = solve_equilibrium(load_rules(), 3)
     assert Fraction(rec["value_fraction"]) == eq.value and rec["value"] == float(eq.value)
-    assert rec["player_best_response_ev"] == rec["dealer_best_response_ev"] == float(eq.value)
+    assert rec["ev_player_best_response"] == rec["ev_dealer_best_response"] == float(eq.value)
     assert rec["exact"] is True and rec["certificate_gap"] == 0.0
-    assert len(rec["player_strategy"]) == len(rec["dealer_strategy"]) == 1326
+    assert len(rec["player_starts"]) == len(rec["dealer_starts"]) == 1326
     low = [
-        s for s in rec["dealer_strategy"] if s["points"] <= 3 and s["sees"]["2"]["action"] != "pok"
+        s for s in rec["dealer_starts"] if s["points"] <= 3 and s["sees"]["2"]["action"] != "pok"
     ]
     assert low and all(s["forced"] and s["sees"]["2"]["action"] == "draw" for s in low)
     png = tmp_path / "eq.png"
@@ -244,10 +244,10 @@ def test_cli_equilibrium_json_text_png(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "game value per stake" in text and "equal exactly" in text and str(png) in text
     rec = run_json("advise", "pokdeng", "5S 2H", "--dealer-sees", "3")
-    assert rec["dealer"] == "equilibrium" and rec["action"] in ("stand", "draw")
+    assert rec["dealer_mode"] == "equilibrium" and rec["action"] in ("stand", "draw")
     i = eq.game.index(ids("5S 2H"))
     free = solve_equilibrium(load_rules(), -1)
-    assert Fraction(rec["draw_probability"]) == free.tau3.fraction(i)
+    assert Fraction(rec["draw_probability_fraction"]) == free.tau3.fraction(i)
 
 
 @pytest.mark.slow
@@ -261,6 +261,6 @@ def test_report_rows() -> None:
     # the dealer's best response beats the equilibrium player less than the optimum player
     assert evs[1] <= evs[3] <= evs[4] <= evs[5] <= evs[0]
     assert all(
-        set(r.to_json()) == {"case", "must_draw_at_most", "player_ev", "player_ev_fraction"}
+        set(r.to_json()) == {"case", "must_draw_at_most", "ev_player", "ev_player_fraction"}
         for r in rows
     )

@@ -34,6 +34,7 @@ class NiuNiu(GameEntry):
     """The presets' tables: one per deck (and bull rule) the presets use."""
     options = frozenset({"bet", "commission"})
     commands = frozenset({"grab"})
+    learns = True
 
     def table_headlines(self, name: str, table: pa.Table) -> list[str]:
         import numpy as np

@@ -45,8 +45,10 @@ __all__ = [
     "classify",
     "compile_hands",
     "expand_keys",
+    "hand_classes",
     "read_categories",
     "representatives",
+    "step_values",
 ]
 
 # ---------------------------------------------------------------- categories
@@ -398,6 +400,24 @@ def _classes(deck_size: int, decks: int, trips_bull: bool) -> _Classes:
         index[_class_key(reps)] = np.arange(len(reps), dtype=np.int32)
         got = _CLASSES[key] = _Classes(reps, index, features(reps, trips_bull))
     return got
+
+
+def hand_classes(
+    cards: npt.NDArray[np.integer], deck_size: int, decks: int, trips_bull: bool
+) -> tuple[npt.NDArray[np.int32], Arrays]:
+    """Each sorted hand's class (an index into the features returned): what every
+    predicate and every suit-blind tie step sees of it."""
+    k = _classes(deck_size, decks, trips_bull)
+    cls = k.index[_class_key(cards)]
+    if len(cls) and cls.min() < 0:
+        raise ValueError("a hand outside the deck's classes")
+    return cls, k.f
+
+
+def step_values(step: str, f: Arrays, suit_strength: Sequence[int]) -> npt.NDArray[np.int32]:
+    """A tie step's key for hands' :func:`features` (a suit step needs hands, not
+    classes; ``push``/``banker``: 0)."""
+    return _step(step, f, np.asarray(suit_strength, dtype=np.int32))
 
 
 def compile_hands(

@@ -110,10 +110,13 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
     explain rows of ``mode`` (``hand``, ``showdown`` or ``all``); ``bet`` is the bet in
     use (no "settled as" variant for it)."""
     base = rules.to_data()
-    sd = base["special_definitions"]
-    specials = list(rules.specials)
     out = Catalogue(mode)
     add, add_mistake = out.add, out.add_mistake
+    if rules.categories:  # the rule language: no keys to vary, the options and mistakes
+        _options_and_mistakes(rules, base, bet, out)
+        return list(out)
+    sd = base["special_definitions"]
+    specials = list(rules.specials)
     impossible = _FACES if rules.deck == "no_faces" else ()
 
     # a variant of the specials the verifier's special-ish hands hold (every card A..6,
@@ -286,6 +289,28 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
             modes=show,
             scope=show,
         )
+    _options_and_mistakes(rules, base, bet, out)
+    return list(out)
+
+
+def _options_and_mistakes(rules: Any, base: Mapping[str, Any], bet: str | None, out: Any) -> None:
+    """The settlement options and mistakes every rule set's catalogue holds."""
+    add, add_mistake = out.add, out.add_mistake
+    show = ("showdown",)
+    if rules.categories:
+        add_mistake(
+            "bull_skips_first",
+            "bull search skips the first card (as written)",
+            order="first-written card left out of the bull search",
+            stage="bull",
+        )
+        add(
+            f"bull_from_three_of_a_kind={str(not rules.bull_from_three_of_a_kind).lower()}",
+            "three cards of one rank make a bull (the best bull counts)"
+            if not rules.bull_from_three_of_a_kind
+            else "three cards of one rank make no bull unless they sum to a multiple of 10",
+            _with(base, bull_from_three_of_a_kind=not rules.bull_from_three_of_a_kind),
+        )
     for c in (0.0, 0.03, 0.05, 0.1):
         if abs(c - rules.commission) > 1e-12:
             add(
@@ -310,7 +335,6 @@ def niuniu_catalogue(rules: Any, mode: str, bet: str | None = None) -> list[Vari
         modes=show,
         stage="commission",
     )
-    return list(out)
 
 
 def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
@@ -356,11 +380,17 @@ def niuniu_hand_answers(
     srt, ev, cats = hit
     got = cats.get(id(rules))
     if got is None or got[0] is not rules:
-        got = (rules, categories(ev, special_flags(ev, rules), rules).astype(np.int64))
+        if rules.categories:  # a file in the rule language: its compiled categories
+            from solver.games.niuniu.hands import compiled_arrays
+
+            code, own = compiled_arrays(srt, rules)
+            got = (rules, code.astype(np.int64), own)
+        else:
+            got = (rules, categories(ev, special_flags(ev, rules), rules).astype(np.int64), None)
         if len(cats) >= _KEEP:
             cats.pop(next(iter(cats)))
         cats[id(rules)] = got
-    cat0 = got[1]
+    cat0, own_strength = got[1], got[2]
     has = ev["has_bull"].copy()
     points = ev["points"].astype(np.int64)
     cat = cat0.copy()
@@ -392,11 +422,13 @@ def niuniu_hand_answers(
             "forbidden": forbidden,
             "bull_from_three_of_a_kind": trips,
         },
-        lambda: strength_arrays(srt, cat.astype(np.uint8), rules),
+        (lambda: own_strength)
+        if own_strength is not None
+        else (lambda: strength_arrays(srt, cat.astype(np.uint8), rules)),
     )
 
 
-_LAST: dict[tuple[Any, ...], tuple[Any, Any, dict[int, tuple[Any, Any]]]] = {}
+_LAST: dict[tuple[Any, ...], tuple[Any, Any, dict[int, tuple[Any, Any, Any]]]] = {}
 """The last evaluations of :func:`niuniu_hand_answers`, by cards and bull rule: the
 sorted cards, the bull facts and, per rule set, the categories."""
 _KEEP = 4

@@ -25,14 +25,17 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.core.cards import hand_names, parse_hand
 from solver.core.errors import BullError
-from solver.games.niuniu.rules import Category, load_rules
+from solver.games.niuniu.rules import Category, NiuNiuRules, load_rules
+
+if TYPE_CHECKING:
+    from solver.kit.exact import DisjointCounts
 
 __all__ = [
     "BIDS",
@@ -43,6 +46,7 @@ __all__ = [
     "cli_grab",
     "cli_grab_text",
     "ev_by_visible",
+    "grab_bet",
     "grab_record",
     "report_section",
 ]
@@ -61,11 +65,26 @@ def _mult_row() -> npt.NDArray[np.int64]:
     return np.array([MULTIPLIERS.get(c.label, 1) for c in _CATS], dtype=np.int64)
 
 
-def build_grab_table(strength: npt.ArrayLike, category: npt.ArrayLike) -> Any:
+def grab_bet(rules: NiuNiuRules) -> str | None:
+    """The bet of ``rules`` whose multipliers are the grab's (:data:`MULTIPLIERS`), if
+    any: its per-hand counts are the ones the grab table sums (classic: ``double``)."""
+    want = tuple(_mult_row().tolist())
+    return next((b for b in rules.bets if rules.multiplier_row(b)[: len(want)] == want), None)
+
+
+def build_grab_table(
+    strength: npt.ArrayLike, category: npt.ArrayLike, counts: DisjointCounts | None = None
+) -> Any:
     """Every four-card hand's row (colex order of the four sorted card ids), from the
     classic ``strength`` and ``category`` of every five-card hand (colex order: the
-    ``niuniu`` table's ``classic_*`` columns)."""
-    from solver.core.indexing import all_subsets, colex_rank_array
+    ``niuniu`` table's ``classic_*`` columns). ``counts``: those hands'
+    :func:`~solver.kit.exact.disjoint_counts` with the grab's multipliers as weights,
+    when already counted.
+
+    A four-card hand's sums run over the 48 five-card hands holding it: each five-card
+    hand adds its figures to the five four-card hands it holds (drop one card), so one
+    bincount over the 5 x 2,598,960 (four-card hand, five-card hand) pairs does it."""
+    from solver.core.indexing import BINOM, all_subsets
     from solver.kit.exact import disjoint_counts
     from solver.store.tables import make_table
 
@@ -73,22 +92,24 @@ def build_grab_table(strength: npt.ArrayLike, category: npt.ArrayLike) -> Any:
     five = all_subsets(52, 5)
     cat5 = np.asarray(category, dtype=np.int64)
     m = _mult_row()[cat5]
-    c = disjoint_counts(five, strength, 52, m)
+    c = disjoint_counts(five, strength, 52, m) if counts is None else counts
     below = np.asarray(c.below, dtype=np.int64)
     q, p = COMMISSION.denominator, COMMISSION.numerator
     num5 = (q - p) * m * below - q * np.asarray(c.weight_above, dtype=np.int64)
     four = all_subsets(52, 4).astype(np.int64)
     n4 = len(four)
-    cats = np.zeros((n4, len(_CATS)), dtype=np.int64)
-    win = np.zeros(n4, dtype=np.int64)
-    ev = np.zeros(n4, dtype=np.int64)
-    for x in range(52):
-        rows = np.flatnonzero((four != x).all(axis=1))
-        hands = np.sort(np.concatenate([four[rows], np.full((len(rows), 1), x)], axis=1), axis=1)
-        r5 = colex_rank_array(hands, presorted=True)
-        np.add.at(cats, (rows, cat5[r5]), 1)
-        win[rows] += below[r5]
-        ev[rows] += num5[r5]
+    cols5 = [five[:, i].astype(np.intp) for i in range(5)]
+    # colex rank of each five-card hand less its card at position j
+    sub = np.empty((5, len(five)), dtype=np.int64)
+    for j in range(5):
+        rest = [cols5[i] for i in range(5) if i != j]
+        sub[j] = sum(BINOM[:, e + 1][col] for e, col in enumerate(rest))
+    keys = sub.ravel()
+    # exact: sums of 48 integers of magnitude < 2**28, far inside float64's 2**53
+    win = _sums(keys, below, n4)
+    ev = _sums(keys, num5, n4)
+    slots = ((keys * len(_CATS)).reshape(5, -1) + cat5).ravel()
+    cats = np.bincount(slots, minlength=n4 * len(_CATS)).reshape(n4, len(_CATS))
     order = np.sort(ev)
     at_most = np.searchsorted(order, ev, side="right")
     cols: dict[str, npt.NDArray[Any]] = {f"c{i}": four[:, i].astype(np.uint8) for i in range(4)}
@@ -109,6 +130,13 @@ def build_grab_table(strength: npt.ArrayLike, category: npt.ArrayLike) -> Any:
         "bid": "4 when the EV is positive, else 0 (no bid); EV is linear in the bid",
     }
     return make_table(TABLE, cols, {"classic": rules.to_data()}, notes)
+
+
+def _sums(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64], n: int) -> Any:
+    """Exact integer sums of ``values`` (one per five-card hand, repeated for each of
+    its five four-card hands ``keys``) per four-card hand."""
+    got = np.bincount(keys, weights=np.tile(values.astype(np.float64), 5), minlength=n)
+    return np.rint(got).astype(np.int64)
 
 
 def _table(tables: str | os.PathLike[str] | None) -> Any:
@@ -135,20 +163,21 @@ def grab_record(
     bid = got["bid"]
     return {
         "hand": hand_names(cards),
-        "categories": {c.label: got[f"cat_{c.label}"] for c in _CATS},
+        "category_counts": {c.label: got[f"cat_{c.label}"] for c in _CATS},
         "p_win": float(p_win),
         "p_win_fraction": fraction_text(p_win),
-        "banker_ev": float(ev),
-        "banker_ev_fraction": fraction_text(ev),
-        "player_ev": float(ev),
-        "player_ev_fraction": fraction_text(ev),
+        "ev_banker": float(ev),
+        "ev_banker_fraction": fraction_text(ev),
+        "ev_player": float(ev),
+        "ev_player_fraction": fraction_text(ev),
         "percentile": 100 * got["ev_at_most"] / t.num_rows,
         "bid": bid,
-        "players": players,
-        "banker_ev_at_bid": float(ev * bid * players),
-        "banker_ev_at_bid_fraction": fraction_text(ev * bid * players),
+        "n_players": players,
+        "ev_banker_at_bid": float(ev * bid * players),
+        "ev_banker_at_bid_fraction": fraction_text(ev * bid * players),
         "multipliers": MULTIPLIERS | {"other": 1},
-        "commission": str(COMMISSION),
+        "commission": float(COMMISSION),
+        "commission_fraction": fraction_text(COMMISSION),
     }
 
 
@@ -164,15 +193,15 @@ def cli_grab(
 
 
 def cli_grab_text(rec: dict[str, Any]) -> str:
-    cats = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rec["categories"].items() if v)
+    cats = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rec["category_counts"].items() if v)
     bid = f"bid {rec['bid']}x" if rec["bid"] else "do not bid"
     return (
         f"{' '.join(rec['hand'])} + one of 48: {cats}\n"
-        f"vs one player: P(win) {rec['p_win']:.4%}, EV as banker {rec['banker_ev']:+.4f} "
-        f"(exact {rec['banker_ev_fraction']}), as player {rec['player_ev']:+.4f}; "
+        f"vs one player: P(win) {rec['p_win']:.4%}, EV as banker {rec['ev_banker']:+.4f} "
+        f"(exact {rec['ev_banker_fraction']}), as player {rec['ev_player']:+.4f}; "
         f"percentile {rec['percentile']:.1f}\n"
-        f"{bid} (EV is linear in the bid; against {rec['players']} player(s): "
-        f"{rec['banker_ev_at_bid']:+.4f})"
+        f"{bid} (EV is linear in the bid; against {rec['n_players']} player(s): "
+        f"{rec['ev_banker_at_bid']:+.4f})"
     )
 
 

@@ -22,6 +22,7 @@ rule sets only; a shoe's table carries no odds columns.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -29,12 +30,29 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.games.niuniu.rules import NiuNiuRules
-from solver.kit.exact import disjoint_counts
+from solver.kit.exact import DisjointCounts, disjoint_counts
 
-__all__ = ["ODDS_SUFFIXES", "odds_columns"]
+__all__ = ["ODDS_SUFFIXES", "bet_counts", "odds_columns"]
 
 ODDS_SUFFIXES = ("p_win", "ev_player", "ev_banker")
 """The per-hand odds columns of a preset ``name``: ``f"{name}_{suffix}"``."""
+
+
+def bet_counts(
+    rules: NiuNiuRules,
+    cards: npt.NDArray[np.integer[Any]],
+    strength: npt.ArrayLike,
+    category: npt.ArrayLike,
+) -> dict[str, DisjointCounts]:
+    """Per bet of ``rules``: the disjoint counts of every hand, ``weight_above`` the sum
+    of the stronger hands' multipliers under that bet; one counting pass for all bets."""
+    if rules.decks > 1:
+        raise ValueError("per-hand odds are for one-deck rule sets")
+    cat = np.asarray(category, dtype=np.int64)
+    rows = np.asarray([rules.multiplier_row(b) for b in rules.bets], dtype=np.int64)
+    c = disjoint_counts(cards, strength, rules.deck_size, rows[:, cat].T)
+    wa = np.asarray(c.weight_above)
+    return {b: replace(c, weight_above=wa[:, j]) for j, b in enumerate(rules.bets)}
 
 
 def odds_columns(
@@ -42,15 +60,17 @@ def odds_columns(
     cards: npt.NDArray[np.integer[Any]],
     strength: npt.ArrayLike,
     category: npt.ArrayLike,
+    counts: DisjointCounts | None = None,
 ) -> tuple[dict[str, npt.NDArray[np.int64]], dict[str, Any]]:
     """The three columns for ``rules`` (``cards``: every hand of its deck, colex
-    order) and the note stating their bet, commission and denominators."""
+    order) and the note stating their bet, commission and denominators. ``counts``:
+    the default bet's :func:`bet_counts`, when already counted."""
     if rules.decks > 1:
         raise ValueError("per-hand odds are for one-deck rule sets")
     bet = rules.bet(None)
     row = np.asarray(rules.multiplier_row(bet), dtype=np.int64)
     m = row[np.asarray(category, dtype=np.int64)]
-    c = disjoint_counts(cards, strength, rules.deck_size, m)
+    c = disjoint_counts(cards, strength, rules.deck_size, m) if counts is None else counts
     comm = Fraction(str(rules.commission)).limit_denominator(10**6)
     p, q = comm.numerator, comm.denominator
     below = np.asarray(c.below, dtype=np.int64)

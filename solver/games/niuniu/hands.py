@@ -249,7 +249,11 @@ def table_name(rules: NiuNiuRules) -> str:
     return "_".join(parts)
 
 
-def build_table(rule_sets: Sequence[NiuNiuRules], odds: bool = False) -> Any:
+def build_table(
+    rule_sets: Sequence[NiuNiuRules],
+    odds: bool = False,
+    counts: dict[str, dict[str, Any]] | None = None,
+) -> Any:
     """The table of every 5-card hand of the rule sets' deck, in colex order: the
     cards, the bull facts, the standard special flags, and per rule set its category
     and strength. The rule sets must share the deck, bull rule and shoe (one
@@ -260,7 +264,10 @@ def build_table(rule_sets: Sequence[NiuNiuRules], odds: bool = False) -> Any:
     shoe, Π C(N, copies) (0 for a hand needing more copies than the shoe holds). The
     definitions carry over unchanged: five of a kind is four of a kind (four cards of
     one rank are in it), a straight flush has five distinct ranks so never repeats a
-    card, and two hands may be exactly equal (``on_tie``)."""
+    card, and two hands may be exactly equal (``on_tie``).
+
+    With ``odds`` (one deck), ``counts`` (if given) receives per rule set the
+    :func:`~solver.games.niuniu.hand_odds.bet_counts` behind its odds columns."""
     from solver.core.indexing import all_multisets, all_subsets
     from solver.core.shoe import shoe_weights
     from solver.store.tables import make_table
@@ -302,13 +309,15 @@ def build_table(rule_sets: Sequence[NiuNiuRules], odds: bool = False) -> Any:
         rule_data[rules.name] = rules.to_data()
     extra: dict[str, Any] = {}
     if odds and not shoe:  # the presets' per-hand odds (issue 14): exact numerators
-        from solver.games.niuniu.hand_odds import odds_columns
+        from solver.games.niuniu.hand_odds import bet_counts, odds_columns
 
         for rules in rule_sets:
-            got, extra[f"{rules.name}_odds"] = odds_columns(
-                rules, cards, cols[f"{rules.name}_strength"], cols[f"{rules.name}_category"]
-            )
+            args = (rules, cards, cols[f"{rules.name}_strength"], cols[f"{rules.name}_category"])
+            per_bet = bet_counts(*args)  # every bet in one pass: the grab reuses one
+            got, extra[f"{rules.name}_odds"] = odds_columns(*args, per_bet[rules.bet(None)])
             cols.update(got)
+            if counts is not None:
+                counts[rules.name] = per_bet
     bull = "some three cards sum to a multiple of 10"
     if first.bull_from_three_of_a_kind:
         bull += " or are of one rank (the best bull counts)"
@@ -342,10 +351,13 @@ def build_tables() -> dict[str, Any]:
     for preset in PRESETS:
         rules = load_rules(preset)
         groups.setdefault(table_name(rules), []).append(rules)
-    out = {name: build_table(rule_sets, odds=True) for name, rule_sets in groups.items()}
-    from solver.games.niuniu.grab import TABLE, build_grab_table  # issue 14
+    counts: dict[str, dict[str, Any]] = {}
+    out = {name: build_table(rs, odds=True, counts=counts) for name, rs in groups.items()}
+    from solver.games.niuniu.grab import TABLE, build_grab_table, grab_bet  # issue 14
 
     base = out["niuniu"]
     strength, category = base.column("classic_strength"), base.column("classic_category")
-    out[TABLE] = build_grab_table(strength.to_numpy(), category.to_numpy())
+    bet = grab_bet(load_rules("classic"))  # the classic bet that pays as the grab does
+    known = counts["classic"][bet] if bet else None
+    out[TABLE] = build_grab_table(strength.to_numpy(), category.to_numpy(), known)
     return out

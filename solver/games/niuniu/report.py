@@ -4,6 +4,7 @@ by the simulator, with two plots."""
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -28,7 +29,7 @@ from solver.kit.markdown import (
     rules_block,
 )
 
-__all__ = ["PRESETS", "SHOE_DECKS", "headline", "section"]
+__all__ = ["PRESETS", "SHOE_DECKS", "headline", "risk_headline", "section"]
 
 PRESETS = ("classic", "casino", "no_faces", "shoe6")
 """The presets the report covers, in order."""
@@ -50,6 +51,34 @@ def headline(tables: str | os.PathLike[str] | None = None) -> tuple[list[str], s
                 f"| {ev_text(e.ev)} | `{fraction_text(e.ev)}` | {percent(-e.ev, 3)} |"
             )
     return rows, "Niu Niu averages over all 2,598,960 x 1,533,939 pairs of disjoint hands"
+
+
+def risk_headline(tables: str | os.PathLike[str] | None = None) -> list[str]:
+    """The README's risk rows: `classic`, double bet, heads-up and at a full table."""
+    from solver.games.niuniu.risk import table_risk
+
+    t = None if tables is None else str(tables)
+    rows = []
+    for n in (1, 9):
+        r = table_risk("classic", {"bet": "double"}, t, n, 1000)
+        lo, hi = (math.sqrt(max(0.0, v)) for v in r.variance_interval)
+        sd = f"{r.sd:.4f}" + (" (exact)" if n == 1 else f" [{lo:.4f}, {hi:.4f}]")
+        cells = []
+        for row in r.reserve:
+            if row["method"] == "simulated":
+                cells.append(f"{row['amount']:g} [{row['low']:g}, {row['high']:g}]")
+            elif row["method"] == "bound":
+                cells.append(f"at most {row['amount']:g}")
+            else:
+                cells.append(f"{row['amount']:g}")
+        who = "heads-up" if n == 1 else f"a full table of {n} players"
+        rows.append(
+            f"| Niu Niu `classic`, double bet, 5% commission, {who} "
+            f"| {float(r.mean):+.6f} (`{fraction_text(r.mean)}`) | {sd} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    return rows
 
 
 def section(ctx: ReportContext) -> None:
@@ -148,6 +177,7 @@ def section(ctx: ReportContext) -> None:
             "![Niu Niu EV by hand class](niuniu_ev_by_class.png)",
             "",
         ]
+    _risk_sections(ctx)
 
 
 def _shoe_section(ctx: ReportContext, shoe: NiuNiuRules, curve: dict[int, NiuNiuMatchups]) -> None:
@@ -270,3 +300,26 @@ def _plot_ev(path: Path, edges: dict[str, EdgeResult]) -> None:
     ax.legend()
     fig.tight_layout()
     fig.savefig(path)
+
+
+def _risk_sections(ctx: ReportContext) -> None:
+    """The banker at a full table, per preset (its default bet; classic also double)."""
+    from solver.games.niuniu.risk import table_risk
+    from solver.kit.banker import BankerRisk
+    from solver.kit.risk_report import risk_section
+
+    tables = None if ctx.tables is None else str(ctx.tables)
+    runs = [(p, load_rules(p).bet(None)) for p in PRESETS] + [("classic", "double")]
+    for preset, bet in dict.fromkeys(runs):
+        md_bet = f"{bet} bet"
+        ctx.md += [f"### Risk: `{preset}`, {md_bet}", ""]
+        seats = 9 if load_rules(preset).decks == 1 else 16
+        seats = min(seats, load_rules(preset).deck_size * load_rules(preset).decks // 5 - 1)
+
+        def risk(n: int, preset: str = preset, bet: str = bet) -> BankerRisk:
+            def show(done: int, total: int) -> None:
+                ctx.progress(f"niuniu {preset} {bet}: simulating tables {done:,}/{total:,}")
+
+            return table_risk(preset, {"bet": bet}, tables, n, 1000, None, show)
+
+        risk_section(ctx, "niuniu", "Niu Niu", preset, md_bet, risk, seats)

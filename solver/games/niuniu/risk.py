@@ -1,9 +1,11 @@
 """Niu Niu's risk figures: the exact edge with the whole distribution of the player's net
 (``bull edge``), from the same matchup counts as the edge
-(:func:`solver.games.niuniu.audit.net_distribution`)."""
+(:func:`solver.games.niuniu.audit.net_distribution`); the banker at a full table
+(``bull risk``: :func:`table_risk`, the engine in :mod:`solver.kit.banker`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -16,10 +18,12 @@ from solver.games.niuniu.odds import (
     niuniu_edge,
     niuniu_matchups,
 )
+from solver.kit.banker import BankerRisk
+from solver.kit.banker import table_risk as kit_table_risk
 from solver.kit.exact import TablesLike
 from solver.kit.risk import NetDistribution
 
-__all__ = ["edge", "edge_with_net"]
+__all__ = ["SIM_TABLES", "edge", "edge_with_net", "table_risk"]
 
 
 def edge_with_net(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult:
@@ -46,3 +50,49 @@ def edge(
     r = _niuniu_rules(rules)
     res = niuniu_edge(r, bet, commission, tables)
     return _attach(r, niuniu_matchups(r, tables), res)  # the counts are cached
+
+
+SIM_TABLES = 2_000_000
+"""Tables simulated once per rule set and bet for ``bull risk`` (then cached)."""
+
+
+def table_risk(
+    rules: Any,
+    options: Mapping[str, Any],
+    tables: str | None,
+    players: int,
+    rounds: int,
+    reserve: Fraction | None = None,
+    progress: Callable[[int, int], Any] | None = None,
+    sim_tables: int = SIM_TABLES,
+) -> BankerRisk:
+    """``bull risk niuniu``: the banker against ``players`` players from one deck (or
+    the rule set's shoe), under the bet and commission of ``options``."""
+    from solver.games.niuniu.audit import audit_spec, exact_figures
+    from solver.games.niuniu.odds import _niuniu_rules
+    from solver.kit.exact import exact_commission
+
+    r = _niuniu_rules(rules)
+    bet = r.bet(options.get("bet"))
+    comm = exact_commission(options.get("commission"), r.commission)
+
+    def player() -> NetDistribution:  # the exact edge's, as bull audit keeps it on disk
+        fig = exact_figures(r, bet, float(comm), tables)
+        return NetDistribution.of((Fraction(a), Fraction(p)) for a, p in fig["net"])
+
+    seats = (r.deck_size * int(r.decks)) // 5 - 1
+    return kit_table_risk(
+        game="niuniu",
+        rules=r.name,
+        setting={"bet": bet, "commission": float(comm)},
+        key={"risk": "niuniu 1", "rules": r.to_data(), "bet": bet, "commission": str(comm)},
+        player=player,
+        spec=lambda: audit_spec(r, {"bet": bet, "commission": float(comm)}, tables),
+        max_players=min(seats, 9 if r.decks == 1 else 16),
+        players=players,
+        rounds=rounds,
+        reserve=reserve,
+        sim_tables=sim_tables,
+        tables=tables,
+        progress=progress,
+    )

@@ -43,6 +43,7 @@ from solver.games.niuniu.runtime import (
     _tie_reason,
     evaluate_batch,
 )
+from solver.kit.exact import commission_fraction
 
 __all__ = [
     "Ranking",
@@ -123,6 +124,7 @@ class Round:
             "house": self.house,
             "bet": self.bet,
             "commission": self.commission,
+            "commission_fraction": commission_fraction(self.commission),
             "rules": self.rules,
         }
 
@@ -289,6 +291,7 @@ class _Batch:
     bet: str
     rules: str
     labels: tuple[str, ...] = ()
+    commission: float = 0.0
 
 
 _WHO = ("banker", "player", "banker", "push")
@@ -339,7 +342,7 @@ def _settle(
     return _Batch(
         ids, category, net, outcome, start, sizes,
         np.round(banker_net, 12).tolist(), (np.round(house, 12) + 0.0).tolist(), bet, r.name,
-        r.labels,
+        r.labels, float(comm),
     )  # fmt: skip
 
 
@@ -377,6 +380,8 @@ def round_records(
                 "banker_net": b.banker_net[k],
                 "house": b.house[k],
                 "bet": b.bet,
+                "commission": b.commission,
+                "commission_fraction": commission_fraction(b.commission),
                 "rules": b.rules,
             }
         )
@@ -410,7 +415,11 @@ def round_lines(
     key = (out_ * 256 + cat) * 256 + cat[banker_at]
     tails = unique_texts(key, tail)
     texts = hand_texts(b.ids, CARD_NAMES, prefix='{"hand": ', suffixes=tails)
-    same = f', "bet": {dumps(b.bet)}, "rules": {dumps(b.rules)}'
+    same = (
+        f', "bet": {dumps(b.bet)}, "commission": {b.commission!r}, '
+        f'"commission_fraction": {dumps(commission_fraction(b.commission))}, '
+        f'"rules": {dumps(b.rules)}'
+    )
     rest = [  # float.__repr__ is how json spells a finite float
         f', "banker_net": {bn!r}, "house": {ho!r}{same}'
         for bn, ho in zip(b.banker_net, b.house, strict=True)

@@ -85,6 +85,10 @@ def net_distribution(
     in_d = (allc[None] == two[:, :1]) | (allc[None] == two[:, 1:])  # (n2, n)
     dc = c3[np.where(in_d, 0, _colex3(two[:, :1], two[:, 1:], allc[None]))]  # class of D + c
     reps, weight = _orbits(deck, two, draws)
+    # per dealer start D: how many cards c not in D make D + c each class
+    n3c = int(c3.max()) + 1
+    dc_hist = np.zeros((n2, n3c), dtype=np.int64)
+    np.add.at(dc_hist, (np.repeat(np.arange(n2), n), dc.ravel()), (~in_d).ravel().astype(np.int64))
     counts = np.zeros(n_amt, dtype=np.int64)
     for rep, w in zip(reps.tolist(), weight.tolist(), strict=True):
         a, b = int(two[rep, 0]), int(two[rep, 1])
@@ -105,11 +109,8 @@ def net_distribution(
         v = st_idx[px[None, :], c2[sel][:, None]]
         local += np.bincount(v[m], minlength=n_amt) * (n - 5)
         sel = np.flatnonzero(pd & dealer_draws)  # both draw: x, then c != x
-        for lo in range(0, len(sel), 64):
-            s = sel[lo : lo + 64]
-            ok = rest[s][:, :, None] & rest[s][:, None, :] & ~np.eye(n, dtype=bool)[None]
-            v = st_idx[px[None, :, None], dc[s][:, None, :]]
-            local += np.bincount(v[ok], minlength=n_amt)
+        if len(sel):
+            local += _both_draw(sel, two, a, b, free, px, dc, dc_hist, st_idx, n_amt, rest)
         counts += w * local
     total = n2 * (n - 2) * (n - 3) // 2 * (n - 4) * (n - 5)
     if int(counts.sum()) != total:
@@ -119,6 +120,42 @@ def net_distribution(
         for a, c in zip(amounts, counts, strict=True)
         if c
     ]
+
+
+def _both_draw(
+    sel: npt.NDArray[np.int64],
+    two: npt.NDArray[np.int64],
+    a: int,
+    b: int,
+    free: npt.NDArray[np.bool_],
+    px: npt.NDArray[np.int64],
+    dc: npt.NDArray[np.int64],
+    dc_hist: npt.NDArray[np.int64],
+    st_idx: npt.NDArray[np.int64],
+    n_amt: int,
+    rest: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.int64]:
+    """The deals (x, c), x != c, both from the cards R left after the player's start
+    {a, b} and each dealer start D in ``sel``, counted by the player's net, without the
+    (x, c) grid: Σ_{x≠c∈R} = Σ_{x∈A} Σ_{c∈R} - Σ_{x∈D} Σ_{c∈R} - Σ_{x=c∈R}, with A the
+    cards not in {a, b}; the first term is (the classes D + c takes over c ∈ R) times
+    (the nets of P + x over x ∈ A against each dealer class)."""
+    # m_p[j, amt]: over x in A, how many P + x settle as amt against a dealer class j
+    nd = dc_hist.shape[1]
+    cell = np.arange(nd)[None, :] * n_amt + st_idx[px[np.flatnonzero(free)]][:, :nd]
+    m_p = np.bincount(cell.ravel(), minlength=nd * n_amt).reshape(nd, n_amt)
+    hist = dc_hist[sel].sum(axis=0)  # c ∉ D, every D in sel
+    for card in (a, b):  # c ∈ P is not in R
+        hist -= np.bincount(dc[sel, card], minlength=dc_hist.shape[1])
+    out: npt.NDArray[np.int64] = np.asarray(hist @ m_p, dtype=np.int64)
+    d1, d2 = two[sel, 0], two[sel, 1]
+    ok = rest[sel]  # (len(sel), n): c in R
+    for dcard in (d1, d2):  # x in D
+        v = st_idx[px[dcard][:, None], dc[sel]]
+        out -= np.bincount(v[ok], minlength=n_amt)
+    v = st_idx[px[None, :], dc[sel]]  # x = c in R
+    out -= np.bincount(v[ok], minlength=n_amt)
+    return out
 
 
 def shoe_net_distribution(

@@ -29,6 +29,7 @@ __all__ = [
     "cli_compare",
     "cli_compare_text",
     "cli_eval",
+    "cli_eval_lines",
     "cli_eval_text",
     "cli_strategy",
     "cli_strategy_text",
@@ -70,6 +71,15 @@ def cli_eval(
     return [_eval_record(e) for e in evaluate_many(hands, rules, tables)]
 
 
+def cli_eval_lines(
+    spans: Any, rules: str | None, options: dict[str, Any], tables: str | None, as_json: bool
+) -> Any:
+    """A block of hand lines at once (:mod:`solver.games.pokdeng.eval_lines`)."""
+    from solver.games.pokdeng.eval_lines import eval_lines
+
+    return eval_lines(spans, rules, options, tables, as_json)
+
+
 def cli_eval_text(rec: dict[str, Any]) -> str:
     c = HandClass(HandType.from_label(rec["type"]), rec["points"], rec["deng"])
     return f"{' '.join(rec['hand'])}: {c}"  # strength: in --json only
@@ -88,6 +98,7 @@ def cli_compare(
         "winner": s.winner,
         "reason": s.reason,
         "net": s.net,
+        "dealer_net": s.banker_net,
         "rules": s.player.rules,
     }
 
@@ -178,6 +189,7 @@ def cli_strategy(
                     "margin": float(chart.margin(i, j)),
                     "ev_stand_fraction": _frac(chart.ev_stand[i][j]),
                     "ev_draw_fraction": _frac(chart.ev_draw[i][j]),
+                    "margin_fraction": _frac(chart.margin(i, j)),
                 }
             )
     rec: dict[str, Any] = {
@@ -216,7 +228,7 @@ def _chart_from_record(rec: Mapping[str, Any]) -> Chart:
 
 
 def cli_strategy_text(rec: dict[str, Any]) -> str:
-    if "dealer_strategy" in rec:
+    if "dealer_starts" in rec:
         from solver.games.pokdeng import dealer_commands
 
         return dealer_commands.cli_dealer_strategy_text(rec)

@@ -515,6 +515,6 @@ def best_response(
     )
 
 
-def card_names(cards: Sequence[Card]) -> str:
-    """``'5S 2H'``."""
-    return " ".join(CARD_NAMES[c] for c in cards)
+def card_names(cards: Sequence[Card]) -> list[str]:
+    """``['5S', '2H']`` (a hand in JSON is a list of names, RULES.md §8)."""
+    return [CARD_NAMES[c] for c in cards]

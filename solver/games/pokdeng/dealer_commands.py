@@ -55,8 +55,13 @@ def _frac(f: Fraction) -> str:
     return f"{f.numerator}/{f.denominator}"
 
 
-def _num(f: Fraction | None) -> dict[str, Any]:
-    return {"value": None if f is None else float(f), "fraction": None if f is None else _frac(f)}
+def _twin(name: str, f: Fraction | None) -> dict[str, Any]:
+    """``name`` as a number and its exact ``name_fraction`` twin (both ``None`` when
+    there is no such value)."""
+    return {
+        name: None if f is None else float(f),
+        f"{name}_fraction": None if f is None else _frac(f),
+    }
 
 
 # ---------------------------------------------------------------- options
@@ -143,11 +148,9 @@ def _player_starts(
                 "hand": card_names(cards),
                 "cell": Chart.cell_name(*_cell(cards)),
                 "action": act,
-                "draw_probability": _frac(p),
-                "ev_stand": float(stand[i]),
-                "ev_draw": float(draw[i]),
-                "ev_stand_fraction": _frac(stand[i]),
-                "ev_draw_fraction": _frac(draw[i]),
+                **_twin("draw_probability", p),
+                **_twin("ev_stand", stand[i]),
+                **_twin("ev_draw", draw[i]),
             }
         )
     return out
@@ -166,9 +169,9 @@ def _dealer_starts(br: BestResponse, tau2: RationalVector, tau3: RationalVector)
             act = "pok" if game.pok[i] else "draw" if p == 1 else "stand" if p == 0 else "mix"
             views[sees] = {
                 "action": act,
-                "draw_probability": _frac(p),
-                "ev_stand": _num(es[i]),
-                "ev_draw": _num(ed[i]),
+                **_twin("draw_probability", p),
+                **_twin("ev_stand", es[i]),
+                **_twin("ev_draw", ed[i]),
             }
         out.append(
             {
@@ -197,31 +200,27 @@ def cli_dealer_strategy(
     game = dealer_game(rs)
     rec: dict[str, Any] = {
         "rules": rs.name,
-        "dealer": opts.mode,
+        "dealer_mode": opts.mode,
         "must_draw_at_most": opts.must_draw_at_most,
     }
     if opts.mode == "best-response":
         sigma = _player(rs, game, opts)
         br = best_response(game, sigma, opts.must_draw_at_most)
-        rec["player"] = opts.player
-        rec["player_ev"] = float(br.player_ev)
-        rec["player_ev_fraction"] = _frac(br.player_ev)
+        rec["player_strategy"] = opts.player
+        rec |= _twin("ev_player", br.player_ev)
         tau2, tau3 = br.tau2, br.tau3
     else:
         eq = solve_equilibrium(rs, opts.must_draw_at_most)
         sigma, tau2, tau3 = eq.sigma, eq.tau2, eq.tau3
         br = best_response(game, sigma, opts.must_draw_at_most)
-        rec["value"] = float(eq.value)
-        rec["value_fraction"] = _frac(eq.value)
-        rec["player_best_response_ev"] = float(eq.player_best_response_ev)
-        rec["player_best_response_ev_fraction"] = _frac(eq.player_best_response_ev)
-        rec["dealer_best_response_ev"] = float(eq.dealer_best_response_ev)
-        rec["dealer_best_response_ev_fraction"] = _frac(eq.dealer_best_response_ev)
+        rec |= _twin("value", eq.value)
+        rec |= _twin("ev_player_best_response", eq.player_best_response_ev)
+        rec |= _twin("ev_dealer_best_response", eq.dealer_best_response_ev)
         rec["certificate_gap"] = float(eq.certificate_gap)
         rec["exact"] = eq.exact
         rec["mixed"] = eq.mixed_starts()
-    rec["player_strategy"] = _player_starts(game, sigma, tau2, tau3)
-    rec["dealer_strategy"] = _dealer_starts(br, tau2, tau3)
+    rec["player_starts"] = _player_starts(game, sigma, tau2, tau3)
+    rec["dealer_starts"] = _dealer_starts(br, tau2, tau3)
     rec["png"] = None
     if png:
         dealer_charts_png(rec, png)
@@ -270,13 +269,13 @@ def cli_dealer_strategy_text(rec: dict[str, Any]) -> str:
     k = rec["must_draw_at_most"]
     house = "free choice" if k < 0 else f"must draw on {k} or less, chooses above"
     lines = [
-        f"Pok Deng, two-sided — rules {rec['rules']}, dealer {rec['dealer']} ({house})",
+        f"Pok Deng, two-sided — rules {rec['rules']}, dealer {rec['dealer_mode']} ({house})",
         "Row: one card, column: the other. Above the diagonal suited, below offsuit, on it pairs.",
         "D draw, S stand (d: the house forces the draw), P Pok, M mixed, ? starts differ.",
         "",
     ]
-    ps = rec["player_strategy"]
-    ds = rec["dealer_strategy"]
+    ps = rec["player_starts"]
+    ds = rec["dealer_starts"]
     lines += _grid_text("Player (his two cards)", _grid(ps, _player_label))
     lines.append("")
     for sees in ("2", "3"):
@@ -285,19 +284,19 @@ def cli_dealer_strategy_text(rec: dict[str, Any]) -> str:
             _grid(ds, lambda s, v=sees: _dealer_label(s, v)),
         )
         lines.append("")
-    if rec["dealer"] == "best-response":
+    if rec["dealer_mode"] == "best-response":
         lines.append(
-            f"dealer's best response to the player strategy {rec['player']}: "
-            f"player EV per stake {rec['player_ev']:+.6f} "
-            f"({rec['player_ev_fraction']})"
+            f"dealer's best response to the player strategy {rec['player_strategy']}: "
+            f"player EV per stake {rec['ev_player']:+.6f} "
+            f"({rec['ev_player_fraction']})"
         )
     else:
         mixed = rec["mixed"]
         lines += [
             f"game value per stake (player's EV): {rec['value']:+.9f} = {rec['value_fraction']}",
             f"certificate: player's best response to the dealer's strategy "
-            f"{rec['player_best_response_ev']:+.15f}; dealer's best response to the "
-            f"player's {rec['dealer_best_response_ev']:+.15f} "
+            f"{rec['ev_player_best_response']:+.15f}; dealer's best response to the "
+            f"player's {rec['ev_dealer_best_response']:+.15f} "
             f"({'equal exactly' if rec['exact'] else 'gap ' + str(rec['certificate_gap'])})",
             f"mixed: {mixed['player']} player starts, {mixed['dealer_sees_2']} dealer starts "
             f"seeing 2, {mixed['dealer_sees_3']} seeing 3",
@@ -320,12 +319,12 @@ def dealer_charts_png(rec: Mapping[str, Any], path: str | os.PathLike[str]) -> N
     from solver.core.errors import ParseError
 
     codes = {"S": 0, "s": 0, "D": 1, "d": 1, "P": 2, "M": 3, "mix": 3}
-    panels = [("Player", _grid(rec["player_strategy"], _player_label))]
+    panels = [("Player", _grid(rec["player_starts"], _player_label))]
     for sees in ("2", "3"):
         panels.append(
             (
                 f"Dealer, player shows {sees}",
-                _grid(rec["dealer_strategy"], lambda s, v=sees: _dealer_label(s, v)),
+                _grid(rec["dealer_starts"], lambda s, v=sees: _dealer_label(s, v)),
             )
         )
     fig = Figure(figsize=(21, 8), dpi=100)
@@ -353,12 +352,13 @@ def dealer_charts_png(rec: Mapping[str, Any], path: str | os.PathLike[str]) -> N
     k = rec["must_draw_at_most"]
     house = "free choice" if k < 0 else f"must draw on {k} or less"
     fig.suptitle(
-        f"Pok Deng, two-sided — rules {rec['rules']}, dealer {rec['dealer']} ({house})", fontsize=14
+        f"Pok Deng, two-sided — rules {rec['rules']}, dealer {rec['dealer_mode']} ({house})",
+        fontsize=14,
     )
-    if rec["dealer"] == "equilibrium":
+    if rec["dealer_mode"] == "equilibrium":
         foot = f"Game value per stake (player): {rec['value']:+.6f} = {rec['value_fraction']}"
     else:
-        foot = f"Player EV against the dealer's best response: {rec['player_ev']:+.6f}"
+        foot = f"Player EV against the dealer's best response: {rec['ev_player']:+.6f}"
     fig.text(
         0.03,
         0.04,
@@ -406,41 +406,39 @@ def cli_dealer_advise(
         "hand": card_names(game.two[i].tolist()),
         "points": int(game.points[i]),
         "dealer_sees": sees,
-        "dealer": opts.mode,
-        "player": opts.player if opts.mode == "best-response" else None,
+        "dealer_mode": opts.mode,
+        "player_strategy": opts.player if opts.mode == "best-response" else None,
         "must_draw_at_most": opts.must_draw_at_most,
         "forced": br.forced[i],
         "action": act,
-        "draw_probability": _frac(p),
-        "ev_stand": _num(es),
-        "ev_draw": _num(ed),
+        **_twin("draw_probability", p),
+        **_twin("ev_stand", es),
+        **_twin("ev_draw", ed),
         "rules": rs.name,
     }
 
 
 def cli_dealer_advise_text(rec: dict[str, Any]) -> str:
     against = (
-        f"best response to the player strategy {rec['player']}"
-        if rec["dealer"] == "best-response"
+        f"best response to the player strategy {rec['player_strategy']}"
+        if rec["dealer_mode"] == "best-response"
         else "equilibrium"
     )
     head = (
-        f"dealer {rec['hand']} (total {rec['points']}), player shows "
+        f"dealer {' '.join(rec['hand'])} (total {rec['points']}), player shows "
         f"{rec['dealer_sees']} cards — {against}: "
     )
     if rec["action"] == "pok":
         return head + "Pok, no choice"
     act = str(rec["action"])
     if act == "mix":
-        act = f"mix, draw with probability {rec['draw_probability']}"
+        act = f"mix, draw with probability {rec['draw_probability_fraction']}"
     if rec["forced"]:
         act += " (forced by the house)"
     es, ed = rec["ev_stand"], rec["ev_draw"]
-    if es["value"] is None:
+    if es is None:
         return head + act + "; the player never shows this count here"
-    return head + (
-        f"{act}; dealer's EV per stake stand {es['value']:+.5f}, draw {ed['value']:+.5f}"
-    )
+    return head + f"{act}; dealer's EV per stake stand {es:+.5f}, draw {ed:+.5f}"
 
 
 # ---------------------------------------------------------------- report rows
@@ -458,8 +456,7 @@ class DealerReportRow:
         return {
             "case": self.case,
             "must_draw_at_most": self.must_draw_at_most,
-            "player_ev": float(self.player_ev),
-            "player_ev_fraction": _frac(self.player_ev),
+            **_twin("ev_player", self.player_ev),
         }
 
 

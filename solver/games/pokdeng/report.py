@@ -200,6 +200,7 @@ def section(ctx: ReportContext) -> None:
         md += ["![Pok Deng EV by dealer policy](pokdeng_policy.png)", ""]
     _shoe_section(ctx)
     _dealer_section(ctx)
+    _risk_sections(ctx)
 
 
 def _dealer_section(ctx: ReportContext) -> None:
@@ -342,3 +343,24 @@ def _plot_policy(path: Path, curves: dict[str, list[PokDengEdge]]) -> None:
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path)
+
+
+def _risk_sections(ctx: ReportContext) -> None:
+    """The dealer at a full table (up to 16 players drawing optimally), per preset."""
+    from solver.games.pokdeng.risk import table_risk
+    from solver.kit.banker import BankerRisk
+    from solver.kit.risk_report import risk_section
+
+    tables = None if ctx.tables is None else str(ctx.tables)
+    for preset in PRESETS:
+        k = load_rules(preset).dealer_draws_at_most
+        ctx.md += [f"### Risk: `{preset}`", ""]
+
+        def risk(n: int, preset: str = preset) -> BankerRisk:
+            def show(done: int, total: int) -> None:
+                ctx.progress(f"pokdeng {preset}: simulating tables {done:,}/{total:,}")
+
+            return table_risk(preset, {}, tables, n, 1000, None, show)
+
+        setting = f"players draw optimally, the dealer on {k} or less"
+        risk_section(ctx, "pokdeng", "Pok Deng", preset, setting, risk, 16)

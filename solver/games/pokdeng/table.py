@@ -104,10 +104,10 @@ class Round:
             del rec["rules"]
             rec |= {"winner": p.winner, "reason": p.reason, "net": p.net}
             players.append(rec)
-        return {
-            "banker": _eval_record(self.banker),
+        return {  # Pok Deng names the house side the dealer (RULES.md §8)
+            "dealer": _eval_record(self.banker),
             "players": players,
-            "banker_net": self.banker_net,
+            "dealer_net": self.banker_net,
             "dealer_pok": self.dealer_pok,
             "rules": self.rules,
         }
@@ -233,13 +233,13 @@ def cli_round(
 
 
 def cli_round_text(rec: dict[str, Any]) -> str:
-    b = rec["banker"]
+    b = rec["dealer"]
     pok = " (Pok: settles every hand at once)" if rec.get("dealer_pok") else ""
     lines = [f"dealer {' '.join(b['hand'])}: {_class(b)}{pok}"]
     for i, p in enumerate(rec["players"], 1):
         why = f" ({p['reason']})" if p.get("reason") else ""
         lines.append(f"player {i} {' '.join(p['hand'])}: {_class(p)}{why}, net {p['net']:+d}")
-    lines.append(f"dealer net {rec['banker_net']:+d} [{rec['rules']}]")
+    lines.append(f"dealer net {rec['dealer_net']:+d} [{rec['rules']}]")
     return "\n".join(lines)
 
 
@@ -351,9 +351,9 @@ def round_records(
             players.append(rec)
         out.append(
             {
-                "banker": side(s),
+                "dealer": side(s),
                 "players": players,
-                "banker_net": b.banker_net[k],
+                "dealer_net": b.banker_net[k],
                 "dealer_pok": b.pok[k],
                 "rules": b.rules,
             }
@@ -388,10 +388,10 @@ def round_lines(
     tails = unique_texts(key, tail)
     texts = hand_texts(b.ids, CARD_NAMES, b.n_cards, prefix='{"hand": ', suffixes=tails)
     rest = [
-        f', "banker_net": {n}, "dealer_pok": {dumps(k)}, "rules": {dumps(b.rules)}'
+        f', "dealer_net": {n}, "dealer_pok": {dumps(k)}, "rules": {dumps(b.rules)}'
         for n, k in zip(b.banker_net, b.pok, strict=True)
     ]
-    return round_lines(texts, texts, b.start, b.sizes, rest)
+    return round_lines(texts, texts, b.start, b.sizes, rest, house="dealer")
 
 
 def drill_deck(rules: RulesSpec = None, tables: Tables = None) -> Any:

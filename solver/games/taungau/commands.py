@@ -18,7 +18,14 @@ from solver.games.taungau.play import (
 )
 from solver.games.taungau.rules import TauNgauRules
 
-__all__ = ["_reason", "cli_compare", "cli_compare_text", "cli_eval", "cli_eval_text"]
+__all__ = [
+    "_reason",
+    "cli_compare",
+    "cli_compare_text",
+    "cli_eval",
+    "cli_eval_lines",
+    "cli_eval_text",
+]
 
 
 def _check_options(options: Mapping[str, Any]) -> str | None:
@@ -43,6 +50,15 @@ def cli_eval(
     return [
         h.to_json(reveals if src.rules.has_decline else None) for h in _evaluate_many(parsed, src)
     ]
+
+
+def cli_eval_lines(
+    spans: Any, rules: str | None, options: dict[str, Any], tables: str | None, as_json: bool
+) -> Any:
+    """A block of hand lines at once (:mod:`solver.games.taungau.eval_lines`)."""
+    from solver.games.taungau.eval_lines import eval_lines
+
+    return eval_lines(spans, rules, options, tables, as_json)
 
 
 def cli_eval_text(rec: dict[str, Any]) -> str:

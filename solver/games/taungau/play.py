@@ -193,35 +193,29 @@ class TauNgauHand(Ranked):
         }
         if self.banker is not None:
             rec |= {
-                "ev_declare": _num(self.ev_declare),
-                "ev_decline": _num(self.ev_decline),
+                **_twin("ev_declare", self.ev_declare),
+                **_twin("ev_decline", self.ev_decline),
                 "decision_banker_last": None
                 if self.decision_last is None
                 else self.decision_last.label,
                 "decline_if_banker_at_least": self.decline_if_banker_at_least,
-                "ev_banker_last": _num(self.ev_banker_last),
-                "ev_banker_first": _num(self.ev_banker_first),
-                "ev_exact": {
-                    "declare": _frac(self.ev_declare),
-                    "banker_last": _frac(self.ev_banker_last),
-                    "banker_first": _frac(self.ev_banker_first),
-                },
+                **_twin("ev_banker_last", self.ev_banker_last),
+                **_twin("ev_banker_first", self.ev_banker_first),
                 "banker_distribution": list(self.banker),
                 # what each count of banker_distribution is: the banker's best score
                 "banker_distribution_scores": ["no_bull", *(str(s) for s in range(1, 11))],
             }
             if banker_reveals is not None:
                 rec["banker_reveals"] = banker_reveals
-                rec["ev"] = _num(self.ev(banker_reveals))
+                rec |= _twin("ev", self.ev(banker_reveals))
         return rec
 
 
-def _num(x: Fraction | None) -> float | None:
-    return None if x is None else float(x)
-
-
-def _frac(x: Fraction | None) -> str | None:
-    return None if x is None else str(x)
+def _twin(name: str, x: Fraction | None) -> dict[str, Any]:
+    """``name`` as a number and its exact ``name_fraction`` twin (``None`` if unknown)."""
+    if x is None:
+        return {name: None, f"{name}_fraction": None}
+    return {name: float(x), f"{name}_fraction": f"{x.numerator}/{x.denominator}"}
 
 
 def showdown_json(s: Settlement[TauNgauHand]) -> dict[str, Any]:

@@ -133,6 +133,7 @@ def section(ctx: ReportContext) -> None:
             "![Macau decline thresholds](macau_decline.png)",
             "",
         ]
+    _risk_sections(ctx)
 
 
 def _plot_scores(path: Path, res: dict[str, OddsResult]) -> None:
@@ -197,3 +198,24 @@ def _plot_macau_decline(path: Path, macau: TauNgauEdge, pays: int) -> None:
     ax2.legend(loc="upper left")
     fig.tight_layout()
     fig.savefig(path)
+
+
+def _risk_sections(ctx: ReportContext) -> None:
+    """The banker at a full table (five players from the 32 tiles), per preset."""
+    from solver.games.taungau.risk import table_risk
+    from solver.kit.banker import BankerRisk
+    from solver.kit.risk_report import risk_section
+
+    tables = None if ctx.tables is None else str(ctx.tables)
+    for preset in PRESETS:
+        r = load_rules(preset)
+        setting = f"banker reveals {r.banker_reveals}" if r.has_decline else "even money"
+        ctx.md += [f"### Risk: `{preset}`", ""]
+
+        def risk(n: int, preset: str = preset) -> BankerRisk:
+            def show(done: int, total: int) -> None:
+                ctx.progress(f"taungau {preset}: simulating tables {done:,}/{total:,}")
+
+            return table_risk(preset, {}, tables, n, 1000, None, show)
+
+        risk_section(ctx, "taungau", "Tau Ngau", preset, setting, risk, 5)

@@ -1,0 +1,368 @@
+"""Reading the hand notation (RULES.md §2) a whole batch at a time, from the bytes.
+
+A batch of hands is a :class:`Spans`: one byte buffer and, per hand, where its text
+starts and ends (an Arrow text column, or the lines of an input file, without a copy).
+The tokenisers classify every byte with numpy, cut the tokens where separators
+(space, tab, CR, LF, comma, semicolon) begin and end, and read each token through a
+table over the notation — no Python call per card or tile:
+
+* a card token is a rank (``A 2 … 9 10 T J Q K``, any case) and a suit (``S H D C``
+  any case, or one of the eight suit symbols ``♠♥♦♣♤♡♢♧``);
+* a tile token is ``[6:5]``, ``6:5`` or ``65`` (pips 1..6, either order), written with
+  or without separators between tiles.
+
+A hand is read here only when its text is plainly in the notation: ASCII separators,
+tokens of the notation, and no other byte. Every other hand (``ok`` false) — a full-
+width character, a bad token, a wrong count — is left to the per-hand parser of
+:mod:`solver.core.cards` / :mod:`solver.core.tiles`, which accepts or names the error
+exactly as it always has. A hand read here is read exactly as that parser reads it
+(``tests/test_fast_notation.py`` compares the two on random and malformed text).
+
+>>> s = Spans.of_strings(["KS 9H 8C 3D 7S", "10♠ td", "AS XS"])
+>>> ids, size, ok = card_tokens(s, (2, 5))
+>>> ids[0].tolist(), ids[1, :2].tolist(), size.tolist(), ok.tolist()
+([48, 33, 31, 10, 24], [36, 38], [5, 2, 0], [True, True, False])
+>>> types, size, ok = tile_tokens(Spans.of_strings(["[6:5]41 2:2,33 54", "[6:5"]), (5,))
+>>> types[0].tolist(), ok.tolist()
+([19, 6, 2, 5, 13], [True, False])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+__all__ = ["PAD", "Spans", "card_tokens", "tile_tokens"]
+
+PAD = 255
+"""Filler after the last item of a short hand."""
+
+_SEP = np.zeros(256, dtype=bool)
+_SEP[[ord(c) for c in " \t\r\n,;"]] = True
+"""Bytes that separate tokens (a subset of what the per-hand parser splits on)."""
+
+_RANK1 = np.full(256, -1, dtype=np.int16)
+for _i, _r in enumerate("A23456789"):
+    _RANK1[ord(_r)] = _i
+    _RANK1[ord(_r.lower())] = _i
+for _r, _v in (("T", 9), ("J", 10), ("Q", 11), ("K", 12)):
+    _RANK1[ord(_r)] = _RANK1[ord(_r.lower())] = _v
+_SUIT1 = np.full(256, -1, dtype=np.int16)
+for _i, _s in enumerate("SHDC"):
+    _SUIT1[ord(_s)] = _SUIT1[ord(_s.lower())] = _i
+_SUIT3 = np.full(256, -1, dtype=np.int16)
+for _ch, _v in zip("♠♥♦♣♤♡♢♧", (0, 1, 2, 3, 0, 1, 2, 3), strict=True):
+    _b = _ch.encode()
+    assert _b[:2] == b"\xe2\x99"
+    _SUIT3[_b[2]] = _v
+
+_CARD2 = np.full(1 << 16, -1, dtype=np.int16)
+"""Two-byte card tokens (rank byte << 8 | suit byte) → card id, else -1."""
+_both = (_RANK1[:, None] >= 0) & (_SUIT1[None, :] >= 0)
+_CARD2[_both.ravel()] = (_RANK1[:, None] * 4 + _SUIT1[None, :])[_both]
+
+_CARD_BYTE = np.zeros(256, dtype=bool)
+"""Bytes a card hand may hold outright (printable ASCII and the separators); a byte of
+0x80 or more is allowed only inside a suit symbol."""
+_CARD_BYTE[0x21:0x7F] = True
+_CARD_BYTE[_SEP] = True
+_TILE_BYTE = np.zeros(256, dtype=bool)
+_TILE_BYTE[[ord(c) for c in "123456[]:"]] = True
+_TILE_BYTE[_SEP] = True
+_TILE_INDEX = np.full((7, 7), -1, dtype=np.int64)
+"""Pips (either order) → tile type, :data:`solver.core.tiles.TILE_TYPES` order."""
+for _t, (_hi, _lo) in enumerate((h, lo) for h in range(1, 7) for lo in range(1, h + 1)):
+    _TILE_INDEX[_hi, _lo] = _TILE_INDEX[_lo, _hi] = _t
+_DIGIT = np.zeros(256, dtype=bool)
+_DIGIT[[ord(c) for c in "123456"]] = True
+
+
+@dataclass(frozen=True)
+class Spans:
+    """Hands as byte ranges of one buffer: hand ``i`` is ``data[starts[i]:ends[i]]``
+    (``valid[i]`` false: no text at all, an Arrow null)."""
+
+    data: npt.NDArray[np.uint8]
+    starts: npt.NDArray[np.int64]
+    ends: npt.NDArray[np.int64]
+    valid: npt.NDArray[np.bool_]
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @classmethod
+    def of_arrow(cls, arr: pa.Array) -> Spans:
+        """The values of an Arrow text column, without copying them."""
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        n = len(arr)
+        large = pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type)
+        bufs = arr.buffers()
+        raw = np.frombuffer(bufs[1], dtype=np.int64 if large else np.int32) if n else None
+        off: npt.NDArray[np.int64] = (
+            raw[arr.offset : arr.offset + n + 1].astype(np.int64)
+            if raw is not None
+            else np.zeros(1, dtype=np.int64)
+        )
+        data = (
+            np.frombuffer(bufs[2], dtype=np.uint8)
+            if len(bufs) > 2 and bufs[2] is not None
+            else np.zeros(0, dtype=np.uint8)
+        )
+        valid = (
+            np.ones(n, dtype=bool)
+            if arr.null_count == 0
+            else np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
+        )
+        return cls(data, off[:-1], off[1:], valid)
+
+    @classmethod
+    def of_strings(cls, texts: Sequence[str | None]) -> Spans:
+        """Spans over Python strings (tests, small batches)."""
+        return cls.of_arrow(pa.array(list(texts), pa.string()))
+
+    def tokens(
+        self, eligible: npt.NDArray[np.bool_]
+    ) -> tuple[
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+    ]:
+        """The tokens of the ``eligible`` hands: ``(bytes, start, end, first, count)``
+        — token positions into ``bytes`` (a zero-padded copy of the buffer from the
+        first such hand on), and per hand its first token and how many it has (0 for
+        a hand not eligible). A token never runs over the end of its hand."""
+        n = len(self)
+        rows = np.flatnonzero(eligible & (self.ends > self.starts))
+        if not len(rows):
+            z = np.zeros(0, dtype=np.int64)
+            return np.zeros(8, np.uint8), z, z, np.zeros(n, np.int64), np.zeros(n, np.int64)
+        lo = int(self.starts[rows[0]])
+        hi = int(self.ends[rows].max())
+        buf = np.zeros(hi - lo + 8, dtype=np.uint8)
+        buf[: hi - lo] = self.data[lo:hi]
+        s, e = self.starts[rows] - lo, self.ends[rows] - lo
+        word = ~_SEP[buf]
+        word[hi - lo :] = False
+        gap_s, gap_e = e[:-1], s[1:]
+        if (
+            len(rows) < n
+            or not (gap_e >= gap_s).all()
+            or not _SEP[buf[_ranges(gap_s, gap_e)]].all()
+        ):
+            inside = np.zeros(len(buf) + 1, dtype=np.int8)  # bytes of no eligible hand
+            _bump(inside, s, 1)
+            _bump(inside, e, -1)
+            word &= np.cumsum(inside[:-1], dtype=np.int8) > 0
+        prev = np.empty(len(buf), dtype=bool)
+        prev[0] = False
+        prev[1:] = word[:-1]
+        prev[s] = False  # a hand's first byte starts a token even right after another
+        nxt = np.empty(len(buf), dtype=bool)
+        nxt[-1] = False
+        nxt[:-1] = word[1:]
+        nxt[e - 1] = False
+        t0 = np.flatnonzero(word & ~prev)
+        t1 = np.flatnonzero(word & ~nxt) + 1
+        first = np.zeros(n, dtype=np.int64)
+        count = np.zeros(n, dtype=np.int64)
+        first[rows] = np.searchsorted(t0, s)
+        count[rows] = np.searchsorted(t0, e) - first[rows]
+        return buf, t0, t1, first, count
+
+    def eligible(self, allowed: npt.NDArray[np.bool_], suits: bool) -> npt.NDArray[np.bool_]:
+        """Hands made only of ``allowed`` bytes (and, when ``suits``, of the UTF-8
+        suit symbols), i.e. those the tokenisers may read."""
+        n = len(self)
+        ok = self.valid & (self.ends >= self.starts)
+        if n == 0 or not len(self.data):
+            return ok
+        lo, hi = int(self.starts.min()), int(self.ends.max())
+        seg = self.data[lo:hi]
+        bad = ~allowed[seg]
+        if not bad.any():
+            return ok
+        if suits:
+            high = seg >= 0x80
+            sym = np.zeros(len(seg), dtype=bool)
+            at = np.flatnonzero(seg[:-2] == 0xE2) if len(seg) > 2 else np.zeros(0, np.int64)
+            at = at[(seg[at + 1] == 0x99) & (_SUIT3[seg[at + 2]] >= 0)]
+            sym[at] = sym[at + 1] = sym[at + 2] = True
+            bad &= ~(high & sym)
+        where = np.flatnonzero(bad) + lo
+        if len(where):  # a bad byte spoils the hand whose range holds it
+            order = np.argsort(self.starts, kind="stable")
+            k = np.searchsorted(self.starts[order], where, side="right") - 1
+            keep = k >= 0
+            hit = order[k[keep]]
+            inside = where[keep] < self.ends[hit]
+            ok[np.unique(hit[inside])] = False
+        return ok
+
+
+def _ranges(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Every position of the ranges ``[a[i], b[i])``, concatenated."""
+    lens = b - a
+    total = int(lens.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    out = np.ones(total, dtype=np.int64)
+    at = np.cumsum(lens) - lens
+    keep = lens > 0
+    out[0] = a[keep][0]
+    out[at[keep][1:]] = a[keep][1:] - (b[keep][:-1] - 1)
+    return np.cumsum(out)
+
+
+def _bump(counts: npt.NDArray[np.int8], at: npt.NDArray[np.int64], by: int) -> None:
+    """``counts[at] += by`` for positions ``at`` that are distinct."""
+    counts[at] += by
+
+
+def _group(
+    value: npt.NDArray[Any],
+    good: npt.NDArray[np.bool_],
+    first: npt.NDArray[np.int64],
+    count: npt.NDArray[np.int64],
+    sizes: tuple[int, ...],
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """Per hand: its items in order (``-1`` after the last), count, and whether every
+    item read and the count is one of ``sizes``."""
+    n, width = len(first), max(sizes)
+    all_good = bool(good.all())
+    if all_good and len(sizes) == 1 and len(value) == n * width and (count == width).all():
+        return value.reshape(n, width), np.full(n, width, np.int8), np.ones(n, dtype=bool)
+    ok = np.isin(count, sizes)
+    if not all_good:
+        bad = np.zeros(len(good) + 1, dtype=np.int64)
+        np.cumsum(~good, out=bad[1:])
+        ok &= bad[first + count] == bad[first]
+    out = np.full((n, width), -1, dtype=value.dtype)
+    for k in sizes:
+        rows = np.flatnonzero(ok & (count == k))
+        if len(rows):
+            out[rows, :k] = value[first[rows][:, None] + np.arange(k)]
+    size = np.where(ok, count, 0).astype(np.int8)
+    return out, size, ok
+
+
+def card_tokens(
+    spans: Spans, sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """Card ids in the order written (:data:`PAD` after a short hand), the count, and
+    ``ok``: the hand is in the plain notation with a count in ``sizes``. Repeated
+    cards are not checked here."""
+    n = len(spans)
+    width = max(sizes)
+    eligible = spans.eligible(_CARD_BYTE, suits=True)
+    buf, t0, t1, first, count = spans.tokens(eligible)
+    if not len(t0):
+        return np.full((n, width), PAD, np.uint8), np.zeros(n, np.int8), np.zeros(n, bool)
+    length = t1 - t0
+    code = buf[t0].astype(np.uint16) << 8 | buf[t0 + 1]
+    value = _CARD2[code]  # two-byte tokens: rank and suit letter
+    other = np.flatnonzero(length != 2)
+    if len(other):
+        value[other] = _card_long(buf, t0[other], t1[other])
+    good = value >= 0
+    out, size, ok = _group(value, good, first, count, sizes)
+    ok &= eligible
+    ids = out.astype(np.uint8)  # -1 → PAD
+    return ids, size, ok
+
+
+def _card_long(
+    buf: npt.NDArray[np.uint8], t0: npt.NDArray[np.int64], t1: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int16]:
+    """Card ids of the tokens that are not two bytes long (``10H``, ``K♠``, ``10♠``, or
+    no card: -1)."""
+    length = t1 - t0
+    last = buf[t1 - 1]
+    sym = (length >= 4) & (buf[t1 - 3] == 0xE2) & (buf[t1 - 2] == 0x99)
+    suit = np.where(sym, _SUIT3[last], _SUIT1[last])
+    rlen = length - np.where(sym, 3, 1)
+    b0, b1 = buf[t0], buf[t0 + 1]
+    rank = np.where(
+        rlen == 1,
+        _RANK1[b0],
+        np.where((rlen == 2) & (b0 == ord("1")) & (b1 == ord("0")), 9, -1),
+    )
+    out: npt.NDArray[np.int16] = np.where((rank >= 0) & (suit >= 0), rank * 4 + suit, -1).astype(
+        np.int16
+    )
+    return out
+
+
+def tile_tokens(
+    spans: Spans, sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """Tile types (0..20, :data:`solver.core.tiles.TILE_TYPES` order) in the order
+    written (``-1`` after the last), the count, and ``ok``: every chunk between
+    separators is a run of ``[a:b]``, ``a:b`` or ``ab`` tiles (pips 1..6) and the count
+    is one of ``sizes``. Copies are not checked here."""
+    n = len(spans)
+    width = max(sizes)
+    eligible = spans.eligible(_TILE_BYTE, suits=False)
+    buf, t0, t1, _first, count = spans.tokens(eligible)
+    if not len(t0):
+        return np.full((n, width), -1, np.int8), np.zeros(n, np.int8), np.zeros(n, bool)
+    # chunks are tokens here; a chunk holds one or more tiles: read it by the grammar
+    # ``\[D:D\] | D:D | DD`` left to right (at each byte at most one form can start)
+    chunk_of, tile_at = _tile_starts(buf, t0, t1)
+    hand_of = np.repeat(np.arange(n), count)  # the hand of each chunk
+    good_chunk = np.ones(len(t0), dtype=bool)
+    good_chunk[chunk_of[tile_at < 0]] = False
+    order = np.argsort(np.where(tile_at >= 0, tile_at, -1), kind="stable")
+    order = order[tile_at[order] >= 0]  # the tiles in the order written
+    at = tile_at[order]
+    bracket = buf[at] == ord("[")
+    a = np.where(bracket, buf[at + 1], buf[at]).astype(np.int64) - 48
+    b = np.where(bracket, buf[at + 3], np.where(buf[at + 1] == ord(":"), buf[at + 2], buf[at + 1]))
+    typ = _TILE_INDEX[a, b.astype(np.int64) - 48]
+    tiles = np.bincount(hand_of[chunk_of[order]], minlength=n)
+    out, size, ok = _group(typ, typ >= 0, np.cumsum(tiles) - tiles, tiles, sizes)
+    ok[hand_of[~good_chunk]] = False
+    ok &= eligible
+    size = np.where(ok, size, 0).astype(np.int8)
+    return out.astype(np.int8), size, ok
+
+
+def _tile_starts(
+    buf: npt.NDArray[np.uint8], t0: npt.NDArray[np.int64], t1: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Where the tiles of each chunk start (chunk ``j`` is ``buf[t0[j]:t1[j]]``):
+    ``(chunk, position)`` per tile, position ``-1`` marking a chunk that does not
+    parse. The chunk is walked by the grammar one step for all chunks at once."""
+    n = len(t0)
+    pos = t0.copy()
+    alive = np.arange(n)
+    chunks: list[npt.NDArray[np.int64]] = []
+    starts: list[npt.NDArray[np.int64]] = []
+    while len(alive):
+        p = pos[alive]
+        end = t1[alive]
+        c0, c1, c2, c3, c4 = (buf[p + k] for k in range(5))
+        room = end - p
+        is_b = (
+            (c0 == ord("["))
+            & (room >= 5)
+            & _DIGIT[c1]
+            & (c2 == ord(":"))
+            & _DIGIT[c3]
+            & (c4 == ord("]"))
+        )
+        is_c = _DIGIT[c0] & (room >= 3) & (c1 == ord(":")) & _DIGIT[c2]
+        is_d = _DIGIT[c0] & (room >= 2) & _DIGIT[c1]
+        step = np.where(is_b, 5, np.where(is_c, 3, np.where(is_d, 2, 0)))
+        chunks.append(alive)
+        starts.append(np.where(step > 0, p, -1))
+        pos[alive] = p + step
+        alive = alive[(step > 0) & (p + step < end)]
+    return np.concatenate(chunks), np.concatenate(starts)

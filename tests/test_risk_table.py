@@ -1,0 +1,378 @@
+"""`bull risk` (issue 25): the banker at a full table.
+
+The covariance of two players' nets against one banker hand and the banker's round net
+at two players are checked against brute force written here: every (banker, player,
+player) deal of a reduced deck, settled from the rule text (Niu Niu) or pair by pair
+(Tau Ngau, Pok Deng: the pair settlement is checked against the rule text elsewhere;
+what is new here is how a table's nets combine). The simulation that ``bull risk`` runs
+on the full deck is checked on the same reduced decks (within its stated intervals), the
+identity Var = N·Var₁ + N(N-1)·Cov against the brute-force variance, the full-deck
+heads-up frequencies against the exact distribution, the ruin DP against a direct
+simulation and the simulated ruin against the DP on a brute-force distribution.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from fractions import Fraction
+from io import StringIO
+from typing import Any
+
+import numpy as np
+import pytest
+
+from solver.kit.banker import _simulated_ruin, quantile_loss
+from solver.kit.risk import NetDistribution
+from solver.kit.table_risk import ruin_probability, wilson
+from solver.kit.table_sim import simulate_tables, spec_dealer
+
+SUIT_RANK = {0: 3, 1: 2, 3: 1, 2: 0}
+"""Card id c: rank c // 4 (A..K), suit c % 4 in the order S H D C; ♠ > ♥ > ♣ > ♦."""
+
+
+def _classic(cards: tuple[int, ...]) -> tuple[tuple[int, int, int], int]:
+    """RULES.md §3, preset classic: (comparison key, double-bet multiplier). A bull:
+    three cards summing to a multiple of 10 (A = 1, 2..9, 10/J/Q/K = 10); points the
+    last digit of the total (0: Niu Niu); Five Faces: five J/Q/K; the highest card
+    breaks ties, rank then suit."""
+    ranks = [c // 4 for c in cards]
+    vals = [min(r + 1, 10) for r in ranks]
+    if all(r >= 10 for r in ranks):
+        cat = 11
+    elif any(sum(t) % 10 == 0 for t in itertools.combinations(vals, 3)):
+        cat = sum(vals) % 10 or 10
+    else:
+        cat = 0
+    mult = 5 if cat == 11 else 3 if cat == 10 else 2 if cat >= 7 else 1
+    high = max((c // 4, SUIT_RANK[c % 4]) for c in cards)
+    return (cat, *high), mult
+
+
+def _pair_matrix(deck: list[int], size: int, nets: Any) -> tuple[list[tuple[int, ...]], Any]:
+    """Every hand of ``size`` from ``deck`` and the player's net for every ordered pair
+    (banker i, player j) of disjoint hands (NaN where they share a card):
+    ``nets(hands, banker_index, player_index)`` settles a batch of pairs."""
+    hands = list(itertools.combinations(deck, size))
+    arr = np.array(hands, dtype=np.uint8)
+    bits = np.array([sum(1 << c for c in h) for h in hands], dtype=np.int64)
+    bi, pj = np.nonzero((bits[:, None] & bits[None, :]) == 0)
+    f = np.full((len(hands), len(hands)), np.nan)
+    f[bi, pj] = nets(arr, bi, pj)
+    return hands, f
+
+
+def _classic_nets(arr: Any, bi: Any, pj: Any) -> Any:
+    """The classic double bet with 5 % commission, settled from :func:`_classic`."""
+    info = [_classic(tuple(h)) for h in arr.tolist()]
+    key = np.array([(c * 100 + r * 4 + su) for (c, r, su), _m in info])
+    mult = np.array([m for _k, m in info], dtype=np.float64)
+    return np.where(key[pj] > key[bi], mult[pj] * 0.95, -mult[bi])
+
+
+def _triples(hands: list[tuple[int, ...]], f: Any) -> dict[str, Any]:
+    """Every (banker, player 1, player 2) deal of mutually disjoint hands, directly:
+    the moments of one player's net, E[X1 X2], and the banker's net -(X1 + X2)."""
+    bits = np.array([sum(1 << c for c in h) for h in hands], dtype=np.int64)
+    s1 = s2 = s12 = 0.0
+    count = 0
+    banker: dict[float, int] = {}
+    for i in range(len(hands)):
+        ok = np.flatnonzero((bits & bits[i]) == 0)
+        sub = bits[ok]
+        pair = (sub[:, None] & sub[None, :]) == 0
+        a, b = np.nonzero(pair)
+        x1, x2 = f[i, ok[a]], f[i, ok[b]]
+        count += len(a)
+        s1 += float(x1.sum())
+        s2 += float((x1 * x1).sum())
+        s12 += float((x1 * x2).sum())
+        vals, cnt = np.unique(np.round(-(x1 + x2), 9), return_counts=True)
+        for v, c in zip(vals.tolist(), cnt.tolist(), strict=True):
+            banker[v] = banker.get(v, 0) + c
+    ev = s1 / count
+    return {
+        "deals": count,
+        "ev": ev,
+        "var1": s2 / count - ev * ev,
+        "cov": s12 / count - ev * ev,
+        "banker": {v: c / count for v, c in banker.items()},
+    }
+
+
+def _check_sim(spec: dict[str, Any], exact: dict[str, Any], step: int, tables: int) -> None:
+    """The table simulation on the same deck against the brute force: the covariance
+    inside its 99 % interval, the variance identity, every banker-net frequency within
+    4.5 standard errors (each; a few dozen amounts)."""
+    s = simulate_tables(spec_dealer(spec, 2), 2, tables, step, seed=7)
+    m, half = s.pair_moment(99)
+    cov = m - exact["ev"] ** 2
+    assert abs(cov - exact["cov"]) <= half
+    # Var(X1 + X2) directly from the brute force = 2 Var1 + 2 Cov
+    direct = sum(v * v * p for v, p in exact["banker"].items()) - 4 * exact["ev"] ** 2
+    assert direct == pytest.approx(2 * exact["var1"] + 2 * exact["cov"], abs=1e-9)
+    hist = s.banker[1]
+    seen = {round(v / step, 9): c for v, c in hist.items()}
+    for v, p in exact["banker"].items():
+        got = seen.get(round(v, 9), 0) / s.tables
+        assert abs(got - p) <= 4.5 * math.sqrt(p * (1 - p) / s.tables) + 1e-12, v
+    assert all(any(abs(v - w) < 1e-9 for w in exact["banker"]) for v in seen)
+
+
+@pytest.mark.slow
+def test_niuniu_covariance_against_every_triple() -> None:
+    """16 cards (3, 7, 10, K in four suits: Niu Niu and Niu 7-9 occur), classic, double
+    bet, 5 % commission: every (banker, player, player) deal settled from the rule text."""
+    from solver.games.niuniu.audit import audit_spec
+
+    deck = [r * 4 + s for r in (2, 6, 9, 12) for s in range(4)]
+    hands, f = _pair_matrix(deck, 5, _classic_nets)
+    exact = _triples(hands, f)
+    assert exact["deals"] == math.comb(16, 5) * math.comb(11, 5) * math.comb(6, 5)
+    spec = dict(audit_spec("classic", {"bet": "double", "commission": 0.05}, None))
+    spec["deck"] = np.array(deck, dtype=np.uint8)
+    _check_sim(spec, exact, 20, 200_000)
+
+
+def test_taungau_covariance_against_every_triple() -> None:
+    """15 tiles (three hands of five: every deal uses the whole set), macau with the
+    banker revealing first, pair by pair through the audit settlement."""
+    from solver.games.taungau.audit import audit_spec
+
+    spec = dict(audit_spec("macau", {"banker_reveals": "first"}, None))
+    deck = list(range(0, 30, 2))  # one copy of 11 civil types and 4 military tiles
+
+    hands, f = _pair_matrix(deck, 5, lambda arr, b, p: spec["settle"](arr[p], arr[b])[1])
+    exact = _triples(hands, f)
+    assert exact["deals"] == math.comb(15, 5) * math.comb(10, 5)
+    spec["deck"] = np.array(deck, dtype=np.uint8)
+    _check_sim(spec, exact, 1, 100_000)
+
+
+def _pokdeng_triples(deck: list[int], spec: dict[str, Any]) -> dict[str, Any]:
+    """Every deal of 13 cards: the dealer's start and draw card, then two players'
+    starts and draw cards (drawn as the audit description says: the players optimally,
+    the dealer on 4 or less), all distinct; settled pair by pair."""
+    pad = 255
+    dealer_rows, player_rows = [], []
+    for d in itertools.combinations(deck, 2):
+        for c in deck:
+            if c not in d:
+                dealer_rows.append((*d, c))
+    dr = np.array(dealer_rows, dtype=np.uint8)
+    dpok = np.asarray(spec["pok"](dr[:, :2]), dtype=bool)
+    dfin = np.asarray(spec["finish_dealer"](dr[:, :2].copy(), dr[:, 2].copy()))
+    dfin[dpok, 2] = pad
+    player_rows = dealer_rows  # the same (start, extra) items
+    pr = dr
+    count = 0
+    s1 = s2 = s12 = 0.0
+    banker: dict[float, int] = {}
+    bits = np.array([sum(1 << int(x) for x in row) for row in pr], dtype=np.int64)
+    for i in range(len(dr)):
+        ok = np.flatnonzero((bits & bits[i]) == 0)
+        pfin = np.asarray(
+            spec["finish"](pr[ok, :2].copy(), pr[ok, 2].copy(), np.repeat(dpok[i], len(ok)))
+        )
+        x = spec["settle"](pfin, np.repeat(dfin[i : i + 1], len(ok), axis=0))[1]
+        sub = bits[ok]
+        a, b = np.nonzero((sub[:, None] & sub[None, :]) == 0)
+        x1, x2 = x[a], x[b]
+        count += len(a)
+        s1 += float(x1.sum())
+        s2 += float((x1 * x1).sum())
+        s12 += float((x1 * x2).sum())
+        vals, cnt = np.unique(-(x1 + x2), return_counts=True)
+        for v, c in zip(vals.tolist(), cnt.tolist(), strict=True):
+            banker[v] = banker.get(v, 0) + c
+    del player_rows
+    ev = s1 / count
+    return {
+        "deals": count,
+        "ev": ev,
+        "var1": s2 / count - ev * ev,
+        "cov": s12 / count - ev * ev,
+        "banker": {v: c / count for v, c in banker.items()},
+    }
+
+
+def test_pokdeng_covariance_against_every_deal() -> None:
+    """13 cards (A, 4, 8 in four suits and the K of spades): every dealer start and draw
+    card with two players' starts and draw cards, all distinct."""
+    from solver.games.pokdeng.audit import audit_spec
+
+    spec = dict(audit_spec("standard", {"player_strategy": "optimal"}, None))
+    deck = [r * 4 + s for r in (0, 3, 7) for s in range(4)] + [48]
+    exact = _pokdeng_triples(deck, spec)
+    per = math.comb(13, 2) * 11
+    assert exact["deals"] == per * (math.comb(10, 2) * 8) * (math.comb(7, 2) * 5)
+    spec["deck"] = np.array(deck, dtype=np.uint8)
+    _check_sim(spec, exact, 1, 100_000)
+
+
+def test_full_deck_heads_up_frequencies_match_the_exact_distribution() -> None:
+    """A seeded simulation of full Niu Niu tables: the first seat's frequencies within
+    4 standard errors of the exact heads-up distribution (``bull edge``'s)."""
+    from solver.games.niuniu.audit import audit_spec
+
+    spec = audit_spec("classic", {"bet": "double", "commission": 0.05}, None)
+    exact = NetDistribution.of(spec["net"])  # the exact edge's (tests/test_risk_edge.py)
+    s = simulate_tables(spec_dealer(spec, 9), 9, 100_000, 20, seed=3)
+    hist = s.banker[0]
+    for a, p in exact.points:
+        got = hist.get(int(-a * 20), 0) / s.tables
+        assert abs(got - float(p)) <= 4 * math.sqrt(float(p) * (1 - float(p)) / s.tables)
+    assert sum(hist.values()) == s.tables and len(s.banker) == 9
+
+
+def test_ruin_dp_against_direct_simulation() -> None:
+    """The exact ruin DP heads-up against paths of rounds drawn directly."""
+    d = NetDistribution.of(
+        [
+            (Fraction(-3), Fraction(1, 10)),
+            (Fraction(-1), Fraction(3, 10)),
+            (Fraction(1), Fraction(1, 2)),
+            (Fraction(2), Fraction(1, 10)),
+        ]
+    )
+    p = ruin_probability(d, Fraction(4), 30)
+    rng = np.random.default_rng(5)
+    amounts = np.array([float(a) for a, _ in d.points])
+    probs = np.array([float(q) for _, q in d.points])
+    paths = 40_000
+    walk = 4 + np.cumsum(rng.choice(amounts, size=(paths, 30), p=probs), axis=1)
+    k = int((walk < 0).any(axis=1).sum())
+    lo, hi = wilson(k, paths, 99.9)
+    assert lo <= p <= hi
+    assert ruin_probability(d, Fraction(0), 1) == pytest.approx(0.4)  # -3 or -1 at once
+
+
+def test_simulated_ruin_against_the_dp_on_a_brute_force_table() -> None:
+    """Two players on the 16-card Niu Niu deck: the simulated ruin (fresh tables) within
+    its interval of the DP on the brute-force distribution of the banker's net."""
+    from solver.games.niuniu.audit import audit_spec
+
+    deck = [r * 4 + s for r in (2, 6, 9, 12) for s in range(4)]
+    hands, f = _pair_matrix(deck, 5, _classic_nets)
+    exact = _triples(hands, f)
+    banker = NetDistribution(
+        tuple(
+            (Fraction(v).limit_denominator(20), Fraction(p))
+            for v, p in sorted(exact["banker"].items())
+        )
+    )
+    dp = ruin_probability(banker, Fraction(3), 20)
+    spec = dict(audit_spec("classic", {"bet": "double", "commission": 0.05}, None))
+    spec["deck"] = np.array(deck, dtype=np.uint8)
+    p, (lo, hi), paths = _simulated_ruin(spec_dealer(spec, 2), Fraction(3), 20, 20, 11)
+    assert paths >= 100 and lo <= dp <= hi, (p, dp)
+
+
+def test_quantile_loss_from_the_definition() -> None:
+    """The reserve covering q: the smallest R with P(loss <= R) >= q."""
+    F = Fraction
+    d = NetDistribution.of([(F(-5), F(1, 1000)), (F(-2), F(9, 1000)), (F(1), F(99, 100))])
+    assert quantile_loss(d, F(99, 100)) == 0
+    assert quantile_loss(d, F(999, 1000)) == 2
+    assert quantile_loss(d, F(9999, 10000)) == 5
+
+
+@pytest.mark.slow
+def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
+    """``bull risk`` end to end with small simulations: one JSON shape for every game,
+    the exact mean and heads-up figures, the labels of what is simulated."""
+    from solver import cli
+    from solver.games.niuniu import risk as nr
+    from solver.games.pokdeng import risk as pr
+    from solver.games.taungau import risk as tr
+    from solver.schemas import load, validate
+
+    for mod in (nr, pr, tr):
+        monkeypatch.setattr(mod, "SIM_TABLES", 2_000)
+        monkeypatch.setattr(mod.table_risk, "__defaults__", (None, None, 2_000))
+    shapes = set()
+    for game, n in (("niuniu", 9), ("taungau", 5), ("pokdeng", 16)):
+        out, err = StringIO(), StringIO()
+        code = cli.main(["risk", game, "--players", str(n), "--reserve", "50", "--rounds",
+                         "10", "--json"], out, err)  # fmt: skip
+        assert code == 0, err.getvalue()
+        rec = json.loads(out.getvalue())
+        assert validate(rec, load("risk")) == []  # solver/schemas/risk.json
+        shapes.add(tuple(sorted(rec)))
+        assert Fraction(rec["mean_fraction"]) == -n * Fraction(rec["ev_player_fraction"])
+        assert rec["distribution_method"] == "simulated" and rec["covariance_method"] == "simulated"
+        assert [r["probability"] for r in rec["reserve"]] == [0.99, 0.999, 1.0]
+        assert rec["ruin"]["method"] == "simulated" and rec["simulated_tables"] == 2_000
+        var = n * rec["player_variance"] + n * (n - 1) * rec["covariance"]
+        assert rec["variance"] == pytest.approx(var)
+        out = StringIO()
+        assert cli.main(["risk", game, "--players", "1", "--reserve", "5", "--json"], out) == 0
+        one = json.loads(out.getvalue())
+        assert validate(one, load("risk")) == []
+        assert one["distribution_method"] == "exact" and one["ruin"]["method"] == "exact"
+        assert one["reserve"][-1]["method"] == "exact"
+        assert sum(Fraction(p["probability_fraction"]) for p in one["distribution"]) == 1
+    own = ("bet", "commission", "commission_fraction", "banker_reveals",
+           "dealer_draws_at_most", "player_strategy")  # fmt: skip
+    assert len({tuple(k for k in s if k not in own) for s in shapes}) == 1
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["risk", "niuniu", "--players", "10"], "--players 10: niuniu seats 1 to 9"),
+        (["risk", "taungau", "--players", "6"], "--players 6: taungau seats 1 to 5"),
+        (["risk", "niuniu", "--players", "2", "--reserve", "-1"], "--reserve"),
+        (["risk", "niuniu", "--players", "2", "--reserve", "nan"], "--reserve"),
+        (["risk", "taungau", "--players", "2", "--bet", "double"], "--bet does not apply"),
+        (["risk", "niuniu"], "--players"),
+    ],
+)
+def test_cli_risk_bad_input(argv: list[str], message: str) -> None:
+    from solver import cli
+
+    out, err = StringIO(), StringIO()
+    assert cli.main(argv, out, err) == 2
+    assert message in err.getvalue() and len(err.getvalue().strip().splitlines()) == 1
+    assert out.getvalue() == ""
+
+
+def test_report_risk_section_draws_three_labelled_charts(tmp_path: Any, monkeypatch: Any) -> None:
+    """The report's risk part: a row per table size and three PNGs whose titles name the
+    rule set and whose axes are labelled with units."""
+    from solver.kit import risk_report
+    from solver.kit.banker import Worst, banker_risk
+    from solver.kit.markdown import ReportContext, figure
+
+    F = Fraction
+    player = NetDistribution.of([(F(-1), F(1, 2)), (F(19, 20), F(1, 2))])
+
+    def coin(rng: Any, n: int) -> Any:
+        return rng.choice([-1.0, 0.95], size=(n, 3))
+
+    sample = simulate_tables(coin, 3, 5_000, 20, seed=2)
+
+    def risk(n: int) -> Any:
+        worst = Worst(n * F(19, 20), n == 1)
+        return banker_risk("toy", "demo", {}, player, sample, n, 100, worst)
+
+    drawn: list[Any] = []
+
+    def spy(w: float, h: float) -> Any:
+        drawn.append(figure(w, h))
+        return drawn[-1]
+
+    monkeypatch.setattr(risk_report, "figure", spy)
+    ctx = ReportContext(tmp_path, None, True, 1000)
+    risk_report.risk_section(ctx, "toy", "Toy", "demo", "double bet", risk, 3)
+    assert [p.name for p in ctx.images] == [
+        "toy_demo_risk_distribution.png", "toy_demo_risk_funnel.png", "toy_demo_risk_reserve.png"
+    ]  # fmt: skip
+    assert all(p.stat().st_size > 1000 for p in ctx.images)
+    for fig in drawn:
+        ax = fig.axes[0]
+        assert "Toy `demo`, double bet" in ax.get_title()
+        assert "stakes" in ax.get_xlabel() + ax.get_ylabel() and ax.get_xlabel()
+    text = "\n".join(ctx.md)
+    assert text.count("\n| ") >= 4 and "≤ 2.85 (bound)" in text  # three sizes, one bound
