@@ -72,7 +72,14 @@ def _read_lines(source: str) -> Iterator[tuple[int, str | _BadLine]]:
     from solver.core.files import Lines, open_input
 
     stream = sys.stdin if source == "-" else open_input(source, "input file", regular=False)
-    lines = Lines(stream, f"input {source}", max_line=MAX_LINE, nul=True, max_skip=MAX_SKIPPED)
+    lines = Lines(
+        stream,
+        f"input {source}",
+        max_line=MAX_LINE,
+        nul=True,
+        max_skip=MAX_SKIPPED,
+        text="a text file of hands",
+    )
     try:
         for n, raw in enumerate(lines, 1):
             if raw is None:

@@ -148,11 +148,11 @@ class Lines:
     CR, LF and CRLF end a line; a UTF-8 BOM at the start is skipped; a line longer than
     ``max_line`` bytes is :data:`TOO_LONG` (``None``), its rest skipped in bounded
     pieces. With ``nul`` a NUL byte is a :class:`BullError` naming ``what`` and the
-    line (not a text file); past ``max_skip`` bytes of one line the input is endless:
-    a :class:`BullError`, or with ``endless_ends`` the end of the lines. :attr:`number`
-    counts the lines read so far (a read gives many at once: number lines yourself).
-    Read errors propagate as :class:`OSError`; a stream of ``None`` (a closed stdin) has
-    no lines.
+    line, once the lines before it are given (the input is not ``text``); past
+    ``max_skip`` bytes of one line the input is endless: a :class:`BullError`, or with
+    ``endless_ends`` the end of the lines. :attr:`number` counts the lines read so far
+    (a read gives many at once: number lines yourself). Read errors propagate as
+    :class:`OSError`; a stream of ``None`` (a closed stdin) has no lines.
 
     >>> import io
     >>> list(Lines(io.BytesIO(b"ok\\na\\0b\\n"), "input f", max_line=9, nul=True))
@@ -170,6 +170,7 @@ class Lines:
         nul: bool = False,
         max_skip: int | None = None,
         endless_ends: bool = False,
+        text: str = "a text file",
     ) -> None:
         self.stream = getattr(stream, "buffer", stream)
         self.what = what
@@ -177,18 +178,24 @@ class Lines:
         self.nul = nul
         self.max_skip = max_skip
         self.endless_ends = endless_ends
+        self.text = text
         self.number = 0
         read1 = getattr(self.stream, "read1", None)
         self._read = read1 if read1 is not None else getattr(self.stream, "read", _empty)
 
-    def _chunk(self) -> bytes:
-        data = self._read(_CHUNK)
+    def _chunk(self) -> tuple[bytes, bool]:
+        """The next read, cut before a NUL byte (``True``: cut) when NULs are refused."""
+        data = self._read(_CHUNK) or b""
         if isinstance(data, str):  # a text stream (io.StringIO)
             data = data.encode("utf-8", "surrogateescape")
-        if self.nul and b"\0" in data:
-            line = self.number + _line_of(data, data.index(b"\0"))
-            raise BullError(f"{self.what} line {line}: NUL bytes; not a text file")
-        return data or b""
+        at = data.find(b"\0") if self.nul else -1
+        return (data, False) if at < 0 else (data[:at], True)
+
+    def _endless(self) -> BullError:
+        return BullError(
+            f"{self.what} line {self.number + 1}: over {self.max_skip or 0:,} bytes without "
+            f"a line end or with NUL bytes; not {self.text}"
+        )
 
     def __iter__(self) -> Iterator[bytes | None]:
         for batch in self.batches():
@@ -202,20 +209,21 @@ class Lines:
         skip_lf = False  # the last line ended with a CR: a LF that follows is its end
         start = True
         while True:
-            data = self._chunk()
-            end = not data
+            data, cut = self._chunk()
+            end = not data and not cut
             if start:
-                if data and len(pending) + len(data) < len(BOM) and BOM.startswith(pending + data):
+                if not end and len(pending + data) < len(BOM) and BOM.startswith(pending + data):
                     pending += data
-                    continue
+                    if not cut:
+                        continue
                 data = pending + data
                 pending = b""
                 start = False
                 if data.startswith(BOM):
                     data = data[len(BOM) :]
-                    if not data:
+                    if not data and not cut:
                         continue
-            if end and not data:  # the end of the input
+            if end:  # the end of the input
                 if skipping >= 0 or pending:
                     self.number += 1
                     yield [TOO_LONG if skipping >= 0 else pending]
@@ -247,10 +255,13 @@ class Lines:
                 if len(pending) > self.max_line:
                     skipping = len(pending)
                     pending = b""
+            if cut:  # a NUL byte: in the first bytes of its line, or deep in a long one
+                into = skipping if skipping >= 0 else len(pending)
+                if into >= self.max_line + 2 and self.max_skip is not None:
+                    raise self._endless()
+                line = self.number + 1
+                raise BullError(f"{self.what} line {line}: NUL bytes; not {self.text}")
             if self.max_skip is not None and skipping > self.max_skip:
                 if self.endless_ends:
                     return
-                raise BullError(
-                    f"{self.what} line {self.number + 1}: over {self.max_skip:,} bytes "
-                    "without a line end; not a text file"
-                )
+                raise self._endless()
