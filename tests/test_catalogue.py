@@ -651,3 +651,84 @@ def test_verify_an_endless_json_line_is_a_malformed_row_in_bounded_memory(
     s = _verify_json(path, tables)
     assert s["checked"] == 3 and s["agree"] == 3
     assert s["malformed_rows"] == [{"line": 2, "message": "line too long (over 1,000 bytes)"}]
+
+
+# ------------------------------------------ issue 24 (hardening 3): the Python API
+
+IDS_OF = {"niuniu": [48, 33, 31, 10, 24], "taungau": [0, 2, 4, 6, 8], "pokdeng": [0, 5]}
+OTHER = {"niuniu": "JS QS KD 5H 5D", "taungau": "[6:6][1:1][2:1][4:4][5:3]", "pokdeng": "2C 3C"}
+
+
+def _api_cases(game: str) -> list[tuple[str, Any, str]]:
+    """(what, call, the words the error must hold) for every bad argument of the API."""
+    import importlib
+
+    import numpy as np
+
+    m = importlib.import_module(f"solver.games.{game}.play")
+    ids = IDS_OF[game]
+    other = [i + 1 for i in ids]
+    holed = np.array([ids, other], dtype=object)
+    holed[1, 1] = None
+    side = "dealer" if game == "pokdeng" else "banker"
+    cases: list[tuple[str, Any, str]] = [
+        ("evaluate(None)", lambda t: m.evaluate(None, tables=t), "a hand is a string"),
+        ("evaluate(12345)", lambda t: m.evaluate(12345, tables=t), "not 12345"),
+        ("evaluate(bytes)", lambda t: m.evaluate(GOOD[game].encode(), tables=t), "not b'"),
+        ("evaluate(dict)", lambda t: m.evaluate({"a": 1}, tables=t), "not {'a': 1}"),
+        ("rules=123", lambda t: m.evaluate(GOOD[game], rules=123, tables=t), "rules=123"),
+        ("rules=[1]", lambda t: m.evaluate(GOOD[game], rules=[1], tables=t), "rules=[1]"),
+        ("tables=123", lambda t: m.evaluate(GOOD[game], tables=123), "tables=123"),
+        ("object None", lambda t: m.evaluate_batch(holed, tables=t), "row 1, column 1: None"),
+        ("list None", lambda t: m.evaluate_batch([ids, [None] * len(ids)], tables=t),
+         "row 1, column 0: None"),
+        ("ragged", lambda t: m.evaluate_batch([ids, ids[:-1]], tables=t),
+         f"row 1 has {len(ids) - 1} ids, row 0 has {len(ids)}"),
+        ("lengths", lambda t: m.settle_batch([ids, other], [other], tables=t),
+         f"2 player hands but 1 {side} hands"),
+        ("lengths object None", lambda t: m.settle_batch(holed, [other, ids], tables=t),
+         "row 1, column 1: None"),
+    ]  # fmt: skip
+    if game == "niuniu":  # the one game whose API takes a commission
+        cases += [
+            ("commission='0.05'",
+             lambda t: m.settle(GOOD[game], OTHER[game], commission="0.05", tables=t),
+             "commission '0.05' is a str"),
+            ("settle_batch commission='0.05'",
+             lambda t: m.settle_batch([ids], [other], commission="0.05", tables=t),
+             "commission '0.05' is a str"),
+        ]  # fmt: skip
+    return cases
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_api_raises_bull_error_naming_the_bad_argument(
+    tables: dict[str, str], game: str
+) -> None:
+    """Not a TypeError, ValueError or AttributeError from deep inside: a BullError, one
+    line, naming what is wrong (issue 24)."""
+    for what, call, needle in _api_cases(game):
+        with pytest.raises(Exception) as e:
+            call(tables[game])
+        assert isinstance(e.value, BullError), (what, type(e.value).__name__, e.value)
+        assert needle in str(e.value) and "\n" not in str(e.value), (what, str(e.value))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_api_still_takes_every_good_spelling(tables: dict[str, str], game: str) -> None:
+    """The validators refuse only what is wrong: a string, a list or tuple of names or
+    ids, a 1-D array of ids, a Path for the tables, integral floats in a batch."""
+    import importlib
+
+    import numpy as np
+
+    m = importlib.import_module(f"solver.games.{game}.play")
+    want = m.evaluate(GOOD[game], tables=tables[game])
+    for hand in (GOOD[game].replace("[", " [").split(), tuple(IDS_OF[game])):
+        m.evaluate(hand, tables=Path(tables[game]))
+    assert m.evaluate(np.array(IDS_OF[game]), tables=tables[game]) == m.evaluate(
+        IDS_OF[game], tables=tables[game]
+    )
+    assert want == m.evaluate(GOOD[game], rules=None, tables=tables[game])
+    batch = np.array([IDS_OF[game]], dtype=object)
+    assert len(next(iter(m.evaluate_batch(batch, tables=tables[game]).values()))) == 1

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from solver.core.errors import RulesError
 from solver.core.files import read_text
+from solver.core.inputs import check_rules_spec
 
 __all__ = [
     "Reader",
@@ -120,6 +121,7 @@ def load_rule_data(
     (or dict) with ``base = "<preset>"`` starts from that preset and changes only the
     fields it states (tables merge key by key, see :func:`merge_rules`).
     """
+    check_rules_spec(spec, game)
     if spec is None:
         if default is None:
             raise RulesError(f"no rule set given for {game}")

@@ -36,6 +36,7 @@ import pyarrow.parquet as pq
 
 from solver import __version__
 from solver.core.errors import TableError
+from solver.core.inputs import check_tables
 from solver.store.leases import release_all_but, take_lease
 
 __all__ = [
@@ -266,6 +267,7 @@ def user_cache_dir() -> Path:
 def default_build_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """Where ``bull build`` writes: ``--tables``, ``$BULL_TABLES``, the repository's
     ``tables/`` (a source checkout), else the user cache directory."""
+    explicit = check_tables(explicit)
     if explicit:
         return Path(explicit)
     if os.environ.get(ENV_VAR):
@@ -279,6 +281,7 @@ def find_tables_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """Where the runtime reads tables: ``--tables``, ``$BULL_TABLES``, the repository's
     ``tables/``, then the user cache directory. Raises :class:`TableError` with the
     places tried and how to build."""
+    explicit = check_tables(explicit)
     if explicit:
         d = Path(explicit)
         if not d.is_dir():
