@@ -732,3 +732,106 @@ def test_the_api_still_takes_every_good_spelling(tables: dict[str, str], game: s
     assert want == m.evaluate(GOOD[game], rules=None, tables=tables[game])
     batch = np.array([IDS_OF[game]], dtype=object)
     assert len(next(iter(m.evaluate_batch(batch, tables=tables[game]).values()))) == 1
+
+
+# ------------------------------------------ issue 24 (hardening 3): check-tables
+
+
+def _demo_set(directory: Path) -> Path:
+    """A small table set written (through the store's own writer) into ``directory``."""
+    import numpy as np
+
+    from solver.store import sets
+    from solver.store import tables as tb
+
+    t = tb.make_table("demo", {"a": np.arange(1000, dtype=np.int16)}, {"r": {"k": 1}})
+    sets.write_set({"demo": t}, directory)
+    tb._LOADED.clear()
+    tb._RESOLVED.clear()
+    return tb.resolve_set(directory) / "demo.parquet"
+
+
+def test_check_tables_in_a_folder_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    """A tables folder named in another encoding is written, checked and named (a
+    UnicodeEncodeError before): through the real stdout, in its own process."""
+    import os
+    import subprocess
+    import sys
+
+    folder = os.fsdecode(os.fsencode(tmp_path) + b"/t\xff-tables")
+    _demo_set(Path(folder))
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", "check-tables", "--tables", folder],
+        capture_output=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    assert os.fsencode(folder) in proc.stdout and b"demo: 1,000 rows" in proc.stdout
+    code, out, err = run(["check-tables", "--tables", folder, "--json"])
+    assert code == 0 and json.loads(out)["ok"], err
+
+
+def test_check_tables_reads_the_parquet_footers_copy_of_the_metadata(tmp_path: Path) -> None:
+    """Arrow reads the metadata from the schema it embeds; other readers (DuckDB, Spark)
+    from the footer's key-value copy. A digest edited in that copy alone is caught."""
+    import pyarrow.parquet as pq
+
+    path = _demo_set(tmp_path)
+    digest = pq.ParquetFile(path).metadata.metadata[b"bull.digest"].strip(b'"')
+    raw = path.read_bytes()
+    assert raw.count(digest) == 1  # the footer's plain copy (the schema's is base64)
+    flipped = digest[:-1] + (b"0" if digest[-1:] != b"0" else b"1")
+    path.chmod(0o644)
+    path.write_bytes(raw.replace(digest, flipped))
+    assert pq.read_table(path).schema.metadata[b"bull.digest"].strip(b'"') == digest
+    code, out, err = run(["check-tables", "--tables", str(tmp_path)])
+    assert_clean_error(code, "", err, "the Parquet footer's copy of the metadata differs")
+    assert "(digest)" in err and "demo: 1,000 rows" in out
+
+
+def test_check_tables_checks_the_rule_cache(tmp_path: Path) -> None:
+    """Every file of ``rules/``: a rule-set table checked as a table and against the
+    rule set its name promises, figures against their key, strays named; a table file
+    that is a FIFO is a failure, not a hang."""
+    import os
+    import shutil
+
+    from solver.store import integrity
+    from solver.store.custom import rule_digest
+
+    table = _demo_set(tmp_path)
+    cache = tmp_path / "rules"
+    cache.mkdir()
+    good = cache / f"demo-{rule_digest({'k': 1})}-00000000.parquet"
+    shutil.copyfile(table, good)
+    shutil.copyfile(table, cache / f"demo-{rule_digest({'k': 2})}-00000000.parquet")
+    key = {"figures": "demo", "rules": {"k": 1}}
+    (cache / f"audit-figures-{rule_digest(key)}-00000000.json").write_text(
+        json.dumps({"key": key, "figures": [1, 2]})
+    )
+    (cache / f"audit-figures-{rule_digest({'x': 0})}-00000000.json").write_text(
+        json.dumps({"key": key, "figures": [1, 2]})
+    )
+    (cache / f"audit-figures-{rule_digest(key)}-11111111.json").write_bytes(b"\xff{")
+    (cache / "notes.txt").write_text("hi")
+    (cache / ".tmp-1234-demo.parquet").write_text("a write in progress")
+    os.mkfifo(cache / f"demo-{rule_digest({'k': 3})}-00000000.parquet")
+    got = {c.name: (c.ok, c.problem) for c in integrity.check_tables(tmp_path) if "/" in c.name}
+    assert got == {
+        f"rules/{good.name}": (True, ""),
+        f"rules/demo-{rule_digest({'k': 2})}-00000000.parquet": (
+            False, f"holds another rule set than its name says ({rule_digest({'k': 2})})"),
+        f"rules/audit-figures-{rule_digest(key)}-00000000.json": (True, ""),
+        f"rules/audit-figures-{rule_digest({'x': 0})}-00000000.json": (
+            False, f"holds figures of another key than its name ({rule_digest({'x': 0})})"),
+        f"rules/audit-figures-{rule_digest(key)}-11111111.json": (
+            False, f"unreadable (cached figures {cache}/audit-figures-{rule_digest(key)}"
+            "-11111111.json line 1: not UTF-8 text (Latin-1?))"),
+        "rules/notes.txt": (False, "not a file of the rule cache"),
+        f"rules/demo-{rule_digest({'k': 3})}-00000000.parquet": (
+            False, f"unreadable (cannot read table {cache}/demo-{rule_digest({'k': 3})}"
+            "-00000000.parquet: it is a FIFO (named pipe), not a regular file)"),
+    }  # fmt: skip
+    code, _, err = run(["check-tables", "--tables", str(tmp_path)])
+    assert code == 2 and err.count("\n") == 1 and "rules/" in err, err

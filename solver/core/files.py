@@ -30,7 +30,17 @@ from typing import Any, BinaryIO
 
 from solver.core.errors import BullError
 
-__all__ = ["BOM", "TOO_LONG", "Lines", "kind_of", "open_input", "read_text", "utf8_text"]
+__all__ = [
+    "BOM",
+    "TOO_LONG",
+    "Lines",
+    "arrow_source",
+    "kind_of",
+    "open_input",
+    "read_text",
+    "utf8_name",
+    "utf8_text",
+]
 
 BOM = b"\xef\xbb\xbf"
 """The UTF-8 byte-order mark some editors write at the start of a file."""
@@ -79,6 +89,36 @@ def open_input(path: str, what: str, *, regular: bool = True) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+def arrow_source(path: str | os.PathLike[str], what: str = "file") -> Any:
+    """What Arrow opens for ``path``: a regular file (checked by :func:`open_input`: a
+    FIFO would make Arrow's own open wait forever), given by its name — or, when the
+    name is not UTF-8 (surrogate escapes, which Arrow cannot encode), as the open file.
+
+    >>> arrow_source(__file__) == __file__
+    True
+    """
+    name = os.fspath(path)
+    f = open_input(name, what)
+    if not utf8_name(name):
+        return f
+    f.close()
+    return name
+
+
+def utf8_name(path: str | os.PathLike[str]) -> bool:
+    """Whether a file name is UTF-8 text (one in another encoding reaches Python as
+    surrogate escapes).
+
+    >>> utf8_name("caf\\xe9"), utf8_name(os.fsdecode(b"caf\\xe9"))
+    (True, False)
+    """
+    try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _line_of(raw: bytes, offset: int) -> int:

@@ -27,7 +27,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from solver.core.errors import BullError
-from solver.core.files import Lines, open_input
+from solver.core.files import Lines, arrow_source, open_input
 from solver.kit.columns import (
     FIELDS,
     MAX_LISTED,
@@ -102,16 +102,9 @@ def detect_format(path: str, fmt: str | None) -> str:
 
 
 def _arrow_source(path: str) -> Any:
-    """What Arrow reads: the path, or an open file when the path is not valid UTF-8 (a
-    file name in another encoding reaches Python as surrogate escapes Arrow refuses).
-    Either way a regular file: Arrow's own open of a FIFO would wait forever."""
-    f = open_input(path, "claims file")
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return f
-    f.close()
-    return path
+    """What Arrow reads (:func:`~solver.core.files.arrow_source`): a regular file, by
+    name or, when the name is not UTF-8, open."""
+    return arrow_source(path, "claims file")
 
 
 def _open_check(path: str, fmt: str) -> None:

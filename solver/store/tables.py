@@ -36,6 +36,7 @@ import pyarrow.parquet as pq
 
 from solver import __version__
 from solver.core.errors import TableError
+from solver.core.files import arrow_source
 from solver.core.inputs import check_tables
 from solver.store.leases import release_all_but, take_lease
 
@@ -544,7 +545,7 @@ def open_table(name: str, tables: str | os.PathLike[str] | None = None) -> Loade
             f"`bull build{' --tables ' + str(tables) if tables else ''}`"
         )
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(arrow_source(path, "table"))
     except (OSError, pa.ArrowException) as exc:
         raise TableError(
             f"table {path} is corrupt or truncated ({str(exc).splitlines()[0]}); "
