@@ -835,3 +835,19 @@ def test_check_tables_checks_the_rule_cache(tmp_path: Path) -> None:
     }  # fmt: skip
     code, _, err = run(["check-tables", "--tables", str(tmp_path)])
     assert code == 2 and err.count("\n") == 1 and "rules/" in err, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["verify", "niuniu", "-", "--format", "csv"], "standard input: no header line"),
+        (["eval", "niuniu", "--input", "-"], "no hand given (stdin has no hand lines)"),
+        (["round", "niuniu", "--input", "-"], "no round given (stdin has no round lines)"),
+    ],
+)
+def test_a_closed_stdin_is_an_empty_input(
+    monkeypatch: pytest.MonkeyPatch, tables: dict[str, str], argv: list[str], needle: str
+) -> None:
+    """``<&-``: Python's sys.stdin is None (verify: AttributeError before)."""
+    monkeypatch.setattr("sys.stdin", None)
+    assert_clean_error(*run([*argv, "--tables", tables["niuniu"]]), needle)

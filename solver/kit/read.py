@@ -162,8 +162,12 @@ def _read_stdin(
     atexit.register(remove)  # also when the run stops before reading every chunk
     try:
         with os.fdopen(fd, "wb") as spool:
-            shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
+            if sys.stdin is not None:  # a closed stdin is an empty file
+                shutil.copyfileobj(getattr(sys.stdin, "buffer", sys.stdin), spool, 1 << 20)
         mapping, label, chunks = read_chunks(name, fmt, explicit, batch_size)
+    except BullError as exc:  # named as the user named it: standard input
+        remove()
+        raise BullError(str(exc).replace(name, "standard input")) from None
     except BaseException:
         remove()
         raise
@@ -171,6 +175,8 @@ def _read_stdin(
     def gen() -> Iterator[Chunk]:
         try:
             yield from chunks
+        except BullError as exc:
+            raise BullError(str(exc).replace(name, "standard input")) from None
         finally:
             remove()
 
