@@ -550,7 +550,8 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
         return 130
     except OSError as exc:  # the output could not be written (a full disk, /dev/full)
         with contextlib.suppress(OSError):
-            err.write(f"bull: error: cannot write the output: {exc.strerror or exc}\n")
+            where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+            err.write(f"bull: error: cannot write the output: {where}{exc.strerror or exc}\n")
         return 2
     finally:
         NOTICES.reset(token)

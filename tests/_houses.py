@@ -1,4 +1,4 @@
-"""Twelve Niu Niu house rules outside today's catalogue, implemented here from the issue
+"""Thirteen Niu Niu house rules outside today's catalogue, implemented here from the issue
 text (issue 22) and RULES.md §3/§8 — numpy over card ids, never the solver's compiler —
 and the claims files they write (hand rows and a seeded showdown sample).
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import functools
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain, combinations
@@ -182,6 +181,10 @@ HOUSES = [
           _with(("tiny", lambda b: b["total"] <= 12), True), ("category:tiny",)),
     House("niu_niu_by_ranks", "two niu niu hands compare ranks one by one, else a push",
           CLASSIC_CATS, ("tie:niu_niu",), ties={"niu_niu": ranks_one_by_one}),
+    House("bomb_over_small", "two new categories that overlap (A A A A 2 is both): four of a "
+          "kind above every card A-4, above five faces",
+          [BOMB, ("all_small", lambda b: (b["r"] <= 3).all(axis=1)), FIVE_FACES, *NIUS, NO_BULL],
+          ("category:bomb", "category:all_small")),
     House("two_pair_bull", "a bull with two pairs: above niu niu, paid 2",
           _with(("two_pair_bull", lambda b: (b["points"] > 0) & (b["pairs"] == 2))),
           ("category:two_pair_bull", "multiplier:equal:two_pair_bull"),
@@ -194,9 +197,27 @@ def text(cards: npt.NDArray[np.integer]) -> str:
 
 
 @functools.cache
-def every_base() -> B:
-    """:func:`base` of every hand (computed once)."""
-    return base(all_hands())
+def classes() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], B]:
+    """One hand per class of hands (the ranks held, and whether one suit): every house's
+    category is a function of the class (ranks, values and the flush decide it; only the
+    tie keys look at suits). Returns the class hands, every hand's class, and the class
+    hands' :func:`base`."""
+    every = all_hands()
+    r = every.astype(np.int64) >> 2
+    s = every & 3
+    key = np.zeros(len(every), dtype=np.int64)
+    for j in range(5):  # sorted ids: the ranks ascend
+        key = key * 13 + r[:, j]
+    key = key * 2 + (s == s[:, :1]).all(axis=1)
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    reps = every[first]
+    return reps, inv.astype(np.int64), base(reps)
+
+
+def categories_of_every_hand(house: House) -> npt.NDArray[np.int64]:
+    """The house's category index of every hand (through its class)."""
+    _, inv, b = classes()
+    return house.category(b)[inv]
 
 
 def _disjoint(a: int, b: int) -> bool:
@@ -205,45 +226,43 @@ def _disjoint(a: int, b: int) -> bool:
 
 
 def _pairs(
-    rng: random.Random, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], k: int,
+    rng: np.random.Generator, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], k: int,
     same: npt.NDArray[np.int64] | None = None,
 ) -> list[tuple[int, int]]:  # fmt: skip
     """Up to ``k`` deals of a hand of ``xs`` and one of ``ys`` sharing no card (and, with
     ``same``, equal in it), found by drawing at most 50 times as many."""
     out: list[tuple[int, int]] = []
-    groups: dict[int, npt.NDArray[np.int64]] = {}
-    if same is not None:
-        sy = same[ys]
-        order = np.argsort(sy, kind="stable")
-        vals, starts = np.unique(sy[order], return_index=True)
-        ends = [*starts[1:].tolist(), len(order)]
-        groups = {int(v): ys[order[a:e]] for v, a, e in zip(vals, starts, ends, strict=True)}
     for _ in range(50 * k):
         if len(out) == k:
             break
-        a = int(xs[rng.randrange(len(xs))])
-        pool = ys if same is None else groups.get(int(same[a]), ys)
-        b = int(pool[rng.randrange(len(pool))])
+        a = int(xs[rng.integers(len(xs))])
+        cands = ys[rng.integers(len(ys), size=1 if same is None else 400)]
+        if same is not None:
+            cands = cands[same[cands] == same[a]]
+            if not len(cands):
+                continue
+        b = int(cands[0])
         if a != b and _disjoint(a, b):
             out.append((a, b))
     return out
 
 
-def deals(house: House, seed: int, random_deals: int = 1_000) -> list[tuple[int, int]]:
+def deals(house: House, seed: int, random_deals: int = 500) -> list[tuple[int, int]]:
     """Showdowns as pairs of hand indices: random deals; 40 within every category and 20
     more with the same highest rank; 60 between no-bull hands with two pairs and the same
     top pair; 3 between every two categories (each way)."""
-    every, b = all_hands(), every_base()
-    cat = house.category(b)
+    every = all_hands()
+    _, inv, b = classes()
+    cat = categories_of_every_hand(house)
     by_cat = [np.flatnonzero(cat == i) for i in range(len(house.cats))]
     by_cat = [x for x in by_cat if len(x)]
-    rng = random.Random(seed)
-    out = [(rng.randrange(len(every)), rng.randrange(len(every))) for _ in range(random_deals)]
-    top = b["r"].max(axis=1)
+    rng = np.random.default_rng(seed)
+    out = [(int(a), int(b)) for a, b in rng.integers(len(every), size=(random_deals, 2))]
+    top = b["r"].max(axis=1)[inv]
     for idx in by_cat:
         out += _pairs(rng, idx, idx, 40) + _pairs(rng, idx, idx, 20, top)
-    two = np.flatnonzero((b["points"] == 0) & (b["pairs"] == 2))
-    top_pair = 12 - np.argmax((b["counts"][:, ::-1] >= 2), axis=1)
+    two = np.flatnonzero(((b["points"] == 0) & (b["pairs"] == 2))[inv])
+    top_pair = (12 - np.argmax((b["counts"][:, ::-1] >= 2), axis=1))[inv]
     out += _pairs(rng, two, two, 60, top_pair)
     for x in by_cat:
         for y in by_cat:
@@ -261,12 +280,12 @@ def settle(house: House, pairs: list[tuple[int, int]]) -> list[tuple[str, float]
     return [house.showdown(p, q, i, int(cp[i]), int(cq[i])) for i in range(len(pairs))]
 
 
-def claims_file(house: House, path: Path, seed: int, hands: int = 4_000) -> Path:
+def claims_file(house: House, path: Path, seed: int, hands: int = 2_000) -> Path:
     """Hand rows (a random sample, and up to 150 hands of every category) and the
     showdown rows of :func:`deals`, claimed as ``house`` says."""
     rng = np.random.default_rng(seed)
     every = all_hands()
-    cat = house.category(every_base())
+    cat = categories_of_every_hand(house)
     pick = [rng.choice(len(every), hands, replace=False)]
     for i in range(len(house.cats)):
         idx = np.flatnonzero(cat == i)
@@ -274,7 +293,8 @@ def claims_file(house: House, path: Path, seed: int, hands: int = 4_000) -> Path
             pick.append(rng.choice(idx, min(150, len(idx)), replace=False))
     hand_idx = np.concatenate(pick)
     names = [house.cats[i][0] for i in cat[hand_idx].tolist()]
-    points = every_base()["points"][hand_idx].tolist()
+    _, inv, b = classes()
+    points = b["points"][inv[hand_idx]].tolist()
     rows: list[dict[str, Any]] = [
         {"hand": text(every[j]), "category": n, "points": int(p)}
         for j, n, p in zip(hand_idx.tolist(), names, points, strict=True)

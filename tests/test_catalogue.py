@@ -837,6 +837,137 @@ def test_check_tables_checks_the_rule_cache(tmp_path: Path) -> None:
     assert code == 2 and err.count("\n") == 1 and "rules/" in err, err
 
 
+# ---------------------------------------------------------------- issue 24: audit inputs
+
+
+def _small_log(tmp_path: Path, rounds: int = 30) -> Path:
+    from solver.audit.deal import deal
+
+    path = tmp_path / "log.csv"
+    deal("niuniu", rounds, players=4, seed=5, out=str(path))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("kind", "needle"),
+    [
+        ("/dev/null", "/dev/null: not a log file: a character device"),
+        ("/dev/zero", "/dev/zero: not a log file: a character device"),
+        ("fifo", "fifo.csv: not a log file: a named pipe (FIFO)"),
+        ("link_null", "null.csv: not a log file: a character device (a link to /dev/null)"),
+        ("link_fifo", "lfifo.csv: not a log file: a named pipe (FIFO) (a link to"),
+        ("broken", "broken.csv: a broken link (to"),
+        ("missing", "nothere.csv: no such file or folder"),
+    ],
+)
+def test_audit_names_what_is_not_a_log_file(tmp_path: Path, kind: str, needle: str) -> None:
+    """``bull audit`` said "no such file or folder" for /dev/null, /dev/zero, FIFOs and
+    links to them: each is named with what it is (and a FIFO is never opened: no hang)."""
+    import os
+
+    os.mkfifo(tmp_path / "fifo.csv")
+    (tmp_path / "null.csv").symlink_to("/dev/null")
+    (tmp_path / "lfifo.csv").symlink_to(tmp_path / "fifo.csv")
+    (tmp_path / "broken.csv").symlink_to(tmp_path / "gone.csv")
+    names = {"fifo": "fifo.csv", "link_null": "null.csv", "link_fifo": "lfifo.csv",
+             "broken": "broken.csv", "missing": "nothere.csv"}  # fmt: skip
+    path = kind if kind.startswith("/") else str(tmp_path / names[kind])
+    assert_clean_error(*run(["audit", "niuniu", path]), needle)
+
+
+def test_audit_refuses_a_csv_header_naming_a_column_twice(tmp_path: Path) -> None:
+    log = tmp_path / "dup.csv"
+    log.write_text("round,role,hand,Hand\n1,banker,AS 2S 3S 4S 5S,x\n")
+    needle = "dup.csv: the header names the column 'hand' twice (columns 3 and 4)"
+    assert_clean_error(*run(["audit", "niuniu", str(log)]), needle)
+
+
+@pytest.mark.parametrize(
+    ("out", "needle"),
+    [
+        ("{log}", "is the input"),  # (the output-is-an-input check)
+        ("{file}", "--out {file}: not a folder"),
+        ("{file}/x", "--out {file}/x: cannot write {file}/x: not a directory"),
+    ],
+)
+def test_audit_out_that_cannot_be_written_names_the_file(
+    tmp_path: Path, out: str, needle: str
+) -> None:
+    log = _small_log(tmp_path)
+    (tmp_path / "f.txt").write_text("x")
+    words = {"log": str(log), "file": str(tmp_path / "f.txt")}
+    args = ["audit", "niuniu", str(log), "--out", out.format(**words)]
+    assert_clean_error(*run(args), needle.format(**words))
+
+
+def test_audit_by_a_column_of_very_many_groups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--by hand`` (a group per row) ran for 900 s: groups past a limit are tested but
+    summarised, not listed (the output is bounded), and past a higher limit the audit is
+    refused in one line (here with the limits lowered, to stay quick)."""
+    from solver.audit import batch, command, findings, partial
+
+    log = _small_log(tmp_path, 40)  # 200 rows, ~200 different hands
+    code, out, err = run(["audit", "niuniu", str(log), "--by", "hand", "--json"])
+    assert code in (0, 1), err
+    res = json.loads(out)
+    listed = {t["group"] for t in res["fairness"]} | {h["group"] for h in res["hold"]}
+    assert len(listed - {"all"}) == findings.MAX_LISTED_GROUPS
+    summary = res["groups_not_listed"]
+    assert summary["groups"] == 200 - _repeats(log) and summary["not_listed"] == (
+        summary["groups"] - findings.MAX_LISTED_GROUPS
+    )
+    for mod in (batch, command, partial):
+        monkeypatch.setattr(mod, "MAX_GROUPS", 150)
+    assert_clean_error(*run(["audit", "niuniu", str(log), "--by", "hand"]),
+                       "--by hand: more than 150 groups")  # fmt: skip
+
+
+def _repeats(log: Path) -> int:
+    import csv
+
+    with open(log, newline="") as f:
+        hands = [r["hand"] for r in csv.DictReader(f)]
+    return len(hands) - len(set(hands))
+
+
+# ---------------------------------------------------------------- issue 23 (bull probe)
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["niuniu"], "give the implementation as `-- CMD [ARGS...]` or --url URL"),
+        (["niuniu", "--url", "http://127.0.0.1:9/x", "--", "true"], "not both"),
+        (["niuniu", "--protocol", "lines", "--", "true"], "--protocol lines needs --fields"),
+        (["niuniu", "--protocol", "lines", "--fields", "has_bull,bogus", "--", "true"], "'bogus'"),
+        (["niuniu", "--protocol", "lines", "--fields", "points,winner", "--", "true"], "not both"),
+        (["niuniu", "--protocol", "csv", "--", "true"], "--protocol"),
+        (["niuniu", "--url", "ftp://127.0.0.1/x"], "--url 'ftp://127.0.0.1/x'"),
+        (["niuniu", "--url", "localhost"], "--url 'localhost'"),
+        (["niuniu", "--url", "http://127.0.0.1:99999/x"], "HOST:PORT"),
+        (["niuniu", "--url", "http://127.0.0.1:abc/x"], "HOST:PORT"),
+        (["niuniu", "--url", "http://h:1/x", "--protocol", "lines", "--fields", "points"], "JSON"),
+        (["niuniu", "--timeout-ms", "0", "--", "true"], "--timeout-ms"),
+        (["niuniu", "--timeout-ms", "soon", "--", "true"], "--timeout-ms"),
+        (["niuniu", "--budget", "0", "--", "true"], "--budget"),
+        (["niuniu", "--window", "0", "--", "true"], "--window"),
+        (["niuniu", "--restarts", "-1", "--", "true"], "--restarts"),
+        (["niuniu", "--column", "points", "--", "true"], "--column 'points'"),
+        (["niuniu", "--rules", "nosuch", "--", "true"], "unknown rule set 'nosuch'"),
+        (["pokdeng", "--bet", "double", "--", "true"], "--bet"),
+        (["nosuch", "--", "true"], "nosuch"),
+    ],
+)
+def test_bad_probe_input_is_one_line(argv: list[str], needle: str) -> None:
+    """Bad ``bull probe`` options are refused before anything is started."""
+    assert_clean_error(*run(["probe", *argv]), needle)
+
+
+# ------------------------------------------ issue 24 (hardening 3): a closed stdin
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [

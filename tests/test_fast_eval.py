@@ -90,6 +90,8 @@ CASES = [
     ("niuniu", ["--rules", "casino", "--json"]),
     ("pokdeng", []),
     ("pokdeng", ["--json"]),
+    ("pokdeng", ["--rules", "shoe8"]),
+    ("pokdeng", ["--rules", "straights", "--json"]),
     ("taungau", []),
     ("taungau", ["--json"]),
     ("taungau", ["--rules", "pagat"]),

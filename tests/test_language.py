@@ -281,3 +281,26 @@ def test_a_house_category_is_answered_from_its_own_exact_table(tmp_path: Path) -
     rules = load_rules(path)
     row = rules.multiplier_row(None)
     assert row[rules.codes[0]] == 5 and row[rules.codes[2]] == 1
+
+
+def test_the_readme_example_is_a_working_rule_file(tmp_path: Path) -> None:
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The rule language", 1)[1].split("\n## ", 1)[0]
+    (body,) = re.findall(r"```toml\n(# hk\.toml.*?)```", section, re.S)
+    path = tmp_path / "hk.toml"
+    path.write_text(body, encoding="utf-8")
+    rules = load_rules(str(path))
+    assert [c.name for c in rules.compiled] == [
+        "five_faces",
+        "bull_pair",
+        "niu_niu",
+        "bull",
+        "no_bull",
+    ]
+    # 2 2 4 6 10: 4+6+10 = 20 is a bull and the other two a pair; 2 3 4 6 10: a plain bull
+    hands = np.array([[4, 5, 14, 20, 36], [4, 9, 14, 20, 36]], dtype=np.uint8)
+    cat, strength = compiled_arrays(hands, rules)
+    assert [rules.labels[c] for c in cat.tolist()] == ["bull_pair", "bull"]
+    assert strength[0] > strength[1]

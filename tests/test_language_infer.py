@@ -1,41 +1,38 @@
-"""Inference that learns the rule language (issue 22): twelve house rules outside
+"""Inference that learns the rule language (issue 22): thirteen house rules outside
 today's catalogue (``_houses``: each implemented in the test from the issue text, never
 with the solver's compiler) write claims files — hand rows and a seeded showdown sample
 — and the language stage of ``--infer`` must name each house's items, and what it
 writes must agree with the house on **every** hand (2,598,960) and on a fresh seeded
 showdown sample it never saw.
 
-The quick tests run the language stage alone, from ``classic``; the slow ones run
-``bull verify --infer`` end to end (the catalogue stage first, then the language
-stage, then a table built for the inferred file) and re-verify the file it writes.
+These tests run the language stage alone, from ``classic``;
+``test_language_cli`` runs ``bull verify --infer`` end to end on the issue's houses.
 """
 
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
-from _houses import HOUSES, House, all_hands, claims_file, deals, every_base, settle
+from _houses import (
+    HOUSES,
+    House,
+    all_hands,
+    base,
+    categories_of_every_hand,
+    claims_file,
+    classes,
+    deals,
+    settle,
+)
 
 from solver.cli import main
 from solver.games.niuniu.diagnose import niuniu_showdown_answers
 from solver.games.niuniu.hands import compiled_arrays
 from solver.games.niuniu.induce import learn
 from solver.games.niuniu.rules import NiuNiuRules, load_rules
-
-QUICK = ("hk_bull_pair", "all_small", "pair_chain", "table_no_commission")
-"""The issue's own behaviours; the other houses run in the slow suite."""
-
-
-def _params() -> list[Any]:
-    return [
-        pytest.param(h, id=h.name, marks=() if h.name in QUICK else pytest.mark.slow)
-        for h in HOUSES
-    ]
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -47,13 +44,18 @@ def run(*argv: str) -> tuple[int, str, str]:
 def agrees_everywhere(house: House, rules: NiuNiuRules, seed: int) -> None:
     """The learned rule set and the house: the same category for every hand of the deck,
     the same winner and net on a fresh showdown sample."""
-    code, _ = compiled_arrays(all_hands(), rules)
+    reps, _, b = classes()
+    every = all_hands()
+    # every hand is one of the classes' (both sides decide a category from the class:
+    # checked here on a sample of hands, evaluated one by one)
+    sample = np.random.default_rng(seed).choice(len(every), 20_000, replace=False)
+    assert (house.category(base(every[sample])) == categories_of_every_hand(house)[sample]).all()
+    code, _ = compiled_arrays(reps, rules)
     ours = np.array(rules.labels, dtype=object)[code]
-    theirs = np.array([n for n, _ in house.cats], dtype=object)[house.category(every_base())]
+    theirs = np.array([n for n, _ in house.cats], dtype=object)[house.category(b)]
     wrong = np.flatnonzero(ours != theirs)
     assert not len(wrong), (len(wrong), ours[wrong[:3]], theirs[wrong[:3]])
     pairs = deals(house, seed, random_deals=600)
-    every = all_hands()
     pl = every[[a for a, _ in pairs]]
     bk = every[[b for _, b in pairs]]
     bet = np.full(len(pairs), rules.bets.index(rules.default_bet))
@@ -64,7 +66,7 @@ def agrees_everywhere(house: House, rules: NiuNiuRules, seed: int) -> None:
         assert abs(float(ans["net"][i]) - net) < 1e-9, (house.name, i, net, ans["net"][i])
 
 
-@pytest.mark.parametrize("house", _params())
+@pytest.mark.parametrize("house", HOUSES, ids=[h.name for h in HOUSES])
 def test_the_language_stage_learns_a_house(house: House, tmp_path: Path) -> None:
     path = claims_file(house, tmp_path / f"{house.name}.csv", seed=22)
     start = load_rules("classic")
@@ -81,32 +83,26 @@ def test_the_language_stage_learns_a_house(house: House, tmp_path: Path) -> None
     agrees_everywhere(house, rules, seed=2_222)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("house", HOUSES, ids=[h.name for h in HOUSES])
-def test_infer_writes_a_file_that_reverifies_clean(
-    house: House, tmp_path: Path, niuniu_tables: Path
-) -> None:
-    path = claims_file(house, tmp_path / f"{house.name}.csv", seed=7)
-    out = tmp_path / "inferred.toml"
-    code, text, err = run(
-        "verify", "niuniu", str(path), "--tables", str(niuniu_tables), "--json",
-        "--infer-out", str(out),
+def test_a_category_claimed_by_one_row_is_rejected_with_its_support(tmp_path: Path) -> None:
+    """A faithful classic file of thousands of rows, but one hand claimed as a category of
+    its own (and one showdown paid 5): the language stage adopts nothing; the category is
+    reported as rejected, with support 1."""
+    classic = next(h for h in HOUSES if h.name == "niu_niu_by_ranks")  # for its categories
+    plain = House("classic", "classic itself", classic.cats, ())
+    path = claims_file(plain, tmp_path / "classic.csv", seed=5)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    hand = next(i for i, line in enumerate(lines) if ",niu_niu," in line)
+    lines[hand] = lines[hand].replace(",niu_niu,", ",bull_pair,")
+    win = next(i for i, line in enumerate(lines) if line.endswith(",banker,-1.0"))
+    lines[win] = lines[win][: -len("-1.0")] + "-5.0"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lesson = learn(
+        str(path), load_rules("classic").to_data(), fmt="csv", columns={}, batch_size=65_536,
+        options={},
     )  # fmt: skip
-    assert code in (0, 1), err
-    inferred = json.loads(text)["inferred"]
-    assert inferred["disagree_after"] == 0, inferred
-    ids = [s["id"] for s in inferred["adopted"]]
-    for key in house.learned:
-        if key.startswith("category:"):  # the catalogue stage may say the rest its way
-            assert key in ids, ids
-    written = out.read_text(encoding="utf-8")
-    for key in ids:
-        if key.startswith("category:"):
-            assert f'name = "{key.split(":", 1)[1]}"' in written and "support = " in written
-    code, text, err = run(
-        "verify", "niuniu", str(path), "--tables", str(niuniu_tables), "--json",
-        "--rules", str(out),
-    )  # fmt: skip
-    assert code == 0, err
-    assert json.loads(text)["disagree"] == 0
-    agrees_everywhere(house, load_rules(str(out)), seed=77)
+    assert lesson.data is None and not any(i.adopted for i in lesson.items), lesson.items
+    keys = {i.key: i for i in lesson.items}
+    assert keys["category:bull_pair"].explains == 1 and keys["category:bull_pair"].bits < 20
+    # the net paid 5 is one row against every other row of its category: no multiplier
+    # explains it without contradictions, so none is even a candidate
+    assert not [i for i in lesson.items if i.key.startswith("multiplier:")]

@@ -106,14 +106,17 @@ def test_one_name_one_meaning_one_type() -> None:
 
 
 def test_fractions_are_twins_of_numbers() -> None:
-    """``X_fraction`` is always the exact twin of a number ``X`` beside it."""
+    """``X_fraction`` is always the exact twin of a number ``X`` (or of a map of numbers)."""
     words = glossary()
     for command in COMMANDS:
         for at, name, _ in _properties(load(command)):
-            if name.endswith("_fraction") and name != "winner_category_fraction":
-                base = name.removesuffix("_fraction")
-                assert "number" in _types(words[base]), (command, at, name)
-                assert "string" in _types(words[name]), (command, at, name)
+            if name.endswith("_fraction"):
+                base = _types(words[name.removesuffix("_fraction")])
+                twin = _types(words[name])
+                if base == {"object"}:  # a map of numbers, twinned by a map of fractions
+                    assert twin == {"object"}, (command, at, name)
+                else:
+                    assert "number" in base and "string" in twin, (command, at, name)
     for name in words:
         assert name not in OLD_NAMES
 
@@ -122,7 +125,7 @@ def test_old_names_are_nowhere() -> None:
     """No source file writes or reads a retired field name (``"player_ev": ...``,
     ``rec["player_ev"]``)."""
     pattern = re.compile("|".join(rf"[\"']{n}(_fraction)?[\"']\s*[:\]]" for n in OLD_NAMES))
-    for path in (REPO / "solver").rglob("*.py"):
+    for path in [*(REPO / "solver").rglob("*.py"), *(REPO / "scripts").rglob("*.py")]:
         hits = [ln for ln in path.read_text().splitlines() if pattern.search(ln)]
         assert not hits, (path, hits)
 

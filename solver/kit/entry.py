@@ -4,7 +4,8 @@ A game's ``GAME`` object (``solver/games/<game>/__init__.py``) subclasses
 :class:`GameEntry`, names its package, and overrides only what is its own (its edge
 options, its table headlines). Every other member of :class:`solver.games.Game` is
 answered here from the game's rooms by their fixed names — ``rules.load_rules``,
-``commands.cli_eval``, ``odds.odds``, ``verify.CHECKER``, ``report.section`` … — each
+``commands.cli_eval``, ``eval_lines.eval_lines``, ``odds.odds``, ``verify.CHECKER``,
+``report.section`` … — each
 module imported only when asked, so ``bull eval`` loads just what it uses. The optional
 commands (``advise``, ``strategy``) answer only when the game lists them in
 ``commands``.
@@ -128,7 +129,7 @@ class GameEntry:
         """A block of hands answered at once (``bull eval --input``): each hand's text
         or JSON line with its line end, null for a hand to answer alone; ``None`` when
         the game answers no block of these rules at once."""
-        lines = self.room("commands").cli_eval_lines(spans, rules, dict(options), tables, as_json)
+        lines = self.room("eval_lines").eval_lines(spans, rules, dict(options), tables, as_json)
         return cast("pa.Array | None", lines)
 
     def compare_record(

@@ -41,7 +41,7 @@ MAX_LINE = 10_000
 """The longest hand line read (bytes, without its line end)."""
 MAX_SKIPPED = 64 << 20
 """A line longer than this (bytes) means the input is no hand file at all."""
-BLOCK_BYTES = 1 << 18
+BLOCK_BYTES = 1 << 17
 """Bytes read at a time: memory stays bounded whatever the file's size."""
 
 _WS = np.zeros(256, dtype=bool)

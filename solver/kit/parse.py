@@ -245,71 +245,15 @@ def show(v: Any) -> str:
 PAD = 255
 """Filler after the last item of a short hand (Pok Deng two-card hands)."""
 
-_CARD_RANKS = {
-    "A": 0,
-    "2": 1,
-    "3": 2,
-    "4": 3,
-    "5": 4,
-    "6": 5,
-    "7": 6,
-    "8": 7,
-    "9": 8,
-    "10": 9,
-    "T": 9,
-    "J": 10,
-    "Q": 11,
-    "K": 12,
-}
-_CARD_SUITS = {"S": 0, "H": 1, "D": 2, "C": 3}
-_CARD_TOKENS: dict[str, int] = {
-    rr + ss: rv * 4 + sv
-    for r, rv in _CARD_RANKS.items()
-    for s, sv in _CARD_SUITS.items()
-    for rr in sorted({r, r.lower()})
-    for ss in (s, s.lower())
-}
-_CARD_KEYS = pa.array(list(_CARD_TOKENS), pa.string())
-_CARD_IDS = np.array(list(_CARD_TOKENS.values()), dtype=np.uint8)
-
 
 def _fast_cards(
     text: pa.Array, sizes: tuple[int, ...]
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-    """Vectorised read of hands written as white-space separated card names in the
-    common spellings; rows it cannot read (``ok`` false) go to the slow parser."""
-    sp = pc.ascii_split_whitespace(text)
-    lens = to_np(pc.fill_null(pc.list_value_length(sp), 0), np.int64)
-    idx = pc.index_in(sp.flatten(), value_set=_CARD_KEYS)
-    return _gather_tokens(lens, idx, _CARD_IDS, sizes)
+    """Vectorised read of hands in the plain card notation (:func:`solver.kit.notation.
+    card_tokens`); rows it cannot read (``ok`` false) go to the slow parser."""
+    from solver.kit.notation import Spans, card_tokens
 
-
-def _gather_tokens(
-    lens: npt.NDArray[np.int64], idx: pa.Array, table: npt.NDArray[np.uint8], sizes: tuple[int, ...]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-    m = len(lens)
-    width = max(sizes)
-    filled = pc.fill_null(idx, 0) if idx.null_count else idx
-    pos = to_np(filled)
-    vals = table[pos]
-    ids = np.full((m, width), PAD, dtype=np.uint8)
-    size = np.zeros(m, dtype=np.int8)
-    if idx.null_count == 0 and len(sizes) == 1 and np.all(lens == sizes[0]):
-        ids[:, :] = vals.reshape(m, width)
-        size[:] = width
-        return ids, size, np.ones(m, dtype=bool)
-    ok = np.isin(lens, sizes)
-    if idx.null_count:
-        unknown = ~to_np(pc.is_valid(idx), bool)
-        row_of = np.repeat(np.arange(m), lens)
-        ok &= np.bincount(row_of[unknown], minlength=m) == 0
-    starts = np.cumsum(lens) - lens
-    for k in sizes:
-        rows = np.flatnonzero(ok & (lens == k))
-        if len(rows):
-            ids[rows, :k] = vals[starts[rows][:, None] + np.arange(k)]
-            size[rows] = k
-    return ids, size, ok
+    return card_tokens(Spans.of_arrow(text), sizes)
 
 
 def _slow_cards(value: Any, sizes: tuple[int, ...], copies: int = 1) -> list[int]:
@@ -478,58 +422,40 @@ def parse_card_hands(
 # ---------------------------------------------------------------- tiles
 
 
-def _tile_re(k: int) -> str:
-    return r"^[\s,]*(?:\[[1-6]:[1-6]\][\s,]*){" + str(k) + r"}$"
+def _tile_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    from solver.core.tiles import TYPE_COPIES, TYPE_FIRST_ID
+
+    return np.array(TYPE_FIRST_ID, dtype=np.int64), np.array(TYPE_COPIES, dtype=np.int64)
 
 
-def _tile_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    from solver.core.tiles import TILE_TYPES, TYPE_COPIES, TYPE_FIRST_ID
-
-    index = np.full((7, 7), -1, dtype=np.int64)
-    for t, (hi, lo) in enumerate(TILE_TYPES):
-        index[hi, lo] = index[lo, hi] = t
-    return index, np.array(TYPE_FIRST_ID, dtype=np.int64), np.array(TYPE_COPIES, dtype=np.int64)
-
-
-_TILE_INDEX, TILE_FIRST, TILE_COPIES = _tile_tables()
+TILE_FIRST, TILE_COPIES = _tile_tables()
 
 
 def _fast_tiles(
     text: pa.Array, sizes: tuple[int, ...]
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-    """Vectorised read of hands written ``[6:5][4:1]...`` (separators optional): canonical
-    sorted tile ids (copy 0 of a civil type before copy 1)."""
-    n = len(text)
-    width = max(sizes)
+    """Vectorised read of hands in the tile notation (:func:`solver.kit.notation.
+    tile_tokens`): canonical sorted tile ids (copy 0 of a civil type before copy 1);
+    a hand with more copies of a type than the set holds is left to the slow parser."""
+    from solver.kit.notation import Spans, tile_tokens
+
+    types, size, ok = tile_tokens(Spans.of_arrow(text), sizes)
+    n, width = types.shape
     ids = np.full((n, width), PAD, dtype=np.uint8)
-    size = np.zeros(n, dtype=np.int8)
-    ok = np.zeros(n, dtype=bool)
     for k in sizes:
-        rest = np.flatnonzero(~ok)
-        if not len(rest):
-            break
-        sub = pc.take(text, pa.array(rest))
-        m = to_np(pc.fill_null(pc.match_substring_regex(sub, _tile_re(k)), False), bool)
-        if not m.any():
+        rows = np.flatnonzero(ok & (size == k))
+        if not len(rows):
             continue
-        digits = pc.replace_substring_regex(pc.take(sub, pa.array(np.flatnonzero(m))), "[^1-6]", "")
-        off = np.frombuffer(digits.buffers()[1], dtype=np.int32)[
-            digits.offset : digits.offset + len(digits) + 1
-        ]
-        raw = np.frombuffer(digits.buffers()[2], dtype=np.uint8)[off[0] : off[-1]]
-        pips = (raw.astype(np.int64) - 48).reshape(-1, k, 2)
-        types = np.sort(_TILE_INDEX[pips[:, :, 0], pips[:, :, 1]], axis=1)
-        dup = np.zeros(types.shape, dtype=bool)
-        dup[:, 1:] = types[:, 1:] == types[:, :-1]
-        over = (dup & (TILE_COPIES[types] == 1)).any(axis=1)
+        t = np.sort(types[rows, :k].astype(np.int64), axis=1)
+        dup = np.zeros(t.shape, dtype=bool)
+        dup[:, 1:] = t[:, 1:] == t[:, :-1]
+        over = (dup & (TILE_COPIES[t] == 1)).any(axis=1)
         if k > 2:
-            over |= (types[:, 2:] == types[:, :-2]).any(axis=1)
-        rows = rest[np.flatnonzero(m)]
-        good = ~over
-        ids[rows[good], :k] = (TILE_FIRST[types[good]] + dup[good]).astype(np.uint8)
-        size[rows[good]] = k
-        ok[rows[good]] = True
-    return ids, size, ok
+            over |= (t[:, 2:] == t[:, :-2]).any(axis=1)
+        good = rows[~over]
+        ids[good, :k] = (TILE_FIRST[t[~over]] + dup[~over]).astype(np.uint8)
+        ok[rows[over]] = False
+    return ids, np.where(ok, size, 0).astype(np.int8), ok
 
 
 def _slow_tiles(value: Any, sizes: tuple[int, ...]) -> list[int]:

@@ -347,19 +347,19 @@ class _PhysicalLines:
         g = np.arange(done, done + n, dtype=np.int64)
         logical = g + 2 + np.searchsorted(before, g, side="right")
         upto = int(np.searchsorted(before, g[-1], side="right")) if n else len(rows)
-        events = sorted(
-            [(int(logical[i]), int(nl[i]), i) for i in range(n)]
-            + [(rows[j][0], rows[j][1], -1 - j) for j in range(self.taken, max(upto, self.taken))]
-        )
+        # rows by logical number (good and skipped): number + newlines of the rows before
+        take = rows[self.taken : max(upto, self.taken)]
+        nums = np.concatenate([logical, np.array([r[0] for r in take], np.int64)])
+        nls = np.concatenate([nl, np.array([r[1] for r in take], np.int64)]).astype(np.int64)
+        who = np.concatenate([np.arange(n), -1 - np.arange(self.taken, self.taken + len(take))])
+        order = np.argsort(nums, kind="stable")
+        line_of = nums[order] + np.cumsum(nls[order]) - nls[order] + self.extra
+        who_o = who[order]
         physical = np.empty(n, dtype=np.int64)
-        bad: list[tuple[int, str]] = []
-        for number, newlines, who in events:
-            line = number + self.extra
-            if who >= 0:
-                physical[who] = line
-            elif rows[-1 - who][2] is not None:
-                bad.append((line, str(rows[-1 - who][2])))
-            self.extra += newlines
+        physical[who_o[who_o >= 0]] = line_of[who_o >= 0]
+        msgs = [(int(line_of[k]), rows[-1 - int(who_o[k])][2]) for k in np.flatnonzero(who_o < 0)]
+        bad = [(ln, str(m)) for ln, m in msgs if m is not None]
+        self.extra += int(nls.sum())
         self.taken = max(upto, self.taken)
         return physical, bad
 

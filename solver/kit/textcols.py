@@ -26,7 +26,17 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["fixed", "floats", "fractions", "ints", "join", "json_strings", "lookup", "strings"]
+__all__ = [
+    "fixed",
+    "fixed_parts",
+    "floats",
+    "fractions",
+    "ints",
+    "join",
+    "json_strings",
+    "lookup",
+    "strings",
+]
 
 
 def ints(v: npt.ArrayLike) -> pa.Array:
@@ -82,6 +92,53 @@ def fixed(
         bad = np.flatnonzero(unsure | ~np.isfinite(x))
         raw = np.asarray(v, dtype=np.float64)
         out = _patch(out, bad, [format(float(raw[i]), spec) for i in bad.tolist()])
+    return out
+
+
+_WHOLE = 1000
+_TABLES: dict[tuple[int, bool], tuple[pa.Array, pa.Array]] = {}
+
+
+def _fixed_tables(decimals: int, plus: bool) -> tuple[pa.Array, pa.Array]:
+    """Signed whole parts ``-999 … 999`` (row ``sign * 1000 + whole``; a minus kept
+    for a negative zero) and the zero-padded decimals ``.0000 … .9999``."""
+    got = _TABLES.get((decimals, plus))
+    if got is None:
+        pos = [f"{'+' if plus else ''}{w}" for w in range(_WHOLE)]
+        neg = [f"-{w}" for w in range(_WHOLE)]
+        part = [f".{d:0{decimals}d}" for d in range(10**decimals)] if decimals else [""]
+        got = _TABLES[(decimals, plus)] = (strings(pos + neg), strings(part))
+    return got
+
+
+def fixed_parts(
+    v: npt.NDArray[np.float64], decimals: int, plus: bool = False, percent: bool = False
+) -> list[pa.Array | str]:
+    """:func:`fixed` as pieces for :func:`join` (a whole part and the decimals, then
+    ``%``), read from small tables of texts."""
+    x = np.asarray(v, dtype=np.float64)
+    if not np.isfinite(x).all() or decimals > 4:
+        return [fixed(v, decimals, plus, percent)]
+    xs = x * 100.0 if percent else x
+    scaled = np.abs(xs) * 10.0**decimals
+    frac = scaled - np.floor(scaled)
+    k = np.rint(scaled).astype(np.int64)
+    unsure = np.flatnonzero(np.abs(frac - 0.5) <= scaled * 2.0**-48 + 1e-9)
+    if len(unsure):  # a decimal tie, near enough: Python's own rounding
+        spec = f".{decimals}{'%' if percent else 'f'}"
+        for i in unsure.tolist():
+            k[i] = int(format(abs(float(x[i])), spec).rstrip("%").replace(".", ""))
+    step = 10**decimals
+    whole = k // step
+    if (whole >= _WHOLE).any():
+        return [fixed(v, decimals, plus, percent)]
+    signs, parts = _fixed_tables(decimals, plus)
+    out: list[pa.Array | str] = [
+        lookup(signs, np.signbit(xs) * _WHOLE + whole),
+        lookup(parts, k % step),
+    ]
+    if percent:
+        out.append("%")
     return out
 
 

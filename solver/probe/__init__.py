@@ -81,7 +81,10 @@ def probe(
     docstring."""
     games.get(game)
     if (command is None or not list(command)) == (url is None):
-        raise BullError("bull probe: give the implementation as `-- CMD [ARGS...]` or --url URL")
+        both = " (not both)" if url is not None else ""
+        raise BullError(
+            f"bull probe: give the implementation as `-- CMD [ARGS...]` or --url URL{both}"
+        )
     if protocol not in ("jsonl", "lines"):
         raise BullError(f"--protocol {protocol!r}: expected jsonl or lines")
     if budget is not None and budget < 1:

@@ -29,7 +29,11 @@ class HttpPeer(Peer):
 
     def __init__(self, url: str, batch: int = 1024, timeout_ms: int = 5000) -> None:
         parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        try:
+            port_ok = parts.port is None or parts.port > 0
+        except ValueError:  # not a number, or out of range
+            port_ok = False
+        if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
             raise BullError(f"--url {url!r}: expected http://HOST:PORT/PATH")
         self.url = url
         self.parts = parts

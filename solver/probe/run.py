@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -180,7 +181,7 @@ class Prober:
         self.claims = os.path.join(self._tmp.name, "answers.jsonl")
         self._file = open(self.claims, "wb")  # noqa: SIM115 - kept open
         self._own_keys = (self.key["hand"], self.key["player"], self.key["banker"], "dealer")
-        self._own = tuple(f'"{k}"'.encode() for k in self._own_keys)
+        self._own = re.compile(b"|".join(re.escape(f'"{k}"'.encode()) for k in self._own_keys))
         self._fields: Sequence[str] = ()
 
     # -- questions
@@ -280,7 +281,7 @@ class Prober:
             values = json.dumps(dict(zip(fields, ans.values, strict=True)))
             return ("{" + q.fields + "," + values[1:] + "\n").encode()
         text = ans.text.strip()
-        if any(k in text for k in self._own):  # the peer echoed a hand: ours is kept
+        if self._own.search(text):  # the peer echoed a hand: ours is kept
             try:
                 obj = json.loads(text)
             except ValueError:

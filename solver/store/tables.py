@@ -36,7 +36,7 @@ import pyarrow.parquet as pq
 
 from solver import __version__
 from solver.core.errors import TableError
-from solver.core.files import arrow_source
+from solver.core.files import arrow_source, read_text
 from solver.core.inputs import check_tables
 from solver.store.leases import release_all_but, take_lease
 
@@ -395,8 +395,8 @@ def manifest_of(set_dir: Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        data: dict[str, Any] | Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        data: dict[str, Any] | Any = json.loads(read_text(str(path), "manifest", 1 << 26))
+    except (OSError, ValueError, RecursionError):  # BullError (a FIFO, not UTF-8) too
         raise TableError(f"{path} is unreadable or corrupt; rebuild with `bull build`") from None
     if not isinstance(data, dict):
         raise TableError(f"{path} is corrupt; rebuild with `bull build`")
@@ -499,7 +499,7 @@ class LoadedTable:
         if all(n in self._columns for n in names) or idx.size > 4 * ROW_GROUP_SIZE:
             return {n: self.column(n)[idx] for n in names}
         out: dict[str, npt.NDArray[Any]] = {}
-        groups = np.unique(idx // ROW_GROUP_SIZE)
+        groups = sorted(set((idx // ROW_GROUP_SIZE).tolist()))  # np.unique: imports np.ma
         for n in names:
             if n not in self.column_names:
                 raise TableError(
@@ -508,7 +508,7 @@ class LoadedTable:
                 )
         parts: dict[int, pa.Table] = {}
         try:
-            for g in groups.tolist():
+            for g in groups:
                 parts[g] = self._file.read_row_group(g, columns=names)
         except (OSError, pa.ArrowException) as exc:
             raise TableError(

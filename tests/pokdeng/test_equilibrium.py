@@ -231,6 +231,7 @@ def test_cli_equilibrium_json_text_png(tmp_path: Path) -> None:
     rec = run_json("strategy", "pokdeng", "--dealer", "equilibrium", "--must-draw-at-most", "3")
     eq = solve_equilibrium(load_rules(), 3)
     assert Fraction(rec["value_fraction"]) == eq.value and rec["value"] == float(eq.value)
+    assert rec["value_fraction"] == "-756103/70471800"  # the README's figure
     assert rec["ev_player_best_response"] == rec["ev_dealer_best_response"] == float(eq.value)
     assert rec["exact"] is True and rec["certificate_gap"] == 0.0
     assert len(rec["player_starts"]) == len(rec["dealer_starts"]) == 1326

@@ -163,7 +163,18 @@ def _step(step: str, f: Arrays, suit_strength: npt.NDArray[np.int32]) -> npt.NDA
 def representatives(deck_size: int, decks: int) -> npt.NDArray[np.uint8]:
     """One sorted hand per class the vocabulary can tell apart (rank multiset and
     flush or not) that the deck can deal: checking a predicate on these is checking
-    it on every hand."""
+    it on every hand. (Computed once per deck; read-only.)"""
+    got = _REPS.get((deck_size, decks))
+    if got is None:
+        got = _REPS[(deck_size, decks)] = _representatives(deck_size, decks)
+        got.flags.writeable = False
+    return got
+
+
+_REPS: dict[tuple[int, int], npt.NDArray[np.uint8]] = {}
+
+
+def _representatives(deck_size: int, decks: int) -> npt.NDArray[np.uint8]:
     ranks = deck_size // 4
     copies = min(4 * decks, 5)
     rows: list[list[int]] = []

@@ -11,7 +11,7 @@ from solver.core.cards import parse_hand
 from solver.games.niuniu.runtime import _evaluate_many, _source, parse_pair, settle
 from solver.kit.exact import commission_fraction
 
-__all__ = ["cli_compare", "cli_compare_text", "cli_eval", "cli_eval_lines", "cli_eval_text"]
+__all__ = ["cli_compare", "cli_compare_text", "cli_eval", "cli_eval_text"]
 
 
 def cli_eval(
@@ -32,15 +32,6 @@ def cli_eval(
         for rec, odds in zip(out, eval_fields(src.table(), src.rules, ranks), strict=True):
             rec.update(odds)  # per-hand odds of the default bet (issue 14)
     return out
-
-
-def cli_eval_lines(
-    spans: Any, rules: str | None, options: dict[str, Any], tables: str | None, as_json: bool
-) -> Any:
-    """A block of hand lines at once (:mod:`solver.games.niuniu.eval_lines`)."""
-    from solver.games.niuniu.eval_lines import eval_lines
-
-    return eval_lines(spans, rules, options, tables, as_json)
 
 
 def cli_eval_text(rec: dict[str, Any]) -> str:

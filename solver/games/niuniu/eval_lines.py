@@ -11,6 +11,7 @@ one at a time, so its error message is the per-hand one.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -27,8 +28,6 @@ from solver.kit.notation import Spans, card_tokens
 
 __all__ = ["eval_lines"]
 
-_NAMES = tc.strings(CARD_NAMES)
-_JSON_NAMES = tc.json_strings(CARD_NAMES)
 # per bull mask: the positions of the bull's three cards, then of the other two
 _ORDER = np.array(
     [
@@ -39,15 +38,40 @@ _ORDER = np.array(
     ],
     dtype=np.int64,
 )
+_GROUPS: dict[bool, tuple[pa.Array, pa.Array]] = {}
 
 
-def _names(cols: list[pa.Array], sep: str) -> pa.Array:
-    parts: list[pa.Array | str] = []
-    for i, c in enumerate(cols):
-        if i:
-            parts.append(sep)
-        parts.append(c)
-    return tc.join(*parts)
+def _groups(as_json: bool) -> tuple[pa.Array, pa.Array]:
+    """The spelling of every sorted three cards (row: colex rank) and two cards, as
+    text (``3D 7S KS``) or JSON list items (``"3D", "7S", "KS"``); a last, empty row
+    stands for no cards."""
+    got = _GROUPS.get(as_json)
+    if got is None:
+        from itertools import combinations
+
+        names = [json.dumps(c) for c in CARD_NAMES] if as_json else list(CARD_NAMES)
+        sep = ", " if as_json else " "
+        # colex order: by the highest card, then the next ...
+        three = [sep.join(names[i] for i in c) for c in _colex(combinations(range(52), 3))]
+        two = [sep.join(names[i] for i in c) for c in _colex(combinations(range(52), 2))]
+        got = _GROUPS[as_json] = (tc.strings([*three, ""]), tc.strings([*two, ""]))
+    return got
+
+
+def _colex(subsets: Any) -> list[tuple[int, ...]]:
+    return sorted(subsets, key=lambda c: c[::-1])
+
+
+def _rank3(c: np.ndarray) -> np.ndarray:
+    a, b, d = (c[:, i].astype(np.int64) for i in range(3))
+    out: np.ndarray = a + b * (b - 1) // 2 + d * (d - 1) * (d - 2) // 6
+    return out
+
+
+def _rank2(c: np.ndarray) -> np.ndarray:
+    a, b = (c[:, i].astype(np.int64) for i in range(2))
+    out: np.ndarray = a + b * (b - 1) // 2
+    return out
 
 
 def eval_lines(
@@ -82,10 +106,15 @@ def eval_lines(
     has = mask != 0
     perm = np.take_along_axis(hands.astype(np.int64), _ORDER[mask], axis=1)
     odds = _odds(src, ranks) if _with_odds(r, bet, options) else None
+    three, two = _groups(as_json)
+    hand = [tc.lookup(three, _rank3(hands[:, :3])), ", " if as_json else " "]
+    hand.append(tc.lookup(two, _rank2(hands[:, 3:])))
+    bull = tc.lookup(three, np.where(has, _rank3(perm[:, :3]), len(three) - 1))
+    rest = tc.lookup(two, np.where(has, _rank2(perm[:, 3:]), len(two) - 1))
     if as_json:
-        line = _json(hands, perm, has, cols, cat, labels, mult, r.name, odds)
+        line = _json(hand, bull, rest, has, cols, cat, labels, mult, r.name, odds)
     else:
-        line = _text(hands, perm, has, cat, labels, r.name, odds)
+        line = _text(hand, bull, rest, has, cat, labels, r.name, odds)
     if len(rows) == n:
         return line
     index = np.cumsum(ok) - 1
@@ -113,41 +142,46 @@ def _odds(src: Any, ranks: np.ndarray) -> dict[str, Any] | None:
 
 
 def _text(
-    hands: np.ndarray,
-    perm: np.ndarray,
+    hand: list[pa.Array | str],
+    bull: pa.Array,
+    rest: pa.Array,
     has: np.ndarray,
     cat: np.ndarray,
     labels: list[str],
     rules_name: str,
     odds: dict[str, Any] | None,
 ) -> pa.Array:
-    hand = _names([tc.lookup(_NAMES, hands[:, i]) for i in range(5)], " ")
-    b = [tc.lookup(_NAMES, perm[:, i]) for i in range(5)]
-    how = pc.if_else(
-        pa.array(has),
-        tc.join("bull ", _names(b[:3], " "), " + ", _names(b[3:], " ")),
-        pa.scalar("no three cards make a multiple of 10"),
-    )
-    label = tc.lookup(tc.strings([x.replace("_", " ") for x in labels]), cat)
-    out = tc.join(hand, ": ", label, " (", how, ") [", rules_name, "]")
-    if odds is None:
-        return tc.join(out, "\n")
-    p, evp, evb = (odds[s][0] / odds[s][1] for s in ODDS_SUFFIXES)
-    return tc.join(
-        out,
-        "; vs one random hand: P(win) ",
-        tc.fixed(p, 4, percent=True),
-        ", EV as player ",
-        tc.fixed(evp, 4, plus=True),
-        ", as banker ",
-        tc.fixed(evb, 4, plus=True),
-        f" ({odds['bet']} bet)\n",
-    )
+    how = [
+        f": {x.replace('_', ' ')} ({'bull ' if h else 'no three cards make a multiple of 10'}"
+        for x in labels
+        for h in (False, True)
+    ]
+    parts: list[pa.Array | str] = [
+        *hand,
+        tc.lookup(tc.strings(how), cat * 2 + has),
+        bull,
+        tc.lookup(tc.strings(["", " + "]), has),
+        rest,
+        f") [{rules_name}]",
+    ]
+    if odds is not None:
+        p, evp, evb = (odds[s][0] / odds[s][1] for s in ODDS_SUFFIXES)
+        parts += [
+            "; vs one random hand: P(win) ",
+            *tc.fixed_parts(p, 4, percent=True),
+            ", EV as player ",
+            *tc.fixed_parts(evp, 4, plus=True),
+            ", as banker ",
+            *tc.fixed_parts(evb, 4, plus=True),
+            f" ({odds['bet']} bet)",
+        ]
+    return tc.join(*parts, "\n")
 
 
 def _json(
-    hands: np.ndarray,
-    perm: np.ndarray,
+    hand: list[pa.Array | str],
+    bull: pa.Array,
+    rest: pa.Array,
     has: np.ndarray,
     cols: dict[str, np.ndarray],
     cat: np.ndarray,
@@ -156,43 +190,46 @@ def _json(
     rules_name: str,
     odds: dict[str, Any] | None,
 ) -> pa.Array:
-    j = [tc.lookup(_JSON_NAMES, hands[:, i]) for i in range(5)]
-    b = [tc.lookup(_JSON_NAMES, perm[:, i]) for i in range(5)]
-    hasa = pa.array(has)
-    bull = pc.if_else(hasa, tc.join("[", _names(b[:3], ", "), "]"), pa.scalar("null"))
-    rest = pc.if_else(hasa, tc.join("[", _names(b[3:], ", "), "]"), pa.scalar("null"))
+    points = np.asarray(cols["points"], dtype=np.int64)
+    n_bulls = np.asarray(cols["n_bulls"], dtype=np.int64)
+    top_p, top_n = int(points.max()) + 1, int(n_bulls.max()) + 1
+    head = [
+        f'], "has_bull": {"true" if h else "false"}, "points": {p}, "bull": '
+        + ("[" if h else "null")
+        for h in (False, True)
+        for p in range(top_p)
+    ]
+    mid = [
+        ("]" if h else "")
+        + f', "n_bulls": {nb}, "category": {json.dumps(x, ensure_ascii=False)}, "strength": '
+        for h in (False, True)
+        for nb in range(top_n)
+        for x in labels
+    ]
+    name = json.dumps(rules_name, ensure_ascii=False)
+    tail = [f', "multiplier": {m}, "rules": {name}' for m in range(int(mult.max()) + 1)]
     parts: list[pa.Array | str] = [
         '{"hand": [',
-        _names(j, ", "),
-        '], "has_bull": ',
-        pc.if_else(hasa, pa.scalar("true"), pa.scalar("false")),
-        ', "points": ',
-        tc.ints(cols["points"]),
-        ', "bull": ',
+        *hand,
+        tc.lookup(tc.strings(head), has * top_p + points),
         bull,
-        ', "rest": ',
+        tc.lookup(tc.strings([', "rest": null', '], "rest": [']), has),
         rest,
-        ', "n_bulls": ',
-        tc.ints(cols["n_bulls"]),
-        ', "category": ',
-        tc.lookup(tc.json_strings(labels), cat),
-        ', "strength": ',
+        tc.lookup(tc.strings(mid), (has * top_n + n_bulls) * len(labels) + cat),
         tc.ints(cols["strength"]),
-        ', "multiplier": ',
-        tc.ints(mult[cat]),
-        ', "rules": ',
-        tc.json_strings([rules_name])[0].as_py(),
+        tc.lookup(tc.strings(tail), mult[cat]),
     ]
     if odds is not None:
         for s in ODDS_SUFFIXES:
             num, den = odds[s]
+            g = np.gcd(num, den)
+            dens, which = np.unique(den // g, return_inverse=True)  # few: divisors
             parts += [
                 f', "{s}": ',
                 tc.floats(num / den),
                 f', "{s}_fraction": "',
-                tc.fractions(num, np.full(len(num), den)),
-                '"',
+                tc.ints(num // g),
+                tc.lookup(tc.strings([f'/{d}"' for d in dens.tolist()]), which),
             ]
-        parts.append(', "odds_bet": ' + tc.json_strings([odds["bet"]])[0].as_py())
-    parts.append("}\n")
-    return tc.join(*parts)
+        parts.append(', "odds_bet": ' + json.dumps(odds["bet"], ensure_ascii=False))
+    return tc.join(*parts, "}\n")

@@ -10,7 +10,7 @@ range of ranks they hold). A conjunction *fits* when a precedence exists that gi
 every claimed hand the new category and no agreeing hand of another: the hands that fall
 in two say which of the two comes first (the new category goes just below the lowest
 category that keeps its hands, as high as the claims allow). The first fitting size wins;
-among its fits, the one matching the fewest hands (the most cautious). From **showdown
+among its fits, the one matching the fewest classes of hands (the most cautious). From **showdown
 rows** (:mod:`~solver.games.niuniu.induce_play`) it learns where a new category ranks,
 the tie chain per category, and the multiplier table and commission.
 
@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.errors import RulesError
 from solver.games.niuniu.categories import _NAME, CategoryDef, classify, hand_classes
 from solver.games.niuniu.induce_play import learn_play
 from solver.games.niuniu.language import RANKS, Arrays, evaluate, parse_predicate, show
@@ -202,7 +203,7 @@ def learn_categories(
                 fit.when,
                 0,
                 tie=base.tie,
-                multipliers=tuple((b, 1) for b in rules.bets),
+                multipliers=base.multipliers,
                 support=total,
             )
             out = _insert(out, fit.at, new_cat)
@@ -237,12 +238,14 @@ def learn(
     """Learn categories, their ranks, tie chains and multipliers from a claims file,
     starting from the rule set ``data`` (see the module docstring)."""
     rules = load_rules(dict(data))
-    rows = read_rows(path, fmt, columns, batch_size, rules)
+    rows = read_rows(
+        path, fmt, columns, batch_size, rules, options.get("bet"), options.get("commission")
+    )
     cats, items, support = learn_categories(rows, rules, rules.compiled)
     if support:
         cats = _reachable(cats, rules)
     commission = rules.commission if options.get("commission") is None else None
-    cats, commission, more = learn_play(rows, rules, cats, commission, options.get("bet"))
+    cats, commission, more = learn_play(rows, rules, cats, commission)
     items += more
     adopted = [i for i in items if i.adopted]
     if not adopted:
@@ -251,4 +254,9 @@ def learn(
     out["categories"] = [c.to_data() for c in cats]
     if commission is not None:
         out["commission"] = commission
+    try:  # what the rule file will say must read back (ranks fit beside the tie keys ...)
+        load_rules({**out, "name": "learned"})
+    except RulesError as exc:
+        why = Item("language", f"the learned rule set does not read back: {exc}", 0, 0, 0.0)
+        return Lesson(None, (*(replace(i, bits=0.0) for i in items), why))
     return Lesson(out, tuple(items))

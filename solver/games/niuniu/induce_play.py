@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from itertools import permutations
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -336,7 +335,6 @@ def learn_play(
     rules: NiuNiuRules,
     cats: list[CategoryDef],
     commission: float | None,
-    bet: Any = None,
 ) -> tuple[list[CategoryDef], float | None, list[Item]]:
     """Ranks of learned categories, tie chains, then multipliers and commission
     (``commission``: the rule set's, ``None`` when a command option fixes it)."""

@@ -107,14 +107,23 @@ def _names(arr: pa.Array) -> tuple[npt.NDArray[np.int64], list[str]]:
 
 
 def read_rows(
-    path: str, fmt: str, columns: Mapping[str, str], batch_size: int, rules: NiuNiuRules
+    path: str,
+    fmt: str,
+    columns: Mapping[str, str],
+    batch_size: int,
+    rules: NiuNiuRules,
+    bet: str | None = None,
+    commission: float | None = None,
 ) -> Rows:
-    """The rows of a claims file (the same reader as ``bull verify``)."""
+    """The rows of a claims file (the same reader as ``bull verify``); a row without a
+    bet or a commission of its own takes ``bet`` (default: the rule set's) and
+    ``commission`` (``None``: the rule set's, which the learner may learn)."""
     from solver.kit.check import WINNER_LABELS
     from solver.kit.parse import parse_card_hands, parse_float, parse_label
     from solver.kit.read import read_chunks
 
     _, _, chunks = read_chunks(path, fmt, columns, batch_size)
+    bet_name = bet
     alias = _labels(rules)
     names: list[str] = []
     hands, claims, pls, bks, wins, nets, bets, comms = ([] for _ in range(8))
@@ -156,20 +165,20 @@ def read_rows(
             if "net" in cols:
                 pn = parse_float(cols["net"], "net")
                 net = np.where(pn.stated, pn.value, np.nan)
-            bet = np.full(n, rules.bets.index(rules.default_bet), dtype=np.int64)
+            bet_of = np.full(n, rules.bets.index(rules.bet(bet_name)), dtype=np.int64)
             if "bet" in cols:
                 pb = parse_label(cols["bet"], "bet", {x: i for i, x in enumerate(rules.bets)})
-                bet = np.where(pb.stated, pb.value, bet)
+                bet_of = np.where(pb.stated, pb.value, bet_of)
                 ok &= ~pb.bad
-            comm = np.full(n, np.nan)
+            comm = np.full(n, np.nan if commission is None else float(commission))
             if "commission" in cols:
                 pcm = parse_float(cols["commission"], "commission")
-                comm = np.where(pcm.stated, pcm.value, np.nan)
+                comm = np.where(pcm.stated, pcm.value, comm)
             pls.append(np.sort(p.ids[ok], axis=1))
             bks.append(np.sort(b.ids[ok], axis=1))
             wins.append(w[ok])
             nets.append(net[ok])
-            bets.append(bet[ok])
+            bets.append(bet_of[ok])
             comms.append(comm[ok])
 
     def cat(parts: list[Any], dtype: Any, width: int = 0) -> Any:

@@ -305,6 +305,9 @@ class EdgeResult:
                 k: fraction_text(v) for k, v in self.winner_category.items()
             },
             "ev_by_category": {k: float(v) for k, v in self.ev_by_category.items()},
+            "ev_by_category_fraction": {
+                k: fraction_text(v) for k, v in self.ev_by_category.items()
+            },
             **({} if self.net is None else self.net.to_json()),
             "seconds": round(self.seconds, 3),
         }

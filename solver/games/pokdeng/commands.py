@@ -29,7 +29,6 @@ __all__ = [
     "cli_compare",
     "cli_compare_text",
     "cli_eval",
-    "cli_eval_lines",
     "cli_eval_text",
     "cli_strategy",
     "cli_strategy_text",
@@ -69,15 +68,6 @@ def cli_eval(
     """``bull eval pokdeng``: one record per hand."""
     _check_options(options, policy_ok=False)
     return [_eval_record(e) for e in evaluate_many(hands, rules, tables)]
-
-
-def cli_eval_lines(
-    spans: Any, rules: str | None, options: dict[str, Any], tables: str | None, as_json: bool
-) -> Any:
-    """A block of hand lines at once (:mod:`solver.games.pokdeng.eval_lines`)."""
-    from solver.games.pokdeng.eval_lines import eval_lines
-
-    return eval_lines(spans, rules, options, tables, as_json)
 
 
 def cli_eval_text(rec: dict[str, Any]) -> str:

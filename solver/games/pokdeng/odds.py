@@ -59,6 +59,7 @@ class PokDengEdge:
             "ev_simple_fraction": fraction_text(self.ev_simple),
             "draws_optimal": self.draws_optimal,
             "ev_by_points": {k: float(v) for k, v in self.ev_by_points.items()},
+            "ev_by_points_fraction": {k: fraction_text(v) for k, v in self.ev_by_points.items()},
             "decks": self.decks,
             **{
                 key: None if v is None else float(v)

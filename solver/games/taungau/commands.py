@@ -23,7 +23,6 @@ __all__ = [
     "cli_compare",
     "cli_compare_text",
     "cli_eval",
-    "cli_eval_lines",
     "cli_eval_text",
 ]
 
@@ -50,15 +49,6 @@ def cli_eval(
     return [
         h.to_json(reveals if src.rules.has_decline else None) for h in _evaluate_many(parsed, src)
     ]
-
-
-def cli_eval_lines(
-    spans: Any, rules: str | None, options: dict[str, Any], tables: str | None, as_json: bool
-) -> Any:
-    """A block of hand lines at once (:mod:`solver.games.taungau.eval_lines`)."""
-    from solver.games.taungau.eval_lines import eval_lines
-
-    return eval_lines(spans, rules, options, tables, as_json)
 
 
 def cli_eval_text(rec: dict[str, Any]) -> str:

@@ -89,6 +89,7 @@ class TauNgauEdge:
         out["decline_last_hands"] = self.decline_last
         out["decline_from"] = {str(k): v for k, v in self.decline_from.items()}
         out["ev_by_score"] = {k: float(v) for k, v in self.ev_by_score.items()}
+        out["ev_by_score_fraction"] = {k: fraction_text(v) for k, v in self.ev_by_score.items()}
         if self.net is not None:
             out |= self.net.to_json()
         return out

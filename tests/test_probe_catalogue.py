@@ -1,0 +1,121 @@
+"""``bull probe`` against every catalogued cause of every game (issue 23): for each
+rule option and mistake of the catalogue verify's diagnosis uses (the default rule set
+of each game: Niu Niu ``classic``, Pok Deng ``standard``, Tau Ngau ``macau``), a peer
+run as a child process plays exactly that cause — one of the tests' independent
+implementations (:mod:`_model_peer`: ``niuniu.causes_model``, the Pok Deng and Tau
+Ngau ``test_causes`` implementations, each written from RULES.md with a switch per
+cause; the catalogue entry is read only for which rule data or mistake it names).
+
+The probe must name the cause first (or tied with the head on the same rows: an
+equivalent spelling) explaining every disagreement and contradicting none, within
+20,000 questions of cover and discriminate; a rule option's inferred rule file must
+leave no disagreement in this run's confirm phase (every answer checked under it), and
+in a probe run again under it (once per kind of option: each new rule set costs a
+table build). Confirm is a seeded sample (``--budget``).
+Two Niu Niu mistakes (the loser's multiplier, commission on the stake) answer as the
+rules do under the equal bet; they are probed under the double bet.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import _model_peer as mp
+import pytest
+
+from solver.cli import main
+
+pytestmark = pytest.mark.slow
+
+BUDGET = "150"
+DOUBLE_ONLY = ("mistake=loser_multiplier", "mistake=commission_on_stake")
+
+
+@cache
+def causes() -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """(game, cause id, the peer's JSON, extra probe options) for every catalogued cause
+    of each game's default rule set."""
+    from niuniu import test_causes as nc
+    from pokdeng import test_causes as pc
+    from taungau import test_causes as tc
+
+    from solver.games.niuniu.diagnose import niuniu_catalogue
+    from solver.games.niuniu.rules import load_rules
+    from solver.kit.diagnosis import mistakes_of
+
+    out: list[tuple[str, str, str, tuple[str, ...]]] = []
+    classic = load_rules("classic")
+    for v in niuniu_catalogue(classic, "all"):
+        if v.key in DOUBLE_ONLY:
+            m = nc.model_of(classic.to_data(), mistakes_of(v), bet="double")
+            out.append(("niuniu", v.key, mp.config(m), ("--bet", "double")))
+        else:
+            out.append(("niuniu", v.key, mp.config(nc.cause_model("classic", v)), ()))
+    for _, key, impl, _ in pc.causes("standard"):
+        out.append(("pokdeng", key, mp.config(impl), ()))
+    for preset, key, impl, _, showdowns in tc.MISTAKES + tc.OPTIONS:
+        if preset == "macau":  # a hand-only mistake states nothing on a showdown
+            out.append(("taungau", key, mp.config(impl, showdowns), ()))
+    return out
+
+
+def catalogue_keys(game: str) -> set[str]:
+    from solver.verify import make_checker
+
+    c = make_checker(game, None, {}, None)
+    return {v.key for v in c.variants}
+
+
+def test_every_catalogued_cause_has_a_peer() -> None:
+    for game in ("niuniu", "pokdeng", "taungau"):
+        assert {k for g, k, *_ in causes() if g == game} == catalogue_keys(game), game
+
+
+def probe(game: str, cfg: str, *args: str) -> tuple[int, dict[str, Any]]:
+    out, err = io.StringIO(), io.StringIO()
+    cmd = [sys.executable, str(Path(mp.__file__)), game, cfg]
+    code = main(["probe", game, "--budget", BUDGET, *args, "--json", "--", *cmd], out, err)
+    assert code in (0, 1), err.getvalue()
+    return code, json.loads(out.getvalue())
+
+
+@pytest.mark.parametrize(
+    ("game", "key", "cfg", "extra"), causes(), ids=[f"{g}-{k}" for g, k, *_ in causes()]
+)
+def test_probe_names_every_cause(
+    tmp_path: Path, game: str, key: str, cfg: str, extra: tuple[str, ...]
+) -> None:
+    rules = tmp_path / "inferred.toml"
+    code, rep = probe(game, cfg, *extra, "--infer-out", str(rules))
+    assert code == 1 and rep["disagree"] > 0 and rep["faults"]["fatal"] is None
+    by_id = {d["id"]: d for d in rep["diagnosis"]}
+    assert key in by_id, [(d["id"], d["explains"], d["contradicts"]) for d in rep["diagnosis"][:3]]
+    ours, top = by_id[key], rep["diagnosis"][0]
+    assert (ours["explains"], ours["contradicts"]) == (rep["disagree"], 0), ours
+    assert (top["explains"], top["contradicts"]) == (rep["disagree"], 0), top
+    phases = rep["phases"]
+    asked = phases["cover"]["questions"] + phases["discriminate"]["questions"]
+    assert asked <= 20_000
+    if ours["kind"] == "rule":
+        assert rep["inferred"]["steps"], rep["inferred"]
+        assert rep["confirm"]["disagree"] == 0, rep["confirm"]
+        if (game, key) in reprobed():
+            code, again = probe(game, cfg, *extra, "--rules", str(rules))
+            assert code == 0 and again["disagree"] == 0, again["headline"]
+
+
+@cache
+def reprobed() -> set[tuple[str, str]]:
+    """The first cause of each kind of rule option (the key's name: ``suit_order``,
+    ``commission``...), probed again under its inferred rule file (each new rule set
+    costs a table build)."""
+    seen: dict[tuple[str, str], tuple[str, str]] = {}
+    for game, key, *_ in causes():
+        if not key.startswith("mistake="):
+            seen.setdefault((game, key.split("=")[0]), (game, key))
+    return set(seen.values())
