@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.errors import BullError
 from solver.core.indexing import BINOM
+from solver.core.inputs import check_commission
 
 _BINOM_COLS = [np.ascontiguousarray(BINOM[:, k]) for k in range(BINOM.shape[1])]
 
@@ -77,16 +77,8 @@ def fraction_text(f: Fraction) -> str:
 def exact_commission(c: float | Fraction | None, default: float) -> Fraction:
     """A commission as an exact fraction: ``0.05`` is 1/20 (read from its decimal text)."""
     value = default if c is None else c
-    if isinstance(value, Fraction):
-        frac = value
-    else:
-        try:
-            frac = Fraction(repr(float(value)))
-        except (ValueError, OverflowError):
-            raise BullError(f"commission {value!r} is not a number") from None
-    if not 0 <= frac < 1:
-        raise BullError(f"commission {value!r} must be a fraction in [0, 1), e.g. 0.05")
-    return frac
+    checked = check_commission(value)  # a number in [0, 1): "0.05" and nan are not
+    return checked if isinstance(checked, Fraction) else Fraction(repr(checked))
 
 
 def commission_fraction(c: float | Fraction) -> str:

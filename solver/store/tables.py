@@ -36,6 +36,8 @@ import pyarrow.parquet as pq
 
 from solver import __version__
 from solver.core.errors import TableError
+from solver.core.files import arrow_source, read_text
+from solver.core.inputs import check_tables
 from solver.store.leases import release_all_but, take_lease
 
 __all__ = [
@@ -266,6 +268,7 @@ def user_cache_dir() -> Path:
 def default_build_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """Where ``bull build`` writes: ``--tables``, ``$BULL_TABLES``, the repository's
     ``tables/`` (a source checkout), else the user cache directory."""
+    explicit = check_tables(explicit)
     if explicit:
         return Path(explicit)
     if os.environ.get(ENV_VAR):
@@ -279,6 +282,7 @@ def find_tables_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """Where the runtime reads tables: ``--tables``, ``$BULL_TABLES``, the repository's
     ``tables/``, then the user cache directory. Raises :class:`TableError` with the
     places tried and how to build."""
+    explicit = check_tables(explicit)
     if explicit:
         d = Path(explicit)
         if not d.is_dir():
@@ -391,8 +395,8 @@ def manifest_of(set_dir: Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        data: dict[str, Any] | Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        data: dict[str, Any] | Any = json.loads(read_text(str(path), "manifest", 1 << 26))
+    except (OSError, ValueError, RecursionError):  # BullError (a FIFO, not UTF-8) too
         raise TableError(f"{path} is unreadable or corrupt; rebuild with `bull build`") from None
     if not isinstance(data, dict):
         raise TableError(f"{path} is corrupt; rebuild with `bull build`")
@@ -553,7 +557,7 @@ def open_table(name: str, tables: str | os.PathLike[str] | None = None) -> Loade
             f"`bull build{' --tables ' + str(tables) if tables else ''}`"
         )
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(arrow_source(path, "table"))
     except (OSError, pa.ArrowException) as exc:
         raise TableError(
             f"table {path} is corrupt or truncated ({str(exc).splitlines()[0]}); "
