@@ -25,7 +25,7 @@ import os
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -437,6 +437,12 @@ class LoadedTable:
     num_rows: int
     _file: pq.ParquetFile
     _columns: dict[str, npt.NDArray[Any]] = field(default_factory=dict)
+    _alias: dict[str, str] = field(default_factory=dict)
+
+    def aliased(self, names: Mapping[str, str]) -> LoadedTable:
+        """This table, also answering each column ``new`` of ``names`` (new → existing
+        column) with the existing one: one file, one cache of read columns."""
+        return replace(self, _alias={**self._alias, **names})
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -449,10 +455,11 @@ class LoadedTable:
 
     @property
     def column_names(self) -> list[str]:
-        return list(self._names)
+        return [*self._names, *(a for a in self._alias if a not in self._names)]
 
     def column(self, name: str) -> npt.NDArray[Any]:
         """The whole column as a numpy array (cached)."""
+        name = self._alias.get(name, name)
         arr = self._columns.get(name)
         if arr is None:
             if name not in self.column_names:
@@ -493,7 +500,12 @@ class LoadedTable:
         """Values of ``names`` at row ``index`` — reading only the row groups needed
         unless the columns are already loaded (fast for a few rows)."""
         idx = np.asarray(index, dtype=np.int64)
-        names = list(names)
+        asked = list(names)
+        if self._alias:
+            real = {n: self._alias.get(n, n) for n in asked}
+            found = replace(self, _alias={}).rows(index, list(dict.fromkeys(real.values())))
+            return {n: found[real[n]] for n in asked}
+        names = asked
         if idx.size and (idx.min() < 0 or idx.max() >= self.num_rows):
             raise TableError(f"row index out of range for table {self.name}")
         if all(n in self._columns for n in names) or idx.size > 4 * ROW_GROUP_SIZE:
