@@ -541,6 +541,28 @@ def test_a_bom_and_every_line_end_read_as_a_user_expects(
     assert results["bom+cr"] == results["lf"] == results["bom+crlf"]
 
 
+def test_an_audit_log_with_a_bom_and_cr_line_ends_is_the_same_log(
+    tmp_path: Path, tables: dict[str, str]
+) -> None:
+    """A CSV log written with a BOM and CR-only (or CRLF) line ends is audited as the LF
+    log is (the header check read it as one line: a csv.Error traceback before)."""
+    from solver.audit.deal import deal
+
+    log = tmp_path / "lf" / "log.csv"
+    log.parent.mkdir()
+    deal("niuniu", 30, players=4, seed=5, out=str(log))
+    text = log.read_bytes().replace(b"\r\n", b"\n").decode()
+    results = []
+    for style in LINE_ENDS:
+        path = _written(tmp_path, "log.csv", text, style)
+        code, out, err = run(["audit", "niuniu", path, "--json", "--tables", tables["niuniu"]])
+        assert code in (0, 1) and err == "", err
+        res = json.loads(out.replace(path, "LOG"))
+        res.pop("seconds", None)
+        results.append(res)
+    assert results[0]["rows"] == 150 and results[0] == results[1] == results[2]
+
+
 def test_drill_answers_end_at_cr_lf_or_crlf(monkeypatch: pytest.MonkeyPatch) -> None:
     """Answers piped with CR or CRLF line ends (and a BOM) are the same answers."""
     outs = set()
