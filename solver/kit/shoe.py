@@ -128,7 +128,7 @@ def shoe_counts(
     # the passes work in strength order (position p = the p-th weakest hand): their
     # reads and scatter-adds then run along each sorted block, not all over memory
     hands_s = np.ascontiguousarray(hands[order])
-    mult = multiplicities(hands_s).astype(np.int64)
+    most = multiplicities(hands_s).max(axis=1)  # int8: the most copies of one face
     pattern = np.zeros(n, dtype=np.int64)  # bit j-1: position j repeats position j-1
     for j in range(1, h):
         pattern |= (hands_s[:, j] == hands_s[:, j - 1]).astype(np.int64) << (j - 1)
@@ -160,7 +160,7 @@ def shoe_counts(
     # dealable; it ties with itself, so adds to `equal` only
     sign = -1 if h % 2 else 1
     for d, a in enumerate(acc):
-        a["le"] += (mult <= sizes[d]).all(axis=1).astype(np.int64) * sign
+        a["le"] += (most <= sizes[d]).astype(np.int64) * sign
     for d, a in enumerate(acc):  # back to the hands' order
         total = comb(faces * sizes[d] - h, h) if faces * sizes[d] >= h else 0
         a["lt"], a["le"] = a["lt"][pos_of], a["le"][pos_of]
@@ -172,13 +172,15 @@ def shoe_counts(
     out = []
     for d, a in enumerate(acc):
         total = comb(faces * sizes[d] - h, h) if faces * sizes[d] >= h else 0
+        above = total - a["le"]
+        a["le"] -= a["lt"]  # equal, in place (one new array per size, not two)
         out.append(
             ShoeCounts(
                 decks=sizes[d],
                 weight=w_n[d],
                 below=a["lt"],
-                equal=a["le"] - a["lt"],
-                above=total - a["le"],
+                equal=a["le"],
+                above=above,
                 weight_above=a["wgt"],
                 total=total,
             )
@@ -245,19 +247,20 @@ def _block_pass(
     cbits = max(len(combos) - 1, 1).bit_length()
     g = comb(faces + h - k - 1, h - k)  # hands containing a given k-multiset
     valid, coef, vals = _pattern_tables(h, k, sizes)
-    # the keys of every (T, B) incidence, written into one buffer (no list + concatenate)
-    idxs = [np.flatnonzero(valid[pattern, i]) for i in range(len(combos))]
-    key = np.empty(sum(len(ix) for ix in idxs), dtype=np.int64)
+    # the keys of every (T, B) incidence, written into one buffer (no list + concatenate;
+    # each combination's hands found again when its keys are written: one at a time)
+    n_pat = np.bincount(pattern, minlength=valid.shape[0])
+    key = np.empty(int(n_pat @ valid.sum(axis=1)), dtype=np.int64)
     at = 0
-    for i, (combo, idx) in enumerate(zip(combos, idxs, strict=True)):
+    for i, combo in enumerate(combos):
+        idx = np.flatnonzero(valid[pattern, i])
         trank = multiset_rank_array(hands[idx][:, list(combo)], presorted=True).astype(np.int64)
         part = key[at : at + len(idx)]
         np.left_shift(trank, bits + cbits, out=part)
         part |= idx << cbits
         part |= i
         at += len(idx)
-        del trank
-    del idxs
+        del trank, idx
     key.sort()
     if len(key) != comb(faces + k - 1, k) * g:
         raise AssertionError("sub-multiset blocks are not all full")
