@@ -70,7 +70,7 @@ def main() -> None:
         {
             "what": "strategy.solve (baseline, dealer fixed K=4)",
             "seconds": t_base,
-            "player_ev": base["ev_optimal_fraction"],
+            "ev_player_fraction": base["ev_optimal_fraction"],
         }
     ]
     for k in (-1, 3):
@@ -81,7 +81,7 @@ def main() -> None:
                 "seconds": t,
                 "ratio": t / t_base,
                 "bound": 30.0,
-                "player_ev": f"{br.player_ev.numerator}/{br.player_ev.denominator}",
+                "ev_player_fraction": f"{br.player_ev.numerator}/{br.player_ev.denominator}",
             }
         )
     for k in (-1, 3):
@@ -92,9 +92,9 @@ def main() -> None:
                 "seconds": t,
                 "ratio": t / t_base,
                 "bound": 300.0,
-                "value": f"{eq.value.numerator}/{eq.value.denominator}",
-                "player_best_response_ev": repr(float(eq.player_best_response_ev)),
-                "dealer_best_response_ev": repr(float(eq.dealer_best_response_ev)),
+                "value_fraction": f"{eq.value.numerator}/{eq.value.denominator}",
+                "ev_player_best_response": float(eq.player_best_response_ev),
+                "ev_dealer_best_response": float(eq.dealer_best_response_ev),
                 "exact": eq.exact,
                 "parts": eq.seconds,
             }
@@ -107,7 +107,12 @@ def main() -> None:
             f"  x{r['ratio']:.1f} of baseline (bound {r['bound']:.0f} s)" if "ratio" in r else ""
         )
         print(f"{r['what']:<58} {r['seconds']:8.3f} s{extra}")
-        for key in ("player_ev", "value", "player_best_response_ev", "dealer_best_response_ev"):
+        for key in (
+            "ev_player_fraction",
+            "value_fraction",
+            "ev_player_best_response",
+            "ev_dealer_best_response",
+        ):
             if key in r:
                 print(f"    {key}: {r[key]}")
 

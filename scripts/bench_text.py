@@ -25,8 +25,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -34,11 +32,11 @@ TARGETS = {"niuniu": 1_000_000, "pokdeng": 1_000_000, "taungau": 500_000}
 MEMORY_MB = 300
 
 
-def run(argv: list[str]) -> dict[str, float]:
+def run(argv: list[str], cwd: Path = REPO) -> dict[str, float]:
     """Wall and CPU seconds and peak RSS (MB) of one child process."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ
+        argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ
     )
     assert proc.stderr is not None
     err = proc.stderr.read()
@@ -54,8 +52,8 @@ def run(argv: list[str]) -> dict[str, float]:
     }
 
 
-def best(argv: list[str], repeat: int) -> dict[str, float]:
-    runs = [run(argv) for _ in range(repeat)]
+def best(argv: list[str], repeat: int, cwd: Path = REPO) -> dict[str, float]:
+    runs = [run(argv, cwd) for _ in range(repeat)]
     return {
         "wall": min(r["wall"] for r in runs),
         "cpu": min(r["cpu"] for r in runs),
@@ -65,6 +63,8 @@ def best(argv: list[str], repeat: int) -> dict[str, float]:
 
 def write_hands(game: str, path: Path, lines: int, seed: int = 26) -> None:
     """``lines`` random hands of ``game`` in the plain notation, one a line."""
+    import numpy as np
+
     from solver.core.cards import CARD_NAMES
     from solver.core.tiles import TILE_NAMES
 
@@ -90,11 +90,20 @@ def write_hands(game: str, path: Path, lines: int, seed: int = 26) -> None:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--write"]:
+        write_hands(sys.argv[2], Path(sys.argv[3]), int(sys.argv[4]))
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lines", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--games", nargs="*", default=list(TARGETS))
     ap.add_argument("--skip-startup", action="store_true")
+    ap.add_argument(
+        "--before",
+        type=Path,
+        help="another checkout (e.g. `git archive` of an older commit) to run the same "
+        "commands from, for a before/after in the same run",
+    )
     args = ap.parse_args()
     bull = [sys.executable, "-m", "solver"]
     results: dict[str, object] = {"lines": args.lines}
@@ -102,7 +111,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench_text_") as tmp:
         for game in args.games:
             path = Path(tmp) / f"{game}.txt"
-            write_hands(game, path, args.lines)
+            # written by a child: a child's peak RSS starts at its parent's size at fork
+            subprocess.run(
+                [sys.executable, __file__, "--write", game, str(path), str(args.lines)],
+                check=True,
+            )
             for fmt in ("text", "json"):
                 argv = [*bull, "eval", game, "--input", str(path)]
                 if fmt == "json":
@@ -124,18 +137,31 @@ def main() -> int:
                     )
                 )
                 print(f"{key}: {results[key]}", file=sys.stderr)
+                if args.before:
+                    old = best(argv, args.repeat, args.before)
+                    results[f"{key}_before"] = {
+                        **{k: round(v, 3) for k, v in old.items()},
+                        "lines_per_s": round(args.lines / old["wall"]),
+                        "lines_per_cpu_s": round(args.lines / old["cpu"]),
+                        "speedup_cpu": round(old["cpu"] / r["cpu"], 1),
+                    }
+                    print(f"{key}_before: {results[f'{key}_before']}", file=sys.stderr)
     if not args.skip_startup:
         base_argv = [sys.executable, "-c", "import numpy, pyarrow"]
         one_argv = [*bull, "eval", "niuniu", "KS 9H 8C 3D 7S"]
         base, one = [], []
+        before: list[float] = []
         for _ in range(max(args.repeat, 5)):  # alternately: the same load on both
             base.append(run(base_argv)["wall"])
             one.append(run(one_argv)["wall"])
+            if args.before:
+                before.append(run(one_argv, args.before)["wall"])
         ratio = min(one) / min(base)
         results["startup"] = {
             "import_numpy_pyarrow_s": round(min(base), 3),
             "eval_one_hand_s": round(min(one), 3),
             "ratio": round(ratio, 2),
+            **({"before_s": round(min(before), 3)} if before else {}),
         }
         rows.append(
             (

@@ -1,4 +1,4 @@
-"""Twelve Niu Niu house rules outside today's catalogue, implemented here from the issue
+"""Thirteen Niu Niu house rules outside today's catalogue, implemented here from the issue
 text (issue 22) and RULES.md §3/§8 — numpy over card ids, never the solver's compiler —
 and the claims files they write (hand rows and a seeded showdown sample).
 
@@ -181,6 +181,10 @@ HOUSES = [
           _with(("tiny", lambda b: b["total"] <= 12), True), ("category:tiny",)),
     House("niu_niu_by_ranks", "two niu niu hands compare ranks one by one, else a push",
           CLASSIC_CATS, ("tie:niu_niu",), ties={"niu_niu": ranks_one_by_one}),
+    House("bomb_over_small", "two new categories that overlap (A A A A 2 is both): four of a "
+          "kind above every card A-4, above five faces",
+          [BOMB, ("all_small", lambda b: (b["r"] <= 3).all(axis=1)), FIVE_FACES, *NIUS, NO_BULL],
+          ("category:bomb", "category:all_small")),
     House("two_pair_bull", "a bull with two pairs: above niu niu, paid 2",
           _with(("two_pair_bull", lambda b: (b["points"] > 0) & (b["pairs"] == 2))),
           ("category:two_pair_bull", "multiplier:equal:two_pair_bull"),

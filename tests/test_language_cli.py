@@ -21,7 +21,7 @@ ISSUE = [
     for h in HOUSES
     if h.name in ("hk_bull_pair", "all_small", "pair_chain", "table_no_commission")
 ]
-"""The behaviours the issue names (the other eight houses: the language stage's tests)."""
+"""The behaviours the issue names (the other nine houses: the language stage's tests)."""
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""Inference that learns the rule language (issue 22): twelve house rules outside
+"""Inference that learns the rule language (issue 22): thirteen house rules outside
 today's catalogue (``_houses``: each implemented in the test from the issue text, never
 with the solver's compiler) write claims files — hand rows and a seeded showdown sample
 — and the language stage of ``--infer`` must name each house's items, and what it

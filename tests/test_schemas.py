@@ -125,7 +125,7 @@ def test_old_names_are_nowhere() -> None:
     """No source file writes or reads a retired field name (``"player_ev": ...``,
     ``rec["player_ev"]``)."""
     pattern = re.compile("|".join(rf"[\"']{n}(_fraction)?[\"']\s*[:\]]" for n in OLD_NAMES))
-    for path in (REPO / "solver").rglob("*.py"):
+    for path in [*(REPO / "solver").rglob("*.py"), *(REPO / "scripts").rglob("*.py")]:
         hits = [ln for ln in path.read_text().splitlines() if pattern.search(ln)]
         assert not hits, (path, hits)
 

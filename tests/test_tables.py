@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -190,18 +191,44 @@ def test_metadata_carries_provenance(niuniu_tables: Path) -> None:
     assert len(t.meta["digest"]) == 64 and "solver_version" in t.meta
 
 
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One fresh build of every table serves the two slow tests below: a non-editable
+    install has no repository tables/, so its first lookup builds them (the same
+    builders as ``bull build``) into the user cache. What the install saw is recorded
+    here, with the environment restored before any other test runs."""
+    tmp = tmp_path_factory.mktemp("install")
+    cache = tmp / "cache" / "bull-solver" / "tables"
+    seen: dict[str, Any] = {"cache": cache}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tb, "_REPO_TABLES", tmp / "site-packages" / "tables")
+        mp.setenv("XDG_CACHE_HOME", str(tmp / "cache"))
+        mp.delenv("BULL_TABLES", raising=False)
+        mp.delenv("BULL_NO_AUTOBUILD", raising=False)
+        tb._LOADED.clear()
+        err = io.StringIO()
+        mp.setattr(sys, "stderr", err)
+        seen["path"] = tb.open_table("niuniu").path
+        seen["stderr"] = err.getvalue()
+        seen["found"] = tb.find_tables_dir()
+        out, cerr = io.StringIO(), io.StringIO()
+        seen["check"] = (main(["check-tables"], out=out, err=cerr), out.getvalue(), cerr.getvalue())
+    tb._LOADED.clear()
+    return seen
+
+
 @pytest.mark.slow
-def test_a_fresh_build_reproduces_the_committed_tables(tmp_path: Path) -> None:
+def test_a_fresh_build_reproduces_the_committed_tables(installed: dict[str, Any]) -> None:
     manifest_path = REPO / "tables" / "MANIFEST.json"
     if not manifest_path.exists():
         pytest.skip("no committed tables in this checkout")
     committed = json.loads(manifest_path.read_text())["tables"]
     from solver import games
-    from solver.build import build
 
     chosen = [g for g in games.names() if set(games.get(g).tables) & set(committed)]
-    summary = build(chosen, tables=tmp_path)
-    fresh = {name: entry["digest"] for name, entry in summary["tables"].items()}
+    wanted = {t for g in chosen for t in games.get(g).tables}
+    built = json.loads((installed["cache"] / "MANIFEST.json").read_text())["tables"]
+    fresh = {name: entry["digest"] for name, entry in built.items() if name in wanted}
     assert fresh == {name: entry["digest"] for name, entry in committed.items()}
     code = main(
         ["check-tables", "--tables", str(REPO / "tables")], out=io.StringIO(), err=io.StringIO()
@@ -211,26 +238,18 @@ def test_a_fresh_build_reproduces_the_committed_tables(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_an_install_without_tables_builds_them_once_in_the_user_cache(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    installed: dict[str, Any],
 ) -> None:
     """A non-editable install has no repository tables/: the first lookup builds the
     tables into the user cache and says where; later lookups find them there."""
-    monkeypatch.setattr(tb, "_REPO_TABLES", tmp_path / "site-packages" / "tables")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("BULL_TABLES", raising=False)
-    monkeypatch.delenv("BULL_NO_AUTOBUILD", raising=False)
-    tb._LOADED.clear()
-    err = io.StringIO()
-    monkeypatch.setattr(sys, "stderr", err)
-    t = tb.open_table("niuniu")
-    cache = tmp_path / "cache" / "bull-solver" / "tables"
-    assert t.path.is_relative_to(cache.resolve()) or str(cache) in str(t.path)
-    assert str(cache) in err.getvalue()
-    assert tb.find_tables_dir() == cache
-    out = io.StringIO()
-    cerr = io.StringIO()
-    assert main(["check-tables"], out=out, err=cerr) == 0, cerr.getvalue()
-    assert str(cache) in out.getvalue()
+    cache = installed["cache"]
+    path = installed["path"]
+    assert path.is_relative_to(cache.resolve()) or str(cache) in str(path)
+    assert str(cache) in installed["stderr"]
+    assert installed["found"] == cache
+    code, out, err = installed["check"]
+    assert code == 0, err
+    assert str(cache) in out
 
 
 def test_digest_of_string_columns_is_by_value() -> None:

@@ -33,21 +33,22 @@ from solver.audit.columns import (
     RoundKeys,
     changes,
     column,
-    hand_lists,
     label,
-    number,
 )
 from solver.audit.partial import (
     MAX_AGREE_ROWS,
     MAX_EXAMPLES,
+    MAX_GROUPS,
     MAX_SETTLE_ROWS,
     GroupCounts,
     Partial,
     Room,
+    TooManyGroups,
+    held_counts,
     net_counts,
 )
+from solver.audit.resettle import resettle
 from solver.audit.spec import AuditSpec
-from solver.kit.parse import parse_float
 
 __all__ = [
     "MAX_EXAMPLES",
@@ -240,6 +241,8 @@ class Auditor:
         impossible = self._impossible(ids, rid, first_row, good, plain)
         if dup.any():
             impossible |= np.bincount(rid[dup], minlength=n_rounds) > 0
+        if impossible.any():
+            part.most_copies = self._most_copies(ids, rid, impossible, good)
         ok_round = (bankers == 1) & (players >= 1) & ~bad_round & ~impossible
         where_imp = np.flatnonzero(impossible)
         for r in where_imp[: max(0, room["impossible"])].tolist():
@@ -299,8 +302,9 @@ class Auditor:
                     cats[sel] = c
             if len(prow):
                 winner, net = spec.settle(ids[prow], ids[brow])
+        held = net  # what each player row nets: the logged amount where stated
         if winner is not None and net is not None and self.do_settle:
-            self._settle(part, room, t, rnd_arr, prow, brow, ids, winner, net)
+            held = resettle(spec, part, room, t, rnd_arr, prow, brow, ids, winner, net)
         # fairness counts: everything, then per --by group
         first_p = np.ones(len(prow), dtype=bool)
         if len(prow):
@@ -311,7 +315,7 @@ class Auditor:
             counts.append(("by", *self._group_codes(t)))
         for kind, code, keys in counts:
             self._count(part, kind, code, keys, sel, brows, prow, cats, dealt, rid, first_row,
-                        first_p, winner, net)  # fmt: skip
+                        first_p, winner, net, held)  # fmt: skip
         return part
 
     def _hands(
@@ -371,6 +375,20 @@ class Auditor:
         for i in list(msgs):
             if "duplicate" in msgs[i] or "too many copies" in msgs[i]:
                 dup[i] = True
+        # a readable hand that repeats an item: an impossible deal (its round's), not a
+        # malformed row (a shoe's log audited with one deck's rules)
+        whole = self.real[ids[:, :hs]].all(axis=1) & self.in_deck[ids[:, hs:]].all(axis=1)
+        cand = np.flatnonzero(bad & whole & ~dup)
+        if len(cand):
+            sub = ids[cand]
+            real = sub != PAD
+            r = np.broadcast_to(np.arange(len(cand))[:, None], sub.shape)[real]
+            key = r * self.n_units + self.unit[sub[real]]
+            per = np.bincount(key, minlength=len(cand) * self.n_units)
+            over = (per.reshape(len(cand), self.n_units) > self.spec.copies[None, :]).any(axis=1)
+            dup[cand[over]] = True
+        dup &= whole
+        bad = bad & ~dup
         # no PAD, nothing off the deck
         plain = bool(ids.max(initial=0) < len(spec.deck) if self.dense else self.real[ids].all())
         if plain or (self.real[ids[:, :hs]].all() and self.in_deck[ids[:, hs:]].all()):
@@ -424,6 +442,21 @@ class Auditor:
         over = counts.reshape(n_rounds, self.n_units) > self.spec.copies[None, :]
         return np.asarray(over.any(axis=1))
 
+    def _most_copies(
+        self,
+        ids: npt.NDArray[np.uint8],
+        rid: npt.NDArray[np.int64],
+        impossible: npt.NDArray[np.bool_],
+        good: npt.NDArray[np.bool_] | None,
+    ) -> int:
+        """The most copies of one unit dealt in one of the ``impossible`` rounds."""
+        rows = impossible[rid] if good is None else impossible[rid] & good
+        sub = ids[rows]
+        real = sub != PAD
+        r = np.broadcast_to(np.unique(rid[rows], return_inverse=True)[1][:, None], sub.shape)
+        key = r[real] * self.n_units + self.unit[sub[real]]
+        return int(np.bincount(key).max(initial=0)) if len(key) else 0
+
     def _why_impossible(
         self, ids: npt.NDArray[np.uint8], first_row: npt.NDArray[np.int64], r: int
     ) -> str:
@@ -464,12 +497,16 @@ class Auditor:
         first_p: npt.NDArray[np.bool_],
         winner: npt.NDArray[np.int8] | None,
         net: npt.NDArray[np.float64] | None = None,
+        held: npt.NDArray[np.float64] | None = None,
     ) -> None:
         """Add the counts of the audited rows (``sel``; None: all) per group (``code``
         per row; None: one group); ``net``: the re-settled net of every player row (the
-        first player's per round is counted by amount)."""
+        first player's per round is counted by amount); ``held``: the logged one (the
+        hold check adds them up)."""
         spec = self.spec
         G, L, U = len(keys), len(spec.labels), self.n_units
+        if G > MAX_GROUPS:
+            raise TooManyGroups(f"more than {MAX_GROUPS:,} groups")
         n, n_rounds, hs = len(rid), len(first_row), spec.hand_size
         items = dealt.ravel() if self.identity else self.unit[dealt.ravel()]
         fp = prow[first_p]
@@ -479,9 +516,9 @@ class Auditor:
             rows = np.array([len(dealt)])
             unit = np.bincount(items, minlength=U)[None, :]
             if sel is None:
-                per = (np.diff(first_row, append=n) * hs)[:, None]
+                per = np.diff(first_row, append=n) * hs
             else:
-                per = (np.bincount(rid[sel], minlength=n_rounds) * hs)[:, None]
+                per = np.bincount(rid[sel], minlength=n_rounds) * hs
             oc = None if winner is None else winner[first_p].astype(np.int64)
         else:
             kc = code if sel is None else code[sel]
@@ -490,12 +527,21 @@ class Auditor:
             rows = np.bincount(kc, minlength=G)
             uc = np.repeat(kc, hs) * U + items
             unit = np.bincount(uc, minlength=G * U).reshape(G, U)
-            rg = (rid if sel is None else rid[sel]) * G + kc  # seats per (round, group)
-            per = np.bincount(rg, minlength=n_rounds * G).reshape(n_rounds, G) * hs
             oc = None if winner is None else code[fp] * 3 + winner[first_p].astype(np.int64)
-        m_sum = per.sum(axis=0)
-        m_sq = (per.astype(np.int64) ** 2).sum(axis=0)
-        rounds = (per > 0).sum(axis=0)
+        m_sum: npt.NDArray[np.int64] | list[int]
+        m_sq: npt.NDArray[np.int64] | list[int]
+        rounds: npt.NDArray[np.int64] | list[int]
+        if code is None:
+            m_sum, m_sq = [int(per.sum())], [int((per.astype(np.int64) ** 2).sum())]
+            rounds = [int((per > 0).sum())]
+        else:  # seats per (round, group): only the pairs that occur (a group per row is fine)
+            pairs, seats = np.unique((rid if sel is None else rid[sel]) * G + kc,
+                                     return_counts=True)  # fmt: skip
+            gu, items_n = pairs % G, (seats * hs).astype(np.float64)
+            m_sum = np.bincount(gu, weights=items_n, minlength=G).astype(np.int64)
+            m_sq = np.bincount(gu, weights=items_n**2, minlength=G).astype(np.int64)
+            rounds = np.bincount(gu, minlength=G).astype(np.int64)
+        hold = held_counts(held, rid[prow], None if code is None else code[prow], G)
         outcome = np.zeros((G, 3), dtype=np.int64)
         if oc is not None and len(prow):
             outcome = np.bincount(oc, minlength=G * 3).reshape(G, 3)
@@ -508,112 +554,8 @@ class Auditor:
             gc = GroupCounts(L, U, int(rows[g]), int(rounds[g]), banker[g].astype(np.int64),
                              player[g].astype(np.int64), unit[g].astype(np.int64),
                              outcome[g].astype(np.int64), int(m_sum[g]), int(m_sq[g]),
-                             nets[g])  # fmt: skip
+                             nets[g], *hold[g])  # fmt: skip
             if name in part.groups:
                 part.groups[name].add(gc)
             else:
                 part.groups[name] = gc
-
-    def _settle(
-        self,
-        part: Partial,
-        room: Room,
-        t: pa.Table,
-        rnd_arr: RoundKeys,
-        prow: npt.NDArray[np.int64],
-        brow: npt.NDArray[np.int64],
-        ids: npt.NDArray[np.uint8],
-        winner: npt.NDArray[np.int8],
-        net: npt.NDArray[np.float64],
-    ) -> None:
-        idx = pa.array(prow)
-        stated_any = np.zeros(len(prow), dtype=bool)
-        wrong = np.zeros(len(prow), dtype=bool)
-        claims: dict[str, Any] = {}
-        if "result" in t.column_names:
-            typ = t.schema.field("result").type
-            if pa.types.is_integer(typ) or pa.types.is_floating(typ):
-                v = parse_float(pc.take(column(t, "result"), idx), "result")
-                val = np.where(v.value > 0, 0, np.where(v.value < 0, 1, 2))
-                res_st, res_bad = v.stated, v.bad
-            else:
-                lab = label(t, "result", RESULT_LABELS, prow)
-                val, res_st, res_bad = lab.value, lab.stated, lab.bad
-            claims["winner"] = (res_st, val, res_bad)
-        if "net" in t.column_names:
-            nv = number(column(t, "net"), "net", prow)
-            claims["net"] = (nv.stated, nv.value, nv.bad)
-        for f, (st, val, bd) in claims.items():
-            ok = val == winner if f == "winner" else np.abs(val - net) <= 1e-6
-            stats = part.fields.setdefault(f, [0, 0, 0])
-            stats[0] += int((st & ok).sum())
-            stats[1] += int((st & ~ok).sum())
-            stats[2] += int((~st).sum())
-            stated_any |= st
-            wrong |= st & ~ok
-            part.malformed += int(bd.sum())
-            left = max(0, room["malformed"] - len(part.malformed_rows))
-            for i in np.flatnonzero(bd)[:left].tolist():
-                r = rnd_arr(int(prow[i]))
-                part.malformed_rows.append((r, f"{'result' if f == 'winner' else f}: not readable"))
-        part.settled += int(stated_any.sum())
-        part.disagree += int(wrong.sum())
-        left = max(0, room["disagree"] - len(part.disagree_rows))
-        labels = ("player", self.spec.banker_word, "push")
-        separate = self.spec.hooks.get("separate")
-        agree = np.flatnonzero(stated_any & ~wrong)[: max(0, room.get("agree", 0))]
-        if len(agree):
-            part.agree_rows.append(
-                self._agree_rows(rnd_arr, prow[agree], brow[agree], ids, claims, agree, labels)
-            )
-        for i in np.flatnonzero(wrong)[:left].tolist():
-            pl, bk = ids[prow[i] : prow[i] + 1], ids[brow[i] : brow[i] + 1]
-            if separate is not None:
-                pl, bk = separate(pl, bk)
-            row: dict[str, Any] = {
-                "round": rnd_arr(int(prow[i])),
-                "seat": int(prow[i]) - int(brow[i]),
-                "player": [int(c) for c in pl[0] if c != PAD],
-                "banker": [int(c) for c in bk[0] if c != PAD],
-            }
-            if "winner" in claims and claims["winner"][0][i]:
-                row["winner"] = labels[int(claims["winner"][1][i])]
-            if "net" in claims and claims["net"][0][i]:
-                row["net"] = float(claims["net"][1][i])
-            part.disagree_rows.append(row)
-
-    def _agree_rows(
-        self,
-        rnd_arr: RoundKeys,
-        prow: npt.NDArray[np.int64],
-        brow: npt.NDArray[np.int64],
-        ids: npt.NDArray[np.uint8],
-        claims: dict[str, Any],
-        at: npt.NDArray[np.int64],
-        labels: tuple[str, str, str],
-    ) -> pa.Table:
-        """The agreeing player rows ``prow`` (with their bankers ``brow``; ``at``: their
-        places among the block's player rows) as showdown rows for the diagnosis."""
-        pl, bk = ids[prow], ids[brow]
-        separate = self.spec.hooks.get("separate")
-        if separate is not None:
-            pl, bk = separate(pl, bk)
-        keys = rnd_arr.take(prow)
-        winner: list[str | None] = [None] * len(at)
-        net: list[float | None] = [None] * len(at)
-        if "winner" in claims:
-            st, val, _ = claims["winner"]
-            winner = [labels[int(v)] if s else None for s, v in zip(st[at], val[at], strict=True)]
-        if "net" in claims:
-            st, val, _ = claims["net"]
-            net = [float(v) if s else None for s, v in zip(st[at], val[at], strict=True)]
-        return pa.table(
-            {
-                "round": keys,
-                "seat": pa.array(prow - brow, pa.int64()),
-                "player": hand_lists(pl),
-                "banker": hand_lists(bk),
-                "winner": pa.array(winner, pa.string()),
-                "net": pa.array(net, pa.float64()),
-            }
-        )

@@ -14,6 +14,7 @@ disagreement, an impossible deal, a malformed row or a test at ``p < 1e-6``.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,14 +22,23 @@ from typing import Any
 from solver import games
 from solver.audit.batch import Partial
 from solver.audit.fairness import ALPHA
-from solver.audit.findings import DEFAULT_BULL_RATE, fairness_tests, flagged, not_run
+from solver.audit.findings import (
+    DEFAULT_BULL_RATE,
+    fairness_tests,
+    flagged,
+    list_groups,
+    not_run,
+)
+from solver.audit.hold import hold_checks
 from solver.audit.logs import (
+    check_headers,
     find_logs,
     map_log_columns,
     parse_columns,
     parse_round_key,
     scope_columns,
 )
+from solver.audit.partial import MAX_GROUPS, TooManyGroups
 from solver.audit.settle import settlement_summary
 from solver.audit.spec import load_spec
 from solver.core.errors import BullError
@@ -36,6 +46,8 @@ from solver.core.errors import BullError
 __all__ = ["audit_exit", "audit_text", "cli_audit", "cli_deal", "run_audit", "run_deal"]
 
 ENGINES = ("duckdb", "spark")
+MAX_FLAGS_LISTED = 100
+"""The most flags (and tests without enough rounds) listed; all are counted."""
 
 
 def cli_audit(
@@ -71,38 +83,74 @@ def cli_audit(
     if key:
         explicit["round"] = key[-1]
     files, fmt = find_logs(logs, fmt)
+    check_headers(files, fmt)
+    if out and os.path.lexists(out) and not os.path.isdir(out):
+        raise BullError(f"--out {out}: not a folder (the audit report is a folder of files)")
     spec = load_spec(game, rules, opts, tables)
     per_file = not key and len(files) > 1
     started = time.perf_counter()
-    if engine == "duckdb":
-        from solver.audit.duckdb_engine import columns_of, run_duckdb
+    try:
+        if engine == "duckdb":
+            from solver.audit.duckdb_engine import columns_of, run_duckdb
 
-        names = columns_of(files, fmt)
-        mapping = map_log_columns(names, explicit, by)
-        scope = scope_columns(names, key)
-        part = run_duckdb(
-            spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope
-        )
-    else:
-        from solver.audit.spark_engine import run_spark, spark_columns
+            names = columns_of(files, fmt)
+            mapping = map_log_columns(names, explicit, by)
+            scope = scope_columns(names, key)
+            part = run_duckdb(
+                spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope
+            )
+        else:
+            from solver.audit.spark_engine import run_spark, spark_columns
 
-        names = spark_columns(files, fmt)
-        mapping = map_log_columns(names, explicit, by)
-        scope = scope_columns(names, key)
-        part = run_spark(
-            spec, files, fmt, mapping, by, rules=rules, options=opts, tables=tables,
-            per_file=per_file, scope=scope,
-        )  # fmt: skip
-    seconds = time.perf_counter() - started
-    part, raw = Partial(), part
-    part.merge(raw)  # examples in one order whatever the engine
+            names = spark_columns(files, fmt)
+            mapping = map_log_columns(names, explicit, by)
+            scope = scope_columns(names, key)
+            part = run_spark(
+                spec, files, fmt, mapping, by, rules=rules, options=opts, tables=tables,
+                per_file=per_file, scope=scope,
+            )  # fmt: skip
+        seconds = time.perf_counter() - started
+        part, raw = Partial(), part
+        part.merge(raw)  # examples in one order whatever the engine
+    except TooManyGroups:
+        raise BullError(
+            f"--by {', '.join(by)}: more than {MAX_GROUPS:,} groups; --by groups rounds by a "
+            "column with fewer values (a table, a day, a dealer)"
+        ) from None
+    hint = shoe_hint(game, spec, part.most_copies)
     if part.rows == 0:
         raise BullError(f"{files[0]}: no rows to audit")
     if part.rounds == 0:
         first = part.malformed_rows[0] if part.malformed_rows else None
+        first = first or (part.impossible_rows[0] if part.impossible_rows else None)
         where = f" (first: round {first[0]}: {first[1]})" if first else ""
-        raise BullError(f"{files[0]}: no complete round to audit{where}")
+        tail = f"; {hint}" if hint else ""
+        raise BullError(f"{files[0]}: no complete round to audit{where}{tail}")
     tests = fairness_tests(part, spec, bull_rate)
+    holds, hold_method = hold_checks(part, spec)
+    smallest: dict[str, float] = {}
+    flag_groups: set[str] = set()
+    for t in tests:
+        smallest[t.group] = min(smallest.get(t.group, 1.0), t.p_value)
+        if t.status == "flagged":
+            flag_groups.add(t.group)
+    for h in holds:
+        smallest[h.group] = min(smallest.get(h.group, 1.0), h.p_value)
+        if h.flagged:
+            flag_groups.add(h.group)
+    listing = list_groups([k for k in part.groups if k], smallest, flag_groups)
+    shown = [t for t in tests if listing.keeps(t.group)]
+    problems = [f"{t.name} [{t.group}]" for t in flagged(tests)]
+    problems += [f"hold [{h.group}]" for h in holds if h.flagged]
+    thin = [
+        {"name": t.name, "group": t.group, "rounds": t.rounds, "needs": t.power_rounds,
+         "bias": t.bias}
+        for t in shown if t.status == "not enough rounds"
+    ] + [
+        {"name": "hold", "group": h.group, "rounds": h.rounds, "needs": h.power_rounds,
+         "bias": hold_method["power_bias"]}
+        for h in holds if listing.keeps(h.group) and h.status == "not enough rounds"
+    ]  # fmt: skip
     settlement = settlement_summary(part, game, rules, opts, tables)
     result: dict[str, Any] = {
         "game": game,
@@ -118,22 +166,62 @@ def cli_audit(
         "impossible_rounds": [{"round": r, "reason": m} for r, m in part.impossible_rows],
         "malformed": part.malformed,
         "malformed_rows": [{"round": r, "message": m} for r, m in part.malformed_rows],
-        "fairness": [t.to_json() for t in tests],
+        "deck_hint": hint,
+        "fairness": [t.to_json() for t in shown],
+        "hold": [h.to_json() for h in holds if listing.keeps(h.group)],
+        "hold_method": hold_method,
+        "groups_not_listed": listing.summary,
         "not_run": not_run(spec),
+        "not_enough_rounds": thin[:MAX_FLAGS_LISTED],
+        "not_enough_rounds_count": len(thin),
         "decks": spec.decks,
-        "flagged": [f"{t.name} [{t.group}]" for t in flagged(tests)],
+        "flagged": problems[:MAX_FLAGS_LISTED],
+        "flagged_count": len(problems),
         "alpha": ALPHA,
     }
     if out:
         from solver.audit.report import write_report
 
-        result["report"] = write_report(out, result, part, spec)
+        try:
+            result["report"] = write_report(out, result, part, spec)
+        except OSError as exc:
+            where = exc.filename or out
+            raise BullError(f"--out {out}: cannot write {where}: {exc.strerror or exc}") from None
     return result
 
 
+def shoe_hint(game: str, spec: Any, most: int) -> str:
+    """When the logs deal more copies of a card in one round than the rules' deck has:
+    what to try (a preset of the game whose shoe holds that many; else a rule file)."""
+    have = int(spec.copies.max()) if len(spec.copies) else 1
+    if most <= have:
+        return ""
+    entry = games.get(game)
+    fits = []
+    for name in entry.presets():
+        try:
+            decks = int(getattr(entry.load_rules(name), "decks", 1) or 1)
+        except BullError:
+            continue
+        if decks >= most:
+            fits.append((decks, name))
+    what = "card" if spec.kind != "tile" else "tile"
+    msg = (
+        f"the logs deal up to {most} copies of a {what} in one round and the rules "
+        f"({spec.rules}) have {have}: were they dealt from a shoe?"
+    )
+    if fits:
+        return msg + " audit with --rules " + " or --rules ".join(n for _, n in sorted(fits))
+    return msg + f" audit with a rule file of decks = {most} or more"
+
+
 def audit_exit(res: Mapping[str, Any]) -> int:
-    bad = res["settlement"]["disagree"] or res["impossible"] or res["malformed"] or res["flagged"]
+    bad = res["settlement"]["disagree"] or res["impossible"] or res["malformed"]
+    bad = bad or res.get("flagged_count", len(res["flagged"]))
     return 1 if bad else 0
+
+
+MARKS = {"flagged": "FLAG", "ok": "ok  ", "not enough rounds": "low "}
 
 
 def audit_text(res: Mapping[str, Any]) -> str:
@@ -153,28 +241,73 @@ def audit_text(res: Mapping[str, Any]) -> str:
     lines.append(f"impossible deals: {res['impossible']:,}")
     for r in res["impossible_rounds"][:5]:
         lines.append(f"  round {r['round']}: {r['reason']}")
+    if res.get("deck_hint"):
+        lines.append(f"  hint: {res['deck_hint']}")
     if res["malformed"]:
         lines.append(f"malformed rows or rounds: {res['malformed']:,}")
         for r in res["malformed_rows"][:5]:
             lines.append(f"  round {r['round']}: {r['message']}")
-    lines.append("deal fairness (G-test; p < 1e-6 flags; power: rounds to detect the bias):")
+    lines.append(
+        "deal fairness (G-test; p < 1e-6 flags; power: rounds to detect the bias; "
+        "low: not enough rounds to see it):"
+    )
     for t in res["fairness"]:
-        mark = "FLAG" if t["p_value"] < res["alpha"] else "ok  "
-        pw = f"{t['power_rounds']:,}" if t["power_rounds"] else "-"
-        lines.append(
-            f"  {mark} {t['name']:<16} {t['group']:<14} G {t['statistic']:>12.2f} df {t['df']:>3} "
-            f"p {t['p_value']:.3g}  power {pw} rounds ({t['bias']})"
+        status = t.get("status", "flagged" if t["p_value"] < res["alpha"] else "ok")
+        head = (
+            f"  {MARKS[status]} {t['name']:<16} {t['group']:<14} G {t['statistic']:>12.2f} "
+            f"df {t['df']:>3} p {t['p_value']:.3g}  "
         )
-        if t["p_value"] < res["alpha"] and t["deviations"]:
+        if status == "not enough rounds":
+            lines.append(head + f"not enough rounds (needs {t['power_rounds']:,}) to see: "
+                         f"{t['bias']}")  # fmt: skip
+        else:
+            pw = f"{t['power_rounds']:,}" if t["power_rounds"] else "-"
+            lines.append(head + f"power {pw} rounds ({t['bias']})")
+        if status == "flagged" and t["deviations"]:
             d = t["deviations"][0]
             lines.append(
                 f"       largest deviation {d['label']}: observed {d['observed']:,}, "
                 f"expected {d['expected']:,.1f}"
             )
+    lines += _hold_lines(res)
+    summary = res.get("groups_not_listed")
+    if summary:
+        lines.append(
+            f"  {summary['not_listed']:,} more groups not listed ({summary['note']}): "
+            f"{summary['flagged_not_listed']:,} of them flagged, smallest p "
+            f"{summary['smallest_p_not_listed']:.3g}"
+        )
     for nr in res.get("not_run", []):
         lines.append(f"  not run: {nr['name']}: {nr['reason']}")
-    lines.append("result: " + ("clean" if audit_exit(res) == 0 else "problems found"))
+    verdict = "clean" if audit_exit(res) == 0 else "problems found"
+    thin = res.get("not_enough_rounds", [])
+    if thin:
+        named = ", ".join(f"{x['name']} [{x['group']}] (needs {x['needs']:,})" for x in thin[:4])
+        more = res.get("not_enough_rounds_count", len(thin)) - min(4, len(thin))
+        verdict += f"; not enough rounds to test: {named}" + (f" and {more:,} more" if more else "")
+    lines.append("result: " + verdict)
     return "\n".join(lines)
+
+
+def _hold_lines(res: Mapping[str, Any]) -> list[str]:
+    holds, m = res.get("hold") or [], res.get("hold_method") or {}
+    if not holds:
+        return []
+    lines = [
+        f"hold: the players' total net against its expected total ({m['band_percent']:g} % band, "
+        f"{m['correction']}; {m['covariance_note']}):"
+    ]
+    for h in holds:
+        lo, hi = h["band"]
+        head = (
+            f"  {MARKS[h['status']]} hold             {h['group']:<14} rounds {h['rounds']:,} "
+            f"observed {h['observed']:+,.2f} expected {h['expected']:+,.2f} "
+            f"(band {lo:+,.2f} .. {hi:+,.2f}) z {h['z']:+.2f} p {h['p_value']:.3g}"
+        )
+        if h["status"] == "not enough rounds":
+            head += f"  not enough rounds (needs {h['power_rounds']:,}) to see: {m['power_bias']}"
+        lines.append(head)
+    return lines
 
 
 def run_audit(args: Any, out: Any) -> int:

@@ -14,6 +14,9 @@ Biases (``--bias NAME=P``, repeatable):
   probability ``P`` and a non-bull otherwise (Pok Deng: a pok) — the rate becomes P.
 * ``banker_edge=P``: with probability ``P`` the banker gets the best hand dealt (the
   strongest hand of the round is swapped into the banker's seat).
+* ``skim=F``: table ``t0`` keeps back a fraction ``F`` of every player win (its logged
+  net is the win less ``F`` of it; the other tables are honest) — what the hold check
+  and the settlement re-check must find.
 
 ``errors=F`` plants settlement errors in a fraction ``F`` of the player rows: the claims
 are settled under ``error_rules`` / ``error_options`` when given (a rule variant the
@@ -43,10 +46,10 @@ import pyarrow.compute as pc
 from solver.audit.spec import AuditSpec, load_spec
 from solver.core.errors import BullError
 
-__all__ = ["BIASES", "DealSummary", "deal", "parse_biases"]
+__all__ = ["BIASES", "DealSummary", "deal", "parse_biases", "seat_hands"]
 
 PAD = 255
-BIASES = ("bull_rate", "banker_edge")
+BIASES = ("bull_rate", "banker_edge", "skim")
 CHUNK_ROUNDS = 200_000
 
 
@@ -115,6 +118,28 @@ def _shuffle(
 ) -> npt.NDArray[np.uint8]:
     order = np.argsort(rng.random((n, len(deck))), axis=1)
     return deck[order]
+
+
+def seat_hands(
+    spec: AuditSpec, rng: np.random.Generator, n: int, players: int
+) -> list[npt.NDArray[np.uint8]]:
+    """Each seat's final hand (seat 0 the banker) in ``n`` fresh fair rounds of
+    ``players`` players: only the items the seats need are drawn (a uniformly random
+    ordered sample of the deck or shoe), then Pok Deng's draws.
+
+    >>> s = load_spec("niuniu", None, {}, None)
+    >>> [h.shape for h in seat_hands(s, np.random.default_rng(0), 3, 2)]
+    [(3, 5), (3, 5), (3, 5)]
+    """
+    seats = players + 1
+    need = seats * spec.hand_size + (seats if spec.hooks.get("finish") is not None else 0)
+    keys = rng.random((n, len(spec.deck)))
+    if need < len(spec.deck):
+        idx = np.argpartition(keys, need - 1, axis=1)[:, :need]
+        idx = np.take_along_axis(idx, np.argsort(np.take_along_axis(keys, idx, 1), 1), 1)
+    else:
+        idx = np.argsort(keys, axis=1)
+    return _hands_of(spec, spec.deck[idx], seats)
 
 
 def _rig_bull_rate(
@@ -201,6 +226,7 @@ def _chunks(
     seats = players + 1
     labels = np.array(["win", "loss", "push"])
     errors = biases.get("errors", 0.0)
+    skim = biases.get("skim", 0.0)
     chunk = max(1, CHUNK_ROUNDS * 52 // len(spec.deck))  # a shoe: fewer rounds at a time
     for start in range(0, rounds, chunk):
         n = min(chunk, rounds - start)
@@ -227,6 +253,10 @@ def _chunks(
                 changed = hit & ((w2 != w) | (np.abs(v2 - v) > 1e-9))
                 counter[0] += int(changed.sum())
                 w, v = np.where(hit, w2, w), np.where(hit, v2, v)
+            if skim:  # table t0: rounds whose id is a multiple of 4
+                kept = ((np.arange(start + 1, start + n + 1) % 4) == 0) & (v > 0)
+                counter[0] += int(kept.sum())
+                v = np.where(kept, v * (1 - skim), v)
             result[:, s] = labels[w.astype(np.int64)]
             net[:, s] = v
         rid = np.repeat(np.arange(start + 1, start + n + 1, dtype=np.int64), seats)

@@ -24,6 +24,7 @@ statistic exceeds the ``p < 1e-6`` critical value with probability 90 %.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ __all__ = [
     "goodness_of_fit",
     "ks_uniform",
     "ncx2_sf",
+    "noncentrality_needed",
     "rounds_needed",
 ]
 
@@ -151,6 +153,17 @@ def rounds_needed(
     """
     if lam_per_round <= 0 or df <= 0:
         return None
+    return max(1, math.ceil(noncentrality_needed(df, alpha, power) / lam_per_round))
+
+
+@functools.lru_cache(maxsize=256)
+def noncentrality_needed(df: int, alpha: float = ALPHA, power: float = POWER) -> float:
+    """The noncentrality at which the ``df`` test at ``alpha`` has ``power`` (the same
+    for every group and bias: cached, so thousands of ``--by`` groups cost one search).
+
+    >>> 38 < noncentrality_needed(1) < 39
+    True
+    """
     crit = chi2_isf(alpha, df)
     lo, hi = 0.0, max(1.0, crit)
     while ncx2_sf(crit, df, hi) < power:
@@ -163,7 +176,7 @@ def rounds_needed(
             hi = mid
         if hi - lo < 1e-6 * hi:
             break
-    return max(1, math.ceil(hi / lam_per_round))
+    return hi
 
 
 @dataclass(frozen=True)
@@ -184,6 +197,24 @@ class FitTest:
     bias: str
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    rounds: int = 0
+    """The rounds of the group tested (against ``power_rounds``)."""
+
+    @property
+    def status(self) -> str:
+        """``flagged`` (p below :data:`ALPHA`), ``not enough rounds`` (fewer rounds
+        than the test needs to see its bias: a clean p-value says little), or ``ok``.
+
+        >>> t = goodness_of_fit("d", "all", [60, 40], [Fraction(1, 2)] * 2, rounds=100,
+        ...                     alternative=[0.6, 0.4])
+        >>> t.status, t.power_rounds
+        ('not enough rounds', 947)
+        """
+        if self.p_value < ALPHA:
+            return "flagged"
+        if self.power_rounds is not None and self.rounds < self.power_rounds:
+            return "not enough rounds"
+        return "ok"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -199,6 +230,8 @@ class FitTest:
             "power_rounds": self.power_rounds,
             "bias": self.bias,
             "note": self.note,
+            "rounds": self.rounds,
+            "status": self.status,
         }
 
 
@@ -206,7 +239,7 @@ def goodness_of_fit(
     name: str,
     group: str,
     observed: Sequence[int] | npt.NDArray[np.int64],
-    expected: Sequence[Fraction],
+    expected: Sequence[Fraction] | Sequence[float],
     *,
     labels: Sequence[str] | None = None,
     scale: float = 1.0,
@@ -215,13 +248,15 @@ def goodness_of_fit(
     bias: str = "",
     note: str = "",
     top: int = 5,
+    rounds: int = 0,
 ) -> FitTest:
     """The G-test (and χ²) of ``observed`` counts against ``expected`` probabilities.
 
     ``scale`` divides both statistics (a design effect: counts of cards dealt without
     replacement vary less than multinomial ones); categories of probability 0 leave
     the test (an observation in one makes the p-value 0). ``alternative``: the biased
-    probabilities for the power, ``per_round`` observations per round.
+    probabilities for the power, ``per_round`` observations per round; ``rounds``: the
+    rounds tested (the status compares them with the power).
     """
     obs = np.asarray(observed, dtype=np.float64)
     p = np.array([float(f) for f in expected], dtype=np.float64)
@@ -257,7 +292,7 @@ def goodness_of_fit(
         with np.errstate(divide="ignore", invalid="ignore"):
             kl = float(np.where(q > 0, q * np.log(q / p[live]), 0.0).sum())
         power = rounds_needed(df, 2.0 * kl * per_round / scale)
-    return FitTest(name, group, int(n), g, df, p_g, x2, p_x, devs, power, bias, note)
+    return FitTest(name, group, int(n), g, df, p_g, x2, p_x, devs, power, bias, note, rounds=rounds)
 
 
 def ks_uniform(values: Sequence[float]) -> tuple[float, float]:

@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.core.errors import BullError
+from solver.core.files import Lines, open_input
 
 __all__ = [
     "AUDIT_FIELDS",
     "FORMATS",
     "LogSet",
+    "check_headers",
     "find_logs",
     "map_log_columns",
     "parse_columns",
@@ -98,15 +101,15 @@ def find_logs(paths: Sequence[str], fmt: str | None = None) -> tuple[list[str], 
                 os.path.join(d, f)
                 for d, _, names in os.walk(p)
                 for f in names
-                if os.path.splitext(f)[1].lower() in FORMATS and not f.startswith((".", "_"))
+                if os.path.splitext(f)[1].lower() in FORMATS
+                and not f.startswith((".", "_"))
+                and os.path.isfile(os.path.join(d, f))  # not a FIFO or device named x.csv
             )
             if not hits:
                 raise BullError(f"{p}: no log files (.parquet, .csv, .jsonl) in the folder")
             files += hits
-        elif os.path.isfile(p):
-            files.append(p)
         else:
-            raise BullError(f"{p}: no such file or folder")
+            files.append(_regular_file(p))
     if fmt is None:
         kinds = {FORMATS.get(os.path.splitext(f.rstrip("/"))[1].lower()) for f in files}
         if None in kinds:
@@ -120,6 +123,79 @@ def find_logs(paths: Sequence[str], fmt: str | None = None) -> tuple[list[str], 
         fmt = kinds.pop()
     assert fmt is not None
     return files, fmt
+
+
+_KINDS = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _regular_file(p: str) -> str:
+    """``p`` when it is a readable regular file (or a link to one); else a one-line error
+    saying what it is (a device, a FIFO, a broken link, unreadable, missing).
+
+    >>> _regular_file("/dev/null")
+    Traceback (most recent call last):
+    solver.core.errors.BullError: /dev/null: not a log file: a character device
+    """
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        if os.path.islink(p):
+            raise BullError(f"{p}: a broken link (to {os.readlink(p)})") from None
+        raise BullError(f"{p}: no such file or folder") from None
+    except OSError as exc:
+        raise BullError(f"{p}: cannot read it: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((k for test, k in _KINDS if test(st.st_mode)), "not a regular file")
+        via = f" (a link to {os.path.realpath(p)})" if os.path.islink(p) else ""
+        raise BullError(f"{p}: not a log file: {kind}{via}")
+    if not os.access(p, os.R_OK):
+        raise BullError(f"{p}: cannot read it: permission denied")
+    return p
+
+
+HEADER_BYTES = 1 << 20
+"""How much of a CSV log's first line is read to check its header."""
+
+
+def check_headers(files: Sequence[str], fmt: str) -> None:
+    """A CSV log whose header names a column twice (also in another case: columns match
+    case-insensitively) is a one-line error naming it; a UTF-8 byte-order mark is
+    skipped.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+    ...     _ = f.write("round,role,hand,Round")
+    >>> try:
+    ...     check_headers([f.name], "csv")
+    ... except BullError as e:
+    ...     print(str(e).split(": ", 1)[1])
+    the header names the column 'round' twice (columns 1 and 4)
+    """
+    if fmt != "csv":
+        return
+    import csv
+
+    for path in files:
+        if "://" in path:
+            continue
+        with open_input(path, "log", regular=False) as f:  # CR, LF or CRLF; a BOM skipped
+            head = next(iter(Lines(f, path, max_line=HEADER_BYTES)), b"") or b""
+        text = head.decode("utf-8", errors="replace")
+        names = next(csv.reader([text]), [])
+        seen: dict[str, int] = {}
+        for i, name in enumerate(names):
+            key = name.strip().lower()
+            if key in seen:
+                raise BullError(
+                    f"{path}: the header names the column {names[seen[key]].strip()!r} twice "
+                    f"(columns {seen[key] + 1} and {i + 1})"
+                )
+            seen[key] = i
 
 
 def map_log_columns(

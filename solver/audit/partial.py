@@ -26,13 +26,18 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from solver.core.errors import BullError
+
 __all__ = [
     "MAX_AGREE_ROWS",
     "MAX_EXAMPLES",
+    "MAX_GROUPS",
     "MAX_SETTLE_ROWS",
     "GroupCounts",
     "Partial",
     "Room",
+    "TooManyGroups",
+    "held_counts",
     "net_counts",
     "round_order",
 ]
@@ -49,6 +54,17 @@ MAX_SETTLE_ROWS = 20_000
 MAX_AGREE_ROWS = 200_000
 """Agreeing rows kept for the diagnosis: a cause is scored on them too (the rows it
 contradicts), as ``bull verify`` scores it; past this many, on the first ones (said)."""
+
+MAX_GROUPS = 20_000
+"""The most ``--by`` groups an audit counts (more: a one-line error; the listing of
+groups is bounded further by the report)."""
+HELD_CLIP = 1e6
+"""A logged net is counted within +-this many bets (its micro-units stay exact in int64)."""
+
+
+class TooManyGroups(BullError):
+    """The ``--by`` columns make more than :data:`MAX_GROUPS` groups."""
+
 
 _CHUNKS = re.compile(r"(\d+)")
 
@@ -102,6 +118,36 @@ def net_counts(
     return out
 
 
+def held_counts(
+    held: npt.NDArray[np.float64] | None,
+    rnd: npt.NDArray[np.int64],
+    code: npt.NDArray[np.int64] | None,
+    groups: int,
+) -> list[tuple[int, int, int]]:
+    """Per group, for the hold check: the player rows, the ordered pairs of player rows
+    in one round (``sum n (n - 1)``: they share the banker) and the total of their
+    ``held`` nets in micro-units (exact integers; each net clipped to
+    +-:data:`HELD_CLIP`). ``rnd``: each row's round, ``code``: its group (None: one).
+
+    >>> held_counts(np.array([1.0, -0.5, 2.0]), np.array([0, 0, 1]), None, 1)
+    [(3, 2, 2500000)]
+    >>> held_counts(np.array([1.0, -0.5, 2.0]), np.array([0, 0, 1]), np.array([0, 1, 1]), 2)
+    [(1, 0, 1000000), (2, 0, 1500000)]
+    """
+    if held is None or not len(held):
+        return [(0, 0, 0)] * groups
+    micro = np.rint(np.clip(held, -HELD_CLIP, HELD_CLIP) * 1e6).astype(np.int64)
+    if code is None:
+        _, c = np.unique(rnd, return_counts=True)
+        return [(len(held), int((c * (c - 1)).sum()), int(micro.sum()))]
+    rows = np.bincount(code, minlength=groups)
+    key, c = np.unique(rnd * groups + code, return_counts=True)
+    pairs = np.bincount(key % groups, weights=(c * (c - 1)).astype(np.float64), minlength=groups)
+    total = np.zeros(groups, dtype=np.int64)
+    np.add.at(total, code, micro)
+    return [(int(r), int(p), int(t)) for r, p, t in zip(rows, pairs, total, strict=True)]
+
+
 @dataclass
 class GroupCounts:
     """Exact counts of one group (``""``: everything)."""
@@ -118,6 +164,10 @@ class GroupCounts:
     m_sq: int = 0
     net: dict[float, int] = field(default_factory=dict)
     """The first player's net per round (the re-settled one): rounds by amount."""
+    held_rows: int = 0
+    """Player rows whose nets the hold check adds up (see :func:`held_counts`)."""
+    held_pairs: int = 0
+    held_micro: int = 0
 
     def __post_init__(self) -> None:
         if not len(self.banker):
@@ -136,6 +186,9 @@ class GroupCounts:
         self.m_sq += other.m_sq
         for v, c in other.net.items():
             self.net[v] = self.net.get(v, 0) + c
+        self.held_rows += other.held_rows
+        self.held_pairs += other.held_pairs
+        self.held_micro += other.held_micro
 
 
 @dataclass
@@ -153,6 +206,8 @@ class Partial:
     fields: dict[str, list[int]] = field(default_factory=dict)
     disagree: int = 0
     disagree_rows: list[dict[str, Any]] = field(default_factory=list)
+    most_copies: int = 0
+    """The most copies of one card (tile type) dealt in one impossible round."""
     agree_rows: list[pa.Table] = field(default_factory=list)
     """Chunks of agreeing player rows (``round``, ``seat``, ``player``, ``banker``,
     ``winner``, ``net``), up to :data:`MAX_AGREE_ROWS`: the diagnosis scores each
@@ -205,6 +260,9 @@ class Partial:
                 self.groups[k].add(g)
             else:
                 self.groups[k] = g
+        if len(self.groups) > MAX_GROUPS + 1:  # + "", everything
+            raise TooManyGroups(f"more than {MAX_GROUPS:,} groups")
+        self.most_copies = max(self.most_copies, other.most_copies)
         self.settled += other.settled
         for f, v in other.fields.items():
             mine = self.fields.setdefault(f, [0, 0, 0])

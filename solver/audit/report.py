@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 from solver.audit.batch import Partial
 from solver.audit.spec import AuditSpec
 
-__all__ = ["write_report"]
+__all__ = ["plot_pvalues", "write_report"]
 
 
 def _category_table(part: Partial, spec: AuditSpec) -> pa.Table:
@@ -102,26 +102,70 @@ def _plots(out: str, res: Mapping[str, Any], cats: pa.Table) -> list[str]:
         made.append("categories.png")
     tests = res["fairness"]
     if tests:
-        fig, ax = plt.subplots(figsize=(9, 4))
-        names = sorted({t["name"] for t in tests})
-        groups = sorted({t["group"] for t in tests})
-        for n in names:
-            pts = [
-                (groups.index(t["group"]), max(t["p_value"], 1e-300))
-                for t in tests
-                if t["name"] == n
-            ]
-            ax.scatter([p[0] for p in pts], [p[1] for p in pts], label=n)
-        ax.set_yscale("log")
-        ax.axhline(res["alpha"], color="red", lw=1, label="p = 1e-6")
-        ax.set_xticks(range(len(groups)), groups, rotation=45, ha="right")
-        ax.set_title("p-values by group")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(out, "pvalues.png"), dpi=100)
-        plt.close(fig)
+        plot_pvalues(os.path.join(out, "pvalues.png"), res, plt)
         made.append("pvalues.png")
     return made
+
+
+P_FLOOR = 1e-300
+"""p-values below this (and 0: an impossible amount) are drawn at its -log10, 300."""
+
+
+def plot_pvalues(path: str, res: Mapping[str, Any], plt: Any) -> dict[str, Any]:
+    """``pvalues.png``: -log10 p of every test (and hold check) by group, one colour and
+    marker per test, side by side within a group (no overlap), the flag line marked;
+    what was drawn (``ylim``, the legend's ``labels``, ``flag``: the line's height)."""
+    import math
+
+    tests = [(t["name"], t["group"], t["p_value"]) for t in res["fairness"]]
+    tests += [("hold", h["group"], h["p_value"]) for h in res.get("hold") or []]
+    names = list(dict.fromkeys(n for n, _, _ in tests))
+    groups = list(dict.fromkeys(g for _, g, _ in tests))
+    width = max(8.0, min(18.0, 2.5 + 0.45 * len(groups)))
+    fig, ax = plt.subplots(figsize=(width, 4.5))
+    colours = plt.get_cmap("tab10")
+    markers = "osD^v<>ph*"
+    step = 0.8 / max(1, len(names))
+    top = 0.0
+    for k, n in enumerate(names):
+        xs, ys = [], []
+        for name, g, p in tests:
+            if name == n:
+                xs.append(groups.index(g) - 0.4 + step * (k + 0.5))
+                ys.append(-math.log10(max(p, P_FLOOR)))
+        top = max(top, *ys)
+        ax.scatter(xs, ys, s=22, color=colours(k % 10), marker=markers[k % len(markers)],
+                   label=n, zorder=3)  # fmt: skip
+    flag = -math.log10(res["alpha"])
+    ax.axhline(flag, color="red", lw=1.2, ls="--", zorder=2)
+    ax.text(len(groups) - 0.5, flag, f" flag: p < {res['alpha']:g}", color="red",
+            va="bottom", ha="right", fontsize=8)  # fmt: skip
+    method = res.get("hold_method") or {}
+    if "hold" in names and method:
+        hold_p = (1 - method["band_percent"] / 100) / method["checks"]
+        hold_flag = -math.log10(hold_p)
+        k = names.index("hold")
+        ax.axhline(hold_flag, color=colours(k % 10), lw=1.0, ls=":", zorder=2)
+        ax.text(-0.45, hold_flag, f"hold flag: p < {hold_p:.2g}",
+                color=colours(k % 10), va="bottom", ha="left", fontsize=8)  # fmt: skip
+    ax.set_ylim(0, max(flag * 1.25, top * 1.08, 1.0))
+    ax.set_xlim(-0.5, len(groups) - 0.5)
+    ax.set_xticks(range(len(groups)), groups, rotation=45 if len(groups) > 4 else 0,
+                  ha="right" if len(groups) > 4 else "center", fontsize=8)  # fmt: skip
+    ax.set_xlabel("group")
+    ax.set_ylabel("-log10 p  (higher: less likely under a fair deal)")
+    ax.set_title(f"{res['game']} [{res['rules']}]: p-values of the audit's tests by group")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title="test")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    drawn = {
+        "ylim": list(ax.get_ylim()),
+        "labels": [t.get_text() for t in ax.get_legend().get_texts()],
+        "flag": flag,
+    }
+    plt.close(fig)
+    return drawn
 
 
 def _markdown(res: Mapping[str, Any], plots: list[str]) -> str:
@@ -163,11 +207,41 @@ def _markdown(res: Mapping[str, Any], plots: list[str]) -> str:
         dev = t["deviations"][0] if t["deviations"] else None
         dv = f"{dev['label']}: {dev['observed']:,} vs {dev['expected']:,.1f}" if dev else ""
         pw = f"{t['power_rounds']:,}" if t["power_rounds"] else "-"
+        if t.get("status") == "not enough rounds":
+            pw = f"{pw} (**not enough rounds**: {t['rounds']:,})"
         flag = " **flag**" if t["p_value"] < res["alpha"] else ""
         lines.append(
             f"| {t['name']} | {t['group']} | {t['n']:,} | {t['statistic']:.2f} | {t['df']} | "
             f"{t['p_value']:.3g}{flag} | {t['chi2_p_value']:.3g} | {dv} | {pw} | {t['bias']} |"
         )
+    holds, m = res.get("hold") or [], res.get("hold_method") or {}
+    if holds:
+        lines += [
+            "",
+            "## Hold",
+            "",
+            f"The players' total net ({m['observed']}) against its expected total, "
+            f"{m['band_percent']:g} % band, {m['correction']}; sd from the exact variance "
+            f"{m['variance_fraction']} of one player's net and the {m['covariance_note']}.",
+            "",
+            "| group | rounds | player rows | observed | expected | band | z | p | status |",
+            "| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |",
+        ]
+        for h in holds:
+            lo, hi = h["band"]
+            status = h["status"] + (f" (needs {h['power_rounds']:,})"
+                                    if h["status"] == "not enough rounds" else "")  # fmt: skip
+            lines.append(
+                f"| {h['group']} | {h['rounds']:,} | {h['player_rows']:,} | {h['observed']:,.2f} | "
+                f"{h['expected']:,.2f} | {lo:,.2f} .. {hi:,.2f} | {h['z']:+.2f} | "
+                f"{h['p_value']:.3g} | {status} |"
+            )
+    if res.get("groups_not_listed"):
+        g = res["groups_not_listed"]
+        lines += ["", f"{g['not_listed']:,} more groups not listed ({g['note']}); "
+                  f"{g['flagged_not_listed']:,} of them flagged."]  # fmt: skip
+    if res.get("deck_hint"):
+        lines += ["", f"**Hint:** {res['deck_hint']}"]
     for nr in res.get("not_run", []):
         lines += ["", f"Not run: **{nr['name']}**: {nr['reason']}."]
     for p in plots:

@@ -18,8 +18,11 @@ runs ``bull audit --engine spark``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import re
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -29,7 +32,7 @@ from solver.audit.batch import Auditor, Partial
 from solver.audit.spec import AuditSpec, load_spec
 from solver.core.errors import BullError, first_line
 
-__all__ = ["run_spark", "session", "spark_columns"]
+__all__ = ["run_spark", "session", "spark_columns", "spark_message"]
 
 BATCH_ROWS = 262_144
 
@@ -57,15 +60,106 @@ def session() -> Any:
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers: this interpreter
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    quiet = f"-Dlog4j2.configurationFile=file:{_log4j_file()}"
+    warnings.filterwarnings("ignore", category=FutureWarning, module=r"pyspark\..*")
+    with _quiet_stderr():  # the JVM inherits it: its start-up lines and logs go nowhere
+        spark = _build(SparkSession, master, quiet)
+    spark.sparkContext.setLogLevel("OFF")  # errors reach the user as one line, from us
+    return spark
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """File descriptor 2 on /dev/null while the JVM starts (it keeps it; Python's own
+    ``sys.stderr`` is back afterwards)."""
+    import sys
+
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no real stderr (a notebook): nothing to quiet
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _build(SparkSession: Any, master: str, quiet: str) -> Any:
     return (
         SparkSession.builder.master(master)
         .appName("bull-audit")
         .config("spark.sql.execution.arrow.maxRecordsPerBatch", str(BATCH_ROWS))
         .config("spark.sql.shuffle.partitions", "8")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")  # no progress bars on stderr
+        .config("spark.driver.extraJavaOptions", quiet)
+        .config("spark.executor.extraJavaOptions", quiet)
         .config("spark.driver.memory", os.environ.get("BULL_SPARK_DRIVER_MEMORY", "2g"))
         .getOrCreate()
     )
+
+
+LOG4J = """\
+# bull audit --engine spark: Spark's own logging off (errors come back as one line)
+rootLogger.level = off
+rootLogger.appenderRef.console.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %m%n
+"""
+
+
+def _log4j_file() -> str:
+    """A log4j2 configuration that turns the JVM's logging off (start-up lines, task
+    failures' stack traces), written once per user in the temporary folder."""
+    import tempfile
+
+    path = os.path.join(tempfile.gettempdir(), f"bull-spark-log4j2-{os.getuid()}.properties")
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == LOG4J:
+                return path
+    except OSError:
+        pass
+    tmp = f"{path}.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(LOG4J)
+    os.replace(tmp, path)
+    return path
+
+
+_JAVA = re.compile(r"^:?\s*(?:[\w$]+\.)+[\w$]*(?:Exception|Error):\s*(.+)$")
+
+
+def spark_message(exc: BaseException) -> str:
+    """One line from a Py4J / Spark error: our own error raised in a worker, else the
+    Java exception's message (its first sentences; no stack trace).
+
+    >>> spark_message(Exception("An error occurred while calling o40.parquet.\\n: "
+    ...     "org.apache.spark.SparkException: [X] Bad file f. Could not read footer. "
+    ...     "Please ensure it is Parquet.\\n\\tat org.apache.Foo(Foo.scala:1)"))
+    '[X] Bad file f. Could not read footer.'
+    """
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    for ln in lines:
+        if "BullError: " in ln:
+            return ln.split("BullError: ", 1)[1][:300]
+    for ln in lines:
+        m = _JAVA.match(ln)
+        if m:
+            msg = m.group(1).split(" Please ", 1)[0].split(" SQLSTATE", 1)[0]
+            return msg.strip()[:300]
+    for ln in lines:
+        if "Error:" in ln:
+            return ln[:300]
+    return first_line(exc)[:300]
 
 
 def _read(spark: Any, files: Sequence[str], fmt: str) -> Any:
@@ -78,8 +172,7 @@ def _read(spark: Any, files: Sequence[str], fmt: str) -> Any:
             )
         return spark.read.json(list(files))
     except Exception as exc:  # Spark's own error types
-        first = first_line(exc)
-        raise BullError(f"cannot read the logs as {fmt}: {first}") from None
+        raise BullError(f"cannot read the logs as {fmt}: {spark_message(exc)}") from None
 
 
 def spark_columns(files: Sequence[str], fmt: str) -> list[str]:
@@ -151,11 +244,7 @@ def run_spark(
     try:
         rows = df.mapInArrow(_partition_worker(payload, list(by)), "partial binary").collect()
     except Exception as exc:  # a Py4J / Spark error: one line
-        text = str(exc).strip().splitlines()
-        msg = next(
-            (ln for ln in text if "BullError" in ln or "Error:" in ln), text[0] if text else ""
-        )
-        raise BullError(f"the Spark job failed: {msg.strip()[:300]}") from None
+        raise BullError(f"the Spark job failed: {spark_message(exc)}") from None
     finally:
         payload.unpersist()
     total = Partial()

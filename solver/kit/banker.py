@@ -47,7 +47,8 @@ from solver.kit.table_sim import Deal, TableSample
 __all__ = [
     "LEVEL",
     "RESERVE_LEVELS",
-    "RUIN_TABLES",
+    "RUIN_DRAWS",
+    "RUIN_PATHS",
     "BankerRisk",
     "Worst",
     "banker_risk",
@@ -60,8 +61,10 @@ LEVEL = 99
 """The confidence level (%) of every interval ``bull risk`` prints."""
 RESERVE_LEVELS = (Fraction(99, 100), Fraction(999, 1000))
 """The probabilities the reserve covers (and 1: the worst round)."""
-RUIN_TABLES = 2_000_000
-"""About how many tables the simulated ruin probability deals (paths x rounds)."""
+RUIN_PATHS = 10_000
+"""The most paths the simulated ruin probability follows."""
+RUIN_DRAWS = 4_000_000
+"""About how many rounds (paths x rounds) it draws in all."""
 
 
 @dataclass(frozen=True)
@@ -208,19 +211,28 @@ def _sample_rows(hist: Mapping[int, int], step: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _simulated_ruin(
-    deal: Deal, reserve: Fraction, rounds: int, step: int, seed: int
+def _resampled_ruin(
+    hist: Mapping[int, int], reserve: Fraction, rounds: int, step: int, seed: int
 ) -> tuple[float, tuple[float, float], int]:
-    """Paths of ``rounds`` freshly dealt tables each, from ``reserve``: the share of
-    paths whose bankroll falls below 0, its 99 % Wilson interval, and the paths."""
-    paths = max(100, min(10_000, RUIN_TABLES // max(1, rounds)))
+    """Paths of ``rounds`` independent rounds, each drawn from the simulated one-round
+    distribution of the banker's net (``hist``: amount in units of 1/step, to count),
+    from ``reserve``: the share of paths whose bankroll falls below 0, its 99 % Wilson
+    interval, and the number of paths."""
+    paths = max(200, min(RUIN_PATHS, RUIN_DRAWS // max(1, rounds)))
+    values = np.array(sorted(hist), dtype=np.int64)
+    counts = np.array([hist[v] for v in values.tolist()], dtype=np.float64)
+    probs = counts / counts.sum()
     rng = np.random.default_rng(seed)
     bank = np.full(paths, int(reserve * step), dtype=np.int64)
     ruined = np.zeros(paths, dtype=bool)
-    for _ in range(rounds):
-        nets = np.rint(np.asarray(deal(rng, paths)) * step).astype(np.int64)
-        bank -= nets.sum(axis=1)
-        ruined |= bank < 0
+    block = max(1, min(rounds, 2_000_000 // paths))
+    done = 0
+    while done < rounds:
+        m = min(block, rounds - done)
+        walk = bank[:, None] + np.cumsum(values[rng.choice(len(values), (paths, m), p=probs)], 1)
+        ruined |= (walk < 0).any(axis=1)
+        bank = walk[:, -1]
+        done += m
     k = int(ruined.sum())
     return k / paths, wilson(k, paths, LEVEL), paths
 
@@ -235,12 +247,12 @@ def banker_risk(
     rounds: int,
     worst: Worst,
     reserve: Fraction | None = None,
-    deal: Callable[[int], Deal] | None = None,
     covariance_method: str = "simulated",
     notes: Sequence[str] = (),
 ) -> BankerRisk:
-    """Put the figures together (see the module docstring). ``deal(n)``: a dealer of
-    fresh n-player tables, for the simulated ruin probability."""
+    """Put the figures together (see the module docstring). The simulated ruin
+    probability follows paths of rounds drawn from the sample's one-round distribution
+    (rounds are independent; the sample holds ``sample.tables`` tables)."""
     if not 1 <= players <= sample.players:
         raise ValueError(f"the sample has tables of up to {sample.players} players")
     ev = player.mean
@@ -290,7 +302,10 @@ def banker_risk(
             "probability": 1.0,
             "amount": float(worst.amount),
             "amount_fraction": fraction_text(worst.amount),
-            "low": float(worst.amount),
+            # not exact: the worst lies between the worst simulated round and the bound
+            "low": float(worst.amount)
+            if worst.exact
+            else max(0, -min(sample.banker[n - 1])) / sample.step,
             "high": float(worst.amount),
             "method": "exact" if worst.exact else "bound",
             "note": worst.note,
@@ -312,8 +327,9 @@ def banker_risk(
             p = ruin_probability(banker1, reserve, rounds)
             ruin = {"starting_reserve": float(reserve), "rounds": rounds, "probability": p,
                     "low": p, "high": p, "method": "exact", "paths": None}  # fmt: skip
-        elif deal is not None:
-            p, (lo, hi), paths = _simulated_ruin(deal(n), reserve, rounds, sample.step, 1)
+        else:
+            hist = sample.banker[n - 1]
+            p, (lo, hi), paths = _resampled_ruin(hist, reserve, rounds, sample.step, 1)
             ruin = {"starting_reserve": float(reserve), "rounds": rounds, "probability": p,
                     "low": lo, "high": hi, "method": "simulated", "paths": paths}  # fmt: skip
     return BankerRisk(
@@ -378,7 +394,10 @@ def risk_text(r: BankerRisk) -> str:
         if row["method"] == "simulated":
             tail = f" ({LEVEL}% interval {row['low']:g} .. {row['high']:g}; simulated)"
         elif row["method"] == "bound":
-            tail = f" (an upper bound: {row.get('note', '')})"
+            tail = (
+                f" (an upper bound: {row.get('note', '')}; the worst simulated round cost "
+                f"{row['low']:g})"
+            )
         else:
             tail = " (exact)"
         lines.append(f"  reserve covering {what}: {row['amount']:g} stakes{tail}")
@@ -401,7 +420,8 @@ def risk_text(r: BankerRisk) -> str:
                 f"  ruin from a reserve of {u['starting_reserve']:g} "
                 f"within {u['rounds']:,} rounds: "
                 f"{100 * u['probability']:.3f}% ({LEVEL}% interval {100 * u['low']:.3f}% .. "
-                f"{100 * u['high']:.3f}%; simulated, {u['paths']:,} paths)"
+                f"{100 * u['high']:.3f}%; simulated: {u['paths']:,} paths of rounds drawn "
+                f"from the {r.tables:,} simulated tables)"
             )
     lines += [f"  note: {n}" for n in r.notes]
     return "\n".join(lines)
@@ -487,6 +507,5 @@ def table_risk(
         *notes,
     ]
     return banker_risk(
-        game, rules, setting, net, sample, players, rounds, w, reserve, dealer,
-        "simulated", note,
+        game, rules, setting, net, sample, players, rounds, w, reserve, "simulated", note,
     )  # fmt: skip

@@ -31,7 +31,7 @@ def _reserve_cell(r: BankerRisk, i: int) -> str:
     if row["method"] == "simulated":
         return f"{row['amount']:g} [{row['low']:g}, {row['high']:g}]"
     if row["method"] == "bound":
-        return f"≤ {row['amount']:g} (bound)"
+        return f"{row['low']:g} .. {row['amount']:g} (seen .. bound)"
     return f"{row['amount']:g}"
 
 

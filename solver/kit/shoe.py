@@ -95,7 +95,8 @@ def shoe_counts(
     ``hands`` must be *every* sorted h-multiset of ``range(faces)`` in dense multiset
     order (:func:`solver.core.indexing.all_multisets`); ``strength`` orders them (ties
     allowed); ``weight`` (n,) or (n, m) integer weights of a banker hand (e.g. its
-    multiplier per bet), summed over the stronger ones (``weight_above``; the equally
+    multiplier per bet), summed over the stronger ones (``weight_above``: a constant
+    column c is c x ``above``, without a pass of its own; the equally
     strong ones' sum is ``equal`` times the weight when equal strength means equal
     weight, as a multiplier of the category does). Exact 64-bit integers: a shoe of 8
     decks of 52 cards deals C(416, 5) ≈ 10^11 hands, so weights up to ~10^7 are safe.
@@ -113,23 +114,32 @@ def shoe_counts(
     if wcols.ndim == 1:
         wcols = wcols[:, None]
     m = wcols.shape[1]
+    # a constant weight c sums to c x above: only the other columns need the passes
+    const = [
+        int(wcols[0, j]) if n and (wcols[:, j] == wcols[0, j]).all() else None for j in range(m)
+    ]
+    vary = [j for j in range(m) if const[j] is None]
     order = np.argsort(s, kind="stable")
     pos_of = np.empty(n, dtype=np.int64)
     pos_of[order] = np.arange(n)
     new = np.ones(n, dtype=bool)
     new[1:] = s[order][1:] != s[order][:-1]
     run_id = np.cumsum(new) - 1  # dense strength rank per position
-    mult = multiplicities(hands).astype(np.int64)
+    # the passes work in strength order (position p = the p-th weakest hand): their
+    # reads and scatter-adds then run along each sorted block, not all over memory
+    hands_s = np.ascontiguousarray(hands[order])
+    most = multiplicities(hands_s).max(axis=1)  # int8: the most copies of one face
     pattern = np.zeros(n, dtype=np.int64)  # bit j-1: position j repeats position j-1
     for j in range(1, h):
-        pattern |= (hands[:, j] == hands[:, j - 1]).astype(np.int64) << (j - 1)
+        pattern |= (hands_s[:, j] == hands_s[:, j - 1]).astype(np.int64) << (j - 1)
+    w_s = [np.ascontiguousarray(wcols[order, j]) for j in vary]
     sizes = list(decks)
     w_n = [shoe_weights(hands, d) for d in sizes]
     acc = [
         {
             "lt": np.zeros(n, np.int64),
             "le": np.zeros(n, np.int64),
-            "wgt": np.zeros((n, m), np.int64),
+            "wgt": np.zeros((len(vary), n), np.int64),
         }
         for _ in sizes
     ]
@@ -138,29 +148,39 @@ def shoe_counts(
     for d, a in enumerate(acc):
         v = w_n[d][order]
         cv = np.concatenate(([0], np.cumsum(v)))
-        a["lt"][order] = cv[rs]
-        a["le"][order] = cv[re]
-        for j in range(m):
-            cvm = np.concatenate(([0], np.cumsum(v * wcols[order, j])))
-            a["wgt"][order, j] = cvm[-1] - cvm[re]
+        a["lt"][:] = cv[rs]
+        a["le"][:] = cv[re]
+        for j, wj in enumerate(w_s):
+            cvm = np.concatenate(([0], np.cumsum(v * wj)))
+            a["wgt"][j] = cvm[-1] - cvm[re]
     bits = max(n.bit_length(), 1)
     for k in range(1, h):
-        _block_pass(hands, k, faces, sizes, pattern, order, pos_of, run_id, wcols, acc, bits, chunk)
+        _block_pass(hands_s, k, faces, sizes, pattern, run_id, w_s, acc, bits, chunk)
     # k = h: T = P itself, the only hand containing it: a = (-1)^h, v = 1 if P is
     # dealable; it ties with itself, so adds to `equal` only
     sign = -1 if h % 2 else 1
     for d, a in enumerate(acc):
-        a["le"] += (mult <= sizes[d]).all(axis=1).astype(np.int64) * sign
+        a["le"] += (most <= sizes[d]).astype(np.int64) * sign
+    for d, a in enumerate(acc):  # back to the hands' order
+        total = comb(faces * sizes[d] - h, h) if faces * sizes[d] >= h else 0
+        a["lt"], a["le"] = a["lt"][pos_of], a["le"][pos_of]
+        wgt = np.empty((n, m), np.int64)
+        for j in range(m):
+            c = const[j]
+            wgt[:, j] = (total - a["le"]) * c if c is not None else a["wgt"][vary.index(j)][pos_of]
+        a["wgt"] = wgt
     out = []
     for d, a in enumerate(acc):
         total = comb(faces * sizes[d] - h, h) if faces * sizes[d] >= h else 0
+        above = total - a["le"]
+        a["le"] -= a["lt"]  # equal, in place (one new array per size, not two)
         out.append(
             ShoeCounts(
                 decks=sizes[d],
                 weight=w_n[d],
                 below=a["lt"],
-                equal=a["le"] - a["lt"],
-                above=total - a["le"],
+                equal=a["le"],
+                above=above,
                 weight_above=a["wgt"],
                 total=total,
             )
@@ -212,35 +232,35 @@ def _block_pass(
     faces: int,
     sizes: list[int],
     pattern: I64,
-    order: I64,
-    pos_of: I64,
     run_id: I64,
-    wcols: I64,
+    w_s: list[I64],
     acc: list[dict[str, I64]],
     bits: int,
     chunk: int = 1 << 21,
 ) -> None:
     """Add the terms of every k-sub-multiset T (0 < k < h) to the accumulators, a chunk
     of about ``chunk`` incidences at a time (whole blocks; the sorted keys are the one
-    array of every incidence)."""
+    array of every incidence). Everything is in strength order: row p of ``hands`` is
+    the p-th weakest hand, and so are ``pattern``, ``w_s`` and the accumulators."""
     h = hands.shape[1]
     combos = list(combinations(range(h), k))
     cbits = max(len(combos) - 1, 1).bit_length()
     g = comb(faces + h - k - 1, h - k)  # hands containing a given k-multiset
     valid, coef, vals = _pattern_tables(h, k, sizes)
-    # the keys of every (T, B) incidence, written into one buffer (no list + concatenate)
-    idxs = [np.flatnonzero(valid[pattern, i]) for i in range(len(combos))]
-    key = np.empty(sum(len(ix) for ix in idxs), dtype=np.int64)
+    # the keys of every (T, B) incidence, written into one buffer (no list + concatenate;
+    # each combination's hands found again when its keys are written: one at a time)
+    n_pat = np.bincount(pattern, minlength=valid.shape[0])
+    key = np.empty(int(n_pat @ valid.sum(axis=1)), dtype=np.int64)
     at = 0
-    for i, (combo, idx) in enumerate(zip(combos, idxs, strict=True)):
+    for i, combo in enumerate(combos):
+        idx = np.flatnonzero(valid[pattern, i])
         trank = multiset_rank_array(hands[idx][:, list(combo)], presorted=True).astype(np.int64)
         part = key[at : at + len(idx)]
         np.left_shift(trank, bits + cbits, out=part)
-        part |= pos_of[idx] << cbits
+        part |= idx << cbits
         part |= i
         at += len(idx)
-        del trank
-    del idxs
+        del trank, idx
     key.sort()
     if len(key) != comb(faces + k - 1, k) * g:
         raise AssertionError("sub-multiset blocks are not all full")
@@ -251,43 +271,28 @@ def _block_pass(
     for a0 in range(0, len(key), step):
         kb = key[a0 : a0 + step]
         pos = (kb >> cbits) & ((1 << bits) - 1)
-        x = order[pos]
-        cell = pattern[x] * len(combos) + (kb & ((1 << cbits) - 1))  # (pattern, combo)
+        cell = pattern[pos] * len(combos) + (kb & ((1 << cbits) - 1))  # (pattern, combo)
         rs, re = _runs(run_id[pos], g)
-        del pos
-        start = (np.arange(len(x), dtype=np.int64) // g) * g
+        start = (np.arange(len(pos), dtype=np.int64) // g) * g
         a_e = coef_flat[cell]
-        wx = [wcols[x, j] for j in range(wcols.shape[1])]
+        wx = [w[pos] for w in w_s]
         for d, acc_d in enumerate(acc):
             v = vals_flat[d][cell]
             cv = np.concatenate(([0], np.cumsum(v)))
             base = cv[start]
-            _bin_add(acc_d["lt"], x, a_e * (cv[rs] - base))
-            _bin_add(acc_d["le"], x, a_e * (cv[re] - base))
-            for j in range(wcols.shape[1]):
-                cvm = np.concatenate(([0], np.cumsum(v * wx[j])))
-                _bin_add(acc_d["wgt"][:, j], x, a_e * (cvm[start + g] - cvm[re]))
+            _bin_add(acc_d["lt"], pos, a_e * (cv[rs] - base))
+            _bin_add(acc_d["le"], pos, a_e * (cv[re] - base))
+            for j, wj in enumerate(wx):
+                cvm = np.concatenate(([0], np.cumsum(v * wj)))
+                _bin_add(acc_d["wgt"][j], pos, a_e * (cvm[start + g] - cvm[re]))
             del v, cv, base
-        del kb, x, cell, rs, re, start, a_e, wx
+        del kb, pos, cell, rs, re, start, a_e, wx
 
 
 def _bin_add(out: I64, x: I64, values: I64) -> None:
-    """``out[x[e]] += values[e]`` exactly, fast: two float64 bincounts of 30-bit halves
-    (each bin sums at most a few dozen terms, far inside float64's 53 exact bits)."""
-    n = len(out)
-    if not len(values):
-        return
-    big = max(int(values.max()), -int(values.min()))
-    if big < 1 << 46:  # one bincount is exact: a bin sums at most 64 terms < 2^52
-        out += np.bincount(x, weights=values.astype(np.float64), minlength=n).astype(np.int64)
-        return
-    lo = (values & ((1 << 30) - 1)).astype(np.float64)
-    hi = (values >> 30).astype(np.float64)
-    if big >> 30 >= 1 << 46:
-        raise OverflowError("shoe counts beyond 64-bit range")
-    lo_sum = np.bincount(x, weights=lo, minlength=n).astype(np.int64)
-    hi_sum = np.bincount(x, weights=hi, minlength=n).astype(np.int64)
-    out += (hi_sum << 30) + lo_sum
+    """``out[x[e]] += values[e]`` exactly: an int64 scatter-add (wrapping 64-bit sums
+    are exact whenever the final sum fits, as every count here does)."""
+    np.add.at(out, x, values)
 
 
 def exact_dot(w: npt.ArrayLike, x: npt.ArrayLike) -> int:

@@ -219,38 +219,6 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, argv: list[str], needl
     assert err.count("\n") == 1 and needle in err, err
 
 
-@pytest.mark.slow
-def test_duckdb_and_spark_agree(tmp_path: Path) -> None:
-    pytest.importorskip("pyspark", reason="pyspark is not installed (pip install '.[spark]')")
-    path = str(tmp_path / "log.parquet")
-    opts = {"bet": "double"}  # the net test: eight amounts
-    deal("niuniu", 3000, players=4, seed=21, out=path, bias={"errors": 0.01, "banker_edge": 0.05},
-         options=opts)  # fmt: skip
-    duck = cli_audit("niuniu", [path], by=["table"], options=opts)
-    spark = cli_audit("niuniu", [path], by=["table"], engine="spark", options=opts)
-    for res in (duck, spark):
-        res.pop("seconds")
-        res.pop("engine")
-    assert duck == spark
-    assert duck["settlement"]["disagree"] > 0
-    assert sum(t["name"] == "net" for t in duck["fairness"]) == 5  # all, 4 tables
-    # Pok Deng under a stated strategy (outcome and net), and from an 8-deck shoe
-    for rules, opts in (
-        (None, {"player_strategy": "mirror"}),
-        ("shoe8", {"player_strategy": "optimal"}),
-    ):
-        path = str(tmp_path / f"pokdeng-{rules}.parquet")
-        deal("pokdeng", 1500, players=3, seed=22, out=path, rules=rules, options=opts)
-        duck = cli_audit("pokdeng", [path], rules=rules, by=["table"], options=opts)
-        spark = cli_audit("pokdeng", [path], rules=rules, by=["table"], engine="spark",
-                          options=opts)  # fmt: skip
-        for res in (duck, spark):
-            res.pop("seconds")
-            res.pop("engine")
-        assert duck == spark
-        assert any(t["name"] == "net" for t in duck["fairness"])
-
-
 @pytest.mark.parametrize("game", ["niuniu", "taungau", "pokdeng"])
 def test_dealt_logs_settle_as_bull_verify_does(tmp_path: Path, game: str) -> None:
     """Every player row of a fair log, as a showdown row for ``bull verify``: no

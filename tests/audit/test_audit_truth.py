@@ -13,9 +13,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from solver.audit.command import cli_audit
+from solver.audit.command import audit_text, cli_audit
 from solver.audit.deal import deal
 from solver.cli import main
+from solver.core.errors import BullError
 from solver.verify import verify_file
 
 
@@ -109,16 +110,75 @@ def test_logs_that_each_number_rounds_from_1_audit_together(tmp_path: Path) -> N
     assert code == 2 and "--round-key" in err and err.count("\n") == 1
 
 
-@pytest.mark.slow
-def test_duckdb_and_spark_agree_on_logs_numbered_from_1_each(tmp_path: Path) -> None:
-    pytest.importorskip("pyspark", reason="pyspark is not installed (pip install '.[spark]')")
-    a, b = str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")
-    deal("niuniu", 300, players=3, seed=1, out=a)
-    deal("niuniu", 200, players=3, seed=2, out=b, bias={"errors": 0.05})
-    for key in ((), ["table,round"]):
-        duck = cli_audit("niuniu", [a, b], round_key=key)
-        spark = cli_audit("niuniu", [a, b], round_key=key, engine="spark")
-        for res in (duck, spark):
-            res.pop("seconds")
-            res.pop("engine")
-        assert duck == spark, key
+# ---------------------------------------------------------------- issue 28: no misleading "ok"
+
+
+def test_a_test_without_the_rounds_to_see_its_bias_says_so(tmp_path: Path) -> None:
+    """300 rounds: the banker's category test needs 325 to see its bias, the card test
+    10,459: they say "not enough rounds (needs N)", not "ok", and so does the result."""
+    path = str(tmp_path / "small.csv")
+    deal("niuniu", 300, players=4, seed=1, out=path)
+    res = cli_audit("niuniu", [path])
+    status = {t["name"]: t["status"] for t in res["fairness"]}
+    assert status["category:banker"] == status["card"] == "not enough rounds"
+    assert status["category:player"] == "ok"  # needs 82 rounds
+    for t in res["fairness"]:
+        assert (t["status"] == "not enough rounds") == (t["rounds"] < (t["power_rounds"] or 0))
+    text = audit_text(res)
+    assert "low  card" in text and "not enough rounds (needs 10,459)" in text
+    last = text.splitlines()[-1]
+    assert last.startswith("result: clean; not enough rounds to test: category:banker [all]")
+    assert {x["name"] for x in res["not_enough_rounds"]} >= {"category:banker", "card", "hold"}
+
+
+def test_by_seat_lists_no_test_of_a_seat_that_holds_no_such_hand(tmp_path: Path) -> None:
+    """``--by seat``: seat 0 is the banker's (no player-category, outcome or net test
+    there), seats 1-4 the players' (no banker-category test); the first player's seat has
+    the outcome and net tests. Nothing with no observations is printed as "ok"."""
+    path = str(tmp_path / "log.csv")
+    deal("niuniu", 300, players=4, seed=1, out=path)
+    res = cli_audit("niuniu", [path], by=["seat"])
+    names: dict[str, set[str]] = {}
+    for t in res["fairness"]:
+        assert t["n"] > 0, t
+        names.setdefault(t["group"], set()).add(t["name"])
+    assert names["seat=0"] == {"category:banker", "card"}
+    assert names["seat=1"] == {"category:player", "card", "outcome", "net"}
+    assert names["seat=4"] == {"category:player", "card"}
+    holds = {h["group"] for h in res["hold"]}
+    assert "seat=0" not in holds and {"all", "seat=1", "seat=4"} <= holds
+
+
+def test_a_shoe_log_audited_with_one_deck_rules_says_so(tmp_path: Path) -> None:
+    """A 6-deck log under the one-deck rules: the repeated cards make impossible deals
+    (not malformed rows), and the audit says the logs hold more copies of a card than the
+    rules' deck and suggests the shoe preset — also when no round is left to audit."""
+    one = str(tmp_path / "one.csv")
+    deal("niuniu", 300, players=1, seed=1, out=one, rules="shoe6")
+    res = cli_audit("niuniu", [one])
+    assert res["malformed"] == 0 and res["impossible"] > 0
+    hint = res["deck_hint"]
+    assert "--rules shoe6" in hint and "copies of a card in one round" in hint
+    assert "hint: " in audit_text(res)
+    full = str(tmp_path / "full.csv")
+    deal("niuniu", 100, players=9, seed=1, out=full, rules="shoe6")
+    with pytest.raises(BullError, match=r"no complete round .* audit with --rules shoe6"):
+        cli_audit("niuniu", [full])
+
+
+def test_pvalues_plot_is_minus_log10_p_with_the_flag_line(tmp_path: Path) -> None:
+    """p-values from 1 down to 0 (an impossible amount): the axis is -log10 p from 0 to
+    a little above the largest (p = 0 drawn at 300), the flag line at 6, one legend
+    entry per test."""
+    plt = pytest.importorskip("matplotlib.pyplot")
+    from solver.audit.report import plot_pvalues
+
+    tests = [{"name": n, "group": g, "p_value": p}
+             for n, g, p in (("card", "all", 0.5), ("card", "t1", 1e-9), ("net", "all", 0.0),
+                             ("net", "t1", 1.0))]  # fmt: skip
+    res = {"fairness": tests, "alpha": 1e-6, "game": "niuniu", "rules": "classic"}
+    drawn = plot_pvalues(str(tmp_path / "p.png"), res, plt)
+    assert drawn["labels"] == ["card", "net"] and drawn["flag"] == pytest.approx(6)
+    assert drawn["ylim"][0] == 0 and 300 < drawn["ylim"][1] < 330
+    small = plot_pvalues(str(tmp_path / "q.png"), res | {"fairness": tests[:1]}, plt)
+    assert 6 < small["ylim"][1] < 8  # the flag line in view, not 10^14

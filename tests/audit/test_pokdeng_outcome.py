@@ -185,7 +185,8 @@ def test_without_a_strategy_the_outcome_is_not_run_and_says_why(tmp_path: Path) 
     res = cli_audit("pokdeng", [path])
     assert {t["name"] for t in res["fairness"]}.isdisjoint({"outcome", "net"})
     reasons = {nr["name"]: nr["reason"] for nr in res["not_run"]}
-    assert set(reasons) == {"outcome", "net"} and "--player-strategy" in reasons["outcome"]
+    assert set(reasons) == {"outcome", "net", "hold"} and "--player-strategy" in reasons["outcome"]
+    assert "--player-strategy" in reasons["hold"] and not res["hold"]
     assert "not run: outcome" in audit_text(res)
 
 

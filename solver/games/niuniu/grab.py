@@ -12,7 +12,7 @@ opponent's five cards from the 47 left (card removal on both sides):
   ``20 * 48 * C(47, 5)``, for the stated multiplier table (:data:`MULTIPLIERS`: the
   loser pays the winner's multiplier, 5% commission taken from whoever wins). Under
   these rules a hand's EV is the same as banker and as player (the payments are
-  symmetric and one deck deals no ties), so ``banker_ev`` and ``player_ev`` agree;
+  symmetric and one deck deals no ties), so ``ev_banker`` and ``ev_player`` agree;
 * ``ev_at_most``: how many four-card hands have an EV no higher (the percentile);
 * ``bid``: the bid that maximises EV as banker. The EV is linear in the bid, so the
   largest allowed bid (4) when it is positive, no bid (0) otherwise; against N players

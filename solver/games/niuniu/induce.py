@@ -10,7 +10,7 @@ range of ranks they hold). A conjunction *fits* when a precedence exists that gi
 every claimed hand the new category and no agreeing hand of another: the hands that fall
 in two say which of the two comes first (the new category goes just below the lowest
 category that keeps its hands, as high as the claims allow). The first fitting size wins;
-among its fits, the one matching the fewest hands (the most cautious). From **showdown
+among its fits, the one matching the fewest classes of hands (the most cautious). From **showdown
 rows** (:mod:`~solver.games.niuniu.induce_play`) it learns where a new category ranks,
 the tie chain per category, and the multiplier table and commission.
 

@@ -60,7 +60,6 @@ solver.core.errors.RulesError: unexpected '>' at column 8
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
@@ -68,13 +67,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.errors import RulesError
+from solver.kit.predicate import RANKS, Expr, Vocabulary, parse, parse_ranks, show
 
 __all__ = [
     "BOOL_VARS",
     "ENDS",
     "INT_VARS",
+    "RANKS",
     "STEPS",
+    "VOCABULARY",
     "Expr",
     "evaluate",
     "features",
@@ -82,8 +83,6 @@ __all__ = [
     "parse_ranks",
     "show",
 ]
-
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 BOOL_VARS = ("bull", "bull_pair", "flush", "true", "false")
 INT_VARS = ("points", "faces", "tens", "ten_valued", "total", "kind", "pairs", "cards")
@@ -104,196 +103,17 @@ STEPS: Mapping[str, int] = {
 """Every tie step and the bits its key takes in a strength."""
 ENDS = ("push", "banker")
 
-Expr = tuple[Any, ...]
-"""A parsed predicate: ``("lit", v)``, ``("var", name)``, ``("call", name, arg)``,
-``("not", e)``, ``("and", a, b, ...)``, ``("or", a, b, ...)``, ``("cmp", op, a, b)``."""
 
-
-def parse_ranks(text: str) -> tuple[int, ...]:
-    """A rank set: names or ranges, space or comma separated, as sorted rank ids.
-
-    >>> parse_ranks("A-4"), parse_ranks("10 J Q K"), parse_ranks("2, 9-10")
-    ((0, 1, 2, 3), (9, 10, 11, 12), (1, 8, 9))
-    """
-    out: set[int] = set()
-    for part in re.split(r"[\s,]+", text.strip().upper()):
-        if not part:
-            continue
-        lo, _, hi = part.partition("-")
-        if lo not in RANKS or (hi and hi not in RANKS):
-            raise RulesError(f"{part!r} is not a rank or a range of ranks (A 2..10 J Q K)")
-        a, b = RANKS.index(lo), RANKS.index(hi or lo)
-        if b < a:
-            raise RulesError(f"rank range {part!r} runs backwards")
-        out.update(range(a, b + 1))
-    if not out:
-        raise RulesError("an empty rank set")
-    return tuple(sorted(out))
-
-
-def _ranks_text(ranks: tuple[int, ...]) -> str:
-    parts, i = [], 0
-    while i < len(ranks):
-        j = i
-        while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
-            j += 1
-        a, b = RANKS[ranks[i]], RANKS[ranks[j]]
-        parts.append(a if i == j else f"{a}-{b}" if j > i + 1 else f"{a} {b}")
-        i = j + 1
-    return " ".join(parts)
-
-
-_TOKEN = re.compile(r"""\s*(?:(\d+)|([A-Za-z_]\w*)|("[^"]*"|'[^']*')|(==|!=|<=|>=|<|>|\(|\)))""")
-
-
-class _Parser:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.toks: list[tuple[str, str, int]] = []
-        pos = 0
-        while pos < len(text):
-            if text[pos:].strip() == "":
-                break
-            m = _TOKEN.match(text, pos)
-            if not m or m.end() == pos:
-                col = pos + len(text[pos:]) - len(text[pos:].lstrip()) + 1
-                raise RulesError(f"unexpected {text[col - 1]!r} at column {col}")
-            kind = "num" if m.group(1) else "name" if m.group(2) else "str" if m.group(3) else "op"
-            self.toks.append((kind, m.group(m.lastindex or 0), m.start(m.lastindex or 0) + 1))
-            pos = m.end()
-        self.i = 0
-
-    def peek(self) -> tuple[str, str, int] | None:
-        return self.toks[self.i] if self.i < len(self.toks) else None
-
-    def take(self) -> tuple[str, str, int]:
-        t = self.peek()
-        if t is None:
-            raise RulesError("the predicate ends too early")
-        self.i += 1
-        return t
-
-    def fail(self, t: tuple[str, str, int] | None, what: str = "") -> RulesError:
-        if t is None:
-            return RulesError(f"the predicate ends too early{what}")
-        return RulesError(f"unexpected {t[1]!r} at column {t[2]}{what}")
-
-    def expr(self) -> Expr:
-        parts = [self.conj()]
-        while (t := self.peek()) and t[:2] == ("name", "or"):
-            self.take()
-            parts.append(self.conj())
-        return parts[0] if len(parts) == 1 else ("or", *parts)
-
-    def conj(self) -> Expr:
-        parts = [self.neg()]
-        while (t := self.peek()) and t[:2] == ("name", "and"):
-            self.take()
-            parts.append(self.neg())
-        return parts[0] if len(parts) == 1 else ("and", *parts)
-
-    def neg(self) -> Expr:
-        t = self.peek()
-        if t and t[:2] == ("name", "not"):
-            self.take()
-            return ("not", self.neg())
-        return self.cmp()
-
-    def cmp(self) -> Expr:
-        a = self.atom()
-        t = self.peek()
-        if t and t[0] == "op" and t[1] in ("==", "!=", "<", "<=", ">", ">="):
-            self.take()
-            return ("cmp", t[1], a, self.atom())
-        return a
-
-    def atom(self) -> Expr:
-        t = self.take()
-        kind, text, _ = t
-        if kind == "num":
-            return ("lit", int(text))
-        if kind == "op" and text == "(":
-            e = self.expr()
-            if self.take()[1] != ")":
-                raise self.fail(self.toks[self.i - 1], ", expected ')'")
-            return e
-        if kind == "name":
-            if text in ("true", "false"):
-                return ("lit", text == "true")
-            if text in _CALLS:
-                if self.take()[1] != "(":
-                    raise self.fail(self.toks[self.i - 1], f": {text} takes an argument (...)")
-                arg = self.take()
-                close = self.take()
-                if close[1] != ")":
-                    raise self.fail(close, ", expected ')'")
-                if text == "straight":
-                    if arg[1] not in _ACES:
-                        raise self.fail(arg, ": straight takes low, high or both")
-                    return ("call", text, arg[1])
-                if arg[0] != "str":
-                    raise self.fail(arg, f': {text} takes a quoted rank set, e.g. "A-4"')
-                return ("call", text, parse_ranks(arg[1][1:-1]))
-            if text in BOOL_VARS or text in INT_VARS:
-                return ("var", text)
-            raise RulesError(
-                f"unknown word {text!r} at column {t[2]}; expected one of: "
-                + ", ".join([*BOOL_VARS, *INT_VARS, *_CALLS, "and", "or", "not"])
-            )
-        raise self.fail(t)
-
-
-def _type(e: Expr) -> str:
-    head = e[0]
-    if head == "lit":
-        return "bool" if isinstance(e[1], bool) else "int"
-    if head == "var":
-        return "bool" if e[1] in BOOL_VARS else "int"
-    if head == "call":
-        return _CALLS[e[1]]
-    if head == "cmp":
-        for side in e[2:]:
-            if _type(side) != "int":
-                raise RulesError(f"'{show(side)}' is not a number: it cannot be compared")
-        return "bool"
-    for part in e[1:]:
-        if _type(part) != "bool":
-            raise RulesError(f"'{show(part)}' is a number, not a test: use a comparison")
-    return "bool"
+VOCABULARY = Vocabulary(
+    bools=BOOL_VARS, ints=INT_VARS, calls=_CALLS, word_calls={"straight": _ACES}
+)
+"""The Niu Niu words (the table above)."""
 
 
 def parse_predicate(text: str) -> Expr:
-    """Parse and type-check a predicate (a one-line :class:`RulesError` if malformed)."""
-    if not isinstance(text, str) or not text.strip():
-        raise RulesError("a predicate must be a non-empty string")
-    p = _Parser(text)
-    e = p.expr()
-    if p.peek() is not None:
-        raise p.fail(p.peek())
-    if _type(e) != "bool":
-        raise RulesError(f"'{show(e)}' is a number, not a test: use a comparison")
-    return e
-
-
-def show(e: Expr, parent: str = "") -> str:
-    """The canonical text of a predicate (parses back to the same tree)."""
-    head = e[0]
-    if head == "lit":
-        return str(e[1]).lower() if isinstance(e[1], bool) else str(e[1])
-    if head == "var":
-        return str(e[1])
-    if head == "call":
-        arg = e[2] if e[1] == "straight" else f"'{_ranks_text(e[2])}'"
-        return f"{e[1]}({arg})"
-    if head == "cmp":
-        return f"{show(e[2], 'cmp')} {e[1]} {show(e[3], 'cmp')}"
-    if head == "not":
-        return f"not {show(e[1], 'not')}"
-    text = f" {head} ".join(show(x, head) for x in e[1:])
-    binds = {"or": 0, "and": 1}
-    if parent in ("not", "cmp") or (parent in binds and binds[parent] > binds[head]):
-        return f"({text})"
-    return text
+    """Parse and type-check a Niu Niu predicate (a one-line :class:`RulesError` if
+    malformed)."""
+    return parse(text, VOCABULARY)
 
 
 # ---------------------------------------------------------------- evaluation

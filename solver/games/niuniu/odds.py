@@ -220,13 +220,15 @@ def _remember(key: tuple[str, str], mu: NiuNiuMatchups) -> None:
 
 
 def shoe_curve(
-    rules: Any, decks: list[int], tables: TablesLike = None
+    rules: Any, decks: list[int], tables: TablesLike = None, keep: Any = None
 ) -> dict[int, NiuNiuMatchups]:
     """The matchup counts of ``rules`` dealt from shoes of each size in ``decks``, in
     one pass over every 5-multiset (the table of ``rules``, which must be a shoe rule
-    set). Each is cached as the matchups of ``rules`` with that many decks, so
-    :func:`niuniu_edge` answers them at once afterwards; one deck comes out of the same
-    pass (repeats weigh 0) and equals the one-deck figures exactly."""
+    set). Each (or each size in ``keep``) is cached as the matchups of ``rules`` with
+    that many decks, so :func:`niuniu_edge` answers them at once afterwards; one deck
+    comes out of the same pass (repeats weigh 0) and equals the one-deck figures
+    exactly. Each size's counts take ~180 MB: pass a few sizes at a time to bound the
+    memory (``bull report`` does)."""
     from dataclasses import replace as dc_replace
 
     r = _niuniu_rules(rules)
@@ -244,7 +246,8 @@ def shoe_curve(
         hands, strength, category = _niuniu_columns(r, tables)
         for mu in shoe_matchups(r, hands, strength, category, r.deck_size, todo):
             out[mu.decks] = mu
-            _remember(_cache_key(dc_replace(r, decks=mu.decks), tables), mu)
+            if keep is None or mu.decks in keep:
+                _remember(_cache_key(dc_replace(r, decks=mu.decks), tables), mu)
     return {d: out[d] for d in decks}
 
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from solver.games.niuniu.odds import (
     EdgeResult,
-    NiuNiuMatchups,
     edge_of,
     niuniu_edge,
     odds,
@@ -68,7 +67,7 @@ def risk_headline(tables: str | os.PathLike[str] | None = None) -> list[str]:
             if row["method"] == "simulated":
                 cells.append(f"{row['amount']:g} [{row['low']:g}, {row['high']:g}]")
             elif row["method"] == "bound":
-                cells.append(f"at most {row['amount']:g}")
+                cells.append(f"{row['low']:g} seen, at most {row['amount']:g}")
             else:
                 cells.append(f"{row['amount']:g}")
         who = "heads-up" if n == 1 else f"a full table of {n} players"
@@ -86,7 +85,7 @@ def section(ctx: ReportContext) -> None:
     md = ctx.md
     md += ["## Niu Niu", ""]
     shoe = load_rules("shoe6")
-    curve = shoe_curve(shoe, list(ctx.shoe_decks), ctx.tables)  # also serves preset shoe6
+    curve = _curve_edges(ctx, shoe)  # also serves preset shoe6 (its counts are kept)
     nn_odds = {p: odds(p, ctx.tables) for p in PRESETS}
     nn_edges: dict[str, EdgeResult] = {}
     for preset in PRESETS:
@@ -180,27 +179,50 @@ def section(ctx: ReportContext) -> None:
     _risk_sections(ctx)
 
 
-def _shoe_section(ctx: ReportContext, shoe: NiuNiuRules, curve: dict[int, NiuNiuMatchups]) -> None:
+CURVE_BATCH = 3
+"""Shoe sizes counted in one pass for the report (each holds ~180 MB of counts while
+it is counted; all eight at once peaked near 2.5 GB)."""
+
+
+def _curve_edges(
+    ctx: ReportContext, shoe: NiuNiuRules
+) -> tuple[dict[str, list[EdgeResult]], float]:
+    """The edges of every bet at each of the report's shoe sizes, a few sizes per pass;
+    only the 6-deck counts stay cached (preset ``shoe6`` uses them)."""
+    sizes = list(ctx.shoe_decks)
+    c = exact_commission(None, shoe.commission)
+    edges: dict[str, list[EdgeResult]] = {bet: [] for bet in shoe.bets}
+    seconds = 0.0
+    for i in range(0, len(sizes), CURVE_BATCH):
+        ctx.progress(f"niuniu: shoes of {', '.join(map(str, sizes[i : i + CURVE_BATCH]))} decks")
+        batch = shoe_curve(shoe, sizes[i : i + CURVE_BATCH], ctx.tables, keep={shoe.decks})
+        for d, mu in batch.items():
+            for bet in shoe.bets:
+                edges[bet].append(edge_of(replace(shoe, decks=d), mu, bet, c))
+            seconds += mu.seconds
+        del batch
+    return edges, seconds
+
+
+def _shoe_section(
+    ctx: ReportContext, shoe: NiuNiuRules, curve: tuple[dict[str, list[EdgeResult]], float]
+) -> None:
     """How the edge moves from one deck to an 8-deck shoe (classic rules, ties push)."""
     md = ctx.md
-    c = exact_commission(None, shoe.commission)
-    edges = {
-        bet: [edge_of(replace(shoe, decks=d), mu, bet, c) for d, mu in curve.items()]
-        for bet in shoe.bets
-    }
-    seconds = sum(mu.seconds for mu in curve.values())
+    edges, seconds = curve
+    sizes = [e.decks for e in edges[shoe.bets[0]]]
     md += [
         "### From one deck to an 8-deck shoe",
         "",
         "Classic rules (ties push), the banker's hand dealt from what the player's leaves "
         "in a shoe of N decks: every figure exact, over all C(52N, 5) · C(52N - 5, 5) "
-        f"ordered deals of two hands (all sizes in one pass, {seconds:.0f} s). With "
+        f"ordered deals of two hands ({CURVE_BATCH} sizes per pass, {seconds:.0f} s). With "
         "several decks two hands can be exactly equal (a push), and a hand may hold a "
         "card twice.",
         "",
     ]
     rows = []
-    for i, d in enumerate(curve):
+    for i, d in enumerate(sizes):
         eq, db = edges["equal"][i], edges["double"][i]
         rows.append(
             [
@@ -221,8 +243,8 @@ def _shoe_section(ctx: ReportContext, shoe: NiuNiuRules, curve: dict[int, NiuNiu
         ],
         rows,
     )
-    if 1 in curve:
-        at = list(curve).index(1)
+    if 1 in sizes:
+        at = sizes.index(1)
         same = all(
             edges[bet][at].ev == niuniu_edge("classic", bet, None, ctx.tables).ev
             for bet in shoe.bets
@@ -237,7 +259,7 @@ def _shoe_section(ctx: ReportContext, shoe: NiuNiuRules, curve: dict[int, NiuNiu
     else:
         md += [""]
     if ctx.plots:
-        _plot_shoe(ctx.image("niuniu_shoe.png"), list(curve), edges)
+        _plot_shoe(ctx.image("niuniu_shoe.png"), sizes, edges)
         md += ["![Niu Niu edge by shoe size](niuniu_shoe.png)", ""]
 
 

@@ -58,7 +58,9 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
     def add_mistake(name: str, desc: str, stage: str, modes: tuple[str, ...] = both) -> None:
         out.add_mistake(name, desc, modes=modes, scope=modes, stage=stage)
 
-    if rules.straights:
+    if rules.types:  # the rule language: the types are the file's, not options
+        pass
+    elif rules.straights:
         add("straights=false", "no straights (Riang not counted)", {**base, "straights": False})
         for ace in ("low", "high", "both"):
             if ace != rules.ace:
@@ -86,7 +88,9 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
         ("tong", 3, "Tong given 3 deng"),
         ("sam_lueang", 1, "Sam Lueang given 1 deng"),
     ]
-    if rules.straights:
+    if rules.types:  # a type's deng is said per type, the [deng] table only by kind
+        tried = [t for t in tried if t[0] in deng]
+    elif rules.straights:
         tried += [
             ("straight", 1, "a straight given 1 deng"),
             ("straight_flush", 3, "a straight flush given 3 deng"),

@@ -120,6 +120,10 @@ def classify(
     arr = np.asarray(cards, dtype=np.int64)
     if arr.ndim != 2 or arr.shape[1] not in (2, 3):
         raise ValueError("cards must have shape (n, 2) or (n, 3)")
+    if rules.types:  # a file in the rule language: its own types, in its order
+        from solver.games.pokdeng.language import classify_types
+
+        return classify_types(arr, rules.types, rules.deng, rules.flush_with_identical)
     n, size = arr.shape
     ranks = arr >> 2
     suits = arr & 3

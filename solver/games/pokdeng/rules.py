@@ -32,7 +32,7 @@ from enum import IntEnum
 from importlib import resources
 from typing import Any
 
-from solver.core.errors import ParseError
+from solver.core.errors import ParseError, RulesError
 from solver.core.rules import Reader, load_rule_data
 from solver.core.shoe import MAX_DECKS
 
@@ -171,6 +171,10 @@ class PokDengRules:
     deng: Deng = field(default_factory=Deng)
     decks: int = 1
     flush_with_identical: bool = True
+    types: tuple[Any, ...] = ()
+    """A rule file's own types (the rule language,
+    :mod:`~solver.games.pokdeng.language`), highest precedence first; empty for a rule
+    set said in today's keys (:meth:`expand` writes those as types)."""
 
     @classmethod
     def from_data(cls, name: str, data: Mapping[str, Any]) -> PokDengRules:
@@ -183,6 +187,8 @@ class PokDengRules:
         ...
         solver.core.errors.RulesError: rule set x: field 'ace' is 'middle'; expected one of: ...
         """
+        if "types" in data:
+            return _from_types(name, data)
         r = Reader(data, name)
         d = cls()
         straights = r.boolean("straights", default=d.straights)
@@ -243,13 +249,36 @@ class PokDengRules:
         >>> PokDengRules.from_data(r.name, r.to_data()) == r
         True
         """
+        if self.types:
+            return self.expand()
         out: dict[str, Any] = {"game": "pokdeng"}
         out.update(asdict(self))
+        del out["types"]
         out["two_card_order"] = list(self.two_card_order)
         if self.decks == 1:
             del out["decks"]  # one deck: the content (and its digests) of before decks
         if self.flush_with_identical:
             del out["flush_with_identical"]  # the default; never met with one deck
+        return out
+
+    def expand(self) -> dict[str, Any]:
+        """The rule set in the rule language's full form (``bull rules --expand``): every
+        type with its predicate and deng; read back, it classifies every hand alike."""
+        from solver.games.pokdeng.language import KIND_DENG, expand_keys
+
+        types = self.types or expand_keys(self.straights, self.ace, self.deng)
+        out: dict[str, Any] = {"game": "pokdeng", "name": self.name}
+        out["description"] = self.description
+        for key in ("tong_vs_sam_lueang_pays", "dealer_pok_first", "dealer_draws_at_most",
+                    "equal_points"):  # fmt: skip
+            out[key] = getattr(self, key)
+        out["two_card_order"] = list(self.two_card_order)
+        if self.decks != 1:
+            out["decks"] = self.decks
+        if not self.flush_with_identical:
+            out["flush_with_identical"] = False
+        out["deng"] = {k: getattr(self.deng, k) for k in KIND_DENG}
+        out["types"] = [t.to_data() for t in types]
         return out
 
     def with_policy(self, k: int) -> PokDengRules:
@@ -265,6 +294,7 @@ class PokDengRules:
             self.equal_points,
             self.two_card_order,
             self.deng,
+            self.types,
         )
 
     def kind_rank(self, kind: int) -> int:
@@ -277,6 +307,41 @@ class PokDengRules:
     def kind_ranks(self) -> tuple[int, ...]:
         """:meth:`kind_rank` of every :class:`Kind` (index = kind code)."""
         return tuple(self.kind_rank(k) for k in Kind)
+
+
+_SUGAR = ("straights", "ace")
+"""Today's keys a file in the rule language says in its types instead."""
+
+
+def _from_types(name: str, data: Mapping[str, Any]) -> PokDengRules:
+    """A rule file with ``[[types]]`` (see :mod:`~solver.games.pokdeng.language`)."""
+    from solver.games.pokdeng.language import KIND_DENG, TYPE_NAMES, read_types
+
+    for key in _SUGAR:
+        if key in data:
+            raise RulesError(
+                f"rule set {name}: field {key!r} is said per type in a file with [[types]]"
+            )
+    deng_data = data.get("deng", {})
+    if isinstance(deng_data, Mapping):
+        for key in deng_data:
+            if key not in KIND_DENG:
+                raise RulesError(
+                    f"rule set {name}: field 'deng.{key}' is said per type in a file with "
+                    f"[[types]] (the [deng] table holds: {', '.join(KIND_DENG)})"
+                )
+    types = read_types(data["types"], name)
+    rest = {k: v for k, v in data.items() if k != "types"}
+    base = PokDengRules.from_data(name, rest)
+    # the type deng today's keys held, from the types that say one (what reasons and
+    # reports quote); a type a file does not list keeps the default
+    said = {t.name: t.deng for t in reversed(types) if t.deng is not None}
+    fields = {"tong": "tong", "sam_lueang": "sam_lueang", "straight": "straight",
+              "straight_flush": "straight_flush"}  # fmt: skip
+    deng = replace(base.deng, **{f: said[t] for t, f in fields.items() if t in said})
+    straights = any(t.name in ("straight", "straight_flush") for t in types)
+    assert set(t.name for t in types) <= set(TYPE_NAMES)
+    return replace(base, deng=deng, straights=straights, types=types)
 
 
 def load_rules(spec: str | os.PathLike[str] | Mapping[str, Any] | None = None) -> PokDengRules:

@@ -142,6 +142,11 @@ def simulate_pokdeng(
     a dealer Pok settles every hand before anyone draws."""
     check_round(rounds, players)
     r = _pd_rules(rules)
+    if r.types:  # its classifier is written from RULES.md, today's types only
+        raise BullError(
+            f"rule set {r.name} lists its own [[types]]: the simulator knows today's types "
+            "only (its check is the exact figures' independent twin)"
+        )
     k = r.dealer_draws_at_most if dealer_draws_at_most is None else dealer_draws_at_most
     wants: Callable[[Arr], Arr]
     if policy == "simple":
