@@ -675,6 +675,28 @@ def test_verify_an_endless_json_line_is_a_malformed_row_in_bounded_memory(
     assert s["malformed_rows"] == [{"line": 2, "message": "line too long (over 1,000 bytes)"}]
 
 
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_verify_an_endless_field_is_a_malformed_row_quoted_short(
+    tmp_path: Path, tables: dict[str, str], monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """A CSV or JSON field of megabytes (a 30 MB hand was quoted whole in its message):
+    its row is malformed, named by line and field, the message short (the limit lowered
+    here so that a 50 KB field stands for it)."""
+    from solver.kit import columns
+
+    monkeypatch.setattr(columns, "MAX_FIELD_BYTES", 1000)
+    huge = "K" * 50_000
+    path = tmp_path / f"c.{fmt}"
+    if fmt == "csv":
+        path.write_text(f"hand,points\n{NN},7\n{huge},7\n{NN},7\n")
+    else:
+        rows = [{"hand": NN, "points": 7}, {"hand": huge, "points": 7}, {"hand": NN, "points": 7}]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    s = _verify_json(path, tables)
+    want = {"line": 3 if fmt == "csv" else 2, "message": "hand: over 1,000 bytes (not one hand)"}
+    assert s["malformed_rows"] == [want] and s["checked"] == 2 and s["agree"] == 2
+
+
 # ------------------------------------------ issue 24 (hardening 3): the Python API
 
 IDS_OF = {"niuniu": [48, 33, 31, 10, 24], "taungau": [0, 2, 4, 6, 8], "pokdeng": [0, 5]}

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeAlias
 
 from solver.core.errors import ParseError
-from solver.core.inputs import check_hand
+from solver.core.inputs import check_hand, shown
 from solver.core.text import CARD_CHARACTERS, only_notation
 
 __all__ = [
@@ -93,7 +93,7 @@ def parse_card(text: str) -> Card:
     if len(token) >= 2 and token[:-1] in _RANKS and token[-1] in _SUITS and token[:-1] != "1":
         return make_card(_RANKS[token[:-1]], _SUITS[token[-1]])
     raise ParseError(
-        f"unknown card {text.strip()!r} (expected rank A 2-10 T J Q K and suit S H D C)"
+        f"unknown card {shown(text.strip())} (expected rank A 2-10 T J Q K and suit S H D C)"
     )
 
 

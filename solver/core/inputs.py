@@ -30,7 +30,14 @@ from typing import Any
 
 from solver.core.errors import BullError, ParseError, RulesError
 
-__all__ = ["check_commission", "check_hand", "check_paired", "check_rules_spec", "check_tables"]
+__all__ = [
+    "check_commission",
+    "check_hand",
+    "check_paired",
+    "check_rules_spec",
+    "check_tables",
+    "shown",
+]
 
 _EXAMPLE = {"card": "'AS 10H 3C 7D KS'", "tile": "'[6:5][4:1][3:3][5:5][2:2]'"}
 

@@ -19,6 +19,7 @@ from solver.core.errors import BullError
 
 __all__ = [
     "FIELDS",
+    "MAX_FIELD_BYTES",
     "MAX_LISTED",
     "Chunk",
     "map_columns",
@@ -45,6 +46,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
 
 MAX_LISTED = 100
 """Malformed rows and examples kept in the summary (all are counted)."""
+MAX_FIELD_BYTES = 1 << 16
+"""The longest field read (bytes): a longer one makes its row malformed (a hand is ~20),
+and no message quotes megabytes of it."""
 
 
 def parse_column_options(items: Sequence[str]) -> dict[str, str]:
@@ -111,14 +115,21 @@ class Chunk:
 
     def __post_init__(self) -> None:
         ok = np.ones(len(self.lines), dtype=bool)
+        why: dict[int, str] = {}
         for key, arr in list(self.columns.items()):
             self.columns[key], good = normal_column(arr)
             if good is not None:
+                why.update((int(i), "not UTF-8 text") for i in np.flatnonzero(ok & ~good))
                 ok &= good
+            if self.columns[key].type == pa.string() and len(arr):
+                size = pc.fill_null(pc.binary_length(self.columns[key]), 0)
+                long = ok & (size.to_numpy(zero_copy_only=False) > MAX_FIELD_BYTES)
+                if long.any():
+                    text = f"{key}: over {MAX_FIELD_BYTES:,} bytes (not one {key})"
+                    why.update((int(i), text) for i in np.flatnonzero(long))
+                    ok &= ~long
         if not ok.all():
-            self.bad = sorted(
-                [*self.bad, *((int(self.lines[i]), "not UTF-8 text") for i in np.flatnonzero(~ok))]
-            )
+            self.bad = sorted([*self.bad, *((int(self.lines[i]), m) for i, m in why.items())])
             keep = pa.array(ok)
             self.columns = {k: pc.filter(v, keep) for k, v in self.columns.items()}
             self.lines = self.lines[ok]
