@@ -91,6 +91,31 @@ def test_every_endpoint_answers_what_the_cli_prints(
     assert as_json.json() == (records if batch else records[0])
 
 
+def test_a_large_batch_takes_the_batch_path_with_the_same_bytes(
+    client: TestClient, tables: str
+) -> None:
+    """Over 8 hands the vectorised path answers (its Arrow buffer is the body): the
+    same bytes as the CLI's per-hand records, and as the same hands one by one."""
+    import random
+
+    rng = random.Random(5)
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    deck = [r + s for s in "SHDC" for r in ranks]
+    for game, hands in (
+        ("niuniu", [" ".join(rng.sample(deck, 5)) for _ in range(40)]),
+        ("pokdeng", [" ".join(rng.sample(deck, rng.choice((2, 3)))) for _ in range(40)]),
+    ):
+        printed = cli(["eval", game, *hands], tables)
+        got = client.post(f"/v1/{game}/eval", json={"hands": hands}, headers=NDJSON)
+        assert got.status_code == 200 and got.text == printed
+        assert client.post(f"/v1/{game}/eval", json={"hands": hands}).json() == [
+            json.loads(line) for line in printed.splitlines()
+        ]
+        bad = [*hands[:20], "AS AS 2C 3D 4H", *hands[21:]]
+        r = client.post(f"/v1/{game}/eval", json={"hands": bad})
+        assert r.status_code == 400 and r.json()["error"].startswith("hands[20]: "), r.text
+
+
 def test_batches_answer_one_record_per_item_as_one_at_a_time(
     client: TestClient, tables: str, tmp_path: Path
 ) -> None:

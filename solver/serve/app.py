@@ -141,12 +141,17 @@ def create_app(config: ServeConfig | None = None) -> Any:
         redoc_url=None,
     )
 
-    async def run(request: Request, work: Any, *args: Any) -> Response:
+    async def run(request: Request, work: Any, *args: Any, inline: bool = False) -> Response:
+        """``work(*args)`` in a worker thread under the timeout; ``inline``: a small
+        answer from warm tables (well under a millisecond), computed in place."""
         try:
-            with anyio.fail_after(cfg.timeout):
-                answer: Answer = await anyio.to_thread.run_sync(
-                    work, *args, limiter=limiter, abandon_on_cancel=True
-                )
+            if inline:
+                answer: Answer = work(*args)
+            else:
+                with anyio.fail_after(cfg.timeout):
+                    answer = await anyio.to_thread.run_sync(
+                        work, *args, limiter=limiter, abandon_on_cancel=True
+                    )
         except TimeoutError:
             return _error(
                 503, f"the answer took over {cfg.timeout:g} s (the server's --timeout)",
@@ -157,8 +162,8 @@ def create_app(config: ServeConfig | None = None) -> Any:
         except RecursionError:
             return _error(400, "the request is nested too deeply")
         if NDJSON in request.headers.get("accept", ""):
-            return Response(answer.jsonl().encode(), media_type=NDJSON)
-        return Response(answer.json().encode(), media_type="application/json")
+            return Response(answer.jsonl(), media_type=NDJSON)
+        return Response(answer.json(), media_type="application/json")
 
     def game_of(name: str) -> games.Game:
         return games.get(name)
@@ -195,7 +200,8 @@ def create_app(config: ServeConfig | None = None) -> Any:
 
     @app.post(f"{v1}/eval", summary="bull eval: one record per hand")
     async def eval_(game: str, body: EvalBody, request: Request) -> Response:
-        return await run(request, calls.eval, game_of(game), body)
+        g = game_of(game)
+        return await run(request, calls.eval, g, body, inline=calls.quick(g, body))
 
     @app.post(f"{v1}/compare", summary="bull compare: player against banker (or pairs)")
     async def compare(game: str, body: CompareBody, request: Request) -> Response:

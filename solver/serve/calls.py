@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
+import pyarrow as pa
+
 from solver import games
 from solver.core.errors import BullError
 from solver.core.rules import MAX_RULE_FILE
@@ -29,23 +32,48 @@ __all__ = ["Answer", "Calls"]
 
 T = TypeVar("T")
 
+_FEW = 8
+"""Up to this many hands are answered one by one: the batch path's fixed cost (about
+half a millisecond) is larger than theirs."""
+
 
 @dataclass(frozen=True)
 class Answer:
-    """The JSON lines of an answer; ``many``: a batch (a JSON array over HTTP)."""
+    """The JSON lines of an answer; ``many``: a batch (a JSON array over HTTP).
+    ``block``: the same lines as one UTF-8 JSON Lines block (the batch path renders
+    them so; ``lines`` is then empty).
+
+    >>> a = Answer(["{\\"a\\": 1}", "{\\"a\\": 2}"], many=True)
+    >>> a.json() == Answer([], True, b'{"a": 1}\\n{"a": 2}\\n').json() == b'[{"a": 1},{"a": 2}]'
+    True
+    """
 
     lines: list[str]
     many: bool
+    block: bytes | None = None
 
-    def json(self) -> str:
+    def json(self) -> bytes:
         """The HTTP body: the one record, or the array of them."""
+        if self.block is not None:  # a JSON line holds no raw line end: each one ends it
+            return b"[" + self.block[:-1].replace(b"\n", b",") + b"]"
         if self.many:
-            return "[" + ",".join(self.lines) + "]"
-        return self.lines[0]
+            return ("[" + ",".join(self.lines) + "]").encode()
+        return self.lines[0].encode()
 
-    def jsonl(self) -> str:
+    def jsonl(self) -> bytes:
         """JSON Lines: the bytes ``bull ... --json`` prints."""
-        return "".join(line + "\n" for line in self.lines)
+        if self.block is not None:
+            return self.block
+        return "".join(line + "\n" for line in self.lines).encode()
+
+
+def _block(arr: pa.Array) -> bytes:
+    """The bytes of a text column with no nulls, end to end (its data buffer)."""
+    bufs = arr.buffers()
+    wide = pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type)
+    off = np.frombuffer(bufs[1], dtype=np.int64 if wide else np.int32)
+    lo, hi = int(off[arr.offset]), int(off[arr.offset + len(arr)])
+    return b"" if bufs[2] is None else bufs[2].to_pybytes()[lo:hi]
 
 
 def _dumps(rec: Any) -> str:
@@ -104,6 +132,7 @@ class Calls:
         self._private = re.compile(private + r"[\\/][\w.-]+")
         self._written: list[Path] = []
         self._memo: dict[tuple[Any, ...], Answer] = {}
+        self._warm: set[tuple[str, str | None]] = set()
 
     def _memoised(self, key: tuple[Any, ...], compute: Callable[[], Answer]) -> Answer:
         """Exact whole-deck figures (odds, edge, the chart) are computed once per rule set
@@ -154,35 +183,63 @@ class Calls:
         if len(items) > self.max_batch:
             raise BullError(f"{name}: {len(items):,} items; at most {self.max_batch:,} per request")
 
+    def quick(self, game: games.Game, body: Any) -> bool:
+        """Whether ``eval`` of ``body`` is a few hands on a preset whose tables an
+        earlier request loaded: an answer of microseconds, no table to build."""
+        rules = body.rules
+        return (
+            len(body.hands) <= _FEW
+            and (rules is None or isinstance(rules, str))
+            and (game.name, rules) in self._warm
+        )
+
     # -- the commands
     def eval(self, game: games.Game, body: Any) -> Answer:
         hands = body.hands
         self.batch("hands", hands)
         spec = self.rules(game, body.rules)
         options = game.accept(body.options())
-        lines: list[str | None] = [None] * len(hands)
-        try:  # the vectorised batch path: null where a hand must be answered alone
-            fast = game.eval_lines(Spans.of_strings(hands), spec, options, self.tables, True)
-            if fast is not None:
-                lines = fast.to_pylist()
-        except BullError:
-            pass
-        todo = [i for i, line in enumerate(lines) if line is None]
-        if todo:
+        if len(hands) <= _FEW:  # the per-hand path: no fixed cost of the batch path
             try:
-                recs = game.eval_records([hands[i] for i in todo], spec, options, self.tables)
+                answer = _many(game.eval_records(hands, spec, options, self.tables))
+                if body.rules is None or isinstance(body.rules, str):
+                    self._warm.add((game.name, body.rules))
+                return answer
             except BullError:
                 if len(hands) == 1:
                     raise
-                for i in todo:  # name the bad hand by its place
-                    try:
-                        game.eval_records([hands[i]], spec, options, self.tables)
-                    except BullError as exc:
-                        raise BullError(f"hands[{i}]: {exc}") from None
+                self._name_bad(game, hands, range(len(hands)), spec, options)
                 raise
-            for i, rec in zip(todo, recs, strict=True):
-                lines[i] = _dumps(rec)
+        lines: list[str | None] = [None] * len(hands)
+        try:  # the vectorised batch path: null where a hand must be answered alone
+            fast = game.eval_lines(Spans.of_strings(hands), spec, options, self.tables, True)
+        except BullError:
+            fast = None
+        if fast is not None:
+            if isinstance(fast, pa.ChunkedArray):
+                fast = fast.combine_chunks()
+            if fast.null_count == 0:  # every hand answered: its buffer is the answer
+                return Answer([], True, _block(fast))
+            lines = fast.to_pylist()
+        todo = [i for i, line in enumerate(lines) if line is None]
+        try:
+            recs = game.eval_records([hands[i] for i in todo], spec, options, self.tables)
+        except BullError:
+            self._name_bad(game, hands, todo, spec, options)
+            raise
+        for i, rec in zip(todo, recs, strict=True):
+            lines[i] = _dumps(rec)
         return Answer([str(line).rstrip("\n") for line in lines], many=True)
+
+    def _name_bad(
+        self, game: games.Game, hands: Sequence[str], todo: Any, spec: str | None, options: Any
+    ) -> None:
+        """Raise the error of the first bad hand of ``todo``, named by its place."""
+        for i in todo:
+            try:
+                game.eval_records([hands[i]], spec, options, self.tables)
+            except BullError as exc:
+                raise BullError(f"hands[{i}]: {exc}") from None
 
     def compare(self, game: games.Game, body: Any) -> Answer:
         form = _exactly_one(player=body.player, pairs=body.pairs)
