@@ -1,5 +1,12 @@
 #!/usr/bin/env python3
-"""Tau Ngau and Pok Deng builds against direct enumeration, measured in the same run.
+"""Every committed table's build time (issue 26: ``bull build`` <= 10 s in all), and the
+Tau Ngau and Pok Deng builds against direct enumeration, measured in the same run.
+
+* Per table: the seconds of each table's own build step (Niu Niu's four tables one by
+  one as ``build_tables`` makes them, the grab reusing classic's counts), the whole
+  ``bull build`` into a temporary directory (writing included), and each as a ratio to
+  a baseline measured in the same run: numpy sorting 2**24 random int64 keys (the
+  counting's core operation), so a busy machine shows in the baseline too.
 
 * Tau Ngau: the whole tile build (every hand, every 3/6 choice, banker distributions by
   inclusion-exclusion) against enumerating the 80,730 banker hands of each of the
@@ -83,10 +90,60 @@ def pokdeng_direct(sample: int) -> float:
     return seconds(lambda: [one(s) for s in starts]) / sample
 
 
+def baseline() -> float:
+    """Seconds to sort 2**24 random int64 keys (best of 3)."""
+    keys = np.random.default_rng(0).integers(0, 1 << 62, 1 << 24)
+    return seconds(lambda: np.sort(keys), 3)
+
+
+def table_times(repeat: int) -> dict[str, float]:
+    """Seconds of each committed table's build step, and of the whole build."""
+    import tempfile
+
+    from solver.build import build
+    from solver.games.niuniu import grab, hands
+    from solver.games.niuniu.rules import PRESETS, load_rules
+
+    out: dict[str, float] = {}
+    groups: dict[str, list] = {}  # type: ignore[type-arg]
+    for preset in PRESETS:
+        r = load_rules(preset)
+        groups.setdefault(hands.table_name(r), []).append(r)
+    counts: dict = {}  # type: ignore[type-arg]
+    built = {}
+    for name, rule_sets in groups.items():
+        t0 = time.perf_counter()
+        built[name] = hands.build_table(rule_sets, odds=True, counts=counts)
+        out[name] = time.perf_counter() - t0
+    base = built["niuniu"]
+    bet = grab.grab_bet(load_rules("classic"))
+    known = counts["classic"][bet] if bet else None
+    s, c = base.column("classic_strength").to_numpy(), base.column("classic_category").to_numpy()
+    out[grab.TABLE] = seconds(lambda: grab.build_grab_table(s, c, known), repeat)
+    out["taungau"] = seconds(taungau.build_tables, repeat)
+    out["pokdeng+pokdeng_strategy"] = seconds(pokdeng_strategy.build_tables, repeat)
+    with tempfile.TemporaryDirectory() as d:
+        t0 = time.perf_counter()
+        summary = build(None, tables=d)
+        out["bull build (all, written)"] = time.perf_counter() - t0
+        out["of which writing"] = summary["write_seconds"]
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sample", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=1, help="best of N for the quick tables")
+    ap.add_argument("--tables-only", action="store_true", help="skip the direct enumerations")
     args = ap.parse_args()
+    b0 = baseline()
+    times = table_times(args.repeat)
+    b1 = baseline()
+    base_s = min(b0, b1)
+    tables = {k: {"s": round(v, 3), "ratio": round(v / base_s, 1)} for k, v in times.items()}
+    print(json.dumps({"baseline_sort_2^24_s": round(base_s, 4), "tables": tables}, indent=2))
+    if args.tables_only:
+        return 0
     t_tn = seconds(taungau.build_tables, 2)
     per_hand = taungau_direct(args.sample * 4)
     t_pd = seconds(pokdeng_strategy.build_tables, 2)

@@ -98,7 +98,7 @@ def _count_ask_cpu() -> None:
     Prober.ask = timed  # type: ignore[method-assign]
 
 
-def run(kind: str, budget: int | None, tmp: str) -> dict[str, Any]:
+def run(kind: str, budget: int | None, tmp: str, window: int = 4096) -> dict[str, Any]:
     from solver.probe import probe
 
     ASK_CPU[0] = 0.0
@@ -107,7 +107,8 @@ def run(kind: str, budget: int | None, tmp: str) -> dict[str, Any]:
     with open(peer, "w") as f:
         f.write(PEER)
     t, cpu = time.perf_counter(), time.process_time()
-    rep = probe("niuniu", [sys.executable, peer, kind, stats], budget=budget).to_json()
+    cmd = [sys.executable, peer, kind, stats]
+    rep = probe("niuniu", cmd, budget=budget, window=window).to_json()
     wall, cpu = time.perf_counter() - t, time.process_time() - cpu
     for _ in range(100):  # the peer writes its figures at end of input
         if os.path.exists(stats) and os.path.getsize(stats):
@@ -119,6 +120,7 @@ def run(kind: str, budget: int | None, tmp: str) -> dict[str, Any]:
     ask = sum(rep["phases"][p]["seconds"] for p in ("cover", "discriminate", "confirm"))
     return {
         "peer": kind,
+        "window": window,
         "questions": rep["queries"],
         "exhaustive": rep["coverage"]["exhaustive"],
         "probe_ask_seconds": round(ask, 2),
@@ -139,12 +141,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--budget", type=int, help="confirm on N seeded hands (default: every hand)")
     ap.add_argument("--peer", choices=("dict", "compute", "both"), default="both")
+    ap.add_argument("--window", type=int, default=4096, help="questions in flight (default 4096)")
     args = ap.parse_args(argv)
     kinds = ("dict", "compute") if args.peer == "both" else (args.peer,)
     _count_ask_cpu()
     with tempfile.TemporaryDirectory(prefix="bench-probe-") as tmp:
         for kind in kinds:
-            print(json.dumps(run(kind, args.budget, tmp)), flush=True)
+            print(json.dumps(run(kind, args.budget, tmp, args.window)), flush=True)
     return 0
 
 

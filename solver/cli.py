@@ -511,6 +511,10 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
     """Run the CLI; returns the exit code (0 ok, 1 disagreement found, 2 bad input)."""
     out = out or sys.stdout
     err = err or sys.stderr
+    for stream in {out, err} & {sys.stdout, sys.stderr}:
+        # a file name that is not UTF-8 (surrogate escapes) is written back as its bytes
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="surrogateescape")
     parser = _parser()
     try:
         words = list(sys.argv[1:] if argv is None else argv)

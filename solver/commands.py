@@ -63,43 +63,25 @@ MAX_SKIPPED = 64 << 20
 """A line longer than this (bytes) means the input is no hand file at all."""
 
 
-def _raw_lines(stream: Any, source: str) -> Iterator[bytes | None]:
-    """The lines of a binary stream without their line ends; ``None`` for a line longer
-    than :data:`MAX_LINE` bytes (skipped without being held in memory). NUL bytes, or a
-    line of more than :data:`MAX_SKIPPED` bytes, mean the input is not text: an error
-    (``/dev/zero`` ends, it does not run forever)."""
-    n = 0
-    while True:
-        line = stream.readline(MAX_LINE + 2)
-        n += 1
-        if not line:
-            return
-        if b"\0" in line:
-            raise BullError(f"input {source} line {n}: NUL bytes; not a text file of hands")
-        if len(line) > MAX_LINE + 1 or (len(line) == MAX_LINE + 1 and not line.endswith(b"\n")):
-            skipped = len(line)
-            while line and not line.endswith(b"\n"):  # drain the rest of the long line
-                line = stream.readline(1 << 20)
-                skipped += len(line)
-                if b"\0" in line or skipped > MAX_SKIPPED:
-                    raise BullError(
-                        f"input {source} line {n}: over {MAX_SKIPPED:,} bytes without a line "
-                        "end or with NUL bytes; not a text file of hands"
-                    )
-            yield None
-            continue
-        yield line.rstrip(b"\r\n")
-
-
 def _read_lines(source: str) -> Iterator[tuple[int, str | _BadLine]]:
-    """Non-blank, non-comment lines of a file (``-`` = stdin), streamed, with 1-based
-    physical line numbers; a line that cannot be read comes as a :class:`_BadLine`."""
+    """Non-blank, non-comment lines of a file (``-`` = stdin), streamed through the one
+    bounded reader (:class:`~solver.core.files.Lines`: CR, LF and CRLF end a line, a BOM
+    is skipped), with 1-based physical line numbers; a line that cannot be read comes as
+    a :class:`_BadLine`. NUL bytes, or a line of more than :data:`MAX_SKIPPED` bytes,
+    mean the input is not text: an error (``/dev/zero`` ends, it does not run forever)."""
+    from solver.core.files import Lines, open_input
+
+    stream = sys.stdin if source == "-" else open_input(source, "input file", regular=False)
+    lines = Lines(
+        stream,
+        f"input {source}",
+        max_line=MAX_LINE,
+        nul=True,
+        max_skip=MAX_SKIPPED,
+        text="a text file of hands",
+    )
     try:
-        stream = sys.stdin.buffer if source == "-" else open(source, "rb")  # noqa: SIM115
-    except OSError as exc:
-        raise BullError(f"cannot read input file {source}: {exc.strerror}") from None
-    try:
-        for n, raw in enumerate(_raw_lines(stream, source), 1):
+        for n, raw in enumerate(lines, 1):
             if raw is None:
                 yield n, _BadLine(f"line too long (over {MAX_LINE:,} characters)")
                 continue

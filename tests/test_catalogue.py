@@ -243,10 +243,10 @@ def test_batch_ids_must_be_exact(
     "argv,needle",
     [
         (["eval", "niuniu", "--input", "/dev/zero"], "NUL bytes"),
-        (["verify", "niuniu", "/dev/zero", "--format", "csv"], "NUL bytes"),
-        (["verify", "niuniu", "/dev/zero", "--format", "jsonl"], "NUL bytes"),
-        (["verify", "niuniu", "/dev/zero", "--format", "parquet"], "Parquet"),
-        (["rules", "niuniu", "--rules", "/dev/zero"], "larger than"),
+        (["verify", "niuniu", "/dev/zero", "--format", "csv"], "character device, not a regular"),
+        (["verify", "niuniu", "/dev/zero", "--format", "jsonl"], "character device, not a"),
+        (["verify", "niuniu", "/dev/zero", "--format", "parquet"], "character device, not a"),
+        (["rules", "niuniu", "--rules", "/dev/zero"], "/dev/zero: it is a character device"),
     ],
 )
 def test_endless_input_ends_in_one_line(argv: list[str], needle: str) -> None:
@@ -410,6 +410,477 @@ def test_an_output_that_is_an_input_is_refused(
     assert {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
 
 
+# ------------------------------------------ issue 24 (hardening 3): one reader for files
+
+RULES_TEXT = 'game = "niuniu"\n# a café rule set\nbase = "classic"\ncommission = 0.04\n'
+PLAYER_TEXT = "hand,action\n# the café's chart\n7H 5D,draw\n9S 9D,pok\n"
+
+
+def _odd_file(tmp_path: Path, kind: str, text: str) -> str:
+    """A file a careless user or an attacker passes: another encoding, an endless device,
+    a FIFO nobody writes to, a folder."""
+    import os
+
+    path = tmp_path / f"odd-{kind}"
+    if kind == "latin1":
+        path.write_bytes(text.encode("latin-1"))
+    elif kind == "utf16":
+        path.write_bytes(text.encode("utf-16"))
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        return "/dev/zero"
+    return str(path)
+
+
+ODD = [
+    ("latin1", "line 2: not UTF-8 text (Latin-1?)"),
+    ("utf16", "line 1: not UTF-8 text (UTF-16?)"),
+    ("zero", "/dev/zero: it is a character device, not a regular file"),
+    ("fifo", "it is a FIFO (named pipe), not a regular file"),
+    ("folder", "it is a folder"),
+]
+
+
+@pytest.mark.parametrize(("kind", "needle"), ODD)
+@pytest.mark.parametrize(
+    ("argv", "text"),
+    [
+        (["strategy", "pokdeng", "--dealer", "best-response", "--player", "{f}"], PLAYER_TEXT),
+        (["eval", "niuniu", GOOD["niuniu"], "--rules", "{f}"], RULES_TEXT),
+        (["rules", "niuniu", "--rules", "{f}"], RULES_TEXT),
+        (["report", "--rules", "{f}", "--out", "{dir}/report"], RULES_TEXT),
+        (["deal", "niuniu", "--rounds", "2", "--bias", "errors=0.5", "--error-rules", "{f}",
+          "--out", "{dir}/d.csv"], RULES_TEXT),
+    ],
+)  # fmt: skip
+def test_a_file_read_whole_is_one_regular_utf8_file(
+    tmp_path: Path, tables: dict[str, str], argv: list[str], text: str, kind: str, needle: str
+) -> None:
+    """Every option naming a file read whole (a player strategy, a rule file) reads it
+    through the one bounded reader: another encoding is named with its line, /dev/zero
+    is not read for a minute into a MemoryError, a FIFO with no writer does not hang."""
+    path = _odd_file(tmp_path, kind, text)
+    words = [w.format(f=path, dir=tmp_path) for w in argv]
+    assert_clean_error(
+        *run([*words, "--tables", tables["pokdeng" if "pokdeng" in argv else "niuniu"]]), needle
+    )
+    assert path in run([*words, "--tables", tables["niuniu"]])[2]  # the file is named
+
+
+@pytest.mark.parametrize(("kind", "needle"), ODD[2:])
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
+def test_a_claims_file_must_be_a_regular_file(
+    tmp_path: Path, tables: dict[str, str], fmt: str, kind: str, needle: str
+) -> None:
+    """verify reads its file more than once (Parquet seeks): a FIFO, a device or a
+    folder is refused at once; '-' reads standard input."""
+    path = _odd_file(tmp_path, kind, "")
+    argv = ["verify", "niuniu", path, "--format", fmt, "--tables", tables["niuniu"]]
+    assert_clean_error(*run(argv), needle)
+
+
+@pytest.mark.parametrize("command", ["eval", "round"])
+def test_a_stream_of_lines_may_be_a_fifo_but_never_hangs(
+    tmp_path: Path, tables: dict[str, str], command: str
+) -> None:
+    """A file of hands or rounds is streamed, so a pipe is fine; a FIFO with no writer
+    is an empty input at once (not a wait forever), a folder is refused."""
+    fifo = _odd_file(tmp_path, "fifo", "")
+    argv = [command, "niuniu", "--input", fifo, "--tables", tables["niuniu"]]
+    assert_clean_error(*run(argv), "no hand given" if command == "eval" else "no round given")
+    folder = _odd_file(tmp_path, "folder", "")
+    argv = [command, "niuniu", "--input", folder, "--tables", tables["niuniu"]]
+    assert_clean_error(*run(argv), "it is a folder")
+
+
+LINE_ENDS = {
+    "lf": (b"", b"\n"),
+    "bom+cr": (b"\xef\xbb\xbf", b"\r"),
+    "bom+crlf": (b"\xef\xbb\xbf", b"\r\n"),
+}
+
+
+def _written(tmp_path: Path, name: str, text: str, style: str) -> str:
+    bom, end = LINE_ENDS[style]
+    path = tmp_path / style / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(bom + text.replace("\n", "\x00").encode().replace(b"\x00", end))
+    return str(path)
+
+
+NN = GOOD["niuniu"]
+READERS: list[tuple[list[str], str, str]] = [
+    (["eval", "niuniu", "--input", "{f}"], "hands.txt", f"{NN}\n# a comment\n\nJS QS KD 5H 5D\n"),
+    (["round", "niuniu", "--input", "{f}"], "rounds.txt", f"{NN} | JS QS KD 5H 5D\n"),
+    (["rules", "niuniu", "--rules", "{f}"], "house.toml", RULES_TEXT),
+    (["rules", "niuniu", "--rules", "{f}"], "house.json",
+     '{\n"game": "niuniu",\n"base": "classic",\n"commission": 0.04\n}\n'),
+    (["strategy", "pokdeng", "--dealer", "best-response", "--player", "{f}"], "p.csv", PLAYER_TEXT),
+    (["verify", "niuniu", "{f}"], "c.csv", f'hand,points\n{NN},7\n"{NN}",6\nJS QS KD 5H 5D,5\n'),
+    (["verify", "niuniu", "{f}"], "c.jsonl",
+     f'{{"hand": "{NN}", "points": 7}}\n\n{{"hand": "{NN}", "points": 6}}\n'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("argv", "name", "text"), READERS, ids=lambda v: str(v)[:20])
+def test_a_bom_and_every_line_end_read_as_a_user_expects(
+    tmp_path: Path, tables: dict[str, str], argv: list[str], name: str, text: str
+) -> None:
+    """The same file written with LF, with a BOM and CR only, with a BOM and CRLF: every
+    input reader gives the same answer (the same line numbers in its messages)."""
+    table = tables["pokdeng" if "pokdeng" in argv else "niuniu"]
+    results = {}
+    for style in LINE_ENDS:
+        path = _written(tmp_path, name, text, style)
+        code, out, err = run([w.format(f=path) for w in argv] + ["--tables", table])
+        results[style] = (code, out.replace(path, "FILE"), err.replace(path, "FILE"))
+    assert results["lf"][0] in (0, 1) and "Traceback" not in results["lf"][2], results["lf"]
+    assert results["bom+cr"] == results["lf"] == results["bom+crlf"]
+
+
+def test_an_audit_log_with_a_bom_and_cr_line_ends_is_the_same_log(
+    tmp_path: Path, tables: dict[str, str]
+) -> None:
+    """A CSV log written with a BOM and CR-only (or CRLF) line ends is audited as the LF
+    log is (the header check read it as one line: a csv.Error traceback before)."""
+    from solver.audit.deal import deal
+
+    log = tmp_path / "lf" / "log.csv"
+    log.parent.mkdir()
+    deal("niuniu", 30, players=4, seed=5, out=str(log))
+    text = log.read_bytes().replace(b"\r\n", b"\n").decode()
+    results = []
+    for style in LINE_ENDS:
+        path = _written(tmp_path, "log.csv", text, style)
+        code, out, err = run(["audit", "niuniu", path, "--json", "--tables", tables["niuniu"]])
+        assert code in (0, 1) and err == "", err
+        res = json.loads(out.replace(path, "LOG"))
+        res.pop("seconds", None)
+        results.append(res)
+    assert results[0]["rows"] == 150 and results[0] == results[1] == results[2]
+
+
+def test_drill_answers_end_at_cr_lf_or_crlf(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answers piped with CR or CRLF line ends (and a BOM) are the same answers."""
+    outs = set()
+    for bom, end in LINE_ENDS.values():
+        stdin = io.TextIOWrapper(io.BytesIO(bom + end.join([b"7", b"3", b"no", b"quit"]) + end))
+        outs.add(_ends_with_summary(*_drill(monkeypatch, stdin, ["niuniu"]), "quit"))
+    assert len(outs) == 1
+
+
+# ------------------------------------------ issue 24 (hardening 3): verify's odd claims
+
+IDS = [48, 33, 31, 10, 24]  # KS 9H 8C 3D 7S: rank * 4 + suit (S, H, D, C), niu 7
+
+
+@pytest.mark.parametrize(
+    "hand", ["int8", "uint8", "int16", "uint64", "float64", "large_list", "fixed", "dict_strings"]
+)
+def test_verify_reads_parquet_hands_of_any_integer_or_text_type(
+    tmp_path: Path, tables: dict[str, str], hand: str
+) -> None:
+    """A Parquet hand column of narrow, unsigned, floating or fixed-size lists of card
+    ids, or dictionary-encoded text, is read as the same hands (int8 ids: `ArrowInvalid:
+    Value 255 too large` before)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [IDS, IDS]
+    arrays = {
+        "int8": pa.array(rows, pa.list_(pa.int8())),
+        "uint8": pa.array(rows, pa.list_(pa.uint8())),
+        "int16": pa.array(rows, pa.list_(pa.int16())),
+        "uint64": pa.array(rows, pa.list_(pa.uint64())),
+        "float64": pa.array([[float(i) for i in r] for r in rows], pa.list_(pa.float64())),
+        "large_list": pa.array(rows, pa.large_list(pa.int32())),
+        "fixed": pa.array(rows, pa.list_(pa.int8(), 5)),
+        "dict_strings": pa.array([NN, NN]).dictionary_encode(),
+    }
+    path = tmp_path / "claims.parquet"
+    pq.write_table(pa.table({"hand": arrays[hand], "points": pa.array([7, 6], pa.int8())}), path)
+    code, out, err = run(["verify", "niuniu", str(path), "--json", "--tables", tables["niuniu"]])
+    assert code == 1 and err == "", (out, err)
+    summary = json.loads(out)
+    assert summary["checked"] == 2 and summary["disagree"] == 1, summary
+    assert [e["line"] for e in summary["examples"]] == [2]
+
+
+def _verify_json(path: Path, tables: dict[str, str]) -> dict[str, Any]:
+    code, out, err = run(["verify", "niuniu", str(path), "--json", "--tables", tables["niuniu"]])
+    assert code in (0, 1) and err == "", (out, err)
+    summary: dict[str, Any] = json.loads(out)
+    return summary
+
+
+def test_verify_a_parquet_column_no_parser_reads_is_malformed_rows(
+    tmp_path: Path, tables: dict[str, str]
+) -> None:
+    """Binary hands not UTF-8, structs, nested lists: malformed rows naming the row,
+    the others checked."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cases = {
+        "binary": pa.array([NN.encode(), b"\xffKS", NN.encode()]),
+        "struct": pa.array([{"a": 1}, {"a": 2}, {"a": 3}]),
+        "nested": pa.array([[IDS], [IDS], [IDS]]),
+    }
+    for name, hand in cases.items():
+        path = tmp_path / f"{name}.parquet"
+        pq.write_table(pa.table({"hand": hand, "points": [7, 7, 6]}), path)
+        if name != "binary":  # no row readable: one line naming the first
+            argv = ["verify", "niuniu", str(path), "--tables", tables["niuniu"]]
+            assert_clean_error(*run(argv), "all 3 rows are malformed (first: row 1: hand:")
+            continue
+        s = _verify_json(path, tables)
+        assert s["malformed_rows"] == [{"line": 2, "message": "not UTF-8 text"}]
+        assert s["checked"] == 2 and s["disagree"] == 1
+
+
+def test_verify_a_json_line_not_utf8_is_one_malformed_row(
+    tmp_path: Path, tables: dict[str, str]
+) -> None:
+    """One line of Latin-1 (or a lone surrogate escape) in a JSON Lines file: that line is
+    malformed, the rest are read (ArrowInvalid before)."""
+    good = f'{{"hand": "{NN}", "points": 7}}\n'.encode()
+    path = tmp_path / "c.jsonl"
+    for bad in ['{"hand": "KS 9H 8C 3D 7S", "note": "café"}\n'.encode("latin-1"),
+                b'{"hand": "KS 9H 8C 3D 7S", "note": "\\udcff"}\n']:  # fmt: skip
+        path.write_bytes(good + bad + good)
+        s = _verify_json(path, tables)
+        assert s["checked"] == 2 and s["agree"] == 2, s
+        assert [(m["line"], m["message"][:14]) for m in s["malformed_rows"]] == [
+            (2, "not UTF-8 text")
+        ]
+
+
+def test_verify_an_endless_json_line_is_a_malformed_row_in_bounded_memory(
+    tmp_path: Path, tables: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line over the limit (1 GB before: a MemoryError at 7.5 GB) is one malformed row,
+    skipped in bounded pieces; the lines after it are read. The limit is lowered here so
+    that a 200 KB line stands for the 1 GB one."""
+    from solver.kit import read_jsonl
+
+    monkeypatch.setattr(read_jsonl, "MAX_LINE_BYTES", 1000)
+    good = f'{{"hand": "{NN}", "points": 7}}\n'.encode()
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(good + b'{"hand": "' + b"K" * 200_000 + b'"}\n' + good * 2)
+    s = _verify_json(path, tables)
+    assert s["checked"] == 3 and s["agree"] == 3
+    assert s["malformed_rows"] == [{"line": 2, "message": "line too long (over 1,000 bytes)"}]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_verify_an_endless_field_is_a_malformed_row_quoted_short(
+    tmp_path: Path, tables: dict[str, str], monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """A CSV or JSON field of megabytes (a 30 MB hand was quoted whole in its message):
+    its row is malformed, named by line and field, the message short (the limit lowered
+    here so that a 50 KB field stands for it)."""
+    from solver.kit import columns
+
+    monkeypatch.setattr(columns, "MAX_FIELD_BYTES", 1000)
+    huge = "K" * 50_000
+    path = tmp_path / f"c.{fmt}"
+    if fmt == "csv":
+        path.write_text(f"hand,points\n{NN},7\n{huge},7\n{NN},7\n")
+    else:
+        rows = [{"hand": NN, "points": 7}, {"hand": huge, "points": 7}, {"hand": NN, "points": 7}]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    s = _verify_json(path, tables)
+    want = {"line": 3 if fmt == "csv" else 2, "message": "hand: over 1,000 bytes (not one hand)"}
+    assert s["malformed_rows"] == [want] and s["checked"] == 2 and s["agree"] == 2
+
+
+# ------------------------------------------ issue 24 (hardening 3): the Python API
+
+IDS_OF = {"niuniu": [48, 33, 31, 10, 24], "taungau": [0, 2, 4, 6, 8], "pokdeng": [0, 5]}
+OTHER = {"niuniu": "JS QS KD 5H 5D", "taungau": "[6:6][1:1][2:1][4:4][5:3]", "pokdeng": "2C 3C"}
+
+
+def _api_cases(game: str) -> list[tuple[str, Any, str]]:
+    """(what, call, the words the error must hold) for every bad argument of the API."""
+    import importlib
+
+    import numpy as np
+
+    m = importlib.import_module(f"solver.games.{game}.play")
+    ids = IDS_OF[game]
+    other = [i + 1 for i in ids]
+    holed = np.array([ids, other], dtype=object)
+    holed[1, 1] = None
+    side = "dealer" if game == "pokdeng" else "banker"
+    cases: list[tuple[str, Any, str]] = [
+        ("evaluate(None)", lambda t: m.evaluate(None, tables=t), "a hand is a string"),
+        ("evaluate(12345)", lambda t: m.evaluate(12345, tables=t), "not 12345"),
+        ("evaluate(bytes)", lambda t: m.evaluate(GOOD[game].encode(), tables=t), "not b'"),
+        ("evaluate(dict)", lambda t: m.evaluate({"a": 1}, tables=t), "not {'a': 1}"),
+        ("rules=123", lambda t: m.evaluate(GOOD[game], rules=123, tables=t), "rules=123"),
+        ("rules=[1]", lambda t: m.evaluate(GOOD[game], rules=[1], tables=t), "rules=[1]"),
+        ("tables=123", lambda t: m.evaluate(GOOD[game], tables=123), "tables=123"),
+        ("object None", lambda t: m.evaluate_batch(holed, tables=t), "row 1, column 1: None"),
+        ("list None", lambda t: m.evaluate_batch([ids, [None] * len(ids)], tables=t),
+         "row 1, column 0: None"),
+        ("ragged", lambda t: m.evaluate_batch([ids, ids[:-1]], tables=t),
+         f"row 1 has {len(ids) - 1} ids, row 0 has {len(ids)}"),
+        ("lengths", lambda t: m.settle_batch([ids, other], [other], tables=t),
+         f"2 player hands but 1 {side} hands"),
+        ("lengths object None", lambda t: m.settle_batch(holed, [other, ids], tables=t),
+         "row 1, column 1: None"),
+    ]  # fmt: skip
+    if game == "niuniu":  # the one game whose API takes a commission
+        cases += [
+            ("commission='0.05'",
+             lambda t: m.settle(GOOD[game], OTHER[game], commission="0.05", tables=t),
+             "commission '0.05' is a str"),
+            ("settle_batch commission='0.05'",
+             lambda t: m.settle_batch([ids], [other], commission="0.05", tables=t),
+             "commission '0.05' is a str"),
+        ]  # fmt: skip
+    return cases
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_api_raises_bull_error_naming_the_bad_argument(
+    tables: dict[str, str], game: str
+) -> None:
+    """Not a TypeError, ValueError or AttributeError from deep inside: a BullError, one
+    line, naming what is wrong (issue 24)."""
+    for what, call, needle in _api_cases(game):
+        with pytest.raises(Exception) as e:
+            call(tables[game])
+        assert isinstance(e.value, BullError), (what, type(e.value).__name__, e.value)
+        assert needle in str(e.value) and "\n" not in str(e.value), (what, str(e.value))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_api_still_takes_every_good_spelling(tables: dict[str, str], game: str) -> None:
+    """The validators refuse only what is wrong: a string, a list or tuple of names or
+    ids, a 1-D array of ids, a Path for the tables, integral floats in a batch."""
+    import importlib
+
+    import numpy as np
+
+    m = importlib.import_module(f"solver.games.{game}.play")
+    want = m.evaluate(GOOD[game], tables=tables[game])
+    for hand in (GOOD[game].replace("[", " [").split(), tuple(IDS_OF[game])):
+        m.evaluate(hand, tables=Path(tables[game]))
+    assert m.evaluate(np.array(IDS_OF[game]), tables=tables[game]) == m.evaluate(
+        IDS_OF[game], tables=tables[game]
+    )
+    assert want == m.evaluate(GOOD[game], rules=None, tables=tables[game])
+    batch = np.array([IDS_OF[game]], dtype=object)
+    assert len(next(iter(m.evaluate_batch(batch, tables=tables[game]).values()))) == 1
+
+
+# ------------------------------------------ issue 24 (hardening 3): check-tables
+
+
+def _demo_set(directory: Path) -> Path:
+    """A small table set written (through the store's own writer) into ``directory``."""
+    import numpy as np
+
+    from solver.store import sets
+    from solver.store import tables as tb
+
+    t = tb.make_table("demo", {"a": np.arange(1000, dtype=np.int16)}, {"r": {"k": 1}})
+    sets.write_set({"demo": t}, directory)
+    tb._LOADED.clear()
+    tb._RESOLVED.clear()
+    return tb.resolve_set(directory) / "demo.parquet"
+
+
+def test_check_tables_in_a_folder_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    """A tables folder named in another encoding is written, checked and named (a
+    UnicodeEncodeError before): through the real stdout, in its own process."""
+    import os
+    import subprocess
+    import sys
+
+    folder = os.fsdecode(os.fsencode(tmp_path) + b"/t\xff-tables")
+    _demo_set(Path(folder))
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", "check-tables", "--tables", folder],
+        capture_output=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    assert os.fsencode(folder) in proc.stdout and b"demo: 1,000 rows" in proc.stdout
+    code, out, err = run(["check-tables", "--tables", folder, "--json"])
+    assert code == 0 and json.loads(out)["ok"], err
+
+
+def test_check_tables_reads_the_parquet_footers_copy_of_the_metadata(tmp_path: Path) -> None:
+    """Arrow reads the metadata from the schema it embeds; other readers (DuckDB, Spark)
+    from the footer's key-value copy. A digest edited in that copy alone is caught."""
+    import pyarrow.parquet as pq
+
+    path = _demo_set(tmp_path)
+    digest = pq.ParquetFile(path).metadata.metadata[b"bull.digest"].strip(b'"')
+    raw = path.read_bytes()
+    assert raw.count(digest) == 1  # the footer's plain copy (the schema's is base64)
+    flipped = digest[:-1] + (b"0" if digest[-1:] != b"0" else b"1")
+    path.chmod(0o644)
+    path.write_bytes(raw.replace(digest, flipped))
+    assert pq.read_table(path).schema.metadata[b"bull.digest"].strip(b'"') == digest
+    code, out, err = run(["check-tables", "--tables", str(tmp_path)])
+    assert_clean_error(code, "", err, "the Parquet footer's copy of the metadata differs")
+    assert "(digest)" in err and "demo: 1,000 rows" in out
+
+
+def test_check_tables_checks_the_rule_cache(tmp_path: Path) -> None:
+    """Every file of ``rules/``: a rule-set table checked as a table and against the
+    rule set its name promises, figures against their key, strays named; a table file
+    that is a FIFO is a failure, not a hang."""
+    import os
+    import shutil
+
+    from solver.store import integrity
+    from solver.store.custom import rule_digest
+
+    table = _demo_set(tmp_path)
+    cache = tmp_path / "rules"
+    cache.mkdir()
+    good = cache / f"demo-{rule_digest({'k': 1})}-00000000.parquet"
+    shutil.copyfile(table, good)
+    shutil.copyfile(table, cache / f"demo-{rule_digest({'k': 2})}-00000000.parquet")
+    key = {"figures": "demo", "rules": {"k": 1}}
+    (cache / f"audit-figures-{rule_digest(key)}-00000000.json").write_text(
+        json.dumps({"key": key, "figures": [1, 2]})
+    )
+    (cache / f"audit-figures-{rule_digest({'x': 0})}-00000000.json").write_text(
+        json.dumps({"key": key, "figures": [1, 2]})
+    )
+    (cache / f"audit-figures-{rule_digest(key)}-11111111.json").write_bytes(b"\xff{")
+    (cache / "notes.txt").write_text("hi")
+    (cache / ".tmp-1234-demo.parquet").write_text("a write in progress")
+    os.mkfifo(cache / f"demo-{rule_digest({'k': 3})}-00000000.parquet")
+    got = {c.name: (c.ok, c.problem) for c in integrity.check_tables(tmp_path) if "/" in c.name}
+    assert got == {
+        f"rules/{good.name}": (True, ""),
+        f"rules/demo-{rule_digest({'k': 2})}-00000000.parquet": (
+            False, f"holds another rule set than its name says ({rule_digest({'k': 2})})"),
+        f"rules/audit-figures-{rule_digest(key)}-00000000.json": (True, ""),
+        f"rules/audit-figures-{rule_digest({'x': 0})}-00000000.json": (
+            False, f"holds figures of another key than its name ({rule_digest({'x': 0})})"),
+        f"rules/audit-figures-{rule_digest(key)}-11111111.json": (
+            False, f"unreadable (cached figures {cache}/audit-figures-{rule_digest(key)}"
+            "-11111111.json line 1: not UTF-8 text (Latin-1?))"),
+        "rules/notes.txt": (False, "not a file of the rule cache"),
+        f"rules/demo-{rule_digest({'k': 3})}-00000000.parquet": (
+            False, f"unreadable (cannot read table {cache}/demo-{rule_digest({'k': 3})}"
+            "-00000000.parquet: it is a FIFO (named pipe), not a regular file)"),
+    }  # fmt: skip
+    code, _, err = run(["check-tables", "--tables", str(tmp_path)])
+    assert code == 2 and err.count("\n") == 1 and "rules/" in err, err
+
+
 # ---------------------------------------------------------------- issue 24: audit inputs
 
 
@@ -536,3 +1007,22 @@ def _repeats(log: Path) -> int:
 def test_bad_probe_input_is_one_line(argv: list[str], needle: str) -> None:
     """Bad ``bull probe`` options are refused before anything is started."""
     assert_clean_error(*run(["probe", *argv]), needle)
+
+
+# ------------------------------------------ issue 24 (hardening 3): a closed stdin
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["verify", "niuniu", "-", "--format", "csv"], "standard input: no header line"),
+        (["eval", "niuniu", "--input", "-"], "no hand given (stdin has no hand lines)"),
+        (["round", "niuniu", "--input", "-"], "no round given (stdin has no round lines)"),
+    ],
+)
+def test_a_closed_stdin_is_an_empty_input(
+    monkeypatch: pytest.MonkeyPatch, tables: dict[str, str], argv: list[str], needle: str
+) -> None:
+    """``<&-``: Python's sys.stdin is None (verify: AttributeError before)."""
+    monkeypatch.setattr("sys.stdin", None)
+    assert_clean_error(*run([*argv, "--tables", tables["niuniu"]]), needle)

@@ -88,6 +88,7 @@ CASES = [
     ("niuniu", ["--bet", "double", "--json"]),
     ("niuniu", ["--rules", "no_faces"]),
     ("niuniu", ["--rules", "casino", "--json"]),
+    ("niuniu", ["--rules", "shoe6"]),
     ("pokdeng", []),
     ("pokdeng", ["--json"]),
     ("pokdeng", ["--rules", "shoe8"]),
@@ -99,7 +100,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "flags"), CASES)
+@pytest.mark.parametrize(("game", "flags"), CASES, ids=[" ".join([g, *f]) for g, f in CASES])
 def test_block_answers_match_line_answers(tmp_path: Path, game: str, flags: list[str]) -> None:
     rng = random.Random(hash((game, *flags)) & 0xFFFF)
     if game == "taungau":

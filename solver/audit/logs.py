@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.core.errors import BullError
+from solver.core.files import Lines, open_input
 
 __all__ = [
     "AUDIT_FIELDS",
@@ -182,9 +183,9 @@ def check_headers(files: Sequence[str], fmt: str) -> None:
     for path in files:
         if "://" in path:
             continue
-        with open(path, "rb") as f:
-            head = f.read(HEADER_BYTES).split(b"\n", 1)[0].removeprefix(b"\xef\xbb\xbf")
-        text = head.decode("utf-8", errors="replace").rstrip("\r")
+        with open_input(path, "log", regular=False) as f:  # CR, LF or CRLF; a BOM skipped
+            head = next(iter(Lines(f, path, max_line=HEADER_BYTES)), b"") or b""
+        text = head.decode("utf-8", errors="replace")
         names = next(csv.reader([text]), [])
         seen: dict[str, int] = {}
         for i, name in enumerate(names):

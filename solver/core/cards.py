@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeAlias
 
 from solver.core.errors import ParseError
+from solver.core.inputs import check_hand, shown
 from solver.core.text import CARD_CHARACTERS, only_notation
 
 __all__ = [
@@ -92,7 +93,7 @@ def parse_card(text: str) -> Card:
     if len(token) >= 2 and token[:-1] in _RANKS and token[-1] in _SUITS and token[:-1] != "1":
         return make_card(_RANKS[token[:-1]], _SUITS[token[-1]])
     raise ParseError(
-        f"unknown card {text.strip()!r} (expected rank A 2-10 T J Q K and suit S H D C)"
+        f"unknown card {shown(text.strip())} (expected rank A 2-10 T J Q K and suit S H D C)"
     )
 
 
@@ -132,6 +133,7 @@ def parse_hand(
         cards = parse_cards(text)
         shown = text.strip()
     else:
+        check_hand(text)
         items: Sequence[Any] = text if type(text) in (tuple, list) else list(text)  # type: ignore[assignment]
         if set(map(type, items)) == _INT_ONLY:  # fast path: card ids
             result: tuple[int, ...] = tuple(sorted(items))
@@ -151,8 +153,8 @@ def parse_hand(
         for item in items:
             if isinstance(item, str):
                 cards.append(parse_card(item))
-            elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 52:
-                cards.append(int(item))
+            elif not isinstance(item, bool) and hasattr(item, "__index__") and 0 <= item < 52:
+                cards.append(item.__index__())  # an int, or a NumPy integer of an array
             else:
                 raise ParseError(f"unknown card {item!r}")
         shown = " ".join(str(i) for i in items)

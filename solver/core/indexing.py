@@ -26,6 +26,7 @@ over ``0 .. C(n + k - 1, k) - 1``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from math import comb
 from typing import Any
@@ -241,17 +242,30 @@ def item_ids(
     """
     try:
         arr = np.asarray(hands)
-    except (ValueError, TypeError) as exc:
-        raise ParseError(f"a batch of {what}s must be a 2-D array of ids ({exc})") from None
+    except (ValueError, TypeError):
+        _ragged(hands, what)
+        arr = np.empty(0, dtype=object)
     shape = " or ".join(f"(n, {w})" for w in widths)
+    if arr.ndim == 1 and arr.dtype.kind == "O" and len(arr):
+        _ragged(list(arr), what)  # rows of different lengths, named
     if arr.ndim != 2 or arr.shape[1] not in tuple(widths):
         raise ParseError(f"a batch of hands must have shape {shape}, got {arr.shape}")
     if arr.size == 0:
-        return arr.astype(np.int64)
+        return np.zeros(arr.shape, dtype=np.int64)
 
     def fail(row: int, col: int, why: str) -> ParseError:
-        return ParseError(f"row {row}, column {col}: {arr[row, col].item()!r} {why}")
+        v = arr[row, col]
+        v = v.item() if isinstance(v, np.generic) else v
+        return ParseError(f"row {row}, column {col}: {v!r} {why}")
 
+    if arr.dtype.kind == "O":  # Python objects (a list holding None): each checked
+        for (r, c), v in np.ndenumerate(arr):
+            number = isinstance(v, int | float | np.integer | np.floating)
+            if isinstance(v, bool | np.bool_) or not number:
+                raise fail(r, c, f"is not a {what} id (ids are whole numbers 0..{deck - 1})")
+            if not (math.isfinite(v) and v == int(v) and 0 <= v < deck):
+                raise fail(r, c, f"is not a {what} id (a whole number 0..{deck - 1})")
+        arr = arr.astype(np.int64)
     kind = arr.dtype.kind
     if kind not in "iuf":
         raise fail(0, 0, f"is not a {what} id (ids are whole numbers 0..{deck - 1})")
@@ -265,6 +279,32 @@ def item_ids(
         r, c = (int(x) for x in np.argwhere(bad)[0])
         raise fail(r, c, f"is out of range (a {what} id is 0..{deck - 1})")
     return arr.astype(np.int64)
+
+
+def _ragged(hands: Any, what: str) -> None:
+    """Name the first row of ``hands`` whose length differs from the first row's (or
+    that is no row at all); returns when every row has one length.
+
+    >>> _ragged([[0, 1], [2]], "card")
+    Traceback (most recent call last):
+    ...
+    solver.core.errors.ParseError: a batch of cards: row 1 has 1 ids, row 0 has 2
+    """
+    try:
+        rows = list(hands)
+    except TypeError:
+        raise ParseError(f"a batch of {what}s must be a 2-D array of ids") from None
+    width: int | None = None
+    for i, row in enumerate(rows):
+        if isinstance(row, str | bytes) or not hasattr(row, "__len__"):
+            raise ParseError(f"a batch of {what}s: row {i} is not a list of ids ({row!r:.40})")
+        if width is None:
+            width = len(row)
+        elif len(row) != width:
+            raise ParseError(f"a batch of {what}s: row {i} has {len(row)} ids, row 0 has {width}")
+    if width is None or not rows:
+        return
+    raise ParseError(f"a batch of {what}s must be a 2-D array of ids")
 
 
 def batch_lookup(

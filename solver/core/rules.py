@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from solver.core.errors import RulesError
+from solver.core.files import read_text
+from solver.core.inputs import check_rules_spec
 
 __all__ = [
     "Reader",
@@ -119,6 +121,7 @@ def load_rule_data(
     (or dict) with ``base = "<preset>"`` starts from that preset and changes only the
     fields it states (tables merge key by key, see :func:`merge_rules`).
     """
+    check_rules_spec(spec, game)
     if spec is None:
         if default is None:
             raise RulesError(f"no rule set given for {game}")
@@ -180,17 +183,7 @@ def _based(
 def read_rule_file(path: str) -> dict[str, Any]:
     """The data of a rule file (TOML, or JSON by its ``.json`` suffix): read bounded,
     decoded, parsed, its top level a table — or a one-line :class:`RulesError`."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_RULE_FILE + 1)  # bounded: /dev/zero is not a rule file
-    except OSError as exc:
-        raise RulesError(f"cannot read rule file {path}: {exc.strerror}") from None
-    if len(raw) > MAX_RULE_FILE:
-        raise RulesError(f"rule file {path} is larger than {MAX_RULE_FILE:,} bytes; not a rule set")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RulesError(f"rule file {path}: not UTF-8 text") from None
+    text = read_text(path, "rule file", MAX_RULE_FILE, error=RulesError)
     return _parse_text(text, path, Path(path).suffix.lower() == ".json")
 
 

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import ParseError
+from solver.core.inputs import check_hand
 from solver.core.text import TILE_CHARACTERS, only_notation
 
 __all__ = [
@@ -248,6 +249,7 @@ def parse_hand(
         tiles = parse_tiles(text)
         shown = text.strip()
     else:
+        check_hand(text, "tile")
         items = list(text)
         shown = " ".join(str(i) for i in items)
         if all(isinstance(i, str) for i in items):

@@ -330,7 +330,8 @@ def _key(h: dict[str, Any]) -> Any:
 def drill_lines(stream: TextIO | BinaryIO | None) -> Iterator[str]:
     """Answer lines from a stream (stripped of the line end; ends at end of input).
 
-    ``None`` (a closed stdin) is an empty input. Lines are read with a bounded length:
+    ``None`` (a closed stdin) is an empty input. Lines are read with a bounded length
+    (CR, LF and CRLF end one):
     one longer than :data:`MAX_LINE` characters, or not UTF-8, is :data:`UNREADABLE`;
     input that runs on without a line end (``/dev/zero``) ends the answers.
 
@@ -340,49 +341,20 @@ def drill_lines(stream: TextIO | BinaryIO | None) -> Iterator[str]:
     >>> list(drill_lines(None))
     []
     """
-    if stream is None:
-        return
-    binary = getattr(stream, "buffer", stream)
+    from solver.core.files import Lines
+
+    lines = Lines(stream, "answers", max_line=MAX_LINE, max_skip=_ENDLESS, endless_ends=True)
+    reader = iter(lines)
     while True:
         try:
-            raw = binary.readline(MAX_LINE + 2)
-        except (OSError, ValueError):  # closed or unreadable: the end of the answers
+            raw = next(reader)
+        except (OSError, ValueError, StopIteration):  # closed or unreadable: the end
             return
-        if not raw:
-            return
-        bad = False
-        if len(raw) > MAX_LINE and not _ends_line(raw):
-            bad = True
-            skipped = len(raw)
-            while True:  # the rest of the long line, in bounded pieces
-                try:
-                    more = binary.readline(1 << 16)
-                except (OSError, ValueError):
-                    return
-                skipped += len(more)
-                if not more or _ends_line(more):
-                    break
-                if skipped > _ENDLESS:
-                    return
-            if not more:
-                return
-        if isinstance(raw, bytes):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                bad = True
-                text = ""
-        else:
-            text = raw
-        if "\x00" in text:
-            bad = True
-        yield UNREADABLE if bad else text.rstrip("\r\n")
-
-
-def _ends_line(chunk: str | bytes) -> bool:
-    if isinstance(chunk, bytes):
-        return chunk.endswith(b"\n")
-    return chunk.endswith("\n")
+        try:
+            text = raw.decode("utf-8") if raw is not None else ""
+        except UnicodeDecodeError:
+            raw = None
+        yield UNREADABLE if raw is None or "\x00" in text else text
 
 
 def hands_range(n: int, deck: DrillDeck) -> int:

@@ -6,8 +6,8 @@ A :class:`LineBlock` holds the hand lines of about a megabyte of input as
 per line), with their physical line numbers, and the lines that cannot be read. The
 rules are those of the line-by-line reader it replaces:
 
-* a line ends at LF; CR before it is white space (CRLF files read as LF files; a
-  file of CR-only line ends is one line);
+* a line ends at LF, CR or CRLF (the CR of a CRLF is white space of its line); a
+  UTF-8 byte-order mark at the start is skipped;
 * blank lines and lines starting with ``#`` (after white space) are skipped, but
   counted for the line numbers;
 * a line of more than :data:`MAX_LINE` bytes is reported ("line too long") and
@@ -22,6 +22,7 @@ per-hand parser exactly as before.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,12 +32,13 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import BullError
+from solver.core.files import BOM, open_input
 from solver.kit.notation import Spans
 
 __all__ = ["BLOCK_BYTES", "MAX_LINE", "MAX_SKIPPED", "LineBlock", "read_blocks"]
 
 MAX_LINE = 10_000
-"""The longest hand line read (bytes, its CR included)."""
+"""The longest hand line read (bytes, without its line end)."""
 MAX_SKIPPED = 64 << 20
 """A line longer than this (bytes) means the input is no hand file at all."""
 BLOCK_BYTES = 1 << 17
@@ -87,7 +89,12 @@ def _block(
 ) -> tuple[LineBlock, int]:
     """The complete lines of ``data`` (all of it when ``final``): the block, and how
     many bytes it used."""
-    nl = np.flatnonzero(data == 10)
+    ends_at = data == 10
+    cr = data == 13
+    if cr.any():  # a CR not followed by LF ends a line (at the very end: when final)
+        after = np.append(data[1:], np.uint8(13 if final else 10))
+        ends_at |= cr & (after != 10)
+    nl = np.flatnonzero(ends_at)
     used = len(data) if final else (int(nl[-1]) + 1 if len(nl) else 0)
     ends = nl if used == (int(nl[-1]) + 1 if len(nl) else 0) else np.append(nl, len(data))
     ends = ends.astype(np.int64)
@@ -104,7 +111,11 @@ def _block(
         head = int(zero[0]) - start < MAX_LINE + 2 or int(ends[k]) - start <= MAX_LINE
         error = (_nul_error if head else _huge_error)(source, int(numbers[k]))
         starts, ends, numbers = starts[:k], ends[:k], numbers[:k]
-    length = ends - starts
+    length = ends - starts  # without its line end: the CR of a CRLF is not counted
+    if len(ends):
+        last = np.maximum(ends - 1, 0)
+        at = np.minimum(ends, len(data) - 1)
+        length -= (ends > starts) & (ends < len(data)) & (data[last] == 13) & (data[at] == 10)
     bad: list[tuple[int, str]] = [(int(n), _too_long()) for n in numbers[length > MAX_LINE]]
     keep = length <= MAX_LINE
     # blank and comment lines: the first byte that is not white space
@@ -152,13 +163,16 @@ def _drain_long(stream: Any, tail: bytes, source: str, n: int) -> tuple[bytes, B
         chunk = _read(stream)
         if not chunk:
             return b"", None
-        cut = chunk.find(b"\n")
+        cut = min((i for i in (chunk.find(b"\n"), chunk.find(b"\r")) if i >= 0), default=-1)
         part = chunk if cut < 0 else chunk[: cut + 1]
         seen += len(part)
         if b"\0" in part or seen > MAX_SKIPPED:
             return b"", _huge_error(source, n)
         if cut >= 0:
-            return chunk[cut + 1 :], None
+            rest = chunk[cut + 1 :]
+            if chunk[cut] == 13 and not rest:  # a CR last: its LF may come next
+                rest = _read(stream)
+            return rest[1:] if chunk[cut] == 13 and rest[:1] == b"\n" else rest, None
 
 
 def _read(stream: Any) -> bytes:
@@ -173,23 +187,30 @@ def read_blocks(source: str, label: str | None = None) -> Iterator[LineBlock]:
     ``label`` names the input in errors (default: the path, ``stdin`` for ``-``).
     """
     name = label or ("stdin" if source == "-" else source)
-    try:
-        stream = sys.stdin.buffer if source == "-" else open(source, "rb")  # noqa: SIM115
-    except OSError as exc:
-        raise BullError(f"cannot read input file {source}: {exc.strerror}") from None
+    if source == "-":
+        stream = getattr(sys.stdin, "buffer", None) or io.BytesIO()  # stdin closed: empty
+    else:  # the one opener: a FIFO with no writer does not hang, a folder is refused
+        stream = open_input(source, "input file", regular=False)
     try:
         line = 1
         pending = b""
+        start = True
         while True:
             chunk = _read(stream)
             final = not chunk
             data = pending + chunk
+            if start and not final and len(data) < len(BOM) and BOM.startswith(data):
+                pending = data  # the start of a byte-order mark, read on
+                continue
+            if start:
+                start = False
+                data = data[len(BOM) :] if data.startswith(BOM) else data
             if not data:
                 return
             block, used = _block(np.frombuffer(data, dtype=np.uint8), line, name, final)
-            line += data.count(b"\n", 0, used) + (
-                0 if data[:used].endswith(b"\n") or not used else 1
-            )
+            head = data[:used]
+            line += head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n")
+            line += 0 if head.endswith((b"\n", b"\r")) or not used else 1
             pending = data[used:]
             if len(block.numbers) or block.bad or block.error:
                 yield block

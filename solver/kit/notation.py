@@ -346,20 +346,15 @@ def tile_tokens(
         return np.full((n, width), -1, np.int8), np.zeros(n, np.int8), np.zeros(n, bool)
     # chunks are tokens here; a chunk holds one or more tiles: read it by the grammar
     # ``\[D:D\] | D:D | DD`` left to right (at each byte at most one form can start)
-    chunk_of, tile_at = _tile_starts(buf, t0, t1)
+    at, tiles_per_chunk, bad_chunk = _tile_starts(buf, t0, t1)
     hand_of = np.repeat(np.arange(n), count)  # the hand of each chunk
-    good_chunk = np.ones(len(t0), dtype=bool)
-    good_chunk[chunk_of[tile_at < 0]] = False
-    order = np.argsort(np.where(tile_at >= 0, tile_at, -1), kind="stable")
-    order = order[tile_at[order] >= 0]  # the tiles in the order written
-    at = tile_at[order]
     bracket = buf[at] == ord("[")
     a = np.where(bracket, buf[at + 1], buf[at]).astype(np.int64) - 48
     b = np.where(bracket, buf[at + 3], np.where(buf[at + 1] == ord(":"), buf[at + 2], buf[at + 1]))
     typ = _TILE_INDEX[a, b.astype(np.int64) - 48]
-    tiles = np.bincount(hand_of[chunk_of[order]], minlength=n)
+    tiles = np.bincount(hand_of, weights=tiles_per_chunk, minlength=n).astype(np.int64)
     out, size, ok = _group(typ, typ >= 0, np.cumsum(tiles) - tiles, tiles, sizes)
-    ok[hand_of[~good_chunk]] = False
+    ok[hand_of[bad_chunk]] = False
     ok &= eligible
     size = np.where(ok, size, 0).astype(np.int8)
     return out.astype(np.int8), size, ok
@@ -367,15 +362,15 @@ def tile_tokens(
 
 def _tile_starts(
     buf: npt.NDArray[np.uint8], t0: npt.NDArray[np.int64], t1: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Where the tiles of each chunk start (chunk ``j`` is ``buf[t0[j]:t1[j]]``):
-    ``(chunk, position)`` per tile, position ``-1`` marking a chunk that does not
-    parse. The chunk is walked by the grammar one step for all chunks at once."""
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Where the tiles of the chunks start (chunk ``j`` is ``buf[t0[j]:t1[j]]``), in
+    the order written; how many tiles each chunk holds; and which chunks do not parse.
+    The chunks are walked by the grammar one step for all of them at once."""
     n = len(t0)
     pos = t0.copy()
     alive = np.arange(n)
-    chunks: list[npt.NDArray[np.int64]] = []
-    starts: list[npt.NDArray[np.int64]] = []
+    steps: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
+    bad = np.zeros(n, dtype=bool)
     while len(alive):
         p = pos[alive]
         end = t1[alive]
@@ -392,8 +387,13 @@ def _tile_starts(
         is_c = _DIGIT[c0] & (room >= 3) & (c1 == ord(":")) & _DIGIT[c2]
         is_d = _DIGIT[c0] & (room >= 2) & _DIGIT[c1]
         step = np.where(is_b, 5, np.where(is_c, 3, np.where(is_d, 2, 0)))
-        chunks.append(alive)
-        starts.append(np.where(step > 0, p, -1))
+        bad[alive[step == 0]] = True
+        steps.append((alive, np.where(step > 0, p, -1)))
         pos[alive] = p + step
         alive = alive[(step > 0) & (p + step < end)]
-    return np.concatenate(chunks), np.concatenate(starts)
+    # a chunk's k-th tile in column k: read row by row, the tiles come in written order
+    grid = np.full((n, len(steps)), -1, dtype=np.int64)
+    for k, (who, p) in enumerate(steps):
+        grid[who, k] = p
+    found = grid >= 0
+    return grid[found], found.sum(axis=1), bad

@@ -14,11 +14,8 @@ malformed; a file that is unreadable as a whole raises :class:`~solver.core.erro
 from __future__ import annotations
 
 import csv
-import io
 import json
-import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +27,15 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from solver.core.errors import BullError
+from solver.core.files import Lines, arrow_source, open_input
+from solver.kit.columns import (
+    FIELDS,
+    MAX_LISTED,
+    Chunk,
+    map_columns,
+    parse_column_options,
+)
+from solver.kit.read_jsonl import read_jsonl
 
 __all__ = [
     "FIELDS",
@@ -42,92 +48,6 @@ __all__ = [
     "prefetch",
     "read_chunks",
 ]
-
-# ---------------------------------------------------------------- fields and columns
-
-FIELDS: dict[str, tuple[str, ...]] = {
-    "hand": ("hand", "cards", "tiles"),
-    "has_bull": ("has_bull",),
-    "points": ("points", "score"),
-    "category": ("category", "type"),
-    "deng": ("deng",),
-    "bull": ("bull",),
-    "values": ("values",),
-    "player": ("player",),
-    "banker": ("banker", "dealer"),
-    "winner": ("winner",),
-    "net": ("net",),
-    "bet": ("bet",),
-    "commission": ("commission",),
-}
-"""Logical field → the column names looked for by default (case-insensitive)."""
-
-MAX_LISTED = 100
-"""Malformed rows and examples kept in the summary (all are counted)."""
-
-
-def parse_column_options(items: Sequence[str]) -> dict[str, str]:
-    """``["hand=cards", ...]`` → ``{"hand": "cards"}``; unknown fields are errors.
-
-    >>> parse_column_options(["hand=Cards", "points = pts"])
-    {'hand': 'Cards', 'points': 'pts'}
-    """
-    out: dict[str, str] = {}
-    for item in items:
-        if "=" not in item:
-            raise BullError(f"--column {item!r}: expected FIELD=NAME, e.g. hand=cards")
-        key, name = (s.strip() for s in item.split("=", 1))
-        if key not in FIELDS:
-            raise BullError(
-                f"--column {item!r}: unknown field {key!r} (fields: {', '.join(FIELDS)})"
-            )
-        if not name:
-            raise BullError(f"--column {item!r}: empty column name")
-        out[key] = name
-    return out
-
-
-def map_columns(names: Sequence[str], explicit: Mapping[str, str]) -> dict[str, str]:
-    """Logical field → file column, from ``explicit`` (must exist) or the defaults.
-
-    >>> map_columns(["Hand", "Points", "x"], {})
-    {'hand': 'Hand', 'points': 'Points'}
-    """
-    lower = {n.lower(): n for n in names}
-    out: dict[str, str] = {}
-    for key, default_names in FIELDS.items():
-        if key in explicit:
-            want = explicit[key]
-            if want in names:
-                out[key] = want
-            elif want.lower() in lower:
-                out[key] = lower[want.lower()]
-            else:
-                raise BullError(
-                    f"column {want!r} (for {key}) is not in the file "
-                    f"(columns: {', '.join(names) or 'none'})"
-                )
-            continue
-        for cand in default_names:
-            if cand in lower:
-                out[key] = lower[cand]
-                break
-    return out
-
-
-# ---------------------------------------------------------------- reading
-
-
-@dataclass
-class Chunk:
-    """One batch of rows: logical field → Arrow array, and each row's line number."""
-
-    columns: dict[str, pa.Array]
-    lines: npt.NDArray[np.int64]
-    bad: list[tuple[int, str]] = field(default_factory=list)
-
-    def __len__(self) -> int:
-        return len(self.lines)
 
 
 def peek_rules(path: str, fmt: str) -> str | None:
@@ -143,7 +63,7 @@ def peek_rules(path: str, fmt: str) -> str | None:
                 return None
             value = pf.read_row_group(0, columns=["rules"]).column(0)[0].as_py()
         else:
-            with open(path, "rb") as f:
+            with open_input(path, "claims file") as f:
                 head = f.read(1 << 16)
             if b"\0" in head:
                 return None
@@ -154,8 +74,8 @@ def peek_rules(path: str, fmt: str) -> str | None:
             else:
                 row = next(csv.DictReader(lines[:2]), None)
                 value = None if row is None else row.get("rules")
-    except (OSError, ValueError, AttributeError, csv.Error, pa.ArrowException):
-        return None
+    except (OSError, ValueError, AttributeError, RecursionError, csv.Error, pa.ArrowException):
+        return None  # BullError (not a regular file) is a ValueError
     return value if isinstance(value, str) and value else None
 
 
@@ -182,23 +102,20 @@ def detect_format(path: str, fmt: str | None) -> str:
 
 
 def _arrow_source(path: str) -> Any:
-    """What Arrow reads: the path, or an open file when the path is not valid UTF-8 (a
-    file name in another encoding reaches Python as surrogate escapes Arrow refuses)."""
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return open(path, "rb")
-    return path
+    """What Arrow reads (:func:`~solver.core.files.arrow_source`): a regular file, by
+    name or, when the name is not UTF-8, open."""
+    return arrow_source(path, "claims file")
 
 
 def _open_check(path: str, fmt: str) -> None:
-    """The file can be opened, and a text format does not start with NUL bytes (a binary
-    file, ``/dev/zero``: refused at once instead of read forever)."""
-    try:
-        with open(path, "rb") as f:
+    """The file is a regular file that can be opened (a FIFO, ``/dev/zero``: refused at
+    once instead of waited on or read forever; standard input is ``-``), and a text
+    format does not start with NUL bytes (a binary file)."""
+    with open_input(path, "claims file") as f:
+        try:
             head = f.read(1 << 16)
-    except OSError as exc:
-        raise BullError(f"cannot read claims file {path}: {exc.strerror}") from None
+        except OSError as exc:
+            raise BullError(f"cannot read claims file {path}: {exc.strerror}") from None
     if fmt != "parquet" and b"\0" in head:
         raise BullError(f"{path} holds NUL bytes: not a {fmt.upper()} text file")
 
@@ -220,7 +137,7 @@ def read_chunks(
     if fmt == "csv":
         return _read_csv(path, explicit, batch_size)
     if fmt == "jsonl":
-        return _read_jsonl(path, explicit, batch_size)
+        return read_jsonl(path, explicit, batch_size)
     raise BullError(f"unknown format {fmt!r} (expected csv, jsonl or parquet)")
 
 
@@ -245,8 +162,12 @@ def _read_stdin(
     atexit.register(remove)  # also when the run stops before reading every chunk
     try:
         with os.fdopen(fd, "wb") as spool:
-            shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
+            if sys.stdin is not None:  # a closed stdin is an empty file
+                shutil.copyfileobj(getattr(sys.stdin, "buffer", sys.stdin), spool, 1 << 20)
         mapping, label, chunks = read_chunks(name, fmt, explicit, batch_size)
+    except BullError as exc:  # named as the user named it: standard input
+        remove()
+        raise BullError(str(exc).replace(name, "standard input")) from None
     except BaseException:
         remove()
         raise
@@ -254,6 +175,8 @@ def _read_stdin(
     def gen() -> Iterator[Chunk]:
         try:
             yield from chunks
+        except BullError as exc:
+            raise BullError(str(exc).replace(name, "standard input")) from None
         finally:
             remove()
 
@@ -291,12 +214,12 @@ def _read_parquet(
 def _read_csv(
     path: str, explicit: Mapping[str, str], batch_size: int
 ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
-    with open(path, "rb") as f:
-        first = f.readline(1 << 20)  # a header line, not a whole file without line ends
-    if len(first) >= 1 << 20:
+    with open_input(path, "claims file") as f:  # a header line, not a whole file
+        first = next(iter(Lines(f, path, max_line=1 << 20)), b"")
+    if first is None:
         raise BullError(f"{path}: the first line is over 1 MB; not a CSV header")
     try:
-        header_text = first.decode("utf-8-sig")
+        header_text = first.decode("utf-8")
     except UnicodeDecodeError:
         raise BullError(f"{path} line 1: not UTF-8 text") from None
     header = next(csv.reader([header_text]), [])
@@ -313,7 +236,8 @@ def _read_csv(
         message = None
         if text.strip():
             message = f"has {row.actual_columns} fields, the header has {row.expected_columns}"
-        skipped.append((number, text.count("\n"), message))
+        ends = text.count("\n") + text.count("\r") - text.count("\r\n")
+        skipped.append((number, ends, message))
         return "skip"
 
     names = header
@@ -352,17 +276,13 @@ def _read_csv(
                     n = part.num_rows
                     nl = np.zeros(n, dtype=np.int64)
                     for col in part.columns:
-                        counts = pc.fill_null(pc.count_substring(col, "\n"), 0)
-                        nl += np.asarray(counts.to_numpy(zero_copy_only=False), dtype=np.int64)
+                        nl += _line_ends(col)
                     physical, bad = lines.place(done, nl, skipped)
-                    cols, ok, why = _decoded(part, mapping)
-                    bad += [(int(physical[i]), why) for i in np.flatnonzero(~ok)]
-                    if not ok.all():
-                        keep = pa.array(ok)
-                        cols = {k: pc.filter(v, keep) for k, v in cols.items()}
-                        physical = physical[ok]
+                    cols = {
+                        k: part.column(part.schema.get_field_index(v)) for k, v in mapping.items()
+                    }
                     done += n
-                    yield Chunk(cols, physical, sorted(bad))
+                    yield Chunk(cols, physical, sorted(bad))  # rows not UTF-8: malformed
         except (OSError, pa.ArrowException) as exc:
             msg = str(exc).splitlines()[0]
             raise BullError(f"{path}: unreadable CSV after line {done + 1}: {msg}") from None
@@ -375,29 +295,24 @@ def _read_csv(
     return mapping, "line", gen()
 
 
-def _decoded(
-    part: pa.RecordBatch, mapping: Mapping[str, str]
-) -> tuple[dict[str, pa.Array], npt.NDArray[np.bool_], str]:
-    """The mapped columns as UTF-8 text, and which rows decode (a row that does not is
-    malformed, not the end of the file)."""
-    ok = np.ones(part.num_rows, dtype=bool)
-    cols: dict[str, pa.Array] = {}
-    for key, name in mapping.items():
-        raw = part.column(part.schema.get_field_index(name))
-        try:
-            cols[key] = raw.cast(pa.string())
-            continue
-        except (pa.ArrowInvalid, pa.ArrowException):
-            pass
-        values = []
-        for i, v in enumerate(raw.to_pylist()):
-            try:
-                values.append(v.decode("utf-8") if v is not None else None)
-            except UnicodeDecodeError:
-                ok[i] = False
-                values.append("")
-        cols[key] = pa.array(values, pa.string())
-    return cols, ok, "not UTF-8 text"
+def _line_ends(col: pa.Array) -> npt.NDArray[np.int64] | int:
+    """The line ends (CR, LF or CRLF) inside each value of a binary column (quoted
+    values may hold them); ``0`` when its data holds none (the common case, found by a
+    byte search instead of three passes).
+
+    >>> _line_ends(pa.array([b"a", b"b\\r\\nc\\rd", None])).tolist()
+    [0, 2, 0]
+    """
+    buf = col.buffers()[2]
+    raw = b"" if buf is None else buf.to_pybytes()
+    out: npt.NDArray[np.int64] | int = 0
+    ends = [(e, 1) for e in (b"\n", b"\r") if e in raw]
+    if len(ends) == 2:
+        ends.append((b"\r\n", -1))
+    for end, sign in ends:
+        counts = pc.fill_null(pc.count_substring(col, end.decode()), 0)
+        out = out + sign * counts.to_numpy(zero_copy_only=False).astype(np.int64)
+    return out
 
 
 class _PhysicalLines:
@@ -447,138 +362,6 @@ class _PhysicalLines:
         self.extra += int(nls.sum())
         self.taken = max(upto, self.taken)
         return physical, bad
-
-
-def _py_column(values: list[Any]) -> pa.Array:
-    if not any(isinstance(v, dict) for v in values):
-        try:
-            return pa.array(values)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
-            pass
-
-    def text(v: Any) -> str | None:
-        if v is None:
-            return None
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, list):  # a hand written as a list of cards or tiles
-            if all(isinstance(x, str) for x in v):
-                return " ".join(v)
-            return json.dumps(v)  # anything else: malformed where it is read
-        if isinstance(v, dict):
-            return json.dumps(v, sort_keys=True)
-        return str(v)
-
-    return pa.array([text(v) for v in values], type=pa.string())
-
-
-_BLANK_LINE = re.compile(rb"\n[ \t\r]*\n")
-
-
-def _jsonl_fast(lines: list[bytes]) -> pa.Table | None:
-    """A block of JSON Lines read by Arrow at once, or ``None`` when the block needs the
-    line-by-line reader (a blank or broken line, a value whose type changes)."""
-    import pyarrow.json as pajson
-
-    data = b"".join(lines)
-    if not data.endswith(b"\n"):
-        data += b"\n"
-    if _BLANK_LINE.search(b"\n" + data):
-        return None
-    try:
-        t = pajson.read_json(
-            io.BytesIO(data),
-            read_options=pajson.ReadOptions(
-                use_threads=False, block_size=max(len(data) + 1, 1 << 20)
-            ),
-        )
-    except (pa.ArrowException, ValueError):
-        return None
-    return t if t.num_rows == len(lines) else None
-
-
-def _jsonl_slow(
-    lines: list[bytes], start: int
-) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str]]]:
-    rows: list[tuple[int, dict[str, Any]]] = []
-    bad: list[tuple[int, str]] = []
-    for k, raw in enumerate(lines):
-        line = start + k
-        stripped = raw.strip()
-        if not stripped:
-            continue
-        try:
-            obj = json.loads(stripped)
-        except (ValueError, UnicodeDecodeError) as exc:
-            bad.append((line, f"not valid JSON ({str(exc).split(':')[0]})"))
-            continue
-        if not isinstance(obj, dict):
-            bad.append((line, "not a JSON object"))
-            continue
-        rows.append((line, obj))
-    return rows, bad
-
-
-def _read_jsonl(
-    path: str, explicit: Mapping[str, str], batch_size: int
-) -> tuple[dict[str, str], str, Iterator[Chunk]]:
-    from itertools import islice
-
-    f = open(path, "rb")  # noqa: SIM115 - closed by the generator
-    first = list(islice(f, batch_size))
-    table = _jsonl_fast(first) if first else None
-    rows: list[tuple[int, dict[str, Any]]] = []
-    bad: list[tuple[int, str]] = []
-    if table is not None:
-        keys = list(table.column_names)
-    else:
-        rows, bad = _jsonl_slow(first, 1)
-        keys = list(dict.fromkeys(k for _, obj in rows for k in obj))
-        if not rows:
-            f.close()
-            if not bad:
-                raise BullError(f"{path}: no rows (an empty JSON Lines file)")
-            raise BullError(
-                f"{path}: nothing readable as JSON Lines (line {bad[0][0]}: {bad[0][1]})"
-            )
-    mapping = map_columns(keys, explicit)
-
-    def chunk_of(
-        lines: list[bytes],
-        start: int,
-        t: pa.Table | None,
-        parsed: tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str]]] | None,
-    ) -> Chunk:
-        if t is not None:
-            n = t.num_rows
-            cols = {
-                k: (
-                    t.column(c).combine_chunks()
-                    if c in t.column_names
-                    else pa.nulls(n, pa.string())
-                )
-                for k, c in mapping.items()
-            }
-            return Chunk(cols, np.arange(start, start + n, dtype=np.int64))
-        got, errs = parsed if parsed is not None else _jsonl_slow(lines, start)
-        cols = {k: _py_column([obj.get(c) for _, obj in got]) for k, c in mapping.items()}
-        return Chunk(cols, np.array([ln for ln, _ in got], dtype=np.int64), errs)
-
-    def gen() -> Iterator[Chunk]:
-        try:
-            start = 1
-            yield chunk_of(first, start, table, None if table is not None else (rows, bad))
-            start += len(first)
-            while True:
-                lines = list(islice(f, batch_size))
-                if not lines:
-                    return
-                yield chunk_of(lines, start, _jsonl_fast(lines), None)
-                start += len(lines)
-        finally:
-            f.close()
-
-    return mapping, "line", gen()
 
 
 def prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Iterator[Chunk]:

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.files import read_text
 from solver.kit.risk import NetDistribution, z_two_sided
 
 __all__ = ["CHUNK_TABLES", "Deal", "TableSample", "cached_sample", "simulate_tables", "spec_dealer"]
@@ -211,7 +212,7 @@ def cached_sample(
     path = rule_table_path("risk-tables", key, tables).with_suffix(".json")
     got: tuple[TableSample, NetDistribution] | None = None
     try:
-        stored = json.loads(path.read_text(encoding="utf-8"))
+        stored = json.loads(read_text(str(path), "cached figures", 1 << 24))  # bounded
         if stored.get("key") == json.loads(json.dumps(dict(key), default=str)):
             got = (
                 TableSample.from_json(stored["sample"]),

@@ -29,10 +29,10 @@ import os
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from solver.core.errors import BullError
+from solver.core.files import BOM, open_input, read_text
 
 __all__ = [
     "GENERATOR_VERSION",
@@ -191,28 +191,26 @@ def is_document(path: str) -> bool:
     """Whether ``path`` holds a vectors document (one JSON object with ``testGroups``),
     not JSON Lines; never raises (an unreadable file is left to the reader)."""
     try:
-        with open(path, "rb") as f:
+        with open_input(path, "claims file") as f:
             head = f.read(1 << 16)
-    except OSError:
+    except (OSError, BullError):
         return False
+    if head.startswith(BOM):
+        head = head[len(BOM) :]
     text = head.lstrip()
     if not text.startswith(b"{"):
         return False
-    first = text.split(b"\n", 1)[0].strip()
+    first = text.splitlines()[0].strip()  # CR, LF or CRLF
     return first == b"{" or b'"testGroups"' in head
 
 
 def load_document(path: str) -> dict[str, Any]:
     """A vectors document, read whole (a one-line error when it is not one)."""
-    p = Path(path)
+    text = read_text(path, "vectors document", _MAX_DOCUMENT)
     try:
-        if p.stat().st_size > _MAX_DOCUMENT:
-            raise BullError(f"{path}: a vectors document over {_MAX_DOCUMENT:,} bytes")
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise BullError(f"cannot read {path}: {e.strerror or e}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise BullError(f"{path}: not a vectors document: {e}") from None
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise BullError(f"{path}: not a vectors document: {str(e).splitlines()[0]}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("testGroups"), list):
         raise BullError(f"{path}: not a vectors document: no testGroups")
     return doc

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
@@ -101,16 +101,29 @@ def every(sp: Space, seed: int = 0) -> Iterator[list[int]]:
                 yield [int(u) for u in hand]
 
 
+def _subsets(n: int, k: int) -> npt.NDArray[np.int16]:
+    """Every ``k``-subset of ``range(n)``, increasing, in lexicographic order (each row
+    grown by every larger index, in numpy).
+
+    >>> _subsets(4, 2).tolist()
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    """
+    c = np.arange(n, dtype=np.int16)[:, None]
+    for _ in range(k - 1):
+        last = c[:, -1].astype(np.int64)
+        reps = n - 1 - last
+        start = np.repeat(np.cumsum(reps) - reps, reps)
+        grown = np.repeat(last + 1, reps) + np.arange(int(reps.sum())) - start
+        c = np.column_stack([np.repeat(c, reps, axis=0), grown.astype(np.int16)])
+    return c
+
+
 def _card_blocks(n: int, k: int, block: int = 65_536) -> Iterator[npt.NDArray[np.int64]]:
-    """Every ``k``-subset of ``range(n)`` as rows of index arrays, in blocks."""
-    rows: list[tuple[int, ...]] = []
-    for c in combinations(range(n), k):
-        rows.append(c)
-        if len(rows) == block:
-            yield np.array(rows, dtype=np.int64)
-            rows = []
-    if rows:
-        yield np.array(rows, dtype=np.int64)
+    """Every ``k``-subset of ``range(n)`` as rows of index arrays, in blocks
+    (lexicographic: the order of :func:`itertools.combinations`)."""
+    rows = _subsets(n, k)
+    for i in range(0, len(rows), block):
+        yield rows[i : i + block].astype(np.int64)
 
 
 def _suited(ranks: tuple[int, ...], pattern: str, rng: np.random.Generator) -> list[int] | None:

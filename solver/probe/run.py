@@ -174,6 +174,9 @@ class Prober:
         self.key = {k: self.columns.get(k, k) for k in ("hand", "player", "banker")}
         self.next_id = 1
         self.asked: set[tuple[str, ...]] = set()
+        """The showdowns asked (their hands as written)."""
+        self.asked_hands: set[str] = set()
+        """The hands asked, as written (``KS 9H 8C 3D 7S``)."""
         self.queries = 0
         self.answered = 0
         self.phases: list[Phase] = []
@@ -192,13 +195,12 @@ class Prober:
     def hand_question(self, hand: Sequence[int] | Sequence[str]) -> Question | None:
         """A hand as a question (None when asked already)."""
         names = [h if isinstance(h, str) else self.space.names[h] for h in hand]
-        key = ("h", *names)
-        if key in self.asked:
+        shown = " ".join(names)
+        if shown in self.asked_hands:
             return None
-        self.asked.add(key)
+        self.asked_hands.add(shown)
         qid, self.next_id = self.next_id, self.next_id + 1
         text = "[" + ",".join(json.dumps(n) for n in names) + "]"
-        shown = " ".join(names)
         return Question(qid, f'"{self.key["hand"]}":{text}', shown, shown)
 
     def showdown_question(
@@ -217,15 +219,23 @@ class Prober:
         return Question(qid, f'"{self.key["player"]}":{p},"{self.key["banker"]}":{b}', line, line)
 
     def _fast_hands(self, hands: Iterable[list[int]]) -> Iterator[Question]:
-        """Hand questions for hands never asked (the confirm's every hand, fast)."""
-        q, names, asked, hk = self.quoted, self.space.names, self.asked, self.key["hand"]
+        """Hand questions for hands never asked (the confirm's every hand, fast: when no
+        unit's name needs JSON escaping or holds a space, the request is the shown text
+        with its spaces made separators)."""
+        names, asked = self.space.names, self.asked_hands
+        if any(" " in n or json.dumps(n) != f'"{n}"' for n in names):
+            for hand in hands:
+                q = self.hand_question(hand)
+                if q is not None:
+                    yield q
+            return
+        head = f'"{self.key["hand"]}":["'
         for hand in hands:
-            key = ("h", *[names[u] for u in hand])
-            if key in asked:
+            shown = " ".join([names[u] for u in hand])
+            if shown in asked:
                 continue
             qid, self.next_id = self.next_id, self.next_id + 1
-            shown = " ".join(key[1:])
-            yield Question(qid, f'"{hk}":[' + ",".join([q[u] for u in hand]) + "]", shown, shown)
+            yield Question(qid, head + shown.replace(" ", '","') + '"]', shown, shown)
 
     # -- asking
     def ask(self, name: str, questions: Iterable[Question | None]) -> int:

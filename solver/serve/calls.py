@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from solver import games
 from solver.core.errors import BullError
 from solver.core.rules import MAX_RULE_FILE
+from solver.kit.notation import Spans
 
 __all__ = ["Answer", "Calls"]
 
@@ -159,16 +160,29 @@ class Calls:
         self.batch("hands", hands)
         spec = self.rules(game, body.rules)
         options = game.accept(body.options())
-        fast = getattr(game, "eval_lines", None)
-        try:
+        lines: list[str | None] = [None] * len(hands)
+        try:  # the vectorised batch path: null where a hand must be answered alone
+            fast = game.eval_lines(Spans.of_strings(hands), spec, options, self.tables, True)
             if fast is not None:
-                return Answer(fast(hands, spec, options, self.tables), many=True)
-            return _many(game.eval_records(hands, spec, options, self.tables))
+                lines = fast.to_pylist()
         except BullError:
-            if len(hands) == 1:
+            pass
+        todo = [i for i, line in enumerate(lines) if line is None]
+        if todo:
+            try:
+                recs = game.eval_records([hands[i] for i in todo], spec, options, self.tables)
+            except BullError:
+                if len(hands) == 1:
+                    raise
+                for i in todo:  # name the bad hand by its place
+                    try:
+                        game.eval_records([hands[i]], spec, options, self.tables)
+                    except BullError as exc:
+                        raise BullError(f"hands[{i}]: {exc}") from None
                 raise
-        _each("hands", hands, lambda h: game.eval_records([h], spec, options, self.tables))
-        raise AssertionError("unreachable: the batch failed but every hand answered")
+            for i, rec in zip(todo, recs, strict=True):
+                lines[i] = _dumps(rec)
+        return Answer([str(line).rstrip("\n") for line in lines], many=True)
 
     def compare(self, game: games.Game, body: Any) -> Answer:
         form = _exactly_one(player=body.player, pairs=body.pairs)

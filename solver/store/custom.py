@@ -32,7 +32,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from solver.core.errors import TableError
+from solver.core.errors import BullError, TableError
+from solver.core.files import arrow_source
 from solver.store.sets import write_parquet
 from solver.store.tables import (
     SCHEMA_VERSION,
@@ -96,9 +97,9 @@ def rule_table_path(
 def _open(path: Path, table: str, data: Mapping[str, Any], rows: int | None) -> LoadedTable | None:
     """The cached file, if it is whole and was built for exactly ``data``."""
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(arrow_source(path, "table"))
         meta = table_meta(pf.schema_arrow, str(path))
-    except (OSError, pa.ArrowException, TableError):
+    except (OSError, pa.ArrowException, BullError):  # TableError, not a regular file
         return None
     rule_sets = meta.get("rules", {})
     if (

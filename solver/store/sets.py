@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solver.core.errors import TableError
+from solver.core.files import utf8_name
 from solver.store.leases import LEASE, delete_unleased
 from solver.store.tables import (
     ROW_GROUP_SIZE,
@@ -52,15 +53,18 @@ def _fsync_dir(path: Path) -> None:
 
 def write_parquet(table: pa.Table, path: Path) -> None:
     """Write one table file the way every set is written (zstd, fixed row groups, synced)."""
-    pq.write_table(
-        table,
-        path,
-        compression="zstd",
-        row_group_size=ROW_GROUP_SIZE,
-        use_dictionary=False,
-        write_statistics=False,
-    )
-    with open(path, "rb+") as f:
+    with open(path, "wb") as f:
+        # a name Arrow cannot encode (not UTF-8): it writes through the open file
+        sink: Any = os.fspath(path) if utf8_name(path) else f
+        pq.write_table(
+            table,
+            sink,
+            compression="zstd",
+            row_group_size=ROW_GROUP_SIZE,
+            use_dictionary=False,
+            write_statistics=False,
+        )
+        f.flush()
         os.fsync(f.fileno())
 
 

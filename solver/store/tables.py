@@ -25,7 +25,7 @@ import os
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,8 @@ import pyarrow.parquet as pq
 
 from solver import __version__
 from solver.core.errors import TableError
+from solver.core.files import arrow_source, read_text
+from solver.core.inputs import check_tables
 from solver.store.leases import release_all_but, take_lease
 
 __all__ = [
@@ -266,6 +268,7 @@ def user_cache_dir() -> Path:
 def default_build_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """Where ``bull build`` writes: ``--tables``, ``$BULL_TABLES``, the repository's
     ``tables/`` (a source checkout), else the user cache directory."""
+    explicit = check_tables(explicit)
     if explicit:
         return Path(explicit)
     if os.environ.get(ENV_VAR):
@@ -279,6 +282,7 @@ def find_tables_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """Where the runtime reads tables: ``--tables``, ``$BULL_TABLES``, the repository's
     ``tables/``, then the user cache directory. Raises :class:`TableError` with the
     places tried and how to build."""
+    explicit = check_tables(explicit)
     if explicit:
         d = Path(explicit)
         if not d.is_dir():
@@ -391,8 +395,8 @@ def manifest_of(set_dir: Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        data: dict[str, Any] | Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        data: dict[str, Any] | Any = json.loads(read_text(str(path), "manifest", 1 << 26))
+    except (OSError, ValueError, RecursionError):  # BullError (a FIFO, not UTF-8) too
         raise TableError(f"{path} is unreadable or corrupt; rebuild with `bull build`") from None
     if not isinstance(data, dict):
         raise TableError(f"{path} is corrupt; rebuild with `bull build`")
@@ -433,6 +437,12 @@ class LoadedTable:
     num_rows: int
     _file: pq.ParquetFile
     _columns: dict[str, npt.NDArray[Any]] = field(default_factory=dict)
+    _alias: dict[str, str] = field(default_factory=dict)
+
+    def aliased(self, names: Mapping[str, str]) -> LoadedTable:
+        """This table, also answering each column ``new`` of ``names`` (new → existing
+        column) with the existing one: one file, one cache of read columns."""
+        return replace(self, _alias={**self._alias, **names})
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -445,10 +455,11 @@ class LoadedTable:
 
     @property
     def column_names(self) -> list[str]:
-        return list(self._names)
+        return [*self._names, *(a for a in self._alias if a not in self._names)]
 
     def column(self, name: str) -> npt.NDArray[Any]:
         """The whole column as a numpy array (cached)."""
+        name = self._alias.get(name, name)
         arr = self._columns.get(name)
         if arr is None:
             if name not in self.column_names:
@@ -489,7 +500,12 @@ class LoadedTable:
         """Values of ``names`` at row ``index`` — reading only the row groups needed
         unless the columns are already loaded (fast for a few rows)."""
         idx = np.asarray(index, dtype=np.int64)
-        names = list(names)
+        asked = list(names)
+        if self._alias:
+            real = {n: self._alias.get(n, n) for n in asked}
+            found = replace(self, _alias={}).rows(index, list(dict.fromkeys(real.values())))
+            return {n: found[real[n]] for n in asked}
+        names = asked
         if idx.size and (idx.min() < 0 or idx.max() >= self.num_rows):
             raise TableError(f"row index out of range for table {self.name}")
         if all(n in self._columns for n in names) or idx.size > 4 * ROW_GROUP_SIZE:
@@ -541,7 +557,7 @@ def open_table(name: str, tables: str | os.PathLike[str] | None = None) -> Loade
             f"`bull build{' --tables ' + str(tables) if tables else ''}`"
         )
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(arrow_source(path, "table"))
     except (OSError, pa.ArrowException) as exc:
         raise TableError(
             f"table {path} is corrupt or truncated ({str(exc).splitlines()[0]}); "

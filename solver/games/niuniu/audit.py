@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import BullError
+from solver.core.files import read_text
 
 __all__ = ["audit_spec", "exact_figures"]
 
@@ -133,7 +134,7 @@ def exact_figures(r: Any, bet: Any, comm: Any, tables: str | None) -> dict[str, 
     path = rule_table_path("audit-figures", key, tables).with_suffix(".json")
     fig: Any = None
     try:
-        stored = json.loads(path.read_text(encoding="utf-8"))
+        stored = json.loads(read_text(str(path), "cached figures", 1 << 24))  # bounded
         if stored.get("key") == json.loads(json.dumps(key, default=str)):
             fig = stored.get("figures")
     except (OSError, ValueError, AttributeError):

@@ -46,6 +46,7 @@ from solver.core.indexing import (
     multiset_rank_array,
     sort_columns,
 )
+from solver.core.inputs import check_commission, check_paired, check_tables
 from solver.games.niuniu.rules import PRESETS, Category, NamedCategory, NiuNiuRules, load_rules
 from solver.games.niuniu.source import check_rows, rules_table
 from solver.kit.results import Ranked, Settlement, Showdown
@@ -278,7 +279,7 @@ def _source(rules: RulesLike, tables: str | os.PathLike[str] | None) -> _Source:
     except TypeError:  # an unhashable spec (a dict)
         fast_key = None
     r = load_rules(rules) if not isinstance(rules, NiuNiuRules) else rules
-    key = (r, None if tables is None else os.fspath(tables))
+    key = (r, check_tables(tables))
     src = _SOURCES.get(key)
     if src is None:
         src = _SOURCES[key] = _Source(r, tables)
@@ -489,9 +490,7 @@ def parse_pair(
 
 
 def _check_commission(c: float) -> float:
-    if not 0 <= c < 1:
-        raise BullError(f"commission {c!r} must be a fraction in [0, 1), e.g. 0.05")
-    return float(c)
+    return float(check_commission(c))
 
 
 # ---------------------------------------------------------------- batch
@@ -557,9 +556,10 @@ def settle_batch(
     src = _source(rules, tables)
     row = np.array(src.rules.multiplier_row(bet), dtype=np.float64)
     comm = src.rules.commission if commission is None else _check_commission(commission)
-    p = evaluate_batch(player, src.rules, tables=tables)
-    b = evaluate_batch(banker, src.rules, tables=tables)
     pa_, ba = item_ids(player, 52, (5,)), item_ids(banker, 52, (5,))
+    check_paired(len(pa_), len(ba), ("player", "banker"))
+    p = evaluate_batch(pa_, src.rules, tables=tables)
+    b = evaluate_batch(ba, src.rules, tables=tables)
     if src.rules.shoe:
         _check_shoe_rows(np.concatenate([pa_, ba], axis=1), src.rules.decks, " (both hands)")
     else:

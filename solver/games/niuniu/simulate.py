@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.core.inputs import check_commission
 from solver.kit.simulation import Arr, SimResult, check_round, deal, summarise
 
 __all__ = ["niuniu_hands", "simulate_niuniu"]
@@ -129,7 +130,7 @@ def simulate_niuniu(
     r = _nn_rules(rules)
     bet_name = r.bet(bet)
     mult = np.asarray(dict(r.multipliers)[bet_name], dtype=np.float64)
-    comm = r.commission if commission is None else float(commission)
+    comm = r.commission if commission is None else float(check_commission(commission))
     data = r.to_data()
     size = {"standard": 52, "no_faces": 40}[data["deck"]]  # ids 0..39: A..10
     decks = int(data.get("decks", 1))  # a shoe: physical card i is face i % size

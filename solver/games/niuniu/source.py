@@ -24,7 +24,7 @@ from solver.core.errors import BullError, TableError
 from solver.games.niuniu.rules import PRESETS, NiuNiuRules, load_rules
 from solver.store.tables import LoadedTable
 
-__all__ = ["check_rows", "deck_problems", "is_preset", "rules_table"]
+__all__ = ["check_rows", "deck_problems", "hand_twin", "is_preset", "rules_table"]
 
 TablesArg = str | os.PathLike[str] | None
 
@@ -34,12 +34,40 @@ def is_preset(rules: NiuNiuRules) -> bool:
     return rules.name in PRESETS and rules == load_rules(rules.name)
 
 
+def _hands_of(rules: NiuNiuRules) -> tuple[Any, ...]:
+    """What a hand table's rule columns depend on (:func:`~solver.games.niuniu.hands.build_table`):
+    the table (deck, bull rule, shoe) and the categories, their codes and the suit order
+    (not the name, bets, multipliers, commission or what a tie does: settlement)."""
+    from solver.games.niuniu.hands import table_name
+
+    r = rules
+    return (table_name(r), r.compiled, r.codes, r.suit_strength, r.deck_size, r.decks)
+
+
+def hand_twin(rules: NiuNiuRules) -> NiuNiuRules | None:
+    """The preset whose hand table answers ``rules``' hands (its category and strength
+    columns are ``rules``' own), if any: a rule file that changes only settlement.
+
+    >>> hand_twin(load_rules({**load_rules("casino").to_data(), "commission": 0.1})).name
+    'casino'
+    >>> print(hand_twin(load_rules({**load_rules("casino").to_data(), "tie_break": "none"})))
+    None
+    """
+    mine = _hands_of(rules)
+    for name in PRESETS:
+        preset = load_rules(name)
+        if _hands_of(preset) == mine:
+            return preset
+    return None
+
+
 def rules_table(
     rules: NiuNiuRules, tables: TablesArg = None, notice: Callable[[str], Any] | None = None
 ) -> LoadedTable:
     """The table holding ``rules``' columns ``<name>_category`` and ``<name>_strength``:
-    the committed preset table, or the rule file's own (built on first use; ``notice``
-    receives the line that says so, default stderr)."""
+    the committed preset table (also for a rule file that changes only a preset's
+    settlement: :func:`hand_twin`), or the rule file's own (built on first use;
+    ``notice`` receives the line that says so, default stderr)."""
     from solver.games.niuniu.hands import build_table, table_name
     from solver.store.custom import rule_table
     from solver.store.tables import open_table
@@ -53,6 +81,13 @@ def rules_table(
                 "solver's; rebuild with `bull build`"
             )
         return t
+    twin = hand_twin(rules)
+    if twin is not None:  # settlement differs only: the preset's hands, under our names
+        names = {f"{rules.name}_{c}": f"{twin.name}_{c}" for c in ("category", "strength")}
+        try:
+            return rules_table(twin, tables).aliased(names)
+        except TableError:  # no preset tables where asked: the rule file's own, as before
+            pass
     return rule_table(
         name,
         rules.to_data(),

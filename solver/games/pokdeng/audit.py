@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.files import read_text
 from solver.games.pokdeng.rules import HandType
 
 __all__ = [
@@ -341,7 +342,7 @@ def exact_net(
     path = rule_table_path("audit-figures", key, tables).with_suffix(".json")
     net: list[tuple[Fraction, Fraction]] | None = None
     try:
-        stored = json.loads(path.read_text(encoding="utf-8"))
+        stored = json.loads(read_text(str(path), "cached figures", 1 << 24))  # bounded
         if stored.get("key") == key:
             net = [(Fraction(a), Fraction(p)) for a, p in stored["net"]]
             if sum(p for _, p in net) != 1:

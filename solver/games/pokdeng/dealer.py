@@ -49,11 +49,13 @@ import numpy.typing as npt
 
 from solver.core.cards import CARD_NAMES, Card, parse_hand
 from solver.core.errors import ParseError, RulesError
+from solver.core.files import read_text
 from solver.core.indexing import all_subsets
 from solver.games.pokdeng.hands import classify, settle, two_card_kind
 from solver.games.pokdeng.rules import HandType, PokDengRules
 
 __all__ = [
+    "MAX_PLAYER_FILE",
     "BestResponse",
     "DealerGame",
     "RationalVector",
@@ -331,17 +333,18 @@ def optimal_strategy(
     return RationalVector.pure(solve(rules, dealer_draws_at_most).action == Action.DRAW)
 
 
+MAX_PLAYER_FILE = 1 << 20
+"""The largest player strategy file read (bytes); one lists at most 1,326 starts."""
+
+
 def load_player_file(path: str, game: DealerGame) -> RationalVector:
     """A player strategy from a CSV file: one ``HAND,ACTION`` line per start listed
     (``7H 5D,draw``; ACTION ``stand``, ``draw`` or ``pok``); an optional ``hand,action``
     header, blank lines and ``#`` comments are allowed; starts not listed draw on 4 or
     less. Errors name the file and line.
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except OSError as exc:
-        raise ParseError(f"cannot read player strategy {path}: {exc.strerror}") from None
+    text = read_text(path, "player strategy", MAX_PLAYER_FILE, error=ParseError)
+    lines = text.split("\n")
     draws = (~game.pok & (game.points <= 4)).astype(np.int64)
     seen: dict[int, int] = {}
     for no, raw in enumerate(lines, 1):

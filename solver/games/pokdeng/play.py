@@ -38,6 +38,7 @@ import numpy.typing as npt
 from solver.core.cards import CARD_NAMES, Card, check_copies, format_hand, hand_names, parse_hand
 from solver.core.errors import ParseError, RulesError, TableError
 from solver.core.indexing import colex_rank_array, item_ids, multiset_rank_array
+from solver.core.inputs import check_paired
 from solver.core.rules import preset_names
 from solver.games.pokdeng.hands import N_TWO, HandClass, classify, settle_classes, two_card_kind
 from solver.games.pokdeng.hands import settle as _settle_arrays
@@ -331,10 +332,9 @@ def settle_batch(
     >>> settle_batch([[32, 34]], [[0, 12, 13]], rules={"name": "demo"}).tolist()
     [2]
     """
-    p_arr = np.asarray(player)
-    d_arr = np.asarray(dealer)
-    if len(p_arr) != len(d_arr):
-        raise ParseError(f"{len(p_arr)} player hands but {len(d_arr)} dealer hands")
+    p_arr = item_ids(player, 52, (2, 3))  # exact ids, rows of one length, or one line
+    d_arr = item_ids(dealer, 52, (2, 3))
+    check_paired(len(p_arr), len(d_arr), ("player", "dealer"))
     rs = _resolve(rules)
     n = rs.rules.decks
     p_srt = _check_batch(p_arr, n)

@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from solver.core.errors import BullError, ParseError, TableError
 from solver.core.indexing import colex_rank_array, item_ids
+from solver.core.inputs import check_paired, check_tables
 from solver.core.tiles import (
     TILE_NAMES,
     TYPE_COPIES,
@@ -315,7 +316,7 @@ def _rules(rules: RulesLike) -> TauNgauRules:
 
 def _source(rules: RulesLike, tables: str | os.PathLike[str] | None) -> _Source:
     r = _rules(rules)
-    key = (r, None if tables is None else os.fspath(tables))
+    key = (r, check_tables(tables))
     src = _SOURCES.get(key)
     if src is None:
         src = _SOURCES[key] = _Source(r, tables)
@@ -534,6 +535,7 @@ def settle_batch(
     a physical tile id). Returns ``net``, ``banker_net``, ``declines`` and ``winner``
     (1 player, -1 banker, 0 push)."""
     pa_, ba_ = item_ids(player, 32, (5,), "tile"), item_ids(banker, 32, (5,), "tile")
+    check_paired(len(pa_), len(ba_), ("player", "banker"))
     both = np.concatenate([pa_, ba_], axis=1)
     srt = np.sort(both, axis=1)
     if np.any(srt[:, 1:] == srt[:, :-1]):

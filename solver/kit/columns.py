@@ -1,0 +1,222 @@
+"""The columns of a claims file: logical fields, the ``--column`` renames, and the one
+batch type the readers yield (:class:`Chunk`), each column made a type the parsers read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from solver.core.errors import BullError
+
+__all__ = [
+    "FIELDS",
+    "MAX_FIELD_BYTES",
+    "MAX_LISTED",
+    "Chunk",
+    "map_columns",
+    "normal_column",
+    "parse_column_options",
+]
+
+FIELDS: dict[str, tuple[str, ...]] = {
+    "hand": ("hand", "cards", "tiles"),
+    "has_bull": ("has_bull",),
+    "points": ("points", "score"),
+    "category": ("category", "type"),
+    "deng": ("deng",),
+    "bull": ("bull",),
+    "values": ("values",),
+    "player": ("player",),
+    "banker": ("banker", "dealer"),
+    "winner": ("winner",),
+    "net": ("net",),
+    "bet": ("bet",),
+    "commission": ("commission",),
+}
+"""Logical field → the column names looked for by default (case-insensitive)."""
+
+MAX_LISTED = 100
+"""Malformed rows and examples kept in the summary (all are counted)."""
+MAX_FIELD_BYTES = 1 << 16
+"""The longest field read (bytes): a longer one makes its row malformed (a hand is ~20),
+and no message quotes megabytes of it."""
+
+
+def parse_column_options(items: Sequence[str]) -> dict[str, str]:
+    """``["hand=cards", ...]`` → ``{"hand": "cards"}``; unknown fields are errors.
+
+    >>> parse_column_options(["hand=Cards", "points = pts"])
+    {'hand': 'Cards', 'points': 'pts'}
+    """
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise BullError(f"--column {item!r}: expected FIELD=NAME, e.g. hand=cards")
+        key, name = (s.strip() for s in item.split("=", 1))
+        if key not in FIELDS:
+            raise BullError(
+                f"--column {item!r}: unknown field {key!r} (fields: {', '.join(FIELDS)})"
+            )
+        if not name:
+            raise BullError(f"--column {item!r}: empty column name")
+        out[key] = name
+    return out
+
+
+def map_columns(names: Sequence[str], explicit: Mapping[str, str]) -> dict[str, str]:
+    """Logical field → file column, from ``explicit`` (must exist) or the defaults.
+
+    >>> map_columns(["Hand", "Points", "x"], {})
+    {'hand': 'Hand', 'points': 'Points'}
+    """
+    lower = {n.lower(): n for n in names}
+    out: dict[str, str] = {}
+    for key, default_names in FIELDS.items():
+        if key in explicit:
+            want = explicit[key]
+            if want in names:
+                out[key] = want
+            elif want.lower() in lower:
+                out[key] = lower[want.lower()]
+            else:
+                raise BullError(
+                    f"column {want!r} (for {key}) is not in the file "
+                    f"(columns: {', '.join(names) or 'none'})"
+                )
+            continue
+        for cand in default_names:
+            if cand in lower:
+                out[key] = lower[cand]
+                break
+    return out
+
+
+@dataclass
+class Chunk:
+    """One batch of rows: logical field → Arrow array, and each row's line number.
+
+    Every column is made one of the few types the parsers read (:func:`normal_column`),
+    and a row whose text is not UTF-8 is moved to :attr:`bad` — whatever types the
+    file's writer chose.
+    """
+
+    columns: dict[str, pa.Array]
+    lines: npt.NDArray[np.int64]
+    bad: list[tuple[int, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        ok = np.ones(len(self.lines), dtype=bool)
+        why: dict[int, str] = {}
+        for key, arr in list(self.columns.items()):
+            self.columns[key], good = normal_column(arr)
+            if good is not None:
+                why.update((int(i), "not UTF-8 text") for i in np.flatnonzero(ok & ~good))
+                ok &= good
+            if self.columns[key].type == pa.string() and len(arr):
+                size = pc.fill_null(pc.binary_length(self.columns[key]), 0)
+                long = ok & (size.to_numpy(zero_copy_only=False) > MAX_FIELD_BYTES)
+                if long.any():
+                    text = f"{key}: over {MAX_FIELD_BYTES:,} bytes (not one {key})"
+                    why.update((int(i), text) for i in np.flatnonzero(long))
+                    ok &= ~long
+        if not ok.all():
+            self.bad = sorted([*self.bad, *((int(self.lines[i]), m) for i, m in why.items())])
+            keep = pa.array(ok)
+            self.columns = {k: pc.filter(v, keep) for k, v in self.columns.items()}
+            self.lines = self.lines[ok]
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+
+def _as_text(values: list[Any]) -> pa.Array:
+    """Python values as text: a list of strings joined by spaces (a hand), anything
+    else as JSON (read as malformed where it is parsed)."""
+
+    def text(v: Any) -> str | None:
+        if v is None or isinstance(v, str):
+            return v
+        if isinstance(v, bytes):
+            return v.decode("utf-8", "replace")
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            return " ".join(v)
+        return json.dumps(v, sort_keys=True, default=str)
+
+    return pa.array([text(v) for v in values], type=pa.string())
+
+
+def _utf8_rows(arr: pa.Array) -> tuple[pa.Array, npt.NDArray[np.bool_] | None]:
+    """A binary or string column as ``string``, and which rows are UTF-8 (``None``: all)."""
+    try:
+        out = arr.cast(pa.string())  # a cast from binary checks the bytes
+        if arr.type == out.type:
+            out.validate(full=True)  # Arrow's JSON reader keeps bytes as they come
+        return out, None
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        pass
+    values: list[str | None] = []
+    ok = np.ones(len(arr), dtype=bool)
+    for i, v in enumerate(arr.cast(pa.binary()).to_pylist()):
+        try:
+            values.append(None if v is None else v.decode("utf-8"))
+        except UnicodeDecodeError:
+            ok[i] = False
+            values.append("")
+    return pa.array(values, pa.string()), ok
+
+
+def normal_column(arr: pa.Array) -> tuple[pa.Array, npt.NDArray[np.bool_] | None]:
+    """A column as one of the types the parsers read — ``string``, ``bool``, ``int64``,
+    ``double``, ``list<int64>`` (card ids) or ``list<string>`` (card names) — and which
+    rows are UTF-8 text (``None``: every row). Narrow or unsigned integers, dictionaries,
+    large and binary strings, fixed-size lists are converted; what no parser reads
+    (structs, maps, dates, nested lists) becomes text, read as malformed where it is
+    parsed.
+
+    >>> normal_column(pa.array([[0, 5]], pa.list_(pa.int8())))[0].type
+    ListType(list<item: int64>)
+    >>> normal_column(pa.array([b"ok", b"\\xff"]))[1].tolist()
+    [True, False]
+    """
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    t = arr.type
+    if pa.types.is_dictionary(t):
+        return normal_column(arr.dictionary_decode())
+    if pa.types.is_null(t):
+        return pa.nulls(len(arr), pa.string()), None
+    if t in (pa.string(), pa.bool_(), pa.int64(), pa.float64()):
+        if t == pa.string():
+            return _utf8_rows(arr)
+        return arr, None
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t):
+        return _utf8_rows(arr)
+    if pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
+        return _utf8_rows(arr.cast(pa.binary()))
+    with contextlib.suppress(pa.ArrowException):
+        if pa.types.is_integer(t):
+            return arr.cast(pa.int64()), None
+        if pa.types.is_floating(t):
+            return arr.cast(pa.float64()), None
+        if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+            v = t.value_type
+            if pa.types.is_dictionary(v):
+                v = v.value_type
+            if pa.types.is_integer(v) or pa.types.is_floating(v):  # whole numbers only
+                return arr.cast(pa.list_(pa.int64())), None
+            if pa.types.is_string(v) or pa.types.is_large_string(v):
+                out = arr.cast(pa.list_(pa.string()))
+                out.validate(full=True)
+                return out, None
+    return _as_text(arr.to_pylist()), None

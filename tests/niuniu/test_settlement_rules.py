@@ -1,0 +1,62 @@
+"""A rule file that changes only settlement (issue 28): commission, bets and multipliers,
+what a tie does, the name. Its hands rank as its preset's, so it answers from the
+preset's hand table: no table is built (the 2.6 M-hand build took 91 s and 1.5 GB), and
+its figures are the direct ones."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import solver.games.niuniu.hands as nh
+import solver.games.niuniu.play as nn
+from solver.core.indexing import all_subsets
+from solver.games.niuniu.odds import niuniu_edge
+from solver.games.niuniu.rules import load_rules
+
+
+def _no_build(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a settlement-only rule file must not build a hand table")
+
+
+@pytest.mark.slow
+def test_a_commission_only_rule_file_reuses_the_preset_hand_table(
+    tmp_path: Path, niuniu_tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = {**load_rules("casino").to_data(), "name": "tenpercent", "commission": 0.1}
+    f = tmp_path / "tenpercent.json"
+    f.write_text(json.dumps(data))
+    rules = load_rules(str(f))
+    monkeypatch.setattr(nh, "build_table", _no_build)
+    cache = tmp_path / "tables"  # a tables directory of its own: nothing may appear in it
+    cache.mkdir()
+    for name in ("niuniu.parquet", "MANIFEST.json", "current", "sets"):
+        (cache / name).symlink_to(niuniu_tables / name)
+    before = sorted(p.name for p in cache.rglob("*"))
+    # every hand's category and strength: the rule set's own, computed here directly
+    cards = all_subsets(52, 5)
+    cat, strength = nh.compiled_arrays(cards, rules)
+    got = nn.evaluate_batch(cards, str(f), tables=cache)
+    assert np.array_equal(got["category"], cat) and np.array_equal(got["strength"], strength)
+    # the edge: one deck deals no ties and the loser pays the winner's multiplier, so
+    # EV = -c x sum_k m_k P(player wins with k) (tests/niuniu/test_edge_rules.py)
+    edge = niuniu_edge(str(f), tables=cache)
+    row = rules.multiplier_row(None)
+    mult = {c.label: row[int(c)] for c in nh.Category if int(c) < len(row)}
+    want = -Fraction(1, 10) * sum(mult[k] * p for k, p in edge.player_win_category.items())
+    assert edge.ev == want
+    assert edge.ev == niuniu_edge("casino", commission=0.1, tables=niuniu_tables).ev
+    assert sorted(p.name for p in cache.rglob("*")) == before  # no table written
+    # a rule file that ranks hands differently still gets its own table built
+    monkeypatch.undo()
+    ranked = {
+        **data,
+        "special_definitions": {**data["special_definitions"], "five_small_bull_total": "below_10"},
+    }
+    f.write_text(json.dumps(ranked))
+    assert nn.evaluate("AS AH 2S 2H 4D", str(f), tables=cache).category == nh.Category.NO_BULL
+    assert any(p.name.startswith("niuniu-") for p in (cache / "rules").iterdir())
