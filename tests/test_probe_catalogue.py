@@ -13,7 +13,8 @@ leave no disagreement in this run's confirm phase (every answer checked under it
 in a probe run again under it (once per kind of option: each new rule set costs a
 table build). Confirm is a seeded sample (``--budget``).
 Two Niu Niu mistakes (the loser's multiplier, commission on the stake) answer as the
-rules do under the equal bet; they are probed under the double bet.
+rules do under the equal bet; they are probed under the double bet. The cause tests'
+two-cause implementations (Pok Deng, Tau Ngau) are probed too: the pair comes first.
 """
 
 from __future__ import annotations
@@ -119,3 +120,28 @@ def reprobed() -> set[tuple[str, str]]:
         if not key.startswith("mistake="):
             seen.setdefault((game, key.split("=")[0]), (game, key))
     return set(seen.values())
+
+
+@cache
+def pairs() -> list[tuple[str, str, str]]:
+    """(game, pair id, the peer's JSON): the two-cause implementations of the games'
+    cause tests (Pok Deng; Tau Ngau under ``macau``)."""
+    from pokdeng import test_causes as pc
+    from taungau import test_causes as tc
+
+    out = [("pokdeng", key, mp.config(impl)) for _, key, impl, _ in pc.PAIRS]
+    out += [("taungau", key, mp.config(impl)) for p, key, impl, *_ in tc.PAIRS if p == "macau"]
+    return out
+
+
+@pytest.mark.parametrize(("game", "key", "cfg"), pairs(), ids=[f"{g}-{k}" for g, k, _ in pairs()])
+def test_probe_names_two_causes_at_once(game: str, key: str, cfg: str) -> None:
+    """A peer with two causes at once: the pair is named first, explaining every
+    disagreement and contradicting none."""
+    code, rep = probe(game, cfg)
+    top = rep["diagnosis"][0]
+    assert code == 1 and (top["id"], top["explains"], top["contradicts"]) == (
+        key,
+        rep["disagree"],
+        0,
+    ), [(d["id"], d["explains"], d["contradicts"]) for d in rep["diagnosis"][:3]]

@@ -83,7 +83,7 @@ def browser() -> Iterator[WebDriver]:
 
 
 def wait(driver: WebDriver, css: str, seconds: float = 15) -> WebElement:
-    found: WebElement = WebDriverWait(driver, seconds).until(
+    found: WebElement = WebDriverWait(driver, seconds, poll_frequency=0.05).until(
         ec.visibility_of_element_located((By.CSS_SELECTOR, css))
     )
     return found
@@ -132,7 +132,7 @@ def deal(driver: WebDriver, game: str, hands: int, seed: int) -> list[WebElement
     seed_box.clear()
     seed_box.send_keys(str(seed))
     seed_box.send_keys(Keys.ENTER)  # the deal form submits on Enter
-    WebDriverWait(driver, 15).until(
+    WebDriverWait(driver, 15, poll_frequency=0.05).until(
         lambda d: (
             d.find_element(By.ID, "t-check").is_enabled()
             and d.find_element(By.ID, "t-check").is_displayed()
@@ -158,7 +158,7 @@ def click_bull(box: WebElement, three: list[str], points: int) -> None:
 
 def check(driver: WebDriver) -> None:
     driver.find_element(By.ID, "t-check").click()
-    WebDriverWait(driver, 15).until(
+    WebDriverWait(driver, 15, poll_frequency=0.05).until(
         lambda d: d.find_element(By.ID, "t-check").get_attribute("disabled") is not None
     )
 
@@ -294,14 +294,16 @@ def test_the_lookup_page_typed_and_clicked(browser: WebDriver, base: str, tmp_pa
         browser.find_element(By.CSS_SELECTOR, f"#l-picker [data-token='{token}']").click()
     assert box.get_attribute("value") == "JS QS KS 5H 5D"
     browser.find_element(By.ID, "l-go").click()
-    WebDriverWait(browser, 15).until(lambda d: "niu_niu" in d.find_element(By.ID, "l-result").text)
+    WebDriverWait(browser, 15, poll_frequency=0.05).until(
+        lambda d: "niu_niu" in d.find_element(By.ID, "l-result").text
+    )
     box.clear()
     box.send_keys("KS 9H 8C 3D ZZ", Keys.ENTER)
     err = wait(browser, "#l-result .error")
     assert "ZZ" in err.text  # the server's one-line error, shown as it is
     Select(browser.find_element(By.ID, "l-game")).select_by_value("pokdeng")
     box.send_keys("7H 5D", Keys.ENTER)
-    WebDriverWait(browser, 15).until(
+    WebDriverWait(browser, 15, poll_frequency=0.05).until(
         lambda d: "Best play" in d.find_element(By.ID, "l-result").text
     )
     assert "draw" in browser.find_element(By.ID, "l-result").text

@@ -114,6 +114,8 @@ def _validation_message(exc: RequestValidationError) -> str:
         at = loc[1] if len(loc) > 1 else "?"
         why = (e.get("ctx") or {}).get("error", "not JSON")
         msg = f"the body is not valid JSON (at character {at}: {why})"
+    elif kind == "value_error" and where == "body":  # a validator of the whole body
+        msg = str(e.get("msg", "bad request")).removeprefix("Value error, ")
     elif where == "body":
         msg = f"the body must be a JSON object of the endpoint's fields (got {given})"
     elif kind == "extra_forbidden":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from solver.games import OPTION_KEYS
 
@@ -30,13 +30,52 @@ __all__ = [
     "RoundBody",
     "StrategyBody",
     "VerifyBody",
+    "unpaired_surrogate",
 ]
 
 RulesField = str | dict[str, Any] | None
 
 
+def unpaired_surrogate(data: Any) -> str | None:
+    """Where a string of ``data`` (or a key) holds a lone UTF-16 surrogate — JSON's
+    ``"\\ud800"`` decodes to one, and it is no character (it cannot be written as
+    UTF-8): ``hands[3]``; ``None`` when there is none. Walks without recursion.
+
+    >>> unpaired_surrogate({"hands": ["KS", "\\ud800"]})
+    'hands[1]'
+    >>> unpaired_surrogate({"hands": ["KS 9H 8C 3D 7S"]}) is None
+    True
+    """
+    todo: list[tuple[str, Any]] = [("", data)]
+    while todo:
+        where, item = todo.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return where or "body"
+        elif isinstance(item, dict):
+            for k, v in item.items():
+                todo.append((where or "body", k))
+                todo.append((f"{where}.{k}" if where else str(k), v))
+        elif isinstance(item, list | tuple):
+            todo.extend((f"{where}[{i}]", v) for i, v in enumerate(item))
+    return None
+
+
 class _Rules(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _characters(cls, data: Any) -> Any:
+        where = unpaired_surrogate(data)
+        if where is not None:
+            raise ValueError(
+                f"{where}: a lone UTF-16 surrogate (\\ud800-\\udfff) is not a character"
+            )
+        return data
 
     rules: RulesField = Field(
         None,
