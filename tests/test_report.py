@@ -94,6 +94,10 @@ def test_report_plots_are_real_images(report: tuple[Path, dict]) -> None:
         "macau_decline.png",
         "pokdeng_strategy_standard.png",
         "pokdeng_policy.png",
+        "niuniu_classic_double_risk_funnel.png",
+        "niuniu_classic_equal_risk_reserve.png",
+        "taungau_macau_risk_distribution.png",
+        "pokdeng_straights_risk_reserve.png",
     } <= names
     text = (out / "report.md").read_text(encoding="utf-8")
     for name in names:

@@ -43,9 +43,11 @@ def risk_section(
     setting: str,
     risk: Callable[[int], BankerRisk],
     max_players: int,
+    tag: str = "",
 ) -> None:
     """Append the risk figures of ``game`` under ``preset`` (``setting``: the bet or
-    options in words) to the report; ``risk(n)`` answers ``bull risk`` for n players."""
+    options in words; ``tag``: a word that tells the charts of one preset apart, e.g.
+    the bet) to the report; ``risk(n)`` answers ``bull risk`` for n players."""
     sizes = list(range(1, max_players + 1))
     answers = [risk(n) for n in sizes]
     one, full = answers[0], answers[-1]
@@ -82,7 +84,7 @@ def risk_section(
     md += [""]
     if not ctx.plots:
         return
-    stem = f"{game}_{preset}_risk"
+    stem = f"{game}_{preset}{'_' + tag if tag else ''}_risk"
     rule = f"{title} `{preset}`, {setting}"
     _plot_distribution(ctx.image(f"{stem}_distribution.png"), one, rule)
     _plot_funnel(ctx.image(f"{stem}_funnel.png"), one, full, rule)
@@ -135,9 +137,11 @@ def _plot_funnel(path: Path, one: BankerRisk, full: BankerRisk, rule: str) -> No
                 label=f"{level}% band, {who}",
             )  # fmt: skip
     ax.set_xscale("log")
+    # symmetric log: the first rounds' spread and the last rounds' drift both show
+    ax.set_yscale("symlog", linthresh=max(1.0, 3 * one.sd))
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xlabel("rounds played (log scale)")
-    ax.set_ylabel("house's total net (stakes)")
+    ax.set_ylabel("house's total net (stakes; symmetric log scale)")
     ax.set_title(f"{rule}: the house's total (normal approximation)", fontsize=9)
     ax.legend(fontsize=7, loc="upper left")
     ax.grid(alpha=0.3)

@@ -344,4 +344,4 @@ def _risk_sections(ctx: ReportContext) -> None:
 
             return table_risk(preset, {"bet": bet}, tables, n, 1000, None, show)
 
-        risk_section(ctx, "niuniu", "Niu Niu", preset, md_bet, risk, seats)
+        risk_section(ctx, "niuniu", "Niu Niu", preset, md_bet, risk, seats, tag=bet)
