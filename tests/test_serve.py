@@ -379,3 +379,40 @@ def test_the_real_server_answers_keep_alive_requests(server: tuple[str, int]) ->
         for _ in range(3):
             r = c.post("/v1/niuniu/eval", json={"hands": NN})
             assert r.status_code == 200 and len(r.json()) == 3
+
+
+def _curl_lines(text: str) -> list[str]:
+    return [ln.strip() for ln in text.splitlines() if ln.strip().startswith("curl ")]
+
+
+def test_every_curl_example_answers(client: TestClient) -> None:
+    """The ``curl`` lines of ``bull serve --help`` and of the README's serve section,
+    sent to the app as written: each a 200 with JSON, and every endpoint shown."""
+    import shlex
+
+    from solver.serve.command import EXAMPLES
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("## Serving over HTTP", 1)[1].split("\n## ", 1)[0]
+    for source, text in (("--help", EXAMPLES), ("README", section)):
+        lines = _curl_lines(text)
+        shown = set()
+        for line in lines:
+            words = shlex.split(line)
+            assert words[:2] == ["curl", "-s"] and words[2].startswith("localhost:8000/"), line
+            path = words[2].removeprefix("localhost:8000")
+            rest = words[3:]
+            body = None
+            if "-d" in rest:
+                body = rest[rest.index("-d") + 1]
+                assert rest[rest.index("-H") + 1] == "Content-Type: application/json", line
+            r = (
+                client.post(path, content=body, headers={"Content-Type": RAW})
+                if body
+                else client.get(path)
+            )
+            assert r.status_code == 200, (source, line, r.text[:300])
+            r.json()
+            shown.add(path.split("?")[0].split("/")[3] if path.startswith("/v1/") else path)
+        assert {"eval", "compare", "rank", "round", "advise", "grab", "odds", "edge", "strategy",
+                "rules", "verify", "deal"} <= shown, (source, shown)  # fmt: skip

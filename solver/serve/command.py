@@ -32,7 +32,10 @@ records, one record with that record; Accept: application/x-ndjson gives JSON Li
   curl -s localhost:8000/v1/niuniu/odds {_H} -d '{{"rules": "casino"}}'
   curl -s localhost:8000/v1/taungau/edge {_H} -d '{{"banker_reveals": "first"}}'
   curl -s localhost:8000/v1/pokdeng/strategy {_H} -d '{{"rules": "straights"}}'
+  curl -s localhost:8000/v1/niuniu/rules
   curl -s localhost:8000/v1/niuniu/rules/casino
+  curl -s localhost:8000/v1/pokdeng/rules {_H} -d '{{"rules": {{"base": "standard", "deng": {{"tong": 4}}}}}}'
+  curl -s 'localhost:8000/v1/niuniu/deal?seed=42&hands=3&deal=1'
   curl -s localhost:8000/v1/niuniu/verify {_H} -d '{{"rows": [{{"hand": "KS 9H 8C 3D 7S", "points": 6}}]}}'
   curl -s localhost:8000/v1/niuniu/eval {_H} -d '{{"hands": ["KS 9H 8C 3D 7S"], "rules": {{"base": "classic", "commission": 0.03}}}}'
 batches: hands, pairs ([player, banker]), deals (rank), rounds ([banker, player ...]),
