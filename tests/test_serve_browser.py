@@ -35,6 +35,7 @@ from solver.serve.app import ServeConfig, create_app
 
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 CHROMEDRIVER = "chromedriver"
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
 @pytest.fixture(scope="module")
@@ -322,9 +323,14 @@ def test_the_charts_as_the_rule_text_says(browser: WebDriver, base: str, tmp_pat
         assert marks == ["X" if b - p > 4 else "·" for b in range(1, 11)], (p, marks)
     chart = wait(browser, "#pokdeng-chart", 30)
     cells = chart.find_elements(By.CSS_SELECTOR, "td")
-    assert len(cells) == 13 * 13 and {c.text for c in cells} == {"D", "S"}
+    assert len(cells) == 13 * 13 and {c.text for c in cells} == {"D", "S", "P"}
     body = chart.find_elements(By.CSS_SELECTOR, "tr")[1:]
-    # A-A totals 2: always draw; 3-4 suited or not totals 7: always stand
+    # A-A totals 2: always draw; 3-4 suited or not totals 7: always stand; a two-card
+    # 8 or 9 is pok, and every pok cell is one: 8 or 9 in two cards, nothing else
+    values = {r: min(i + 1, 10) for i, r in enumerate(RANKS)}
+    for r, row in zip(RANKS, body, strict=True):
+        for c, td in zip(RANKS, row.find_elements(By.CSS_SELECTOR, "td"), strict=True):
+            assert (td.text == "P") == ((values[r] + values[c]) % 10 >= 8), (r, c, td.text)
     assert body[0].find_elements(By.CSS_SELECTOR, "td")[0].text == "D"
     assert body[2].find_elements(By.CSS_SELECTOR, "td")[3].text == "S"
     assert body[3].find_elements(By.CSS_SELECTOR, "td")[2].text == "S"

@@ -6,6 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const el = Bull.el;
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const LETTER = { draw: "D", stand: "S", pok: "P" };
   let loaded = false;
 
   function pokdeng(chart) {
@@ -21,7 +22,7 @@
         const cell = cells[r + "/" + c];
         if (!cell) { tr.append(el("td", { text: "" })); continue; }
         tr.append(el("td", { class: cell.action, title: `${cell.cell}: ${cell.action} (margin ${Bull.fmt(cell.margin)})`,
-          text: cell.action === "draw" ? "D" : "S" }));
+          text: LETTER[cell.action] || cell.action }));
       }
       t.append(tr);
     }
