@@ -114,6 +114,13 @@ def value(card: str) -> int:
     return 1 if rank == "A" else 10 if rank in ("J", "Q", "K") else int(rank)
 
 
+def tile_value(tile: str, values: dict[str, int]) -> int:
+    """A tile's pips, [4:2] and [2:1] worth 3 or 6 as chosen (3 when not stated)."""
+    if tile in ("[4:2]", "[2:1]"):
+        return values.get(tile, 3)
+    return int(tile[1]) + int(tile[3])
+
+
 def best_bull(hand: list[str]) -> tuple[list[str], int] | None:
     best: tuple[list[str], int] | None = None
     for three in itertools.combinations(hand, 3):
@@ -215,19 +222,31 @@ def test_the_trainer_played_by_clicking(browser: WebDriver, base: str, tmp_path:
     assert stats.startswith("Accuracy 2/4 (50.0%)") and "this deal" in stats, stats
     shot(browser, tmp_path, "trainer-checked")
 
-    # deal 2, Tau Ngau: every hand "no bull"; right exactly for the hands without one
+    # deal 2, Tau Ngau: hand 1 with its bull, 3/6 values and score when it has one (the
+    # bull checked here by the rule text's arithmetic), else "no bull"; hand 2 "no bull":
+    # right exactly when it has none
     boxes = deal(browser, "taungau", 2, seed)
     tiles = [tokens_of(b) for b in boxes]
-    for b in boxes:
-        b.find_element(By.CSS_SELECTOR, ".nobull").click()
+    recs = _api(base, "/v1/taungau/eval", {"hands": ["".join(t) for t in tiles]})
+    first = recs[0]
+    if first["has_bull"]:
+        worth = {t: tile_value(t, first["values"]) for t in tiles[0]}
+        assert sum(worth[t] for t in first["bull"]) % 10 == 0
+        assert (sum(worth[t] for t in first["rest"]) % 10 or 10) == first["points"]  # macau
+        for sel in boxes[0].find_elements(By.CSS_SELECTOR, ".value"):
+            tile = sel.get_attribute("data-tile") or ""
+            Select(sel).select_by_value(str(first["values"].get(tile, 3)))
+        click_bull(boxes[0], first["bull"], first["points"])
+    else:
+        boxes[0].find_element(By.CSS_SELECTOR, ".nobull").click()
+    boxes[1].find_element(By.CSS_SELECTOR, ".nobull").click()
     browser.find_element(By.CSS_SELECTOR, "input[name=winner][value='1']").click()
     check(browser)
-    recs = _api(base, "/v1/taungau/eval", {"hands": ["".join(t) for t in tiles]})
-    for b, rec in zip(boxes, recs, strict=True):
-        kind, line = verdict(b)
-        assert kind == ("wrong" if rec["has_bull"] else "right"), (rec, line)
-        if rec["has_bull"]:
-            assert "claimed no bull" in line and f"best {rec['points']}" in line, line
+    assert verdict(boxes[0])[0] == "right", verdict(boxes[0])
+    kind, line = verdict(boxes[1])
+    assert kind == ("wrong" if recs[1]["has_bull"] else "right"), (recs[1], line)
+    if recs[1]["has_bull"]:
+        assert "claimed no bull" in line and f"best {recs[1]['points']}" in line, line
 
     # deal 3, Pok Deng: draw with every hand; right exactly where the total is under 4
     # (a 2-card total of 0-3 always draws, 6-7 always stands: the rule text's chart ends)
