@@ -331,7 +331,14 @@ def server(tables: str) -> Iterator[tuple[str, int]]:
     import uvicorn
 
     app = create_app(ServeConfig(tables=tables, read_timeout=1.0))
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="off")
+    from solver.serve.protocol import HeadTimeout
+
+    class Quick(HeadTimeout):
+        head_timeout = 1.0
+
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="error", lifespan="off", http=Quick
+    )
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -370,6 +377,17 @@ def test_a_client_too_slow_to_send_its_body_gets_408(server: tuple[str, int]) ->
     got = _exchange(server, head)
     assert got.startswith(b"HTTP/1.1 408"), got
     assert json.loads(got.split(b"\r\n\r\n", 1)[1])["error"].startswith("the request body took")
+
+
+def test_a_client_too_slow_to_send_its_request_head_gets_408(server: tuple[str, int]) -> None:
+    """A request line and headers dribbled in (or nothing at all) are cut off after the
+    read timeout (1 s here) with a one-line JSON 408, not held open for ever."""
+    for head in (b"", b"POST /v1/niuniu/eval HTTP/1.1\r\nHost: x\r\n"):
+        t0 = time.monotonic()
+        got = _exchange(server, head, wait=10.0)
+        assert got.startswith(b"HTTP/1.1 408"), got
+        assert json.loads(got.split(b"\r\n\r\n", 1)[1])["error"].startswith("the request head")
+        assert time.monotonic() - t0 < 8
 
 
 def test_the_real_server_answers_keep_alive_requests(server: tuple[str, int]) -> None:

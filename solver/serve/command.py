@@ -77,8 +77,11 @@ def cli_serve(args: Any, out: Any) -> int:
     where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}/"
     out.write(f"bull serve: {where} (API under /v1/, the trainer at /; Ctrl-C ends)\n")
     out.flush()
+    from solver.serve.protocol import HeadTimeout
+
     uvicorn.run(
         "solver.serve.command:factory",
+        http=HeadTimeout,
         factory=True,
         host=args.host,
         port=args.port,

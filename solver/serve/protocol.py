@@ -1,0 +1,72 @@
+"""The HTTP protocol of ``bull serve``: uvicorn's httptools protocol with a deadline on
+a request's head. uvicorn times out an idle keep-alive connection, and the app times out
+a slow body (:mod:`solver.serve.limits`), but a client that opens a connection and
+sends its request line and headers a byte at a time would hold it for ever; here it
+gets a one-line JSON 408 and the connection is closed after ``head_timeout`` seconds
+(``--read-timeout``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from solver.serve.limits import error_body
+
+__all__ = ["HeadTimeout"]
+
+
+class HeadTimeout(HttpToolsProtocol):
+    """Closes a connection whose request head is not in within ``head_timeout`` s."""
+
+    head_timeout: float = 10.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from solver.serve.command import CONFIG_ENV
+
+        given = json.loads(os.environ.get(CONFIG_ENV, "{}")).get("read_timeout")
+        self._limit = float(given) if given is not None else self.head_timeout
+        self._head_task: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._head_task is None:
+            self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_task = self.loop.call_later(self._limit, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._head_task is not None:
+            self._head_task.cancel()
+            self._head_task = None
+
+    def _too_slow(self) -> None:
+        self._head_task = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is None or self.cycle.response_complete:  # no answer under way
+            body = error_body(f"the request head took over {self._limit:g} s")
+            self.transport.write(
+                b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+                b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
+                + body
+            )  # fmt: skip
+            self.transport.close()
