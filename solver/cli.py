@@ -501,7 +501,7 @@ def _serve_parser(sub: Any) -> None:
     )  # fmt: skip
     sv.add_argument(
         "--read-timeout", type=_bounded(1, 600), default=10, metavar="SECONDS",
-        help="longest a client may take to send its body (default 10; longer: 408)",
+        help="longest a client may take to send its request head or body (default 10; 408)",
     )  # fmt: skip
     sv.add_argument("--access-log", action="store_true", help="log every request")
     sv.set_defaults(run=module_command("solver.serve.command", "cli_serve"))
