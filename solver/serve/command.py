@@ -77,7 +77,9 @@ def cli_serve(args: Any, out: Any) -> int:
     where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}/"
     out.write(f"bull serve: {where} (API under /v1/, the trainer at /; Ctrl-C ends)\n")
     out.flush()
-    from solver.serve.protocol import HeadTimeout
+    from solver.serve.protocol import HEAD_TIMEOUT_ENV, HeadTimeout
+
+    os.environ[HEAD_TIMEOUT_ENV] = str(args.read_timeout)
 
     uvicorn.run(
         "solver.serve.command:factory",

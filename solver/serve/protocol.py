@@ -8,7 +8,6 @@ gets a one-line JSON 408 and the connection is closed after ``head_timeout`` sec
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from typing import Any
 
@@ -16,7 +15,11 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from solver.serve.limits import error_body
 
-__all__ = ["HeadTimeout"]
+__all__ = ["HEAD_TIMEOUT_ENV", "HeadTimeout"]
+
+HEAD_TIMEOUT_ENV = "BULL_SERVE_HEAD_TIMEOUT"
+"""Seconds a request head may take, for every ``--workers`` process (``bull serve``
+sets it from ``--read-timeout``)."""
 
 
 class HeadTimeout(HttpToolsProtocol):
@@ -26,10 +29,8 @@ class HeadTimeout(HttpToolsProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from solver.serve.command import CONFIG_ENV
-
-        given = json.loads(os.environ.get(CONFIG_ENV, "{}")).get("read_timeout")
-        self._limit = float(given) if given is not None else self.head_timeout
+        given = os.environ.get(HEAD_TIMEOUT_ENV)
+        self._limit = float(given) if given else self.head_timeout
         self._head_task: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
