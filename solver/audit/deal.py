@@ -307,6 +307,11 @@ def deal(
     if hand_format not in ("text", "ids"):
         raise BullError(f"--hand-format {hand_format!r}: expected text or ids")
     plant = None
+    if (error_rules is not None or error_options) and not biases.get("errors"):
+        raise BullError(
+            "--error-rules plants nothing without --bias errors=F "
+            "(the share of player rows settled under it)"
+        )
     if biases.get("errors") and (error_rules is not None or error_options):
         plant = load_spec(game, error_rules or rules, error_options or options or {}, tables)
     ext = os.path.splitext(out)[1].lower()

@@ -205,6 +205,10 @@ def test_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
         (["deal", "niuniu", "--rounds", "5", "--bias", "x=1", "--out", "{out}"], "--bias"),
         (["deal", "niuniu", "--rounds", "5", "--bias", "bull_rate=2", "--out", "{out}"], "2"),
         (["deal", "taungau", "--rounds", "5", "--players", "9", "--out", "{out}"], "--players"),
+        (
+            ["deal", "niuniu", "--rounds", "5", "--error-rules", "casino", "--out", "{out}"],
+            "without --bias errors=",
+        ),
         (["audit", "niuniu", "{log}", "--banker-reveals", "first"], "does not apply"),
     ],
 )
