@@ -17,13 +17,16 @@ solver.core.errors.RulesError: 'points' is a number, not a test: use a compariso
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from solver.core.errors import RulesError
 
-__all__ = ["RANKS", "Expr", "Vocabulary", "parse", "parse_ranks", "ranks_text", "show"]
+__all__ = ["RANKS", "Expr", "Vocabulary", "combine", "parse", "parse_ranks", "ranks_text", "show"]
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -232,3 +235,27 @@ def show(e: Expr, parent: str = "") -> str:
     if parent in ("not", "cmp") or (parent in binds and binds[parent] > binds[head]):
         return f"({text})"
     return text
+
+
+def combine(e: Expr, f: Any, evaluate: Callable[[Expr, Any], npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    """The game-blind part of evaluating a predicate over arrays of hand features ``f``:
+    ``not``, a comparison, ``and``, ``or`` (each game's ``evaluate`` does the rest and
+    passes itself for the operands).
+
+    >>> lit = lambda e, f: np.asarray(f[e[1]])
+    >>> combine(("and", ("var", "a"), ("var", "b")), {"a": [True, True], "b": [True, False]}, lit)
+    array([ True, False])
+    """
+    head = e[0]
+    if head == "not":
+        return ~evaluate(e[1], f)
+    if head == "cmp":
+        a, b = evaluate(e[2], f), evaluate(e[3], f)
+        ops = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal}
+        ops |= {">": np.greater, ">=": np.greater_equal}
+        return np.asarray(ops[e[1]](a, b))
+    parts = [evaluate(x, f) for x in e[1:]]
+    out = parts[0].copy()
+    for p in parts[1:]:
+        out = (out & p) if head == "and" else (out | p)
+    return out

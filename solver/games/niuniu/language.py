@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.kit.predicate import RANKS, Expr, Vocabulary, parse, parse_ranks, show
+from solver.kit.predicate import RANKS, Expr, Vocabulary, combine, parse, parse_ranks, show
 
 __all__ = [
     "BOOL_VARS",
@@ -188,15 +188,4 @@ def evaluate(e: Expr, f: Arrays) -> npt.NDArray[Any]:
             return _straight(f, e[2])
         inside = f["counts"][:, list(e[2])].sum(axis=1)
         return np.asarray(inside == 5 if e[1] == "all_in" else inside)
-    if head == "not":
-        return ~evaluate(e[1], f)
-    if head == "cmp":
-        a, b = evaluate(e[2], f), evaluate(e[3], f)
-        ops = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal}
-        ops |= {">": np.greater, ">=": np.greater_equal}
-        return np.asarray(ops[e[1]](a, b))
-    parts = [evaluate(x, f) for x in e[1:]]
-    out = parts[0].copy()
-    for p in parts[1:]:
-        out = (out & p) if head == "and" else (out | p)
-    return out
+    return combine(e, f, evaluate)  # not, a comparison, and, or

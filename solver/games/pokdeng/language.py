@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import RulesError
-from solver.kit.predicate import Expr, Vocabulary, parse, show
+from solver.kit.predicate import Expr, Vocabulary, combine, parse, show
 
 __all__ = [
     "KIND_DENG",
@@ -175,18 +175,7 @@ def evaluate(e: Expr, f: Arrays) -> npt.NDArray[Any]:
         if e[1] == "straight":
             return _straight(f, e[2])
         return np.asarray(np.isin(f["rank"], list(e[2])).all(axis=1), dtype=bool)
-    if head == "not":
-        return ~evaluate(e[1], f)
-    if head == "cmp":
-        a, b = evaluate(e[2], f), evaluate(e[3], f)
-        ops = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal}
-        ops |= {">": np.greater, ">=": np.greater_equal}
-        return np.asarray(ops[e[1]](a, b))
-    parts = [evaluate(x, f) for x in e[1:]]
-    out = parts[0].copy()
-    for p in parts[1:]:
-        out = (out & p) if head == "and" else (out | p)
-    return out
+    return combine(e, f, evaluate)  # not, a comparison, and, or
 
 
 def expand_keys(straights: bool, ace: str, deng: Any) -> tuple[TypeDef, ...]:
