@@ -46,6 +46,7 @@ __all__ = [
     "ncx2_sf",
     "noncentrality_needed",
     "rounds_needed",
+    "verdict",
 ]
 
 ALPHA = 1e-6
@@ -210,11 +211,7 @@ class FitTest:
         >>> t.status, t.power_rounds
         ('not enough rounds', 947)
         """
-        if self.p_value < ALPHA:
-            return "flagged"
-        if self.power_rounds is not None and self.rounds < self.power_rounds:
-            return "not enough rounds"
-        return "ok"
+        return verdict(self.p_value < ALPHA, self.rounds, self.power_rounds)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -312,3 +309,17 @@ def ks_uniform(values: Sequence[float]) -> tuple[float, float]:
     t = (math.sqrt(n) + 0.12 + 0.11 / math.sqrt(n)) * d
     p = 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * t * t) for k in range(1, 101))
     return d, min(1.0, max(0.0, p))
+
+
+def verdict(flagged: bool, rounds: int, power_rounds: int | None) -> str:
+    """A test's status: ``flagged``, else ``not enough rounds`` when it had fewer rounds
+    than it needs to see its bias, else ``ok`` (the fit tests and the hold check).
+
+    >>> verdict(False, 100, 947), verdict(True, 100, 947), verdict(False, 100, None)
+    ('not enough rounds', 'flagged', 'ok')
+    """
+    if flagged:
+        return "flagged"
+    if power_rounds is not None and rounds < power_rounds:
+        return "not enough rounds"
+    return "ok"

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.audit.fairness import verdict
 from solver.audit.partial import GroupCounts, Partial
 from solver.audit.spec import AuditSpec
 
@@ -111,11 +112,7 @@ class HoldCheck:
 
     @property
     def status(self) -> str:
-        if self.flagged:
-            return "flagged"
-        if self.power_rounds is not None and self.rounds < self.power_rounds:
-            return "not enough rounds"
-        return "ok"
+        return verdict(self.flagged, self.rounds, self.power_rounds)
 
     def to_json(self) -> dict[str, Any]:
         return {
