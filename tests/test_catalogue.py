@@ -541,26 +541,96 @@ def test_a_bom_and_every_line_end_read_as_a_user_expects(
     assert results["bom+cr"] == results["lf"] == results["bom+crlf"]
 
 
+LOG_ENDS = {**LINE_ENDS, "cr": (b"", b"\r"), "bom": (b"\xef\xbb\xbf", b"\n")}
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
 def test_an_audit_log_with_a_bom_and_cr_line_ends_is_the_same_log(
-    tmp_path: Path, tables: dict[str, str]
+    tmp_path: Path, tables: dict[str, str], fmt: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A CSV log written with a BOM and CR-only (or CRLF) line ends is audited as the LF
-    log is (the header check read it as one line: a csv.Error traceback before)."""
+    """A CSV or JSON Lines log written with CR-only, CRLF or LF line ends, with or
+    without a BOM, is audited as the LF log is (the CSV header check read a CR-only log
+    as one line: a csv.Error traceback; DuckDB refused a CR-only JSON Lines log: it is
+    given an LF copy, in a temporary folder deleted afterwards)."""
+    import tempfile
+
     from solver.audit.deal import deal
 
-    log = tmp_path / "lf" / "log.csv"
+    log = tmp_path / "lf" / f"log.{fmt}"
     log.parent.mkdir()
     deal("niuniu", 30, players=4, seed=5, out=str(log))
     text = log.read_bytes().replace(b"\r\n", b"\n").decode()
-    results = []
-    for style in LINE_ENDS:
-        path = _written(tmp_path, "log.csv", text, style)
-        code, out, err = run(["audit", "niuniu", path, "--json", "--tables", tables["niuniu"]])
-        assert code in (0, 1) and err == "", err
-        res = json.loads(out.replace(path, "LOG"))
-        res.pop("seconds", None)
-        results.append(res)
-    assert results[0]["rows"] == 150 and results[0] == results[1] == results[2]
+    assert text.count("\n") == 150 + (fmt == "csv")  # LF only: the written styles differ
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    results = {}
+    for style, (bom, end) in LOG_ENDS.items():
+        path = tmp_path / style / log.name
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(bom + text.replace("\n", "\x00").encode().replace(b"\x00", end))
+        code, out, err = run(["audit", "niuniu", str(path), "--json", "--tables", tables["niuniu"]])
+        assert code in (0, 1) and err == "", (style, err)
+        res = json.loads(out)
+        res.pop("seconds")
+        results[style] = res
+    assert results["lf"]["rows"] == 150 and results["lf"]["rounds"] == 30
+    assert all(res == results["lf"] for res in results.values())
+    assert list(temp.iterdir()) == []  # the LF copies are gone
+
+
+def test_a_cr_only_log_names_itself_not_its_copy(tmp_path: Path, tables: dict[str, str]) -> None:
+    """A bad row of a CR-only JSON Lines log (read from an LF copy) is named in the log:
+    the same message as for the LF log; files read alike, several at once."""
+    from solver.audit.deal import deal
+
+    lf, cr = tmp_path / "lf" / "log.jsonl", tmp_path / "cr" / "log.jsonl"
+    lf.parent.mkdir()
+    cr.parent.mkdir()
+    deal("niuniu", 20, players=3, seed=2, out=str(lf))
+    rows = lf.read_bytes().split(b"\n")
+    rows[2] = rows[2][:-3]  # a row cut short
+    lf.write_bytes(b"\n".join(rows))
+    cr.write_bytes(b"\r".join(rows))
+    errs = [run(["audit", "niuniu", str(p), "--tables", tables["niuniu"]]) for p in (lf, cr)]
+    assert_clean_error(*errs[1], f"{cr}")
+    assert errs[1][2].replace(str(cr), "LOG") == errs[0][2].replace(str(lf), "LOG")
+    first = tmp_path / "first.jsonl"
+    deal("niuniu", 20, players=3, seed=1, out=str(first))
+    deal("niuniu", 20, players=3, seed=2, out=str(lf))
+    cr.write_bytes(lf.read_bytes().replace(b"\n", b"\r"))
+    both = [run(["audit", "niuniu", str(first), str(p), "--json", "--tables", tables["niuniu"]])
+            for p in (lf, cr)]  # fmt: skip
+    assert both[0][0] in (0, 1), both[0]
+    res = [json.loads(out) for _, out, _ in both]
+    for r in res:
+        r.pop("seconds")
+    assert res[0]["rounds"] == 40 and res[0] == res[1]  # per file: the same base names
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        (b"round,role,hand\n1,banker,caf\xe9\n", "log {f} line 2: not UTF-8 text (Latin-1?)"),
+        ("round,role,hand\n".encode("utf-16"), "log {f} line 1: not UTF-8 text (UTF-16?)"),
+        ("round,role,hand\n".encode("utf-16-le"), "log {f} line 1: NUL bytes; not a text file"),
+        (b"round,role,hand\r1,banker,\0\r", "log {f} line 2: NUL bytes; not a text file"),
+        (b"\xef\xbb\xbf\n\r\n", "{f}: no rows to audit (the file is empty)"),
+        (b"round,role,hand,ROLE\r1,banker,x", "the header names the column 'role' twice"),
+    ],
+)
+def test_an_audit_log_that_is_not_utf8_text_is_one_line(
+    tmp_path: Path, body: bytes, needle: str, engine: str
+) -> None:
+    """The logs are checked through the one reader before either engine reads them (no
+    JVM is started for these): another encoding, NUL bytes (DuckDB audited a CSV row
+    holding one as a malformed round), an empty file (was: 'lacks the columns round,
+    role, hand (columns: column0)'); each named with its line."""
+    log = tmp_path / "log.csv"
+    log.write_bytes(body)
+    code, out, err = run(["audit", "niuniu", str(log), "--engine", engine])
+    assert_clean_error(code, out, err, needle.format(f=log))
 
 
 def test_drill_answers_end_at_cr_lf_or_crlf(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -897,9 +967,9 @@ def _small_log(tmp_path: Path, rounds: int = 30) -> Path:
     [
         ("/dev/null", "/dev/null: not a log file: a character device"),
         ("/dev/zero", "/dev/zero: not a log file: a character device"),
-        ("fifo", "fifo.csv: not a log file: a named pipe (FIFO)"),
+        ("fifo", "fifo.csv: not a log file: a FIFO (named pipe)"),
         ("link_null", "null.csv: not a log file: a character device (a link to /dev/null)"),
-        ("link_fifo", "lfifo.csv: not a log file: a named pipe (FIFO) (a link to"),
+        ("link_fifo", "lfifo.csv: not a log file: a FIFO (named pipe) (a link to"),
         ("broken", "broken.csv: a broken link (to"),
         ("missing", "nothere.csv: no such file or folder"),
     ],
@@ -924,6 +994,16 @@ def test_audit_refuses_a_csv_header_naming_a_column_twice(tmp_path: Path) -> Non
     log.write_text("round,role,hand,Hand\n1,banker,AS 2S 3S 4S 5S,x\n")
     needle = "dup.csv: the header names the column 'hand' twice (columns 3 and 4)"
     assert_clean_error(*run(["audit", "niuniu", str(log)]), needle)
+
+
+def test_audit_refuses_a_log_named_twice(tmp_path: Path) -> None:
+    """The same log twice (or by a link, or a folder and a file in it) was audited as
+    every card dealt twice: 'no complete round to audit (... dealt 2 times)'."""
+    log = _small_log(tmp_path)
+    (tmp_path / "link.csv").symlink_to(log)
+    assert_clean_error(*run(["audit", "niuniu", str(log), str(log)]), "the log is named twice")
+    assert_clean_error(*run(["audit", "niuniu", str(log), str(tmp_path / "link.csv")]),
+                       f"named twice (also as {log})")  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,8 @@ from solver.audit.findings import (
 )
 from solver.audit.hold import hold_checks
 from solver.audit.logs import (
-    check_headers,
+    check_logs,
+    engine_view,
     find_logs,
     map_log_columns,
     parse_columns,
@@ -83,31 +84,17 @@ def cli_audit(
     if key:
         explicit["round"] = key[-1]
     files, fmt = find_logs(logs, fmt)
-    check_headers(files, fmt)
+    heads = check_logs(files, fmt)
     if out and os.path.lexists(out) and not os.path.isdir(out):
         raise BullError(f"--out {out}: not a folder (the audit report is a folder of files)")
     spec = load_spec(game, rules, opts, tables)
     per_file = not key and len(files) > 1
     started = time.perf_counter()
     try:
-        if engine == "duckdb":
-            from solver.audit.duckdb_engine import columns_of, run_duckdb
-
-            names = columns_of(files, fmt)
-            mapping = map_log_columns(names, explicit, by)
-            scope = scope_columns(names, key)
-            part = run_duckdb(
-                spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope
-            )
-        else:
-            from solver.audit.spark_engine import run_spark, spark_columns
-
-            names = spark_columns(files, fmt)
-            mapping = map_log_columns(names, explicit, by)
-            scope = scope_columns(names, key)
-            part = run_spark(
-                spec, files, fmt, mapping, by, rules=rules, options=opts, tables=tables,
-                per_file=per_file, scope=scope,
+        with engine_view(files, heads, fmt, engine) as view:
+            part, mapping, scope = _run_engine(
+                engine, spec, view, fmt, explicit, by, key, rules=rules, options=opts,
+                tables=tables, threads=threads, per_file=per_file,
             )  # fmt: skip
         seconds = time.perf_counter() - started
         part, raw = Partial(), part
@@ -188,6 +175,44 @@ def cli_audit(
             where = exc.filename or out
             raise BullError(f"--out {out}: cannot write {where}: {exc.strerror or exc}") from None
     return result
+
+
+def _run_engine(
+    engine: str,
+    spec: Any,
+    files: Sequence[str],
+    fmt: str,
+    explicit: Mapping[str, str],
+    by: Sequence[str],
+    key: Sequence[str],
+    *,
+    rules: str | None,
+    options: Mapping[str, Any],
+    tables: str | None,
+    threads: int | None,
+    per_file: bool,
+) -> tuple[Partial, dict[str, str], list[str]]:
+    """The audit's partial on ``engine``, the logs' column map and scope columns."""
+    if engine == "duckdb":
+        from solver.audit.duckdb_engine import columns_of, run_duckdb
+
+        names = columns_of(files, fmt)
+        mapping = map_log_columns(names, explicit, by)
+        scope = scope_columns(names, key)
+        part = run_duckdb(
+            spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope
+        )
+        return part, mapping, scope
+    from solver.audit.spark_engine import run_spark, spark_columns
+
+    names = spark_columns(files, fmt)
+    mapping = map_log_columns(names, explicit, by)
+    scope = scope_columns(names, key)
+    part = run_spark(
+        spec, files, fmt, mapping, by, rules=rules, options=options, tables=tables,
+        per_file=per_file, scope=scope,
+    )  # fmt: skip
+    return part, mapping, scope
 
 
 def shoe_hint(game: str, spec: Any, most: int) -> str:

@@ -6,6 +6,14 @@ per round; its columns are matched to the logical fields of :data:`AUDIT_FIELDS`
 case-insensitively, like ``bull verify``'s (``--column FIELD=NAME`` renames), and the
 ``--by`` columns must exist.
 
+Every local CSV or JSON Lines log is checked through the one input reader
+(:func:`solver.core.files.text_head`, by :func:`check_logs`) before an engine reads it:
+UTF-8 and no NUL byte in its first megabyte, the CSV header without a column named
+twice. A BOM is skipped and CR, LF and CRLF all end a line on both engines; the one
+engine reader that ends lines at LF only (DuckDB's JSON Lines) is given an LF copy of a
+log with CR-only line ends (:func:`engine_view`), streamed into a temporary folder that
+is deleted afterwards. A log with LF or CRLF line ends is read where it is.
+
 >>> sorted(AUDIT_FIELDS)
 ['hand', 'net', 'result', 'role', 'round']
 >>> map_log_columns(["Round_ID", "Role", "Cards", "x"], {}, [])
@@ -14,20 +22,23 @@ case-insensitively, like ``bull verify``'s (``--column FIELD=NAME`` renames), an
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.core.errors import BullError
-from solver.core.files import Lines, open_input
+from solver.core.files import HEAD_BYTES, Head, kind_of, lf_copy, text_head
 
 __all__ = [
     "AUDIT_FIELDS",
     "FORMATS",
+    "NEEDS_LF",
     "LogSet",
-    "check_headers",
+    "check_logs",
+    "engine_view",
     "find_logs",
     "map_log_columns",
     "parse_columns",
@@ -110,6 +121,13 @@ def find_logs(paths: Sequence[str], fmt: str | None = None) -> tuple[list[str], 
             files += hits
         else:
             files.append(_regular_file(p))
+    seen: dict[str, str] = {}
+    for f in files:
+        real = f if "://" in f else os.path.realpath(f)
+        if real in seen:  # its rounds would be read twice: every card dealt twice
+            also = "" if seen[real] == f else f" (also as {seen[real]})"
+            raise BullError(f"{f}: the log is named twice{also}; give each log once")
+        seen[real] = f
     if fmt is None:
         kinds = {FORMATS.get(os.path.splitext(f.rstrip("/"))[1].lower()) for f in files}
         if None in kinds:
@@ -123,14 +141,6 @@ def find_logs(paths: Sequence[str], fmt: str | None = None) -> tuple[list[str], 
         fmt = kinds.pop()
     assert fmt is not None
     return files, fmt
-
-
-_KINDS = (
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISSOCK, "a socket"),
-)
 
 
 def _regular_file(p: str) -> str:
@@ -150,7 +160,7 @@ def _regular_file(p: str) -> str:
     except OSError as exc:
         raise BullError(f"{p}: cannot read it: {exc.strerror or exc}") from None
     if not stat.S_ISREG(st.st_mode):
-        kind = next((k for test, k in _KINDS if test(st.st_mode)), "not a regular file")
+        kind = kind_of(st.st_mode)
         via = f" (a link to {os.path.realpath(p)})" if os.path.islink(p) else ""
         raise BullError(f"{p}: not a log file: {kind}{via}")
     if not os.access(p, os.R_OK):
@@ -158,44 +168,92 @@ def _regular_file(p: str) -> str:
     return p
 
 
-HEADER_BYTES = 1 << 20
-"""How much of a CSV log's first line is read to check its header."""
+NEEDS_LF = frozenset({("duckdb", "jsonl")})
+"""The engines' readers that end a line at LF only (DuckDB's JSON Lines: a CR-only log
+is "unexpected content after document"): they are given an LF copy of a log whose
+first megabyte ends a line with a CR alone. DuckDB's CSV reader and Spark's readers
+end lines at CR, LF and CRLF themselves (the tests audit each style on both)."""
 
 
-def check_headers(files: Sequence[str], fmt: str) -> None:
-    """A CSV log whose header names a column twice (also in another case: columns match
-    case-insensitively) is a one-line error naming it; a UTF-8 byte-order mark is
-    skipped.
+def check_logs(files: Sequence[str], fmt: str) -> list[Head | None]:
+    """The head of each local CSV or JSON Lines log (None: a URI or Parquet), read
+    through :func:`~solver.core.files.text_head`: not UTF-8 or NUL bytes are a one-line
+    error naming the file and the line. A CSV header naming a column twice (also in
+    another case: columns match case-insensitively) is one too, and so are logs that
+    are all empty.
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
     ...     _ = f.write("round,role,hand,Round")
     >>> try:
-    ...     check_headers([f.name], "csv")
+    ...     check_logs([f.name], "csv")
     ... except BullError as e:
     ...     print(str(e).split(": ", 1)[1])
     the header names the column 'round' twice (columns 1 and 4)
     """
-    if fmt != "csv":
-        return
+    if fmt == "parquet":
+        return [None] * len(files)
+    heads = [None if "://" in path else text_head(path, "log") for path in files]
+    if heads and all(h is not None and h.empty for h in heads):
+        raise BullError(f"{files[0]}: no rows to audit (the file is empty)")
+    if fmt == "csv":
+        for path, head in zip(files, heads, strict=True):
+            if head is not None:
+                _check_header(path, head)
+    return heads
+
+
+def _check_header(path: str, head: Head) -> None:
     import csv
 
-    for path in files:
-        if "://" in path:
-            continue
-        with open_input(path, "log", regular=False) as f:  # CR, LF or CRLF; a BOM skipped
-            head = next(iter(Lines(f, path, max_line=HEADER_BYTES)), b"") or b""
-        text = head.decode("utf-8", errors="replace")
-        names = next(csv.reader([text]), [])
-        seen: dict[str, int] = {}
-        for i, name in enumerate(names):
-            key = name.strip().lower()
-            if key in seen:
-                raise BullError(
-                    f"{path}: the header names the column {names[seen[key]].strip()!r} twice "
-                    f"(columns {seen[key] + 1} and {i + 1})"
-                )
-            seen[key] = i
+    if head.first_line is None:
+        raise BullError(f"{path}: the header is longer than {HEAD_BYTES:,} bytes")
+    names = next(csv.reader([head.first_line.decode("utf-8", errors="replace")]), [])
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        key = name.strip().lower()
+        if key in seen:
+            raise BullError(
+                f"{path}: the header names the column {names[seen[key]].strip()!r} twice "
+                f"(columns {seen[key] + 1} and {i + 1})"
+            )
+        seen[key] = i
+
+
+@contextlib.contextmanager
+def engine_view(
+    files: Sequence[str], heads: Sequence[Head | None], fmt: str, engine: str
+) -> Iterator[list[str]]:
+    """The files ``engine`` reads for ``files``: each one itself, or (see
+    :data:`NEEDS_LF`) an LF copy of one with CR-only line ends, under the same base name
+    in a temporary folder deleted when the block ends. A :class:`BullError` raised in
+    the block names the logs, not their copies."""
+    want = [h is not None and h.bare_cr and (engine, fmt) in NEEDS_LF for h in heads]
+    if not any(want):
+        yield list(files)
+        return
+    import shutil
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="bull-audit-lf-")
+    copies: dict[str, str] = {}
+    try:
+        view = list(files)
+        for i, path in enumerate(files):
+            if want[i]:
+                os.mkdir(os.path.join(tmp, str(i)))
+                view[i] = os.path.join(tmp, str(i), os.path.basename(path))
+                lf_copy(path, "log", view[i])
+                copies[view[i]] = path
+        try:
+            yield view
+        except BullError as exc:
+            msg = str(exc)
+            for copy, path in copies.items():
+                msg = msg.replace(copy, path)
+            raise BullError(msg) from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def map_log_columns(

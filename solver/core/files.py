@@ -23,21 +23,27 @@ in bounded pieces — memory stays bounded whatever the input.
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from solver.core.errors import BullError
 
 __all__ = [
     "BOM",
+    "HEAD_BYTES",
     "TOO_LONG",
+    "Head",
     "Lines",
     "arrow_source",
     "kind_of",
+    "lf_copy",
     "open_input",
     "read_text",
+    "text_head",
     "utf8_name",
     "utf8_text",
 ]
@@ -147,15 +153,20 @@ def utf8_text(raw: bytes, where: str) -> str:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        if raw[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\0" in raw[:200]:
-            hint = " (UTF-16?)"
-        elif b"\0" not in raw:
-            hint = " (Latin-1?)"
-        else:
-            hint = ""
-        line = _line_of(raw, exc.start)
-        raise BullError(f"{where} line {line}: not UTF-8 text{hint}") from None
+        raise _not_utf8(raw, exc.start, where) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _not_utf8(raw: bytes, start: int, where: str, line: int | None = None) -> BullError:
+    """The error for bytes of ``raw`` from ``start`` on that are not UTF-8: its line
+    (``line``, or counted in ``raw``) and a guess at the encoding."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\0" in raw[:200]:
+        hint = " (UTF-16?)"
+    elif b"\0" not in raw:
+        hint = " (Latin-1?)"
+    else:
+        hint = ""
+    return BullError(f"{where} line {line or _line_of(raw, start)}: not UTF-8 text{hint}")
 
 
 def read_text(path: str, what: str, limit: int, *, error: type[BullError] = BullError) -> str:
@@ -176,6 +187,129 @@ def read_text(path: str, what: str, limit: int, *, error: type[BullError] = Bull
         return utf8_text(raw, f"{what} {path}")
     except BullError as exc:
         raise error(str(exc)) from None
+
+
+HEAD_BYTES = 1 << 20
+"""How much of a file another program reads is checked by :func:`text_head`."""
+
+
+@dataclass(frozen=True)
+class Head:
+    """What the first bytes of a text file say (see :func:`text_head`)."""
+
+    bom: bool
+    """It starts with a UTF-8 byte-order mark."""
+    bare_cr: bool
+    """A line in the head ends with a CR alone (old Mac style)."""
+    first_line: bytes | None
+    """The first line, without the BOM and its line end (None: longer than the head)."""
+    empty: bool
+    """Nothing but a BOM and white space."""
+
+
+def text_head(path: str, what: str, *, limit: int = HEAD_BYTES) -> Head:
+    r"""The first ``limit`` bytes of the regular file ``path``, checked: UTF-8 (the
+    error names the line), no NUL byte; what they say about its BOM and line ends. A
+    file another program reads (an audit log) is checked here, so that a Latin-1 or
+    UTF-16 file is refused in one line naming it, before that program reads it.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(delete=False) as f:
+    ...     _ = f.write(BOM + b"round,hand\r1,AS\r")
+    >>> text_head(f.name, "log")
+    Head(bom=True, bare_cr=True, first_line=b'round,hand', empty=False)
+    >>> with open(f.name, "wb") as g:
+    ...     _ = g.write("round\n".encode("utf-16-le"))
+    >>> text_head(f.name, "log")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    solver.core.errors.BullError: log ... line 1: NUL bytes; not a text file (UTF-16?)
+    """
+    try:
+        with open_input(path, what) as f:
+            raw = f.read(limit + 1)
+    except OSError as exc:
+        raise BullError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    at_end = len(raw) <= limit
+    bom = raw.startswith(BOM)
+    body = raw[len(BOM) if bom else 0 : limit]
+    where = f"{what} {path}"
+    try:
+        codecs.utf_8_decode(body, "strict", at_end)  # a sequence cut at the limit is fine
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(body, exc.start, where) from None
+    nul = body.find(b"\0")
+    if nul >= 0:
+        hint = " (UTF-16?)" if body[:200].count(b"\0") * 4 >= len(body[:200]) else ""
+        line = _line_of(body, nul)
+        raise BullError(f"{where} line {line}: NUL bytes; not a text file{hint}")
+    cut_cr = not at_end and body.endswith(b"\r")  # its LF may be the next byte
+    bare_cr = body.count(b"\r") - body.count(b"\r\n") - cut_cr > 0
+    ends = [i for i in (body.find(b"\r"), body.find(b"\n")) if i >= 0]
+    first = body[: min(ends)] if ends else (body if at_end else None)
+    return Head(bom, bare_cr, first, at_end and not body.strip())
+
+
+def lf_copy(path: str, what: str, dest: str, *, chunk: int = 1 << 20) -> None:
+    r"""The regular file ``path`` written to ``dest`` with every line end LF (CR and
+    CRLF too) and a leading BOM dropped, for a reader that ends lines at LF only. It is
+    streamed in reads of ``chunk`` bytes (memory stays bounded) and checked as UTF-8 on
+    the way: bytes that are not are a :class:`BullError` naming ``what``, the file and
+    the line, as are a read or write error.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> src, dst = os.path.join(d, "a.jsonl"), os.path.join(d, "b.jsonl")
+    >>> with open(src, "wb") as f:
+    ...     _ = f.write(BOM + b'{"a": 1}\r\n{"a": 2}\r{"a": 3}\r')
+    >>> lf_copy(src, "log", dst, chunk=12)  # the CR of a CRLF ends a read
+    >>> open(dst, "rb").read()
+    b'{"a": 1}\n{"a": 2}\n{"a": 3}\n'
+    >>> with open(src, "wb") as f:
+    ...     _ = f.write(b"ok\rok\r\xc3\xa9\rcaf\xe9\r")
+    >>> lf_copy(src, "log", dst, chunk=7)  # a read cuts the é; doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    solver.core.errors.BullError: log ... line 4: not UTF-8 text (Latin-1?)
+    """
+    where = f"{what} {path}"
+    with open_input(path, what) as src:
+        try:
+            with open(dest, "wb") as out:  # a write error (a full disk) may come at close
+                _lf_stream(src, out, where, max(chunk, len(BOM) + 1))
+        except OSError as exc:
+            raise BullError(f"cannot copy {where} to {dest}: {exc.strerror or exc}") from None
+
+
+def _lf_stream(src: BinaryIO, out: BinaryIO, where: str, chunk: int) -> None:
+    """The loop of :func:`lf_copy` (read errors are a :class:`BullError` here; write
+    errors propagate)."""
+    lines = 0  # line ends written so far
+    carry = b""  # a CR that ended the last read: the LF of a CRLF may start this one
+    pending = b""  # the start of a UTF-8 sequence cut by the last read
+    first = True
+    while True:
+        try:
+            data = src.read(chunk)
+        except OSError as exc:
+            raise BullError(f"cannot read {where}: {exc.strerror or exc}") from None
+        end = not data
+        if first and data.startswith(BOM):
+            data = data[len(BOM) :]
+        first = False
+        data, carry = carry + data, b""
+        if not end and data.endswith(b"\r"):
+            data, carry = data[:-1], b"\r"
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        buf = pending + data
+        try:
+            _, used = codecs.utf_8_decode(buf, "strict", end)
+        except UnicodeDecodeError as exc:
+            line = lines + buf[: exc.start].count(b"\n") + 1
+            raise _not_utf8(buf, exc.start, where, line) from None
+        pending = buf[used:]
+        out.write(data)
+        lines += data.count(b"\n")
+        if end:
+            return
 
 
 def _empty(_: int) -> bytes:
