@@ -244,7 +244,7 @@ class Game(Protocol):
         options: Options,
         tables: str | None,
     ) -> dict[str, Any]:
-        """``bull round``: ``players`` (input order, each with its ``net``), ``banker_net``
+        """``bull round``: ``player_results`` (input order, each with its ``net``), ``banker_net``
         (Pok Deng: ``dealer``, ``dealer_net``)."""
         ...
 
