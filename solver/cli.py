@@ -307,8 +307,9 @@ def _parser() -> _Parser:
     ru.add_argument(  # issue 22
         "--expand",
         action="store_true",
-        help="print the rule set in the full rule language: every category with its "
-        "predicate, rank, tie chain and multipliers (what today's keys are sugar for)",
+        help="print the rule set in the full rule language: every category (Pok Deng: "
+        "type) with its predicate, rank, tie chain and multipliers or deng (Tau Ngau: "
+        "scores and payouts), what today's keys are sugar for",
     )
     common(ru)
     ru.set_defaults(run=cmd_rules)
