@@ -36,7 +36,7 @@ writes any rule set in this form, and the expanded form classifies every hand al
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -84,13 +84,19 @@ class TypeDef:
     name: str
     when: str
     deng: int | None = None
+    support: int | None = field(default=None, compare=False)
+    """How many rows of the file it was learned from supported it (inferred files;
+    it changes no hand)."""
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "when": self.when,
             "deng": "kind" if self.deng is None else self.deng,
         }
+        if self.support is not None:
+            out["support"] = self.support
+        return out
 
 
 def read_types(entries: Any, source: str) -> tuple[TypeDef, ...]:
@@ -117,10 +123,13 @@ def read_types(entries: Any, source: str) -> tuple[TypeDef, ...]:
             deng = raw
         else:
             raise RulesError(f'{where}: deng {raw!r}: expected 1..9 or "kind"')
+        support = r.integer("support", minimum=0, default=None) if r.has("support") else None
         for key in entry:
-            if key not in ("name", "when", "deng"):
-                raise RulesError(f"{where}: unknown field {key!r} (expected name, when, deng)")
-        out.append(TypeDef(name, when, deng))
+            if key not in ("name", "when", "deng", "support"):
+                raise RulesError(
+                    f"{where}: unknown field {key!r} (expected name, when, deng, support)"
+                )
+        out.append(TypeDef(name, when, deng, support))
     return tuple(out)
 
 
