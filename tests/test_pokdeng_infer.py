@@ -81,6 +81,25 @@ def test_pictures_first_is_a_precedence_the_file_states(tmp_path: Path) -> None:
     assert names.index("sam_lueang") < names.index("straight_flush") < names.index("straight")
 
 
+def test_a_types_file_is_searched_over_straights_and_the_ace(tmp_path: Path) -> None:
+    """A file in the rule language gets the catalogue's straights variants: claims of
+    ``standard`` (no straights) verified against the learned pictures-first file infer
+    ``straights=false`` and re-verify to 0; claims of pictures-first against its file
+    with the ace low only infer ``ace=both``."""
+    house = next(h for h in HOUSES if h.name == "pictures_first")
+    learned = tmp_path / "pictures.toml"
+    infer(claims_file(house, tmp_path / "p.csv"), "straights", learned)
+    plain = House("standard", standard, "standard", ())
+    inf = infer(claims_file(plain, tmp_path / "s.csv"), str(learned))
+    assert [a["id"] for a in inf["adopted"]] == ["straights=false"], inf["adopted"]
+    assert inf["disagree_after"] == 0
+    low = tmp_path / "low.toml"
+    low.write_text(learned.read_text(encoding="utf-8").replace("straight(both)", "straight(low)"))
+    inf = infer(tmp_path / "p.csv", str(low))
+    assert [a["id"] for a in inf["adopted"]] == ["ace=both"], inf["adopted"]
+    assert inf["disagree_after"] == 0
+
+
 # ---------------------------------------------------------------- no false rule
 
 SPOIL_TYPES = ["normal", "sam_lueang", "straight", "straight_flush", "tong", "pok"]
