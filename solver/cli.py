@@ -163,6 +163,7 @@ def _parser() -> _Parser:
     g.set_defaults(run=cmd_edge)
 
     from solver.risk_command import add_parser as add_risk
+    from solver.risk_command import add_sim_tables
 
     add_risk(sub, _helped, common, lambda sp: game_options(sp, "risk"), _bounded)
 
@@ -180,6 +181,7 @@ def _parser() -> _Parser:
         metavar="N,N,...",
         help="the shoe sizes the one-deck-to-shoe tables compare (default 1,2,...,8)",
     )
+    add_sim_tables(r, _bounded)
     r.add_argument("--progress", action="store_true", help="progress on stderr, even piped")
     common(r, rules=False)
     r.set_defaults(run=module_command("solver.report", "cli_report"))
