@@ -209,6 +209,13 @@ def test_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
             ["deal", "niuniu", "--rounds", "5", "--error-rules", "casino", "--out", "{out}"],
             "without --bias errors=",
         ),
+        (  # one-deck error rules cannot settle a shoe's repeated cards (was an IndexError)
+            [
+                *("deal", "niuniu", "--rounds", "5", "--rules", "shoe6", "--bias", "errors=0.5"),
+                *("--error-rules", "classic", "--out", "{out}"),
+            ],
+            "settles hands dealt from 1 x 52 cards, the deal is from 6 x 52",
+        ),
         (["audit", "niuniu", "{log}", "--banker-reveals", "first"], "does not apply"),
     ],
 )
