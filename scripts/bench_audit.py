@@ -38,7 +38,7 @@ if what in ("count", "scan"):
 else:
     from solver.audit.command import cli_audit
     res = cli_audit("niuniu", [path], engine=what)
-    out = [res["rows"], res["settlement"]["disagree"], len(res["flagged"])]
+    out = [res["rows"], res["settlement_check"]["disagree"], len(res["flagged"])]
 secs = time.perf_counter() - t
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the largest worker

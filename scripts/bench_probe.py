@@ -17,8 +17,11 @@ writing. The probe's time is the wall time of its asking phases (cover, discrimi
 confirm: the ``phases`` of the report); its rate is the questions asked over that time.
 Both peers answer correctly, so the report is ``disagree 0`` (checked). The probe's
 CPU time in its asking phases (every thread: ``probe_cpu_questions_per_s``), over the
-whole run (verify's work too) and the load average are printed beside: on a shared
-machine the wall-clock rates move with the load, the CPU figures much less.
+whole run (verify's work too) and the load average are printed beside, with the
+peer's wall time from its first line read to its last answer (``peer_wall_seconds``):
+on a shared machine the wall-clock rates move with the load (a peer given a third of
+a core takes three times its CPU time whatever the probe does), the CPU figures much
+less.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import time
 from typing import Any
 
 PEER = r"""
-import itertools, json, os, resource, sys
+import itertools, json, os, resource, sys, time
 kind, stats = sys.argv[1], sys.argv[2]
 RANKS = [b"A", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9", b"10", b"J", b"Q", b"K"]
 VALUE = {r: min(10, i + 1) for i, r in enumerate(RANKS)}
@@ -63,19 +66,21 @@ def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
 
-buf, n, start = b"", 0, None
+buf, n, start, first, wall = b"", 0, None, 0.0, 0.0
 while True:
     chunk = os.read(0, 1 << 20)
     if start is None:
-        start = cpu()
+        start, first = cpu(), time.perf_counter()
     if not chunk:
         break
     buf += chunk
     *lines, buf = buf.split(b"\n")
     n += len(lines)
     os.write(1, b"".join(answer(x) for x in lines if x))
+    wall = time.perf_counter() - first  # to the last answer written
 with open(stats, "w") as f:
-    f.write('{"questions": %d, "cpu_seconds": %.6f}' % (n, cpu() - (start or 0)))
+    f.write('{"questions": %d, "cpu_seconds": %.6f, "wall_seconds": %.6f}'
+            % (n, cpu() - (start or 0), wall))
 """
 
 
@@ -128,7 +133,9 @@ def run(kind: str, budget: int | None, tmp: str, window: int = 4096) -> dict[str
         "peer_cpu_seconds": round(own["cpu_seconds"], 2),
         "peer_questions_per_s": round(own["questions"] / max(own["cpu_seconds"], 1e-9)),
         "ratio_probe_to_peer": round(ask / max(own["cpu_seconds"], 1e-9), 2),
+        "peer_wall_seconds": round(own["wall_seconds"], 2),
         "probe_ask_cpu_seconds": round(ASK_CPU[0], 2),
+        "ratio_probe_cpu_to_peer": round(ASK_CPU[0] / max(own["cpu_seconds"], 1e-9), 2),
         "probe_cpu_questions_per_s": round(rep["queries"] / max(ASK_CPU[0], 1e-9)),
         "confirm_seconds": rep["phases"]["confirm"]["seconds"],
         "whole_run_seconds": round(wall, 2),

@@ -163,6 +163,7 @@ def _parser() -> _Parser:
     g.set_defaults(run=cmd_edge)
 
     from solver.risk_command import add_parser as add_risk
+    from solver.risk_command import add_sim_tables
 
     add_risk(sub, _helped, common, lambda sp: game_options(sp, "risk"), _bounded)
 
@@ -180,6 +181,7 @@ def _parser() -> _Parser:
         metavar="N,N,...",
         help="the shoe sizes the one-deck-to-shoe tables compare (default 1,2,...,8)",
     )
+    add_sim_tables(r, _bounded)
     r.add_argument("--progress", action="store_true", help="progress on stderr, even piped")
     common(r, rules=False)
     r.set_defaults(run=module_command("solver.report", "cli_report"))
@@ -307,8 +309,9 @@ def _parser() -> _Parser:
     ru.add_argument(  # issue 22
         "--expand",
         action="store_true",
-        help="print the rule set in the full rule language: every category with its "
-        "predicate, rank, tie chain and multipliers (what today's keys are sugar for)",
+        help="print the rule set in the full rule language: every category (Pok Deng: "
+        "type) with its predicate, rank, tie chain and multipliers or deng (Tau Ngau: "
+        "scores and payouts), what today's keys are sugar for",
     )
     common(ru)
     ru.set_defaults(run=cmd_rules)

@@ -109,6 +109,7 @@ def write_report(
     log: Callable[[str], Any] | None = None,
     rule_files: Sequence[str] = (),
     shoe_decks: Sequence[int] = (1, 2, 3, 4, 5, 6, 7, 8),
+    sim_tables: int | None = None,
 ) -> ReportResult:
     """Compute every figure and write ``report.md`` (and PNGs) into ``out``; each of
     ``rule_files`` (a user's rule file, for the game its ``game`` key names) adds a
@@ -127,7 +128,9 @@ def write_report(
             import matplotlib  # noqa: F401
         except ImportError:
             plots = False
-    ctx = ReportContext(folder, tables, plots, simulate_rounds, tuple(shoe_decks), say=say)
+    ctx = ReportContext(
+        folder, tables, plots, simulate_rounds, tuple(shoe_decks), sim_tables, say=say
+    )
     ctx.md += [
         "# Bull games: exact odds and house edge",
         "",
@@ -219,6 +222,7 @@ def cli_report(args: Any, out: Any) -> int:
             log=status.show,
             rule_files=getattr(args, "rules", None) or (),
             shoe_decks=getattr(args, "shoe_decks", None) or (1, 2, 3, 4, 5, 6, 7, 8),
+            sim_tables=getattr(args, "sim_tables", None),
         )
     if not res.images and err is not None:
         err.write(

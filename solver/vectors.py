@@ -177,7 +177,7 @@ def _coverage_text(cov: dict[str, Any]) -> str:
     )
     text = (
         f"{cov['vectors']} {cov['game']} vectors under {cov['rules']} "
-        f"({cov['hands']} hands, {cov['showdowns']} showdowns; random sample "
+        f"({cov['hand_vectors']} hands, {cov['showdown_vectors']} showdowns; random sample "
         f"{cov['sample']} with seed {cov['seed']}); covers: {', '.join(main)}; "
         f"{len(situations)} boundary and tie situations; "
         f"variants caught: {len(cov['variants_caught'])}"

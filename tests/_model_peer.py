@@ -9,8 +9,9 @@ RULES.md with a switch per catalogued rule option and mistake:
 - Tau Ngau: :class:`taungau.test_causes.Impl` (``has_bull``, ``points`` and the
   claimed ``bull`` of a wrong-bull implementation; ``winner``, ``net``, a banker
   revealing last decided on the exact expectation over the 80,730 banker hands). It
-  sorts the tiles first, as those tests write them: a bull search that takes the first
-  bull found (``mistake=first_bull``) is catalogued in canonical order.
+  sorts the tiles first, as those tests write them (a search for the first bull found,
+  ``mistake=first_bull``, in canonical order), except the one that searches the tiles
+  as written (``mistake=first_bull_as_written``).
 
 Run as ``python _model_peer.py GAME CONFIG_JSON [FIELDS]`` (the implementation's
 fields as JSON; :func:`config` writes them); with ``FIELDS`` (``winner,net``) it speaks
@@ -113,8 +114,10 @@ def taungau(cfg: dict[str, Any]) -> Callable[[list[dict[str, Any]]], list[dict[s
                 used[t] = used.get(t, 0) + 1
             out.append(row)
         # in canonical order (RULES §8), as the cause tests give the hands: the search
-        # order of a first-found or wrong bull is the implementation's, not the writer's
-        return np.sort(np.array(out, dtype=np.int64).reshape(-1, 5), axis=1)
+        # order of a first-found or wrong bull is the implementation's, not the writer's;
+        # but the one searching as written keeps the order asked
+        got = np.array(out, dtype=np.int64).reshape(-1, 5)
+        return got if impl.bull == "first_written" else np.sort(got, axis=1)
 
     def settle(player: np.ndarray, banker: np.ndarray) -> list[int]:
         ps, bs = tc.evaluate(impl, player)[0], tc.evaluate(impl, banker)[0]

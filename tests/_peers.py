@@ -14,7 +14,8 @@ first card written), ``face_11`` (J/Q/K counted 11, 12, 13 — uncatalogued). Fa
 ``crash_on``/``hang_on`` a hand (text as asked), ``garbage_at`` the Nth answer line,
 ``reverse`` (answers of each pair of questions swapped in order), ``duplicate`` (every
 answer twice), ``exit_start`` (exits before reading anything), ``unknown_id`` (one
-answer to an id never asked), ``stderr_flood``.
+answer to an id never asked), ``stderr_flood``; ``compact`` writes answers id first
+without spaces (``{"id":N,...}``).
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ import os
 out = sys.stdout
 n = 0
 buf = b""
+SEP = (",", ":") if CFG.get("compact") else (", ", ": ")
 while True:
     chunk = os.read(0, 1 << 16)
     if not chunk:
@@ -143,14 +145,14 @@ while True:
             out.flush()
             time.sleep(3600)
         a = respond(q)
-        a["id"] = q["id"]
+        a = {"id": q["id"], **a} if CFG.get("compact") else {**a, "id": q["id"]}
         n += 1
         if n == CFG.get("garbage_at"):
             answers.append("oops, not an answer\n")
             continue
         if n == CFG.get("unknown_id"):
-            answers.append(json.dumps({"id": 10**9, "has_bull": False}) + "\n")
-        text = json.dumps(a) + "\n"
+            answers.append(json.dumps({"id": 10**9, "has_bull": False}, separators=SEP) + "\n")
+        text = json.dumps(a, separators=SEP) + "\n"
         answers.append(text + text if CFG.get("duplicate") else text)
     if CFG.get("reverse"):
         answers.reverse()

@@ -33,3 +33,26 @@ def other_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("other_tables")
     build(["taungau", "pokdeng"], tables=out)
     return out
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Collect the heaviest test files first (weights measured by
+    ``scripts/suite_order.py``): xdist hands files out in this order, so the long ones
+    start early and the run ends on short ones instead of one long file running alone.
+    The sort is stable and keeps each file's tests together and in their own order."""
+    import json
+
+    root = Path(str(config.rootpath))
+    try:
+        weights = json.loads((root / "tests" / "file_seconds.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return
+
+    def weight(item: pytest.Item) -> float:
+        try:
+            rel = Path(str(item.path)).resolve().relative_to(root).as_posix()
+        except ValueError:
+            return 0.0
+        return -float(weights.get(rel, 0.0))
+
+    items.sort(key=weight)

@@ -364,3 +364,25 @@ def test_compare_json_has_one_shape_across_games(
         assert isinstance(hand, dict) and isinstance(hand["hand"], list) and "points" in hand
     assert isinstance(rec["reason"], str) and rec["reason"]
     assert rec["winner"] == "player" and rec["net"] > 0
+
+
+def test_ctrl_c_while_the_command_line_loads_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An interrupt during the first imports (numpy, pyarrow): ``bull: interrupted``
+    and exit 130, no traceback (the ``bull`` script's entry point)."""
+    import sys
+
+    from solver.__main__ import entry
+
+    class Interrupt:
+        def find_spec(self, name: str, path: object, target: object = None) -> None:
+            if name == "solver.cli":
+                raise KeyboardInterrupt
+
+    monkeypatch.delitem(sys.modules, "solver.cli")
+    monkeypatch.setattr(sys, "meta_path", [Interrupt(), *sys.meta_path])
+    with pytest.raises(SystemExit) as stop:
+        entry()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "bull: interrupted\n"

@@ -175,3 +175,50 @@ def test_bad_types_are_one_line_errors(
     assert "\n" not in msg and all(w in msg for w in words), msg
     code, out, err = run("rules", "pokdeng", "--rules", path)
     assert code == 2 and out == "" and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- verify's catalogue
+
+
+@pytest.mark.parametrize("preset", ["standard", "straights"])
+def test_an_expanded_preset_gets_the_presets_catalogue(preset: str, tmp_path: Path) -> None:
+    """A file in the rule language is diagnosed with the same rule variants as the
+    preset it expands (straights, the ace, each type's deng ...), and every variant
+    gives every hand (and a seeded sample of showdowns) the same answers."""
+    from solver.games.pokdeng.diagnose import (
+        pokdeng_catalogue,
+        pokdeng_hand_answers,
+        pokdeng_showdown_answers,
+    )
+
+    keyed = load_rules(preset)
+    path = tmp_path / "full.toml"
+    path.write_text(to_toml(keyed.expand()), encoding="utf-8")
+    full = load_rules(str(path))
+    assert full.types
+    mine = {v.key: v for v in pokdeng_catalogue(full, "all")}
+    theirs = {v.key: v for v in pokdeng_catalogue(keyed, "all")}
+    assert sorted(mine) == sorted(theirs)
+    want = {
+        "standard": {"straights=true,ace=both", "straights=true,ace=low", "deng.tong=3"},
+        "straights": {"straights=false", "ace=low", "ace=high", "deng.straight=1"},
+    }
+    assert want[preset] <= set(mine)
+    cards = np.full((1326 + 22100, 3), 255, dtype=np.uint8)
+    cards[:1326, :2] = all_hands(2)
+    cards[1326:] = all_hands(3)
+    size = np.r_[np.full(1326, 2), np.full(22100, 3)]
+    rng = np.random.default_rng(22)
+    deal = np.array([rng.permutation(52)[:6] for _ in range(2_000)], dtype=np.uint8)
+    ps, ds = rng.integers(2, 4, 2_000), rng.integers(2, 4, 2_000)
+    pl, dl = deal[:, :3].copy(), deal[:, 3:].copy()
+    pl[ps == 2, 2] = 255
+    dl[ds == 2, 2] = 255
+    for key in sorted(mine):
+        a = pokdeng_hand_answers(cards, size, full, mine[key])
+        b = pokdeng_hand_answers(cards, size, keyed, theirs[key])
+        for field in ("type", "points", "deng"):
+            assert a[field].tobytes() == b[field].tobytes(), (key, field)
+        a = pokdeng_showdown_answers(pl, ps, dl, ds, full, mine[key])
+        b = pokdeng_showdown_answers(pl, ps, dl, ds, keyed, theirs[key])
+        assert a["net"].tobytes() == b["net"].tobytes(), key

@@ -163,8 +163,10 @@ def test_out_of_order_answers_are_matched_by_id(tmp_path: Path) -> None:
     assert rep["disagree"] == 0 and rep["answered"] == rep["queries"]
 
 
-def test_duplicate_and_unknown_ids_are_ignored(tmp_path: Path) -> None:
-    code, rep, _ = _faulty(tmp_path, duplicate=True, unknown_id=5)
+@pytest.mark.parametrize("compact", [False, True])
+def test_duplicate_and_unknown_ids_are_ignored(tmp_path: Path, compact: bool) -> None:
+    """Also written compactly, id first (``{"id":N,...``: the batch path reads them)."""
+    code, rep, _ = _faulty(tmp_path, duplicate=True, unknown_id=5, compact=compact)
     assert rep["faults"]["duplicates"] == rep["queries"] and rep["faults"]["unknown_ids"] == 1
     assert rep["disagree"] == 0 and rep["answered"] == rep["queries"]
     assert code == 0
@@ -191,3 +193,39 @@ def test_command_not_found(tmp_path: Path) -> None:
     code = main(["probe", "pokdeng", "--", str(tmp_path / "no-such-engine")], out=out, err=err)
     assert code == 1
     assert "cannot start" in out.getvalue() and "Traceback" not in out.getvalue()
+
+
+@pytest.mark.parametrize("game", ["niuniu", "taungau", "pokdeng"])
+def test_block_requests_are_the_json_of_each_hand(game: str) -> None:
+    """The confirm's requests, built a block at a time in numpy, are each hand's JSON
+    object as ``json.dumps`` writes it (compact), with the shown text and fields."""
+    import numpy as np
+
+    from solver.probe.plan import space
+    from solver.probe.wire import Encoder
+
+    sp = space(game, None, {}, None)
+    rng = np.random.default_rng(5)
+    for k in sp.sizes:
+        hands = rng.integers(0, len(sp.names), (40, k))
+        ids = rng.integers(1, 10**7, 40)
+        ids[:3] = [1, 9, 10]
+        enc = Encoder(sp.names, "hand")
+        assert enc.ok
+        names = [[sp.names[u] for u in h] for h in hands.tolist()]
+        want = [
+            json.dumps({"id": i, "hand": n}, separators=(",", ":"))
+            for i, n in zip(ids.tolist(), names, strict=True)
+        ]
+        assert [w.decode() for w in enc.requests(ids, hands)] == want
+        assert enc.shown(hands) == [" ".join(n) for n in names]
+        fields = [json.dumps({"hand": n}, separators=(",", ":"))[1:-1] for n in names]
+        assert enc.fields(hands) == fields
+
+
+def test_block_encoder_declines_names_needing_escapes() -> None:
+    from solver.probe.wire import Encoder
+
+    assert not Encoder(["A S", "KS"], "hand").ok
+    assert not Encoder(['K"S', "KS"], "hand").ok
+    assert Encoder(["[4:2]", "10S"], "hand").ok

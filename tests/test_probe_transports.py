@@ -184,3 +184,32 @@ def test_ctrl_c_prints_the_partial_report(tmp_path: Path) -> None:
     assert rep["faults"]["interrupted"] is True and rep["faults"]["fatal"] is None
     assert 500 < rep["answered"] < 8_000 and rep["disagree"] == 0
     assert rep["phases"]["cover"]["questions"] >= rep["answered"]
+
+
+@pytest.mark.parametrize("json_out", [True, False])
+def test_ctrl_c_during_start_up_prints_the_empty_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, json_out: bool
+) -> None:
+    """Ctrl-C before anything is asked (here while the question space is being built,
+    before the peer is started): the partial report, empty, and exit 1 — not
+    "bull: interrupted" and 130."""
+    import solver.probe.plan
+
+    def interrupted(*_: Any, **__: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver.probe.plan, "space", interrupted)
+    started = tmp_path / "started"
+    cmd = [sys.executable, "-c", f"open({str(started)!r}, 'w')"]
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["probe", "niuniu", *(["--json"] if json_out else []), "--", *cmd], out, err)
+    assert code == 1 and err.getvalue() == "" and not started.exists()
+    if json_out:
+        rep = json.loads(out.getvalue())
+        assert rep["faults"]["interrupted"] is True and rep["faults"]["fatal"] is None
+        assert rep["queries"] == rep["answered"] == 0 and rep["exit"] == 1
+        assert rep["file"].startswith(sys.executable)
+    else:
+        text = out.getvalue()
+        assert "no answers to check" in text and "questions 0 (answered 0)\n" in text
+        assert "interrupted: the report covers the questions answered so far" in text

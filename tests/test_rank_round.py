@@ -136,7 +136,7 @@ def test_niuniu_round_matches_brute_force(bet: str) -> None:
         s = settle_round(hands[0], hands[1:], bet=bet)
         assert [p.net for p in s.players] == pytest.approx(nets)
         assert s.banker_net == pytest.approx(banker_net)
-        assert [p["net"] for p in rec["players"]] == pytest.approx(nets)
+        assert [p["net"] for p in rec["player_results"]] == pytest.approx(nets)
         assert rec["banker_net"] == pytest.approx(banker_net)
         # the house keeps 5% of what the players won
         won = sum(n for n in nets if n > 0) / 0.95
@@ -151,7 +151,7 @@ def test_round_cli_worked_example() -> None:
     )  # fmt: skip
     assert code == 0
     rec = json.loads(out)
-    assert [p["net"] for p in rec["players"]] == [2.85, 0.95]
+    assert [p["net"] for p in rec["player_results"]] == [2.85, 0.95]
     assert rec["banker_net"] == -4.0
 
 
@@ -184,7 +184,7 @@ def test_streamed_rounds_json_and_bad_lines(tmp_path: Path) -> None:
     assert len(recs) == len(good)
     for hands, rec in zip(good, recs, strict=True):
         nets, banker_net = nn_settle(hands[0], hands[1:], "double")
-        assert [p["net"] for p in rec["players"]] == pytest.approx(nets)
+        assert [p["net"] for p in rec["player_results"]] == pytest.approx(nets)
         assert rec["banker_net"] == pytest.approx(banker_net)
     code, text, _ = run("round", "niuniu", "--input", str(path))
     assert text.count("banker net") == len(good)
@@ -271,11 +271,11 @@ def test_taungau_round_banker_first_and_pagat() -> None:
         m = [tn_best(tn_types(h), True) for h in hands]
         want = [tn_macau(p, m[0], True) for p in m[1:]]
         s = settle_round(hands[0], hands[1:], "macau", banker_reveals="first")
-        assert [p.net for p in s.players] == want == [p["net"] for p in rf["players"]]
+        assert [p.net for p in s.players] == want == [p["net"] for p in rf["player_results"]]
         assert s.banker_net == -sum(want) == rf["banker_net"]
         g = [tn_best(tn_types(h), False) for h in hands]
         even = [0 if p == g[0] else 1 if p > g[0] else -1 for p in g[1:]]  # even money
-        assert [p["net"] for p in rp["players"]] == even
+        assert [p["net"] for p in rp["player_results"]] == even
         assert rp["banker_net"] == -sum(even)
 
 
@@ -366,7 +366,7 @@ def test_pokdeng_round_matches_brute_force() -> None:
     for hands, rec in zip(rounds, recs, strict=True):
         want = [pd_net(p, hands[0]) for p in hands[1:]]
         s = settle_round(hands[0], hands[1:])
-        assert [p.net for p in s.players] == want == [p["net"] for p in rec["players"]]
+        assert [p.net for p in s.players] == want == [p["net"] for p in rec["player_results"]]
         assert s.banker_net == -sum(want) == rec["dealer_net"]
     assert any(r["dealer_pok"] for r in recs)
 
@@ -379,7 +379,7 @@ def test_pokdeng_dealer_pok_settles_before_anyone_draws() -> None:
     rec = json.loads(out)
     assert code == 0 and rec["dealer_pok"] is True
     # Normal 0 pays the dealer's 2 deng; Pok 9 (1 deng) vs Pok 9 (2 deng) pays the difference
-    assert [p["net"] for p in rec["players"]] == [-2, -1]
+    assert [p["net"] for p in rec["player_results"]] == [-2, -1]
     code, _, err = run("round", "pokdeng", "--banker", "9H KH", "--player", "4C 6C 5C")
     assert code == 2 and "three cards" in err
 
@@ -392,5 +392,5 @@ def test_worked_example_round_pokdeng() -> None:
     )  # fmt: skip
     rec = json.loads(out)
     assert code == 0
-    assert [p["net"] for p in rec["players"]] == [2, 2] and rec["dealer_net"] == -4
+    assert [p["net"] for p in rec["player_results"]] == [2, 2] and rec["dealer_net"] == -4
     assert np.sign(rec["dealer_net"]) == -1

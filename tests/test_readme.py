@@ -50,7 +50,9 @@ SKIPPED = {
 
 SLOW = {
     "bull edge niuniu --rules shoe6 --bet double": "the 6-deck edge averages 3.8 M x 3.8 M "
-    "pairs (about a minute, gigabytes)",
+    "pairs (10-20 s, 1.2 GB); its two figures are recounted independently over the 6,188 "
+    "multisets of ranks by tests/niuniu/test_shoe.py::"
+    "test_readme_shoe6_double_edge_by_rank_multisets (about 1.5 s)",
     "bull strategy pokdeng --dealer equilibrium --must-draw-at-most 3": "the README's value "
     "is checked by tests/pokdeng/test_equilibrium.py (the same solve, a slow test)",
 }

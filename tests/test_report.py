@@ -37,9 +37,10 @@ def all_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def report(all_tables: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("report")
     buf, err = io.StringIO(), io.StringIO()
-    # two shoe sizes keep the suite fast; the curve's figures are tested in the shoe tests
+    # two shoe sizes and small table simulations keep the suite fast; the curve's figures
+    # are tested in the shoe tests, the simulated risk figures in tests/test_risk_*.py
     argv = ["report", "--out", str(out), "--tables", str(all_tables), "--json"]
-    code = main([*argv, "--shoe-decks", "1,6"], out=buf, err=err)
+    code = main([*argv, "--shoe-decks", "1,6", "--sim-tables", "20000"], out=buf, err=err)
     assert code == 0, err.getvalue()
     rec = json.loads(buf.getvalue())
     assert validate(rec, load("report")) == []  # solver/schemas/report.json
@@ -68,6 +69,7 @@ def test_report_has_every_game_preset_and_rule_set(report: tuple[Path, dict]) ->
     assert "`-1/40`" in text  # classic equal, 5 % (RULES §3)
     assert "| 872,128 |" in text and "| 55,510 |" in text  # RULES §6 counts
     assert "**NO**" not in text  # every exact figure in its interval
+    assert "simulated over 20,000 tables" in text and "2,000,000 tables" not in text
     assert rec["seconds"] > 0  # the time is reported; its limit is scripts/bench_commands.py's
 
 
@@ -137,9 +139,7 @@ def test_without_matplotlib_the_report_says_how_to_get_plots(
     monkeypatch.setattr(
         report,
         "write_report",
-        lambda out, tables, log=None, rule_files=(), shoe_decks=(): report.ReportResult(
-            tmp_path / "r.md", (), 0.1
-        ),
+        lambda out, tables, **kwargs: report.ReportResult(tmp_path / "r.md", (), 0.1),
     )
 
     class Args:

@@ -285,19 +285,13 @@ def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
     """``bull risk`` end to end with small simulations: one JSON shape for every game,
     the exact mean and heads-up figures, the labels of what is simulated."""
     from solver import cli
-    from solver.games.niuniu import risk as nr
-    from solver.games.pokdeng import risk as pr
-    from solver.games.taungau import risk as tr
     from solver.schemas import load, validate
 
-    for mod in (nr, pr, tr):
-        monkeypatch.setattr(mod, "SIM_TABLES", 2_000)
-        monkeypatch.setattr(mod.table_risk, "__defaults__", (None, None, 2_000))
     shapes = set()
     for game, n in (("niuniu", 9), ("taungau", 5), ("pokdeng", 16)):
         out, err = StringIO(), StringIO()
         code = cli.main(["risk", game, "--players", str(n), "--reserve", "50", "--rounds",
-                         "10", "--json"], out, err)  # fmt: skip
+                         "10", "--sim-tables", "2000", "--json"], out, err)  # fmt: skip
         assert code == 0, err.getvalue()
         rec = json.loads(out.getvalue())
         assert validate(rec, load("risk")) == []  # solver/schemas/risk.json
@@ -324,6 +318,8 @@ def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
     "argv, message",
     [
         (["risk", "niuniu", "--players", "10"], "--players 10: niuniu seats 1 to 9"),
+        (["risk", "niuniu", "--players", "2", "--sim-tables", "10"], "--sim-tables"),
+        (["report", "--sim-tables", "x"], "--sim-tables"),
         (["risk", "taungau", "--players", "6"], "--players 6: taungau seats 1 to 5"),
         (["risk", "niuniu", "--players", "2", "--reserve", "-1"], "--reserve"),
         (["risk", "niuniu", "--players", "2", "--reserve", "nan"], "--reserve"),
@@ -378,3 +374,14 @@ def test_report_risk_section_draws_three_labelled_charts(tmp_path: Any, monkeypa
         assert "stakes" in ax.get_xlabel() + ax.get_ylabel() and ax.get_xlabel()
     text = "\n".join(ctx.md)
     assert text.count("\n| ") >= 4 and ".. 2.85 (seen .. bound)" in text  # three sizes, one bound
+
+
+def test_sim_tables_help_names_each_games_default() -> None:
+    """``--sim-tables``' help states the defaults the games really use."""
+    from solver.games.niuniu import risk as nr
+    from solver.games.pokdeng import risk as pr
+    from solver.games.taungau import risk as tr
+    from solver.risk_command import SIM_TABLES_HELP
+
+    for name, mod in (("niuniu", nr), ("taungau", tr), ("pokdeng", pr)):
+        assert f"{name} {mod.SIM_TABLES:,}" in SIM_TABLES_HELP

@@ -105,6 +105,21 @@ def test_one_name_one_meaning_one_type() -> None:
                 assert "required" in alt
 
 
+TWO_SHAPES = {"tables": "the same tables: build keys them by name, check-tables lists them"}
+"""Glossary names allowed two kinds of value, and why (one meaning in two shapes)."""
+
+
+def test_one_name_one_kind_of_value() -> None:
+    """A name whose value is a count in one command and a list or an object in another
+    has two meanings (issue 28: ``players`` was round's player records and deal's count,
+    ``hands`` vectors' count, ``settlement`` audit's counts and edge's rule): each name
+    has one kind of value, ``null`` aside."""
+    for name, entry in glossary().items():
+        kinds = _types(entry) - {"null"}
+        assert len(kinds) == 1 or name in TWO_SHAPES, f"{name}: {sorted(kinds)}"
+    assert {"player_results", "hand_vectors", "settlement_check"} <= set(glossary())
+
+
 def test_fractions_are_twins_of_numbers() -> None:
     """``X_fraction`` is always the exact twin of a number ``X`` (or of a map of numbers)."""
     words = glossary()

@@ -689,8 +689,9 @@ def tn_digits(tiles: list[tuple[int, int]], mistake: str | None = None) -> set[i
     options = [
         ((3,) if mistake == "fixed_3" else (3, 6)) if t in WILD else (t[0] + t[1],) for t in tiles
     ]
-    if mistake == "first_bull":  # the first triple (sorted hand) that makes a bull
-        tiles = sorted(tiles)
+    if mistake in ("first_bull", "first_bull_written"):
+        # the first triple that makes a bull: of the sorted hand, or of the hand as written
+        tiles = sorted(tiles) if mistake == "first_bull" else tiles
         first = next(
             (
                 tri
@@ -785,11 +786,15 @@ def test_taungau_clean_and_kinds(tmp_path: Path, taungau_tables: Path) -> None:
         ("in_bull", "mistake=wild_in_bull"),
         ("rest_3", "mistake=wild_rest_3"),
         ("first_bull", "mistake=first_bull"),
+        ("first_bull_written", "mistake=first_bull_as_written"),
     ],
 )
 def test_taungau_planted(tmp_path: Path, taungau_tables: Path, mistake: str, expected: str) -> None:
     rows, wrong = [], set()
+    rng = random.Random(7)
     for i, h in enumerate(tn_hands(2500, 6)):
+        if mistake == "first_bull_written":  # written in a random order, searched so
+            h = rng.sample(h, len(h))
         good = tn_best(tn_digits(h))
         if mistake == "zero":
             bad = tn_best(tn_digits(h), 0)
@@ -805,6 +810,11 @@ def test_taungau_planted(tmp_path: Path, taungau_tables: Path, mistake: str, exp
     assert disagreeing_lines(out) == wrong
     assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
     assert s["diagnosis"][0]["explains"] == len(wrong)
+    assert s["diagnosis"][0]["contradicts"] == 0
+    if mistake == "first_bull_written":  # the sorted search does not explain it
+        assert "order the cards were written" in s["headline"], s["headline"]
+        canonical = [d for d in s["diagnosis"] if d["key"] == "mistake=first_bull"]
+        assert not canonical or canonical[0]["explains"] < len(wrong), canonical
 
 
 def test_taungau_bull_claims(tmp_path: Path, taungau_tables: Path) -> None:

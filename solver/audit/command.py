@@ -1,7 +1,7 @@
 """``bull audit`` and ``bull deal``: options in, a summary (JSON object and text) out.
 
 :func:`cli_audit` runs an audit and returns the ``--json`` object: ``rounds``, ``rows``,
-``settlement`` (shaped like ``bull verify``'s summary, with ``disagree`` and
+``settlement_check`` (shaped like ``bull verify``'s summary, with ``disagree`` and
 ``diagnosis``), ``impossible`` (a count, with ``impossible_rounds`` listed),
 ``malformed`` and ``fairness`` — a list of tests, each with ``name``, ``group``,
 ``statistic`` (the G statistic), ``df``, ``p_value``, ``power_rounds`` and more — and
@@ -148,7 +148,7 @@ def cli_audit(
         "rounds": part.rounds,
         "rows": part.rows,
         "seconds": round(seconds, 3),
-        "settlement": settlement,
+        "settlement_check": settlement,
         "impossible": part.impossible,
         "impossible_rounds": [{"round": r, "reason": m} for r, m in part.impossible_rows],
         "malformed": part.malformed,
@@ -241,7 +241,7 @@ def shoe_hint(game: str, spec: Any, most: int) -> str:
 
 
 def audit_exit(res: Mapping[str, Any]) -> int:
-    bad = res["settlement"]["disagree"] or res["impossible"] or res["malformed"]
+    bad = res["settlement_check"]["disagree"] or res["impossible"] or res["malformed"]
     bad = bad or res.get("flagged_count", len(res["flagged"]))
     return 1 if bad else 0
 
@@ -251,7 +251,7 @@ MARKS = {"flagged": "FLAG", "ok": "ok  ", "not enough rounds": "low "}
 
 def audit_text(res: Mapping[str, Any]) -> str:
     """The plain-text summary of an audit."""
-    s = res["settlement"]
+    s = res["settlement_check"]
     lines = [
         f"audit {res['game']} [{res['rules']}] on {res['engine']}: {res['rows']:,} rows, "
         f"{res['rounds']:,} rounds from {res['files']} file(s) in {res['seconds']:.1f} s",

@@ -314,6 +314,13 @@ def deal(
         )
     if biases.get("errors") and (error_rules is not None or error_options):
         plant = load_spec(game, error_rules or rules, error_options or options or {}, tables)
+        if (plant.decks, len(plant.deck)) != (spec.decks, len(spec.deck)):
+            raise BullError(  # its tables cannot settle the hands dealt
+                f"--error-rules {error_rules or rules}: settles hands dealt from "
+                f"{plant.decks} x {len(plant.deck) // plant.decks} cards, the deal is from "
+                f"{spec.decks} x {len(spec.deck) // spec.decks} (give error rules with the "
+                "deal's deck and decks)"
+            )
     ext = os.path.splitext(out)[1].lower()
     if ext not in (".parquet", ".pq", ".csv", ".jsonl", ".ndjson"):
         raise BullError(f"--out {out}: expected a .parquet, .csv or .jsonl file")

@@ -169,7 +169,7 @@ def plot_pvalues(path: str, res: Mapping[str, Any], plt: Any) -> dict[str, Any]:
 
 
 def _markdown(res: Mapping[str, Any], plots: list[str]) -> str:
-    s = res["settlement"]
+    s = res["settlement_check"]
     lines = [
         f"# Audit of {res['game']} logs ({res['rules']})",
         "",

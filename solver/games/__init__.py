@@ -209,9 +209,12 @@ class Game(Protocol):
         rounds: int,
         reserve: Fraction | None = None,
         progress: Callable[[int, int], Any] | None = None,
+        sim_tables: int | None = None,
     ) -> BankerRisk:
         """``bull risk``: the banker's net at a table of ``players`` (mean, covariance,
-        variance, distribution, reserve, bands after ``rounds``, ruin from ``reserve``)."""
+        variance, distribution, reserve, bands after ``rounds``, ruin from ``reserve``);
+        ``sim_tables`` tables simulated for the figures at more than one player (default:
+        the game's)."""
         ...
 
     # -- audit
@@ -244,7 +247,7 @@ class Game(Protocol):
         options: Options,
         tables: str | None,
     ) -> dict[str, Any]:
-        """``bull round``: ``players`` (input order, each with its ``net``), ``banker_net``
+        """``bull round``: ``player_results`` (input order, each with its ``net``), ``banker_net``
         (Pok Deng: ``dealer``, ``dealer_net``)."""
         ...
 

@@ -199,9 +199,10 @@ class GameEntry:
         rounds: int,
         reserve: Fraction | None = None,
         progress: Callable[[int, int], Any] | None = None,
+        sim_tables: int | None = None,
     ) -> BankerRisk:
         res = self.room("risk").table_risk(
-            rules, dict(options), tables, players, rounds, reserve, progress
+            rules, dict(options), tables, players, rounds, reserve, progress, sim_tables
         )
         return cast("BankerRisk", res)
 

@@ -105,6 +105,8 @@ class ReportContext:
     simulate_rounds: int
     shoe_decks: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8)
     """The shoe sizes the games' "one deck to a shoe" tables compare."""
+    sim_tables: int | None = None
+    """Tables simulated per rule set for the risk sections (None: each game's default)."""
     md: list[str] = field(default_factory=list)
     images: list[Path] = field(default_factory=list)
     sims: list[list[Any]] = field(default_factory=list)

@@ -122,7 +122,7 @@ def round_lines(
     tails: Sequence[str],
     house: str = "banker",
 ) -> list[str]:
-    """``{"banker": B, "players": [P, ...]<tail>}`` per round: ``banker`` and ``players``
+    """``{"banker": B, "player_results": [P, ...]<tail>}`` per round: ``banker`` and ``players``
     are texts per hand (the round's banker at ``start``, its players after it),
     ``tails`` the rest of each round's object, from its first ``, "key": ...``;
     ``house``: the game's name for the banker's key (Pok Deng: ``"dealer"``)."""
@@ -130,7 +130,7 @@ def round_lines(
     out = []
     for s, n, tail in zip(start.tolist(), sizes.tolist(), tails, strict=True):
         out.append(
-            head + banker[s] + ', "players": [' + ", ".join(players[s + 1 : s + n])
+            head + banker[s] + ', "player_results": [' + ", ".join(players[s + 1 : s + n])
             + "]" + tail + "}"
         )  # fmt: skip
     return out

@@ -128,18 +128,15 @@ def probe(
         prober.close()
 
 
-def cli_probe(args: Any, out: Any) -> int:
-    """The ``bull probe`` subcommand."""
+def _cli_run(args: Any, command: list[str]) -> ProbeReport:
+    """``bull probe``'s run from its parsed arguments."""
     from solver.core.status import StatusLine
     from solver.kit.read import parse_column_options
 
     game = games.get(args.game)
     options = game.accept({k: getattr(args, k, None) for k in games.OPTION_KEYS})
-    command = list(args.command or [])
-    if command and command[0] == "--":
-        command = command[1:]
     with StatusLine(getattr(args, "err", None)) as status:
-        report = probe(
+        return probe(
             args.game,
             command or None,
             url=args.url,
@@ -157,6 +154,19 @@ def cli_probe(args: Any, out: Any) -> int:
             out=args.out,
             progress=status.show if status.live else None,
         )
+
+
+def cli_probe(args: Any, out: Any) -> int:
+    """The ``bull probe`` subcommand. Ctrl-C at any point prints the partial report
+    (empty before the first answer) and exits 1."""
+    command = list(args.command or [])
+    if command and command[0] == "--":
+        command = command[1:]
+    try:
+        report = _cli_run(args, command)
+    except KeyboardInterrupt:  # before the probe could take it: nothing answered yet
+        target = args.url if args.url is not None else shlex.join(command)
+        report = ProbeReport(None, target, 0, 0, [], Faults(interrupted=True))
     inferred = report.inferred
     if inferred is not None and args.infer_out:
         from solver.kit.findings import AtomicFile

@@ -9,10 +9,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, NamedTuple
 
-__all__ = ["MAX_SHOWN", "Answer", "Faults", "Question"]
+__all__ = ["MAX_SHOWN", "Answer", "Faults", "Question", "answers", "questions"]
 
 MAX_SHOWN = 5
 """Examples kept of each kind of fault."""
@@ -20,12 +22,15 @@ MAX_SHOWN = 5
 
 class Question(NamedTuple):
     """One question: its ``id``, its JSON fields without braces (``"hand":[...]``), the
-    plain line (``--protocol lines``) and what it shows in a fault report."""
+    plain line (``--protocol lines``), what it shows in a fault report and, when built
+    in a block (:mod:`solver.probe.wire`), its JSON Lines request without the newline
+    (else built when sent)."""
 
     id: int
     fields: str
     line: str
     shown: str
+    wire: bytes = b""
 
 
 class Answer(NamedTuple):
@@ -35,6 +40,29 @@ class Answer(NamedTuple):
     question: Question
     text: bytes = b""
     values: tuple[str, ...] = ()
+
+
+def questions(
+    ids: Iterable[int],
+    fields: Iterable[str],
+    shown: Iterable[str],
+    wires: Iterable[bytes],
+) -> list[Question]:
+    """Many questions at once (each its ``line`` and ``shown`` the same text), built
+    without a Python call per question (a named tuple's ``__new__`` is one).
+
+    >>> questions([7], ['"hand":["KS"]'], ["KS"], [b'{"id":7,"hand":["KS"]}'])[0].shown
+    'KS'
+    """
+    shown = list(shown)
+    return list(
+        map(tuple.__new__, repeat(Question), zip(ids, fields, shown, shown, wires, strict=True))
+    )
+
+
+def answers(asked: Iterable[Question], texts: Iterable[bytes]) -> list[Answer]:
+    """Many JSON answers at once (see :func:`questions`)."""
+    return list(map(tuple.__new__, repeat(Answer), zip(asked, texts, repeat(()))))
 
 
 @dataclass

@@ -92,6 +92,7 @@ class HttpPeer(Peer):
                 chunk = [q for _, q in zip(range(self.batch), it, strict=False)]
                 if not chunk:
                     return
+                self.sent += len(chunk)
                 pending = deque([chunk])
                 while pending:
                     part = pending.popleft()

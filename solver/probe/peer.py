@@ -37,20 +37,32 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import islice
+from itertools import islice, repeat
+from operator import itemgetter
+from typing import cast
 
-from solver.probe.faults import Answer, Faults, Question
+from solver.probe.faults import Answer, Faults, Question, answers
+from solver.probe.wire import answer_ids
 
 __all__ = ["ChildPeer", "Peer", "Seen", "answer_id"]
 
 _STDERR_TAIL = 4096
 _ID = re.compile(rb'\s*\{\s*"id"\s*:\s*(\d{1,18})\s*[,}]')
+_ID_OF = itemgetter(0)
+"""A question's id."""
+
+
+def _request(q: Question) -> bytes:
+    """``q``'s JSON Lines request (no newline)."""
+    return f'{{"id":{q.id},{q.fields}}}'.encode()
 
 
 class Peer:
     """The shared part of the transports: :meth:`ask` yields the answers in lists."""
 
     faults: Faults
+    sent = 0
+    """Questions sent (each counted once, however often it is asked again)."""
 
     def ask(self, questions: Iterable[Question]) -> Iterator[list[Answer]]:
         raise NotImplementedError
@@ -230,10 +242,10 @@ class ChildPeer(Peer):
         if self._writer is None:
             return
         if self.protocol == "lines":
-            data = "".join([q.line + "\n" for q in qs])
+            data = "".join([q.line + "\n" for q in qs]).encode()
         else:
-            data = "".join([f'{{"id":{q.id},{q.fields}}}\n' for q in qs])
-        self._writer.put(data.encode())
+            data = b"\n".join([q.wire or _request(q) for q in qs]) + b"\n"
+        self._writer.put(data)
 
     # -- asking
     def ask(self, questions: Iterable[Question]) -> Iterator[list[Answer]]:
@@ -262,11 +274,12 @@ class ChildPeer(Peer):
                         batch = list(islice(it, self.window - len(inflight)))
                         if not batch:
                             exhausted = True
-                        for q in batch:
-                            inflight[q.id] = q
-                            order.append((q.id, now))
+                        ids = list(map(_ID_OF, batch))
+                        inflight.update(zip(ids, batch, strict=True))
+                        order.extend(zip(ids, repeat(now)))
                         if batch:
-                            self.answered.reserve(max(batch[-1].id, batch[0].id))
+                            self.sent += len(batch)
+                            self.answered.reserve(max(ids))
                         self._send(batch)
                 if not inflight:
                     if exhausted and not retry:
@@ -332,6 +345,9 @@ class ChildPeer(Peer):
                 out.append(Answer(q, values=tuple(v.strip() for v in text.split(","))))
             return out
         pop, bits, app = inflight.pop, seen.bits, out.append
+        ids = answer_ids(lines)
+        if ids is not None:  # every line written {"id":N,...: read at once
+            return self._take_ids(ids, lines, inflight)
         for line in lines:
             qid: int | None = None
             if line[:6] == b'{"id":':  # the common spelling, read without parsing
@@ -354,6 +370,27 @@ class ChildPeer(Peer):
                 continue
             bits[qid] = 1  # reserved when asked
             app(Answer(got, line))
+        return out
+
+    def _take_ids(
+        self, ids: list[int], lines: list[bytes], inflight: dict[int, Question]
+    ) -> list[Answer]:
+        """The answers in ``lines``, whose ids are ``ids``."""
+        got: list[Question | None] = list(map(inflight.pop, ids, repeat(None)))
+        bits = self.answered.bits
+        if None not in got:
+            for qid in ids:
+                bits[qid] = 1  # reserved when asked
+            return answers(cast("list[Question]", got), lines)
+        out = []
+        for qid, q, line in zip(ids, got, lines, strict=True):
+            if q is not None:
+                bits[qid] = 1
+                out.append(Answer(q, line))
+            elif qid in self.answered:
+                self.faults.duplicates += 1
+            else:
+                self.faults.unknown_ids += 1
         return out
 
     def _fault(

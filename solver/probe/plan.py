@@ -28,7 +28,17 @@ import numpy.typing as npt
 
 from solver import games
 
-__all__ = ["Space", "classes", "deals", "every", "every_count", "sample", "space", "vector_rows"]
+__all__ = [
+    "Space",
+    "classes",
+    "deals",
+    "every",
+    "every_blocks",
+    "every_count",
+    "sample",
+    "space",
+    "vector_rows",
+]
 
 
 @dataclass(frozen=True)
@@ -86,19 +96,32 @@ def every_count(sp: Space) -> int:
 
 def every(sp: Space, seed: int = 0) -> Iterator[list[int]]:
     """Every distinct hand (of units), each in a seeded random order."""
+    for block in every_blocks(sp, seed):
+        yield from block.tolist()
+
+
+def every_blocks(sp: Space, seed: int = 0, block: int = 65_536) -> Iterator[npt.NDArray[np.int64]]:
+    """:func:`every`'s hands in blocks, one hand a row (the hands of one block are of
+    one size)."""
     rng = np.random.default_rng(seed)
     for k in sp.sizes:
         if sp.kind == "card":
             deck = np.array(sp.deck, dtype=np.int64)
-            for block in _card_blocks(len(deck), k):
-                hands = deck[block]
+            for rows in _card_blocks(len(deck), k, block):
+                hands = deck[rows]
                 perm = np.argsort(rng.random(hands.shape), axis=1)
-                yield from np.take_along_axis(hands, perm, axis=1).tolist()
+                yield np.take_along_axis(hands, perm, axis=1)
         else:
+            part: list[list[int]] = []
             for combo in _multisets(sp, k):
                 hand = list(combo)
                 rng.shuffle(hand)
-                yield [int(u) for u in hand]
+                part.append([int(u) for u in hand])
+                if len(part) == block:
+                    yield np.array(part, dtype=np.int64)
+                    part = []
+            if part:
+                yield np.array(part, dtype=np.int64)
 
 
 def _subsets(n: int, k: int) -> npt.NDArray[np.int16]:

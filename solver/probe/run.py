@@ -17,7 +17,9 @@ answer's fields), so the report, the diagnosis and the inference are verify's ow
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import json
 import os
 import re
@@ -25,17 +27,21 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.core.errors import BullError
 from solver.kit.findings import VerifyReport
 from solver.probe import plan
 from solver.probe.faults import Answer, Faults, Question
+from solver.probe.faults import questions as many_questions
 from solver.probe.peer import Peer
+from solver.probe.wire import Encoder
 
-__all__ = ["Phase", "ProbeReport", "Prober", "ShowdownPlan"]
+__all__ = ["Blocks", "Phase", "ProbeReport", "Prober", "ShowdownPlan"]
 
 ROUNDS = 12
 """The most discriminate rounds."""
@@ -47,6 +53,8 @@ SHOWDOWN_COVER = 400
 """Random showdowns in the cover."""
 SHOWDOWN_CONFIRM = 5_000
 """Random showdowns in the confirm phase."""
+BLOCK = 65_536
+"""Hands of a sampled confirm built at once."""
 
 
 @dataclass
@@ -121,7 +129,8 @@ class ProbeReport:
         else:
             lines.append(f"probe {self.target}: no answers to check")
         phases = ", ".join(f"{p.name} {p.questions:,} ({p.seconds:.1f} s)" for p in self.phases)
-        lines.append(f"questions {self.queries:,} (answered {self.answered:,}): {phases}")
+        asked = f"questions {self.queries:,} (answered {self.answered:,})"
+        lines.append(asked + (f": {phases}" if phases else ""))
         if self.coverage:
             lines.append(f"confirm coverage: {self.coverage.get('text', '')}")
         if self.confirm:
@@ -218,64 +227,79 @@ class Prober:
         line = " ".join(pn) + " | " + " ".join(bn)
         return Question(qid, f'"{self.key["player"]}":{p},"{self.key["banker"]}":{b}', line, line)
 
-    def _fast_hands(self, hands: Iterable[list[int]]) -> Iterator[Question]:
-        """Hand questions for hands never asked (the confirm's every hand, fast: when no
-        unit's name needs JSON escaping or holds a space, the request is the shown text
-        with its spaces made separators)."""
-        names, asked = self.space.names, self.asked_hands
-        if any(" " in n or json.dumps(n) != f'"{n}"' for n in names):
-            for hand in hands:
-                q = self.hand_question(hand)
-                if q is not None:
-                    yield q
-            return
-        head = f'"{self.key["hand"]}":["'
-        for hand in hands:
-            shown = " ".join([names[u] for u in hand])
-            if shown in asked:
+    def _hand_blocks(
+        self, blocks: Iterable[npt.NDArray[np.int64] | list[list[int]]]
+    ) -> Iterator[list[Question]]:
+        """Hand questions for hands never asked, a block at a time (the confirm's every
+        hand): built in numpy (:class:`~solver.probe.wire.Encoder`) unless some unit's
+        name needs escaping, then one at a time."""
+        enc, asked = Encoder(self.space.names, self.key["hand"]), self.asked_hands
+        for block in blocks:
+            if not enc.ok:
+                qs = [self.hand_question(h) for h in _hand_rows(block)]
+                yield [q for q in qs if q is not None]
                 continue
-            qid, self.next_id = self.next_id, self.next_id + 1
-            yield Question(qid, head + shown.replace(" ", '","') + '"]', shown, shown)
+            for hands in _uniform(block):
+                shown = enc.shown(hands)
+                keep = [s not in asked for s in shown]
+                if not all(keep):
+                    hands = hands[np.array(keep, dtype=bool)]
+                    shown = [s for s, k in zip(shown, keep, strict=True) if k]
+                ids = np.arange(self.next_id, self.next_id + len(hands), dtype=np.int64)
+                self.next_id += len(hands)
+                wires = enc.requests(ids, hands)
+                fields = enc.fields(hands)
+                yield many_questions(ids.tolist(), fields, shown, wires)
 
     # -- asking
     def ask(self, name: str, questions: Iterable[Question | None]) -> int:
-        """Ask ``questions`` as phase ``name``; their answers are written to the claims
-        file. Returns how many were asked."""
+        """Ask ``questions`` as phase ``name`` (a :class:`Blocks` is asked as it is);
+        their answers are written to the claims file. Returns how many were asked."""
         phase = Phase(name)
         self.phases.append(phase)
         start = time.monotonic()
-        hands, shows = self.shows.hands, self.shows.showdowns
-
-        def counted() -> Iterator[Question]:
-            n = 0
-            try:
-                for q in questions:
-                    if q is None:
-                        continue
-                    if not (shows if " | " in q.line else hands):
-                        continue
-                    n += 1
-                    yield q
-            finally:
-                phase.questions += n
-
-        write = self._file.write
-        row = self._row
-        step = 1 << 16
+        if isinstance(questions, Blocks):
+            flat: Iterable[Question] = questions
+        else:
+            hands, shows = self.shows.hands, self.shows.showdowns
+            flat = [q for q in questions if q is not None and (shows if " | " in q.line else hands)]
+        sent = self.peer.sent
         try:
-            for answers in self.peer.ask(counted()):
-                rows = [r for r in map(row, answers) if r is not None]
-                write(b"".join(rows))
-                before = self.answered
-                self.answered += len(rows)
-                if self.progress is not None and before // step != self.answered // step:
-                    self.progress(f"probing {self.target}: {name}: {self.answered:,} answers")
+            with _collector_paused():
+                self._stream(name, flat)
         except KeyboardInterrupt:
             self.peer.faults.interrupted = True
         self._file.flush()
         phase.seconds = time.monotonic() - start
+        phase.questions = self.peer.sent - sent
         self.queries += phase.questions
         return phase.questions
+
+    def _stream(self, name: str, flat: Iterable[Question]) -> None:
+        """Ask ``flat``; each answer's claims row written as it comes."""
+        write = self._file.write
+        step = 1 << 16
+        for answers in self.peer.ask(flat):
+            rows = self._rows(answers)
+            write(rows)
+            before = self.answered
+            self.answered += rows.count(b"\n")
+            if self.progress is not None and before // step != self.answered // step:
+                self.progress(f"probing {self.target}: {name}: {self.answered:,} answers")
+
+    def _rows(self, answers: list[Answer]) -> bytes:
+        """The claims rows of ``answers`` (:meth:`_row`), for a batch of JSON answers
+        that echo no hand at once."""
+        texts = [a.text for a in answers]
+        if not all(texts):
+            return b"".join([r for r in map(self._row, answers) if r is not None])
+        joined = b"\n".join(texts)
+        if self._own.search(joined) or not joined.startswith(b"{"):
+            return b"".join([r for r in map(self._row, answers) if r is not None])
+        heads = [a.question.fields.encode() for a in answers]
+        return b"".join(
+            [b"{" + h + b"," + t.strip()[1:] + b"\n" for h, t in zip(heads, texts, strict=True)]
+        )
 
     def _row(self, ans: Answer) -> bytes | None:
         """The claims row of an answer: the question's hands, then the answer's fields."""
@@ -399,14 +423,16 @@ class Prober:
         _merge_phases(self.phases, "discriminate")
         return report, cands
 
-    def confirm_questions(self) -> tuple[Iterator[Question], dict[str, Any]]:
+    def confirm_questions(self) -> tuple[Blocks, dict[str, Any]]:
         sp = self.space
         total = plan.every_count(sp)
+        hands: Iterable[npt.NDArray[np.int64] | list[list[int]]]
         if self.budget is None or self.budget >= total:
-            hands: Iterable[list[int]] = plan.every(sp, self.seed + 3)
+            hands = plan.every_blocks(sp, self.seed + 3)
             cov: dict[str, Any] = {"hands": total, "of": total, "exhaustive": True}
         else:
-            hands = plan.sample(sp, self.budget, self.seed + 3)
+            picked = plan.sample(sp, self.budget, self.seed + 3)
+            hands = (picked[i : i + BLOCK] for i in range(0, len(picked), BLOCK))
             cov = {"hands": self.budget, "of": total, "exhaustive": False, "seed": self.seed}
         n_show = SHOWDOWN_CONFIRM if self.budget is None else min(self.budget, SHOWDOWN_CONFIRM)
         cov["showdowns"] = n_show if self.shows.showdowns else 0
@@ -415,16 +441,15 @@ class Prober:
             f", {n_show:,} seeded random showdowns" if self.shows.showdowns else ""
         )
 
-        def gen() -> Iterator[Question]:
+        def gen() -> Iterator[list[Question]]:
             if self.shows.hands:
-                yield from self._fast_hands(hands)
+                yield from self._hand_blocks(hands)
             if self.shows.showdowns:
-                for p, b in plan.deals(sp, n_show, self.seed + 4):
-                    q = self.showdown_question(p, b)
-                    if q is not None:
-                        yield q
+                deals = plan.deals(sp, n_show, self.seed + 4)
+                qs = [self.showdown_question(p, b) for p, b in deals]
+                yield [q for q in qs if q is not None]
 
-        return gen(), cov
+        return Blocks(gen()), cov
 
     def run(self) -> ProbeReport:
         """Every phase; a partial report when the peer fails or the run is interrupted."""
@@ -513,4 +538,40 @@ def _merge_phases(phases: list[Phase], name: str) -> None:
     phases.insert(at, total)
 
 
-_ = np  # numpy is used by the plan; kept for the splitter's masks
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while answers stream: the confirm makes
+    millions of short-lived tuples and no cycles, and the collector's passes over them
+    cost twice what building them does (measured: scripts/bench_probe.py)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+class Blocks:
+    """Questions in blocks (lists), each asked as it is: iterating gives the questions
+    one after another without a Python step per question."""
+
+    def __init__(self, blocks: Iterable[list[Question]]) -> None:
+        self.blocks = blocks
+
+    def __iter__(self) -> Iterator[Question]:
+        return chain.from_iterable(self.blocks)
+
+
+def _hand_rows(block: npt.NDArray[np.int64] | list[list[int]]) -> list[list[int]]:
+    return block.tolist() if isinstance(block, np.ndarray) else list(block)
+
+
+def _uniform(block: npt.NDArray[np.int64] | list[list[int]]) -> Iterator[npt.NDArray[np.int64]]:
+    """``block``'s hands as arrays of one hand size each (a sample mixes sizes)."""
+    if isinstance(block, np.ndarray):
+        yield block
+        return
+    sizes = sorted({len(h) for h in block})
+    for k in sizes:
+        yield np.array([h for h in block if len(h) == k], dtype=np.int64).reshape(-1, k)

@@ -52,7 +52,7 @@ def test_counts_match_a_brute_force_of_the_rule_text(tmp_path: Path) -> None:
     assert res["rounds"] == 400 and res["rows"] == 1600
     assert test["n"] == 1200 and got["observed"] == 1200 - bulls
     assert got["expected"] == pytest.approx(1200 * 872128 / 2598960)  # RULES.md §6 count
-    assert res["settlement"]["checked"] == 1200 and res["settlement"]["disagree"] == 0
+    assert res["settlement_check"]["checked"] == 1200 and res["settlement_check"]["disagree"] == 0
     assert res["impossible"] == 0 and res["malformed"] == 0
 
 
@@ -70,7 +70,7 @@ def test_a_hand_worked_log(tmp_path: Path) -> None:
         "2,player,AS QH JH 9C 8C,win,0.95,robot\n"
     )
     res = cli_audit("niuniu", [str(path)], by=["seat_kind"])
-    s = res["settlement"]
+    s = res["settlement_check"]
     assert (s["checked"], s["disagree"]) == (2, 1)
     assert s["fields"]["net"] == {"agree": 1, "disagree": 1, "not_stated": 0}
     assert s["examples"][0]["round"] == "1"
@@ -103,7 +103,7 @@ def test_fair_logs_give_uniform_p_values(tmp_path: Path) -> None:
             path = str(tmp_path / f"{game}{seed}.parquet")
             deal(game, 1500, players=4, seed=100 + seed, out=path, hand_format="ids")
             res = cli_audit(game, [path])
-            assert res["settlement"]["disagree"] == 0 and res["impossible"] == 0
+            assert res["settlement_check"]["disagree"] == 0 and res["impossible"] == 0
             for t in res["fairness"]:
                 pvals.setdefault(f"{t['name']}", []).append(t["p_value"])
     everything = [p for v in pvals.values() for p in v]
@@ -130,7 +130,7 @@ def test_each_rigging_is_flagged(
     deal(game, rounds, players=4, seed=5, out=path, bias=bias)
     res = cli_audit(game, [path])
     assert f"{flag} [all]" in res["flagged"]
-    assert res["settlement"]["disagree"] == 0  # rigged, but settled right
+    assert res["settlement_check"]["disagree"] == 0  # rigged, but settled right
 
 
 @pytest.mark.slow
@@ -142,7 +142,7 @@ def test_planted_errors_are_found_and_diagnosed(tmp_path: Path) -> None:
     )  # fmt: skip
     assert s.planted > 50
     res = cli_audit("niuniu", [path])
-    st = res["settlement"]
+    st = res["settlement_check"]
     assert st["disagree"] == s.planted
     # every planted row matches commission 0%, but so would every other winning row:
     # scored on the agreeing rows too (as verify scores it), the cause contradicts the
@@ -154,7 +154,7 @@ def test_planted_errors_are_found_and_diagnosed(tmp_path: Path) -> None:
     assert "commission 0%" not in st["headline"]
     path2 = str(tmp_path / "flipped.csv")
     s2 = deal("taungau", 800, players=3, seed=9, out=path2, bias={"errors": 0.05})
-    st2 = cli_audit("taungau", [path2])["settlement"]
+    st2 = cli_audit("taungau", [path2])["settlement_check"]
     assert st2["disagree"] == s2.planted > 0 and st2["confirmed"] == s2.planted
 
 
@@ -178,7 +178,7 @@ def test_folders_globs_unsorted_rounds_and_report(tmp_path: Path) -> None:
     shuffled = str(tmp_path / "shuffled.parquet")
     pq.write_table(t.take(pa.array(list(reversed(range(t.num_rows))))), shuffled)
     a, b = cli_audit("pokdeng", [one]), cli_audit("pokdeng", [shuffled], out=str(tmp_path / "r"))
-    assert a["fairness"] == b["fairness"] and a["settlement"] == b["settlement"]
+    assert a["fairness"] == b["fairness"] and a["settlement_check"] == b["settlement_check"]
     assert (tmp_path / "r" / "audit.md").exists() and (tmp_path / "r" / "tests.parquet").exists()
 
 
@@ -189,8 +189,8 @@ def test_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
     code, out, _ = run("audit", "niuniu", path, "--json")
     res: dict[str, Any] = json.loads(out)
     assert code == 0
-    assert {"rounds", "rows", "settlement", "impossible", "fairness"} <= set(res)
-    assert {"disagree", "diagnosis"} <= set(res["settlement"])
+    assert {"rounds", "rows", "settlement_check", "impossible", "fairness"} <= set(res)
+    assert {"disagree", "diagnosis"} <= set(res["settlement_check"])
     for t in res["fairness"]:
         assert {"name", "group", "statistic", "df", "p_value", "power_rounds"} <= set(t)
 
@@ -208,6 +208,13 @@ def test_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
         (
             ["deal", "niuniu", "--rounds", "5", "--error-rules", "casino", "--out", "{out}"],
             "without --bias errors=",
+        ),
+        (  # one-deck error rules cannot settle a shoe's repeated cards (was an IndexError)
+            [
+                *("deal", "niuniu", "--rounds", "5", "--rules", "shoe6", "--bias", "errors=0.5"),
+                *("--error-rules", "classic", "--out", "{out}"),
+            ],
+            "settles hands dealt from 1 x 52 cards, the deal is from 6 x 52",
         ),
         (["audit", "niuniu", "{log}", "--banker-reveals", "first"], "does not apply"),
     ],

@@ -54,7 +54,7 @@ def test_the_issues_example_is_scored_on_the_agreeing_rows_as_verify_scores_it(
     s = deal("niuniu", 20000, bias={"errors": 0.01}, out=log, options={"commission": 0})
     assert s.planted > 0
     res = cli_audit("niuniu", [log], options={"commission": 0})
-    st = res["settlement"]
+    st = res["settlement_check"]
     assert st["disagree"] == s.planted and st["agree"] == 80000 - s.planted
     assert st["agreeing_scored"] == st["agree"]  # every agreeing row scored
     sd = str(tmp_path / "showdowns.parquet")
@@ -90,11 +90,13 @@ def test_logs_that_each_number_rounds_from_1_audit_together(tmp_path: Path) -> N
     assert both["rounds"] == 500 and both["malformed"] == both["impossible"] == 0
     assert both["round_key"] == ["file", "round"]
     for k in ("checked", "agree", "disagree"):
-        assert both["settlement"][k] == one["settlement"][k] + two["settlement"][k]
+        assert (
+            both["settlement_check"][k] == one["settlement_check"][k] + two["settlement_check"][k]
+        )
     sums = {k: v + _fair_counts(two)[k] for k, v in _fair_counts(one).items()}
     assert _fair_counts(both) == sums
-    assert both["settlement"]["disagree"] > 0
-    assert all(ex["round"].startswith("b.parquet:") for ex in both["settlement"]["examples"])
+    assert both["settlement_check"]["disagree"] > 0
+    assert all(ex["round"].startswith("b.parquet:") for ex in both["settlement_check"]["examples"])
     keyed = cli_audit("niuniu", [a, b], round_key=["table,round"])
     assert keyed["round_key"] == ["table", "round"]
     t_a, t_b = (pq.read_table(p).to_pylist() for p in (a, b))

@@ -94,7 +94,7 @@ def test_the_observed_total_is_the_logged_nets_and_a_skim_shows_in_it(tmp_path: 
         assert got[f"table={tab}"]["observed"] == pytest.approx(sum(nets), abs=1e-6)
         assert got[f"table={tab}"]["player_rows"] == len(nets)
     wins_t0 = sum(1 for r in rows if r["table"] == "t0" and r["result"] == "win")
-    assert s.planted == wins_t0 == res["settlement"]["disagree"]
+    assert s.planted == wins_t0 == res["settlement_check"]["disagree"]
     assert res["hold_method"]["correction"].startswith("Bonferroni over 5 check(s)")
     assert "simulated" in res["hold_method"]["covariance_note"]  # labelled, not exact
 

@@ -82,7 +82,7 @@ def test_a_deal_from_a_shoe_passes_and_a_one_deck_log_passes_the_start_tests(
     assert any(len(set(cards)) < len(cards) for cards in per_round.values())  # repeats
     res = cli_audit("pokdeng", [shoe], rules="shoe8", by=["table"])
     assert res["decks"] == 8 and res["impossible"] == 0 and not res["flagged"]
-    assert res["settlement"]["disagree"] == 0
+    assert res["settlement_check"]["disagree"] == 0
     assert {nr["name"] for nr in res["not_run"]} == {"outcome", "net", "hold"}
     # a one-deck log is a possible shoe log; its starts differ from a shoe's by far
     # less than 3,000 rounds can show

@@ -27,7 +27,7 @@ def test_duckdb_and_spark_agree(tmp_path: Path) -> None:
         res.pop("seconds")
         res.pop("engine")
     assert duck == spark
-    assert duck["settlement"]["disagree"] > 0
+    assert duck["settlement_check"]["disagree"] > 0
     assert sum(t["name"] == "net" for t in duck["fairness"]) == 5  # all, 4 tables
     # Pok Deng under a stated strategy (outcome and net), and from an 8-deck shoe
     for rules, opts in (

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from math import comb, prod
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from solver.games.niuniu.rules import load_rules
 from solver.games.niuniu.source import rules_table
 from tests.niuniu import reference as ref
 
+REPO = Path(__file__).resolve().parents[2]
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
@@ -244,3 +246,83 @@ def test_one_deck_through_the_shoe_path_is_todays_edge() -> None:
             today.pairs,
         )
         assert got.winner_category == today.winner_category
+
+
+# ---------------------------------------------------------------- the README's 6-deck edge
+
+README_EDGE = re.compile(
+    r"^bull edge niuniu --rules shoe6 --bet double +# house edge ([\d.]+)%, P\(push\) ([\d.]+)%$",
+    re.M,
+)
+"""The README's line claiming the 6-deck double-bet figures."""
+
+
+def _suit_split(n: int) -> dict[tuple[int, int], tuple[int, int, int]]:
+    """For ``c`` player and ``d`` banker cards of one rank, dealt from its 4 suits x ``n``
+    copies: the ways the player's highest suit (♠ > ♥ > ♣ > ♦) is above, equal to or below
+    the banker's, as (win, tie, loss)."""
+    suit_counts = {k: [a for a in product(range(6), repeat=4) if sum(a) == k] for k in range(6)}
+    out = {}
+    for c, d in product(range(1, 6), repeat=2):
+        acc = [0, 0, 0]
+        for a in suit_counts[c]:
+            for b in suit_counts[d]:
+                ways = prod(comb(n, x) * comb(n - x, y) for x, y in zip(a, b, strict=True))
+                top_a = next(s for s in range(4) if a[s])  # 0 = spades, the highest
+                top_b = next(s for s in range(4) if b[s])
+                acc[0 if top_a < top_b else 1 if top_a == top_b else 2] += ways
+        assert sum(acc) == comb(4 * n, c) * comb(4 * n - c, d)
+        out[c, d] = (acc[0], acc[1], acc[2])
+    return out
+
+
+def test_readme_shoe6_double_edge_by_rank_multisets() -> None:
+    """The README's ``bull edge niuniu --rules shoe6 --bet double`` figures, recounted
+    from RULES.md over the 6,188 multisets of 5 ranks (the solver walks 3.8 M multisets
+    of cards): a hand's category and highest rank depend on its ranks only; the 24
+    copies of a rank are 4 suits x 6, so the banker's hand is dealt from what the player
+    left in Π_r C(24 - c_r, d_r) ways; when both hands have the same category and the
+    same highest rank, the suits of that rank decide (♠ > ♥ > ♣ > ♦), an identical
+    highest card pushes. Double bet, the winner's multiplier, 5% commission."""
+    n, copies = 6, 24
+    multis = list(combinations_with_replacement(range(13), 5))  # ranks 0 = A .. 12 = K
+    counts = np.zeros((len(multis), 13), np.int64)
+    key = np.zeros(len(multis), np.int64)
+    mult = np.zeros(len(multis), np.int64)
+    for i, m in enumerate(multis):
+        for r in m:
+            counts[i, r] += 1
+        if all(r >= 10 for r in m):  # J, Q, K
+            level = 11
+        else:
+            has, pts, _, _ = ref.bulls([r + 1 for r in m])
+            level = pts if has else 0  # niu_niu = 10
+        mult[i] = {11: 5, 10: 3, 9: 2, 8: 2, 7: 2}.get(level, 1)
+        key[i] = level * 13 + max(m)
+    c24 = np.array([comb(copies, k) for k in range(6)], np.int64)
+    left = np.array([[comb(copies - c, d) for d in range(6)] for c in range(6)], np.int64)
+    base = np.prod(c24[counts], axis=1)  # banker ways from a full shoe
+    split = _suit_split(n)
+    total = num = ties = 0
+    for i, m in enumerate(multis):
+        ways = base.copy()
+        for r in set(m):  # the ranks the player took: Π_r C(24 - c_r, d_r)
+            ways = ways // c24[counts[:, r]] * left[counts[i, r]][counts[:, r]]
+        player = int(base[i])
+        top = max(m)
+        c, d = int(counts[i, top]), counts[:, top]
+        wins = int(ways[key < key[i]].sum())
+        losses = int((ways * mult)[key > key[i]].sum())
+        total += player * int(ways.sum())
+        num += player * (19 * int(mult[i]) * wins - 20 * losses)
+        same = key == key[i]
+        for dd in range(1, 6):
+            part = int((ways[same & (d == dd)] // left[c][dd]).sum())
+            w, t, lo = split[c, dd]
+            num += player // comb(copies, c) * part * int(mult[i]) * (19 * w - 20 * lo)
+            ties += player // comb(copies, c) * part * t
+    assert total == comb(52 * n, 5) * comb(52 * n - 5, 5)
+    edge, push = Fraction(-num, 20 * total), Fraction(ties, total)
+    claimed = README_EDGE.search((REPO / "README.md").read_text())
+    assert claimed, "README: the shoe6 edge line is gone"
+    assert claimed.groups() == (f"{float(100 * edge):.4f}", f"{float(100 * push):.4f}")

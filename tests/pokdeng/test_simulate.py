@@ -86,3 +86,73 @@ def test_pokdeng_policy_matters_in_the_simulator() -> None:
     )
     simple = pd_sim.simulate_pokdeng("standard", "simple", 4, rounds=60_000, seed=3)
     assert never.ci_high < simple.ci_low
+
+
+TYPE_HOUSES = {
+    "runs_as_normal": [
+        {"name": "pok", "when": "cards == 2 and points >= 8", "deng": "kind"},
+        {"name": "tong", "when": "kind == 3", "deng": 5},
+        {"name": "normal", "when": "cards == 3 and straight(both) and suited", "deng": 5},
+        {"name": "normal", "when": "cards == 3 and straight(both)", "deng": 3},
+        {"name": "sam_lueang", "when": "faces == 3", "deng": 3},
+        {"name": "normal", "when": "true", "deng": "kind"},
+    ],
+    "pictures_first_ace_low": [
+        {"name": "pok", "when": "cards == 2 and points >= 8", "deng": "kind"},
+        {"name": "tong", "when": "kind == 3", "deng": 5},
+        {"name": "sam_lueang", "when": 'cards == 3 and all_in("J-K")', "deng": 3},
+        {"name": "straight_flush", "when": "straight(low) and suited", "deng": 5},
+        {"name": "straight", "when": "straight(low)", "deng": 3},
+        {"name": "normal", "when": "cards == 2 and pair", "deng": 3},
+        {"name": "normal", "when": "true", "deng": "kind"},
+    ],
+}
+
+
+def _types_file(tmp_path: Path, name: str) -> str:
+    from solver.core.rules import to_toml
+
+    path = tmp_path / f"{name}.toml"
+    data = {"game": "pokdeng", "name": name, "types": TYPE_HOUSES[name]}
+    path.write_text(to_toml(data), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("house", sorted(TYPE_HOUSES))
+def test_the_simulator_reads_a_types_file_and_holds_the_exact_edge(
+    house: str, tmp_path: Path
+) -> None:
+    """A rule file of ``[[types]]``: the simulator's own evaluator of the language gives
+    every hand the solver's type, points and deng, and the exact edge of the file lies
+    inside the simulated interval (both policies)."""
+    from solver.games.pokdeng.hands import all_hands, classify
+    from solver.games.pokdeng.rules import load_rules
+
+    rules = load_rules(_types_file(tmp_path, house))
+    levels = np.array([1, 2, 3, 4, 5, 6])  # type code -> the simulator's level
+    for n in (2, 3):
+        hands = all_hands(n)
+        lv, pts, dg, _ = pd_sim.pokdeng_classes(hands, rules)
+        kind, points, deng = classify(hands, rules)
+        assert (lv == levels[kind]).all() and (pts == points).all() and (dg == deng).all()
+    from solver.games.pokdeng.strategy import DRAW_DEN, Action, solve
+
+    sol = solve(rules, 4)
+
+    def optimal(hand: np.ndarray) -> np.ndarray:
+        return np.asarray(sol.action[colex_rank_array(hand)] == Action.DRAW)
+
+    def never(hand: np.ndarray) -> np.ndarray:
+        return np.zeros(len(hand), dtype=bool)
+
+    exact = pd_odds.pokdeng_edge(rules, 4)
+    best = pd_sim.simulate_pokdeng(rules, optimal, 4, rounds=100_000, players=3, seed=22)
+    assert best.contains(exact.ev_optimal), (float(exact.ev_optimal), best)
+    # standing on every two cards: the exact EV is the mean of the stand EVs of the
+    # 1,326 starts; the dealer's three-card hands then decide much of it
+    stand = sol.ev_stand_num.sum() / (len(sol.ev_stand_num) * DRAW_DEN)
+    sim = pd_sim.simulate_pokdeng(rules, never, 4, rounds=100_000, players=3, seed=23)
+    assert sim.contains(stand), (stand, sim)
+    if house == "pictures_first_ace_low":  # the check tells the file from the preset
+        std = solve(load_rules("standard"), 4).ev_stand_num
+        assert not sim.contains(std.sum() / (len(std) * DRAW_DEN))

@@ -11,7 +11,8 @@ The implementations share no code with ``solver``: from RULES.md §4 a tile is w
 pips, [2:1] and [4:2] 3 or 6 each (chosen per tile); a bull is three tiles totalling a
 multiple of 10; the score is the last digit of the remaining two tiles' total. Switches:
 ``zero`` (a last digit 0 counts 10 or 0), ``bull`` (which bull is taken: the best, the
-first found, one holding a [2:1]/[4:2] whenever one can, a wrong one claimed),
+first found (of the hand sorted, or as written), one holding a [2:1]/[4:2] whenever one
+can, a wrong one claimed),
 ``values`` (3/6 as chosen, always 3, always 6, 3 in the remaining two), and the
 settlement (difference with what a hand without a bull pays, the banker revealing first
 or last, declining allowed; or even money). Declining when the banker reveals last is
@@ -54,7 +55,8 @@ class Impl:
     """One implementation: the rules it follows and the mistakes it makes."""
 
     zero: int = 10
-    bull: str = ""  # "", "first", "wild_in_bull", "claimed"
+    bull: str = ""  # "", "first", "first_written", "wild_in_bull", "claimed"
+    # (first: of the hand sorted; first_written: as written, the hands then written shuffled)
     values: str = ""  # "", "fixed3", "fixed6", "rest3"
     settlement: str = "difference"
     no_bull_pays: int | str = 4
@@ -117,8 +119,8 @@ def evaluate(
             s = strength(impl, rest.sum(axis=1) % 10)
             best[t] = np.maximum(best[t], np.where(ok, s, 0))
     is_bull = best > 0
-    if impl.bull in ("first", "claimed"):
-        order = list(range(10)) if impl.bull == "first" else OWN_ORDER
+    if impl.bull in ("first", "first_written", "claimed"):  # the hand's order as given
+        order = list(range(10)) if impl.bull != "claimed" else OWN_ORDER
         pick = np.full(n, -1, dtype=np.int64)
         for t in reversed(order):
             pick = np.where(is_bull[t], t, pick)
@@ -254,6 +256,9 @@ def claims_table(impl: Impl, hand_rows: bool = True, showdowns: bool = True) -> 
     }
     if hand_rows:
         h = distinct_hands()
+        if impl.bull == "first_written":  # each hand written in a seeded random order
+            keys = np.random.default_rng(23).random(h.shape)
+            h = np.take_along_axis(h, np.argsort(keys, axis=1), axis=1)
         s, pick = evaluate(impl, h)
         cols["hand"] += text(h)
         cols["has_bull"] += (s > 0).tolist()
@@ -308,6 +313,7 @@ for _p, _impl in PRESETS.items():
     MISTAKES += [
         (_p, "mistake=wild_in_bull", replace(_impl, bull="wild_in_bull"), True, True),
         (_p, "mistake=first_bull", replace(_impl, bull="first"), True, True),
+        (_p, "mistake=first_bull_as_written", replace(_impl, bull="first_written"), True, True),
         (_p, "mistake=wrong_bull_scored_correctly", replace(_impl, bull="claimed"), True, False),
         (_p, "mistake=wild_rest_3", replace(_impl, values="rest3"), True, True),
         (_p, "mistake=wild_fixed_3", replace(_impl, values="fixed3"), True, True),

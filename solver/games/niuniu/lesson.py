@@ -1,7 +1,7 @@
-"""What the language stage of ``bull verify --infer`` works with (issue 22): a claims
-file's rows as :class:`Rows`, a learned :class:`Item` scored by the significance gate
-(:func:`gate`), and the :class:`Lesson` it hands back. See
-:mod:`~solver.games.niuniu.induce`."""
+"""What the Niu Niu language stage of ``bull verify --infer`` works with (issue 22): a
+claims file's rows as :class:`Rows`; a learned :class:`Item`, the significance gate
+(:func:`gate`) and the :class:`Lesson` are the game-blind ones of
+:mod:`solver.kit.lesson`. See :mod:`~solver.games.niuniu.induce`."""
 
 from __future__ import annotations
 
@@ -15,49 +15,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from solver.games.niuniu.rules import NiuNiuRules
-from solver.kit.infer import THRESHOLD_BITS, evidence_bits
+from solver.kit.lesson import Item, Lesson, gate
 
 __all__ = ["Item", "Lesson", "Rows", "gate", "read_rows"]
-
-
-@dataclass(frozen=True)
-class Item:
-    """One learned item: what it says, the rows it explains and contradicts, its bits."""
-
-    key: str
-    description: str
-    explains: int
-    contradicts: int
-    bits: float
-
-    @property
-    def adopted(self) -> bool:
-        """Through the gate: 0 contradictions and a significant saving."""
-        return self.contradicts == 0 and self.explains > 0 and self.bits >= THRESHOLD_BITS
-
-
-def gate(
-    key: str, description: str, explains: int, contradicts: int, n: int, d: int, m: int
-) -> Item:
-    """An item scored by :func:`~solver.kit.infer.evidence_bits` (``n`` rows, ``d`` of
-    them disagreeing, ``m`` candidates).
-
-    >>> gate("k", "one row", 1, 0, 5000, 50, 1).adopted
-    False
-    >>> gate("k", "many rows", 300, 0, 5000, 300, 455).adopted
-    True
-    """
-    bits = evidence_bits(n, max(d, explains), explains, contradicts, m) if explains else 0.0
-    return Item(key, description, explains, contradicts, bits)
-
-
-@dataclass(frozen=True)
-class Lesson:
-    """What :func:`learn` found: the rule data in the language's form with every adopted
-    item (``None``: nothing adopted) and every item scored, adopted or not."""
-
-    data: dict[str, Any] | None
-    items: tuple[Item, ...]
 
 
 # ---------------------------------------------------------------- reading the rows

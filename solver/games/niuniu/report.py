@@ -342,6 +342,6 @@ def _risk_sections(ctx: ReportContext) -> None:
             def show(done: int, total: int) -> None:
                 ctx.progress(f"niuniu {preset} {bet}: simulating tables {done:,}/{total:,}")
 
-            return table_risk(preset, {"bet": bet}, tables, n, 1000, None, show)
+            return table_risk(preset, {"bet": bet}, tables, n, 1000, None, show, ctx.sim_tables)
 
         risk_section(ctx, "niuniu", "Niu Niu", preset, md_bet, risk, seats, tag=bet)

@@ -64,7 +64,7 @@ def table_risk(
     rounds: int,
     reserve: Fraction | None = None,
     progress: Callable[[int, int], Any] | None = None,
-    sim_tables: int = SIM_TABLES,
+    sim_tables: int | None = None,
 ) -> BankerRisk:
     """``bull risk niuniu``: the banker against ``players`` players from one deck (or
     the rule set's shoe), under the bet and commission of ``options``."""
@@ -92,7 +92,7 @@ def table_risk(
         players=players,
         rounds=rounds,
         reserve=reserve,
-        sim_tables=sim_tables,
+        sim_tables=SIM_TABLES if sim_tables is None else sim_tables,
         tables=tables,
         progress=progress,
     )

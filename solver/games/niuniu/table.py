@@ -110,7 +110,7 @@ class Round:
     def to_json(self) -> dict[str, Any]:
         return {
             "banker": self.banker.to_json(),
-            "players": [
+            "player_results": [
                 {
                     "hand": p.hand.to_json()["hand"],
                     "category": p.hand.category.label,
@@ -263,7 +263,7 @@ def cli_round_text(rec: dict[str, Any]) -> str:
     b = rec["banker"]
     cat = b.get("category", "")
     lines = [f"banker {' '.join(b['hand'])}: {cat.replace('_', ' ')}"]
-    for i, p in enumerate(rec["players"], 1):
+    for i, p in enumerate(rec["player_results"], 1):
         why = f" ({p['reason']})" if p.get("reason") else ""
         lines.append(
             f"player {i} {' '.join(p['hand'])}: {p['category'].replace('_', ' ')}, "
@@ -373,7 +373,7 @@ def round_records(
         out.append(
             {
                 "banker": {"hand": cards[s], "category": cats[s]},
-                "players": [
+                "player_results": [
                     {"hand": cards[j], "category": cats[j], "winner": _WHO[who[j]], "net": nets[j]}
                     for j in range(s + 1, s + n)
                 ],

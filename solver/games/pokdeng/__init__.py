@@ -5,7 +5,8 @@ settlement), ``strategy`` (the exact drawing strategy and the tables), ``rulefil
 (a rule file's own strategy tables), ``chart`` (the strategy chart), ``play``
 (evaluate, compare, settle, advise), ``commands`` (the CLI records), ``odds`` (exact
 odds and edge), ``shoe`` (the exact strategy from a shoe of N decks, ``decks`` in a rule
-file; preset ``shoe8``), ``simulate``, ``verify``, ``diagnose``, ``vectors`` and ``report``.
+file; preset ``shoe8``), ``simulate``, ``verify``, ``diagnose``, ``induce`` (the types
+``--infer`` learns), ``vectors`` and ``report``.
 :data:`GAME` is the registry entry; the shared plumbing of
 :class:`~solver.kit.entry.GameEntry` imports each room only when asked.
 """
@@ -38,6 +39,7 @@ class PokDeng(GameEntry):
     options = frozenset(
         {"dealer_draws_at_most", "dealer", "must_draw_at_most", "player_strategy", "dealer_sees"}
     )
+    learns = True
 
     def table_headlines(self, name: str, table: pa.Table) -> list[str]:
         import json

@@ -15,6 +15,7 @@ Equal hands paid the higher deng in full is a house rule (``equal_points =
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -58,8 +59,11 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
     def add_mistake(name: str, desc: str, stage: str, modes: tuple[str, ...] = both) -> None:
         out.add_mistake(name, desc, modes=modes, scope=modes, stage=stage)
 
-    if rules.types:  # the rule language: the types are the file's, not options
-        pass
+    if rules.types:  # the rule language: the same variants, said as types
+        from solver.games.pokdeng.language import straight_variants
+
+        for key, desc, types in straight_variants(rules.types, rules.deng):
+            add(key, desc, {**base, "types": [t.to_data() for t in types]})
     elif rules.straights:
         add("straights=false", "no straights (Riang not counted)", {**base, "straights": False})
         for ace in ("low", "high", "both"):
@@ -89,7 +93,20 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
         ("sam_lueang", 1, "Sam Lueang given 1 deng"),
     ]
     if rules.types:  # a type's deng is said per type, the [deng] table only by kind
+        per_type = [
+            *tried[5:],
+            ("straight", 1, "a straight given 1 deng"),
+            ("straight_flush", 3, "a straight flush given 3 deng"),
+        ]
         tried = [t for t in tried if t[0] in deng]
+        for name, value, desc in per_type:
+            said = [t.deng for t in rules.types if t.name == name and t.deng is not None]
+            if said and any(v != value for v in said):
+                moved = [
+                    (replace(t, deng=value) if t.name == name and t.deng is not None else t)
+                    for t in rules.types
+                ]
+                add(f"deng.{name}={value}", desc, {**base, "types": [t.to_data() for t in moved]})
     elif rules.straights:
         tried += [
             ("straight", 1, "a straight given 1 deng"),

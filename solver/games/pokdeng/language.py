@@ -35,8 +35,9 @@ writes any rule set in this form, and the expanded form classifies every hand al
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,7 @@ __all__ = [
     "parse_type_predicate",
     "read_types",
     "show",
+    "straight_variants",
 ]
 
 VOCABULARY = Vocabulary(
@@ -84,13 +86,19 @@ class TypeDef:
     name: str
     when: str
     deng: int | None = None
+    support: int | None = field(default=None, compare=False)
+    """How many rows of the file it was learned from supported it (inferred files;
+    it changes no hand)."""
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "when": self.when,
             "deng": "kind" if self.deng is None else self.deng,
         }
+        if self.support is not None:
+            out["support"] = self.support
+        return out
 
 
 def read_types(entries: Any, source: str) -> tuple[TypeDef, ...]:
@@ -117,10 +125,13 @@ def read_types(entries: Any, source: str) -> tuple[TypeDef, ...]:
             deng = raw
         else:
             raise RulesError(f'{where}: deng {raw!r}: expected 1..9 or "kind"')
+        support = r.integer("support", minimum=0, default=None) if r.has("support") else None
         for key in entry:
-            if key not in ("name", "when", "deng"):
-                raise RulesError(f"{where}: unknown field {key!r} (expected name, when, deng)")
-        out.append(TypeDef(name, when, deng))
+            if key not in ("name", "when", "deng", "support"):
+                raise RulesError(
+                    f"{where}: unknown field {key!r} (expected name, when, deng, support)"
+                )
+        out.append(TypeDef(name, when, deng, support))
     return tuple(out)
 
 
@@ -197,6 +208,53 @@ def expand_keys(straights: bool, ace: str, deng: Any) -> tuple[TypeDef, ...]:
     return tuple(TypeDef(t.name, show(parse_type_predicate(t.when)), t.deng) for t in out)
 
 
+_STRAIGHT_CALL = re.compile(r"straight\((low|high|both)\)")
+_ACE_NOTE = {"low": " (A-2-3 only)", "high": " (Q-K-A only)", "both": ""}
+
+
+def straight_variants(
+    types: Sequence[TypeDef], deng: Any
+) -> list[tuple[str, str, tuple[TypeDef, ...]]]:
+    """The catalogue's straights and ace variants of a file's types, as types (key,
+    description, the types): with straight types, none of them (``straights=false``)
+    and every predicate's ``straight(A)`` with the other aces (``ace=A``); without,
+    today's two straight types (deng from ``deng``) before the first Sam Lueang, or
+    before the last type (``straights=true,ace=A``). The keys are those of a file said
+    in today's keys, so a preset and its expanded form get the same catalogue.
+
+    >>> std = expand_keys(False, "both", _Deng())
+    >>> [k for k, _, _ in straight_variants(std, _Deng())]
+    ['straights=true,ace=both', 'straights=true,ace=low', 'straights=true,ace=high']
+    >>> [t.name for t in straight_variants(std, _Deng())[0][2]][2:4]
+    ['straight_flush', 'straight']
+    """
+    out: list[tuple[str, str, tuple[TypeDef, ...]]] = []
+    named = [t for t in types if t.name in ("straight", "straight_flush")]
+    aces = {m for t in types for m in _STRAIGHT_CALL.findall(t.when)}
+    if named:
+        rest = tuple(t for t in types if t.name not in ("straight", "straight_flush"))
+        out.append(("straights=false", "no straights (Riang not counted)", rest))
+    if aces:
+        for ace in ("low", "high", "both"):
+            if {ace} == aces:
+                continue
+            moved = tuple(
+                replace(t, when=_STRAIGHT_CALL.sub(f"straight({ace})", t.when)) for t in types
+            )
+            out.append((f"ace={ace}", f"straights with the ace {ace}{_ACE_NOTE[ace]}", moved))
+    if not named:
+        at = next((i for i, t in enumerate(types) if t.name == "sam_lueang"), len(types) - 1)
+        for ace in ("both", "low", "high"):
+            new = (
+                TypeDef("straight_flush", f"cards == 3 and straight({ace}) and suited",
+                        deng.straight_flush),
+                TypeDef("straight", f"cards == 3 and straight({ace})", deng.straight),
+            )  # fmt: skip
+            both = (*types[:at], *new, *types[at:])
+            out.append((f"straights=true,ace={ace}", f"straights counted (ace {ace})", both))
+    return out
+
+
 def classify_types(
     cards: npt.NDArray[np.integer],
     types: Sequence[TypeDef],
@@ -229,6 +287,14 @@ def classify_types(
         by_kind[pair & ~suited if flush_with_identical else pair] = deng.three_card_pair
     out_deng = np.where(fixed >= 0, fixed, by_kind).astype(np.int8)
     return code, f["points"].astype(np.int8), out_deng
+
+
+@dataclass(frozen=True)
+class _Deng:  # the standard straight deng, for the doctests
+    straight: int = 3
+    straight_flush: int = 5
+    tong: int = 5
+    sam_lueang: int = 3
 
 
 _PARSED: dict[str, Expr] = {}

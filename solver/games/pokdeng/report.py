@@ -360,7 +360,7 @@ def _risk_sections(ctx: ReportContext) -> None:
             def show(done: int, total: int) -> None:
                 ctx.progress(f"pokdeng {preset}: simulating tables {done:,}/{total:,}")
 
-            return table_risk(preset, {}, tables, n, 1000, None, show)
+            return table_risk(preset, {}, tables, n, 1000, None, show, ctx.sim_tables)
 
         setting = f"players draw optimally, the dealer on {k} or less"
         risk_section(ctx, "pokdeng", "Pok Deng", preset, setting, risk, 16)

@@ -46,7 +46,7 @@ def table_risk(
     rounds: int,
     reserve: Fraction | None = None,
     progress: Callable[[int, int], Any] | None = None,
-    sim_tables: int = SIM_TABLES,
+    sim_tables: int | None = None,
 ) -> BankerRisk:
     """``bull risk pokdeng``: the dealer against ``players`` players from one deck (or
     the rule set's shoe), every player drawing optimally, the dealer by ``options``'
@@ -75,7 +75,7 @@ def table_risk(
         players=players,
         rounds=rounds,
         reserve=reserve,
-        sim_tables=sim_tables,
+        sim_tables=SIM_TABLES if sim_tables is None else sim_tables,
         tables=tables,
         progress=progress,
         notes=("every player draws optimally against the dealer's policy, as bull edge",),

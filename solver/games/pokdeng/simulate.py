@@ -1,8 +1,10 @@
 """A seeded Monte Carlo simulator of Pok Deng rounds, an independent check of the exact
 figures: its small classifier is written from RULES.md and shares no code with
-:mod:`solver.games.pokdeng.hands`. A rule set with ``decks = N`` deals each round from a
-freshly shuffled shoe of ``52 N`` physical cards (physical card ``i`` has face ``i % 52``),
-so hands may hold identical cards."""
+:mod:`solver.games.pokdeng.hands`; a rule file listing its own ``[[types]]`` is read by
+its own evaluator of the rule language's documented words (only the parser is shared).
+A rule set with ``decks = N`` deals each round from a freshly shuffled shoe of ``52 N``
+physical cards (physical card ``i`` has face ``i % 52``), so hands may hold identical
+cards."""
 
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ def pokdeng_classes(cards: Arr, rules: Any) -> Classes:
     (array([6]), array([8]), array([2]), array([0]))
     """
     c = np.asarray(cards, dtype=np.int64)
+    if getattr(rules, "types", ()):
+        return _typed_classes(c, rules)
     rank, suit = c // 4, c % 4
     value = np.where(rank < 9, rank + 1, 0)
     points = value.sum(axis=1) % 10
@@ -80,6 +84,97 @@ def pokdeng_classes(cards: Arr, rules: Any) -> Classes:
     level = np.where(tong, _TONG, level)
     deng = np.where(tong, d.tong, deng)
     return level, points, deng, np.zeros(n, dtype=np.int64)
+
+
+_LEVELS = {"normal": _NORMAL, "sam_lueang": _SAM, "straight": _STRAIGHT,
+           "straight_flush": _SF, "tong": _TONG, "pok": _POK}  # fmt: skip
+
+
+def _words(c: Arr) -> dict[str, Arr]:
+    """The rule language's words for hands of card ids (its documented meaning)."""
+    rank, suit = c // 4, c % 4
+    n, size = c.shape
+    top = np.zeros(n, dtype=np.int64)
+    for j in range(size):
+        top = np.maximum(top, (rank == rank[:, j : j + 1]).sum(axis=1))
+    return {
+        "rank": rank,
+        "cards": np.full(n, size),
+        "points": np.where(rank < 9, rank + 1, 0).sum(axis=1) % 10,
+        "faces": (rank >= 10).sum(axis=1),
+        "kind": top,
+        "pair": top == 2,
+        "suited": (suit == suit[:, :1]).all(axis=1),
+    }
+
+
+def _holds(e: Any, w: dict[str, Arr]) -> Arr:
+    """A parsed type predicate (or a number in it) over :func:`_words`."""
+    head, n = e[0], len(w["rank"])
+    if head == "lit":
+        return np.full(n, e[1])
+    if head == "var":
+        return w[e[1]] if e[1] in w else np.full(n, e[1] == "true")
+    if head == "not":
+        return ~_holds(e[1], w)
+    if head in ("and", "or"):
+        parts = [_holds(x, w) for x in e[1:]]
+        out = parts[0]
+        for x in parts[1:]:
+            out = (out & x) if head == "and" else (out | x)
+        return out
+    if head == "cmp":
+        a, b = _holds(e[2], w), _holds(e[3], w)
+        got = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
+               ">=": a >= b}[e[1]]  # fmt: skip
+        return np.asarray(got)
+    if e[1] == "all_in":
+        return np.asarray(np.isin(w["rank"], list(e[2])).all(axis=1))
+    r = np.sort(w["rank"], axis=1)  # straight(low | high | both), three cards
+    if r.shape[1] != 3:
+        return np.zeros(n, dtype=bool)
+    low = (r[:, 1] == r[:, 0] + 1) & (r[:, 2] == r[:, 1] + 1)  # A-2-3 .. J-Q-K
+    high = (r[:, 0] == 0) & (r[:, 1] == 11) & (r[:, 2] == 12)  # Q-K-A
+    run: Arr = {"low": low, "high": (low & (r[:, 0] != 0)) | high, "both": low | high}[e[2]]
+    return run
+
+
+def _typed_classes(c: Arr, rules: Any) -> Classes:
+    """:func:`pokdeng_classes` of a rule file listing its own ``[[types]]``: the first
+    type whose predicate holds, its level, its deng (``kind``: as a hand of no type is
+    paid, a Pok's two cards by ``pok_pair``/``pok_suited``)."""
+    from solver.games.pokdeng.language import parse_type_predicate
+
+    w = _words(c)
+    n = len(c)
+    level = np.full(n, _NORMAL)
+    fixed = np.zeros(n, dtype=np.int64)
+    left = np.ones(n, dtype=bool)
+    for t in rules.types:
+        hit = left & _holds(parse_type_predicate(t.when), w)
+        level[hit] = _LEVELS[t.name]
+        fixed[hit] = 0 if t.deng is None else t.deng
+        left &= ~hit
+    d = rules.deng
+    rank = c // 4
+    if c.shape[1] == 2:
+        pair, suited, pok = w["pair"], w["suited"], level == _POK
+        paired = np.where(pok, d.pok_pair, d.two_card_pair)
+        kind = np.where(
+            pair, paired, np.where(suited, np.where(pok, d.pok_suited, d.two_card_suited), 1)
+        )
+        house = list(rules.two_card_order)
+
+        def place(k: str) -> int:
+            return len(house) - house.index(k) if house else 0
+
+        order = np.where(pair, place("pair"), np.where(suited, place("suited"), place("plain")))
+    else:
+        one_pair = (w["kind"] == 2) & (rank.shape[1] == 3)
+        pay_pair = one_pair if not rules.flush_with_identical else one_pair & ~w["suited"]
+        kind = np.where(pay_pair, d.three_card_pair, np.where(w["suited"], d.three_suited, 1))
+        order = np.zeros(n, dtype=np.int64)
+    return level, w["points"], np.where(fixed > 0, fixed, kind), order
 
 
 def _pd_rules(spec: Any) -> Any:
@@ -142,11 +237,6 @@ def simulate_pokdeng(
     a dealer Pok settles every hand before anyone draws."""
     check_round(rounds, players)
     r = _pd_rules(rules)
-    if r.types:  # its classifier is written from RULES.md, today's types only
-        raise BullError(
-            f"rule set {r.name} lists its own [[types]]: the simulator knows today's types "
-            "only (its check is the exact figures' independent twin)"
-        )
     k = r.dealer_draws_at_most if dealer_draws_at_most is None else dealer_draws_at_most
     wants: Callable[[Arr], Arr]
     if policy == "simple":

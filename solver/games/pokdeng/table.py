@@ -106,7 +106,7 @@ class Round:
             players.append(rec)
         return {  # Pok Deng names the house side the dealer (RULES.md §8)
             "dealer": _eval_record(self.banker),
-            "players": players,
+            "player_results": players,
             "dealer_net": self.banker_net,
             "dealer_pok": self.dealer_pok,
             "rules": self.rules,
@@ -236,7 +236,7 @@ def cli_round_text(rec: dict[str, Any]) -> str:
     b = rec["dealer"]
     pok = " (Pok: settles every hand at once)" if rec.get("dealer_pok") else ""
     lines = [f"dealer {' '.join(b['hand'])}: {_class(b)}{pok}"]
-    for i, p in enumerate(rec["players"], 1):
+    for i, p in enumerate(rec["player_results"], 1):
         why = f" ({p['reason']})" if p.get("reason") else ""
         lines.append(f"player {i} {' '.join(p['hand'])}: {_class(p)}{why}, net {p['net']:+d}")
     lines.append(f"dealer net {rec['dealer_net']:+d} [{rec['rules']}]")
@@ -352,7 +352,7 @@ def round_records(
         out.append(
             {
                 "dealer": side(s),
-                "players": players,
+                "player_results": players,
                 "dealer_net": b.banker_net[k],
                 "dealer_pok": b.pok[k],
                 "rules": b.rules,

@@ -1,6 +1,7 @@
 """Tau Ngau (鬥牛): five tiles from the 32-tile Chinese domino set (RULES.md §4).
 
-The rooms: ``rules`` (rule model and presets), ``hands`` (the 3/6 analysis and the
+The rooms: ``rules`` (rule model and presets), ``language`` (its categories as data),
+``hands`` (the 3/6 analysis and the
 table), ``play`` (evaluate, compare, settle), ``commands`` (the CLI records), ``odds``
 (exact odds and edge), ``simulate``, ``verify``, ``diagnose``, ``vectors`` and
 ``report``. :data:`GAME` is the registry entry; the shared plumbing of

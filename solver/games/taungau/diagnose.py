@@ -2,7 +2,8 @@
 of a last digit 0, the other settlement, what a hand without a bull pays, who reveals
 first, declining) and the answers under any of them, including the mistakes about the
 [2:1]/[4:2] 3/6 choice (set aside in the bull whenever possible, always 3 in the
-remaining two, never a choice), taking the first bull found, and taking a wrong bull but
+remaining two, never a choice), taking the first bull found (in canonical order, or in
+the order the tiles were written), and taking a wrong bull but
 scoring it correctly (judged on the row's claimed ``bull``). A mistake of the ``bull``
 stage and one of the ``values`` stage apply at once in a combination (``a+b``).
 
@@ -29,6 +30,7 @@ from solver.kit.diagnosis import (
 )
 
 __all__ = [
+    "FIRST_WRITTEN",
     "NO_BULL_PAYS_TRIED",
     "WRONG_BULL",
     "claimed_bull_ok",
@@ -96,8 +98,10 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
     def add(key: str, desc: str, data: Any = None, modes: Any = both, **options: Any) -> None:
         out.add(key, desc, data, modes=modes, scope=modes, **options)
 
-    def add_mistake(name: str, desc: str, stage: str, modes: tuple[str, ...] = both) -> None:
-        out.add_mistake(name, desc, modes=modes, scope=modes, stage=stage)
+    def add_mistake(
+        name: str, desc: str, stage: str, modes: tuple[str, ...] = both, order: str = ""
+    ) -> None:
+        out.add_mistake(name, desc, modes=modes, scope=modes, stage=stage, order=order)
 
     zero = 0 if rules.zero_counts_as == 10 else 10
     add(
@@ -113,6 +117,12 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
         "bull",
     )
     add_mistake("first_bull", "the first bull found is taken, not the best one", "bull")
+    add_mistake(
+        FIRST_WRITTEN,
+        "the first bull found searching the tiles as written is taken, not the best one",
+        "bull",
+        order="the bull searched for in the order the tiles were written",
+    )
     add_mistake(
         WRONG_BULL,
         "a bull other than the best is taken (the claimed one) and scored correctly "
@@ -197,7 +207,11 @@ def _taungau_rules(variant: Variant | None, base: Any) -> Any:
     return variant_rules(variant, base, make)
 
 
-_BULL_STAGE = ("wild_in_bull", "first_bull", WRONG_BULL)
+FIRST_WRITTEN = "first_bull_as_written"
+"""The mistake of taking the first bull found in the order the tiles were written (the
+checker hands its evaluator each row's written order as the claim ``written``); with
+no written order to go by, the canonical order (``first_bull``)."""
+_BULL_STAGE = ("wild_in_bull", "first_bull", FIRST_WRITTEN, WRONG_BULL)
 """Mistakes of stage ``bull``: which bull the player sets aside."""
 _VALUE_STAGE = ("wild_rest_3", "wild_fixed_3", "wild_fixed_6")
 """Mistakes of stage ``values``: what a [2:1]/[4:2] is worth."""
@@ -252,6 +266,27 @@ def _analysis(tiles: npt.NDArray[np.integer]) -> Any:
     return hit
 
 
+def _written_triples(written: npt.NDArray[np.integer] | None, n: int) -> npt.NDArray[np.int64]:
+    """``out[w, i]``: the index in :data:`~solver.games.taungau.hands.TRIPLES` (of the
+    sorted hand) of the ``w``-th triple of hand ``i``'s tiles as written, in the order a
+    search over the written positions meets them; ``written[i, j]``: the sorted
+    position of the ``j``-th tile written (None: written sorted).
+
+    >>> _written_triples(np.array([[4, 3, 2, 1, 0]]), 1)[:2, 0].tolist()  # (4,3,2), (4,3,1)
+    [9, 8]
+    """
+    from solver.games.taungau.hands import TRIPLES
+
+    if written is None:
+        return np.repeat(np.arange(len(TRIPLES))[:, None], n, axis=1)
+    index = np.zeros(32, dtype=np.int64)
+    for t, tri in enumerate(TRIPLES):
+        index[sum(1 << p for p in tri)] = t
+    w = np.asarray(written, dtype=np.int64)
+    masks = np.stack([(1 << w[:, list(tri)]).sum(axis=1) for tri in TRIPLES])
+    return np.asarray(index[masks], dtype=np.int64)
+
+
 def taungau_candidates(
     tiles: npt.NDArray[np.integer],
     mistake: str | None = None,
@@ -292,6 +327,10 @@ def taungau_candidates(
         tri = np.stack([wild[:, list(t)].any(axis=1) for t in TRIPLES])  # (10, n)
         use_w = (any_c & tri).any(axis=0)
         elig = np.where(use_w, tri, True)
+    elif bull_m == FIRST_WRITTEN:
+        order = _written_triples((claims or {}).get("written"), n)  # (10, n)
+        first = np.argmax(np.take_along_axis(any_c, order, axis=0), axis=0)
+        elig = t_idx == order[first, np.arange(n)][None]
     elif bull_m == "first_bull" or (bull_m == WRONG_BULL and claims is None):
         # the first bull found; or, with no claim to go by, the last one (a wrong bull)
         found = np.argmax(any_c, axis=0).astype(np.int64)
@@ -356,15 +395,18 @@ def taungau_showdown_answers(
     banker_reveals: str,
     decision_last: Any,
     variant: Variant | None = None,
+    written: tuple[Any, Any] | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
     """``winner`` (0 player, 1 banker, 2 push) and ``net`` for sorted hands under a
     variant. ``decision_last(rules, player_tiles)`` gives the players' decisions (1 =
-    decline) when the banker reveals last."""
+    decline) when the banker reveals last. ``written``: the two hands' written orders
+    (see :data:`FIRST_WRITTEN`)."""
     rules = _taungau_rules(variant, base)
     opts = options_of(variant)
     mode = opts.get("banker_reveals", banker_reveals)
-    ps = taungau_hand_answers(player, base, variant)["strength"]
-    bs = taungau_hand_answers(banker, base, variant)["strength"]
+    pw, bw = ({"written": w} for w in written) if written else (None, None)
+    ps = taungau_hand_answers(player, base, variant, pw)["strength"]
+    bs = taungau_hand_answers(banker, base, variant, bw)["strength"]
     pay = np.array([rules.payoff_value(s) for s in range(11)], dtype=np.int64)
     no_bull = rules.no_bull_payments()
     declines = np.zeros(len(ps), dtype=bool)

@@ -44,7 +44,7 @@ def table_risk(
     rounds: int,
     reserve: Fraction | None = None,
     progress: Callable[[int, int], Any] | None = None,
-    sim_tables: int = SIM_TABLES,
+    sim_tables: int | None = None,
 ) -> BankerRisk:
     """``bull risk taungau``: the banker against ``players`` players from one set of 32
     tiles, the players declining as the rules say (``banker_reveals`` of ``options``)."""
@@ -69,7 +69,7 @@ def table_risk(
         players=players,
         rounds=rounds,
         reserve=reserve,
-        sim_tables=sim_tables,
+        sim_tables=SIM_TABLES if sim_tables is None else sim_tables,
         tables=tables,
         progress=progress,
     )

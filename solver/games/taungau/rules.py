@@ -30,6 +30,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from solver.core.errors import RulesError
 from solver.core.rules import Reader, load_rule_data
 
 __all__ = [
@@ -99,7 +100,20 @@ class TauNgauRules:
 
     @classmethod
     def from_data(cls, name: str, data: Mapping[str, Any]) -> TauNgauRules:
-        """Validate a rule dict; unknown or ill-typed fields are errors naming the field."""
+        """Validate a rule dict; unknown or ill-typed fields are errors naming the field.
+        A dict with ``[[categories]]`` (the rule language,
+        :mod:`~solver.games.taungau.language`) says its scores and payouts there."""
+        if "categories" in data:
+            from solver.games.taungau.language import SUGAR, read_categories
+
+            for key in SUGAR:
+                if key in data:
+                    raise RulesError(
+                        f"rule set {name}: field {key!r} is said by the categories in a "
+                        "file with [[categories]]"
+                    )
+            keys = read_categories(data["categories"], name)
+            data = {**{k: v for k, v in data.items() if k != "categories"}, **keys}
         r = Reader(data, name)
         zero = r.integer("zero_counts_as")
         if zero not in (0, 10):
@@ -150,6 +164,21 @@ class TauNgauRules:
             "bank_passes": self.bank_passes,
         }
         return data
+
+    def expand(self) -> dict[str, Any]:
+        """The rule set in the rule language's full form (``bull rules --expand``): its
+        categories with their order, scores and payouts; read back, it is this rule set.
+
+        >>> r = load_rules("macau")
+        >>> TauNgauRules.from_data(r.name, r.expand()) == r
+        True
+        """
+        from solver.games.taungau.language import SUGAR, expand
+
+        data = self.to_data()
+        out = {k: v for k, v in data.items() if k not in SUGAR}
+        out["categories"] = expand(data | {"no_bull_pays": self.no_bull_pays})
+        return out
 
     @property
     def pays_banker_score(self) -> bool:

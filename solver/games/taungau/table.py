@@ -117,7 +117,7 @@ class Round:
         b = showdown_json(self.players[0])["banker"]
         return {
             "banker": b,
-            "players": players,
+            "player_results": players,
             "banker_net": self.banker_net,
             "banker_reveals": self.banker_reveals,
             "rules": self.rules,
@@ -227,7 +227,7 @@ def cli_round(
 
 def cli_round_text(rec: dict[str, Any]) -> str:
     lines = [f"banker {''.join(rec['banker']['hand'])}: {_score(rec['banker'])}"]
-    for i, p in enumerate(rec["players"], 1):
+    for i, p in enumerate(rec["player_results"], 1):
         why = f" ({p['reason']})" if p.get("reason") else ""
         dec = "; declines" if p["declines"] else ""
         lines.append(f"player {i} {''.join(p['hand'])}: {_score(p)}{dec}{why}, net {p['net']:+d}")
@@ -355,7 +355,7 @@ def round_records(
         out.append(
             {
                 "banker": {"hand": tiles[s], "has_bull": bull[s], "points": pts[s]},
-                "players": [
+                "player_results": [
                     {
                         "hand": tiles[j],
                         "has_bull": bull[j],

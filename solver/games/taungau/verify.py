@@ -196,7 +196,11 @@ class TauNgauChecker:
         return points, (points >= 0) & (points <= 9)
 
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        from solver.games.taungau.diagnose import claimed_bull_ok, taungau_hand_answers
+        from solver.games.taungau.diagnose import (
+            FIRST_WRITTEN,
+            claimed_bull_ok,
+            taungau_hand_answers,
+        )
         from solver.games.taungau.hands import _VALUES
 
         hands = parse_tile_hands(cols["hand"], (5,))
@@ -264,6 +268,8 @@ class TauNgauChecker:
             wrong = stated["points"] & ~base_agree["points"]
             kinds["points"] = {"suboptimal": wrong & legal, "illegal": wrong & ~legal}
 
+        written: list[npt.NDArray[np.int64]] = []  # read when a variant asks for it
+
         def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
             # the claimed bull, for the mistake of a wrong bull scored correctly
             said = (
@@ -271,7 +277,12 @@ class TauNgauChecker:
                 if bull_ids is None
                 else np.where(stated["bull"][sel, None], bull_ids[sel], PAD)
             )
-            return taungau_hand_answers(tiles[sel], self.rules, variant, {"bull": said})
+            claims: dict[str, Any] = {"bull": said}
+            if FIRST_WRITTEN in (getattr(variant, "mistake", None) or "").split("+"):
+                if not written:
+                    written.append(written_positions(cols["hand"], rows))
+                claims["written"] = written[0][sel]
+            return taungau_hand_answers(tiles[sel], self.rules, variant, claims)
 
         from solver.games.taungau.hands import WILD_TILES
 
@@ -428,7 +439,7 @@ class TauNgauChecker:
 
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
         from solver.core.tiles import TYPE_NAMES
-        from solver.games.taungau.diagnose import taungau_showdown_answers
+        from solver.games.taungau.diagnose import FIRST_WRITTEN, taungau_showdown_answers
         from solver.games.taungau.play import settle_batch
 
         sd = read_showdowns(cols, parse_tile_hands, (5,))
@@ -466,9 +477,17 @@ class TauNgauChecker:
         agree = showdown_agree(cv)
         base_agree = agree(ans)
 
+        written: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
+
         def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
+            orders = None
+            if FIRST_WRITTEN in (getattr(variant, "mistake", None) or "").split("+"):
+                if not written:  # the banker's tiles keep the places of its sorted ids
+                    pw = written_positions(cols["player"], rows)
+                    written.append((pw, written_positions(cols["banker"], rows)))
+                orders = (written[0][0][sel], written[0][1][sel])
             return taungau_showdown_answers(
-                pl[sel], bk[sel], self.rules, self.reveals, self._decision_last, variant
+                pl[sel], bk[sel], self.rules, self.reveals, self._decision_last, variant, orders
             )
 
         def record(i: int) -> dict[str, Any]:
@@ -508,6 +527,30 @@ class TauNgauChecker:
             record,
             interesting,
         )
+
+
+def written_positions(col: pa.Array, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """For each of ``rows`` (five-tile hands), the sorted position of each tile in the
+    order written: ``out[i, j]`` is where the ``j``-th tile written stands among the
+    hand's tiles sorted (the checker's ids). A hand not in the tile notation (a list of
+    ids, an unusual spelling) counts as written sorted.
+
+    >>> # sorted: [1:1] [2:2] [3:1] [4:2] [6:6]
+    >>> written_positions(pa.array(["[6:6][1:1][2:2][4:2][3:1]"]), np.array([0])).tolist()
+    [[4, 0, 1, 3, 2]]
+    """
+    from solver.kit.notation import Spans, tile_tokens
+    from solver.kit.parse import joined_text
+
+    out = np.tile(np.arange(5, dtype=np.int64), (len(rows), 1))
+    text = joined_text(col)
+    if text is None or not len(rows):
+        return out
+    types, size, ok = tile_tokens(Spans.of_arrow(pc.take(text, pa.array(rows))), (5,))
+    good = np.flatnonzero(ok & (size == 5))
+    t = types[good].astype(np.int64)
+    out[good] = np.argsort(np.argsort(t, axis=1, kind="stable"), axis=1, kind="stable")
+    return out
 
 
 def taungau_answers_one(tiles: npt.NDArray[np.uint8], rules: Any) -> str:
