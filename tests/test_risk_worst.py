@@ -400,7 +400,7 @@ def _pd_rules(name: str) -> Any:
 @pytest.mark.parametrize(
     "game, rules, option, players",
     [
-        ("niuniu", "casino", None, 9),
+        ("niuniu", "casino", None, 8),
         ("taungau", "macau", "last", 5),
         ("pokdeng", "standard", None, 16),
     ],
