@@ -12,12 +12,15 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
+
+import pyarrow as pa
 
 from solver.audit.batch import Auditor, Partial
 from solver.audit.columns import EMPTY, RESULT_LABELS, ROLES, NotInRoundOrder
-from solver.audit.logs import map_log_columns
+from solver.audit.logs import bad_json_line, map_log_columns
 from solver.audit.spec import AuditSpec
 from solver.core.errors import BullError, first_line
 
@@ -31,6 +34,7 @@ __all__ = [
     "file_groups",
     "round_cuts",
     "run_duckdb",
+    "scan_error",
     "source_sql",
 ]
 
@@ -114,8 +118,7 @@ def column_types(files: Sequence[str], fmt: str) -> dict[str, str]:
     try:
         rows = con.execute(f"DESCRIBE SELECT * FROM {source_sql(files, fmt)}").fetchall()
     except Exception as exc:  # duckdb raises its own error types
-        first = first_line(exc)
-        raise BullError(f"cannot read the logs as {fmt}: {first}") from None
+        raise scan_error(exc, files, fmt) from None
     finally:
         con.close()
     return {str(r[0]): str(r[1]) for r in rows}
@@ -227,7 +230,7 @@ def run_duckdb(
     for sql, n_threads in ((base, threads), (in_order, 1)):
         con = _connect(n_threads, memory_limit)
         try:
-            reader = _reader(con, sql, fmt, batch_rows)
+            reader = _reader(con, sql, fmt, batch_rows, files)
             auditor = Auditor(spec, by, workers=workers, files=files if per_file else None)
             try:
                 return auditor.run(reader)
@@ -238,12 +241,66 @@ def run_duckdb(
     raise BullError("the logs' rounds could not be put in order")  # pragma: no cover
 
 
-def _reader(con: Any, sql: str, fmt: str, batch_rows: int) -> Any:
+def _reader(
+    con: Any, sql: str, fmt: str, batch_rows: int, files: Sequence[str]
+) -> Iterator[pa.RecordBatch]:
+    """The batches of ``sql``; DuckDB's errors, at the start or in the scan (a bad row
+    past the first megabyte), as one line naming the log (:func:`scan_error`)."""
     try:
-        return con.sql(sql).to_arrow_reader(batch_rows)
+        reader = con.sql(sql).to_arrow_reader(batch_rows)
     except Exception as exc:
-        msg = first_line(exc, "unreadable")
-        raise BullError(f"cannot read the logs as {fmt}: {msg}") from None
+        raise scan_error(exc, files, fmt) from None
+    while True:
+        try:
+            batch = reader.read_next_batch()
+        except StopIteration:
+            return
+        except Exception as exc:  # DuckDB's error, through Arrow's stream as an OSError
+            raise scan_error(exc, files, fmt) from None
+        yield batch
+
+
+_CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
+_CSV_FILE = re.compile(r"^\s*file = (.+?)\s*$", re.MULTILINE)
+_JSON = re.compile(r'Malformed JSON in file "(.+?)", at byte \d+ in line (\d+): (.+?)[.\s]*$')
+
+
+def scan_error(exc: BaseException, files: Sequence[str], fmt: str) -> BullError:
+    """DuckDB's error reading the logs as one line naming the log and the line (the
+    logs' bytes were checked before, by :func:`~solver.audit.logs.check_logs`).
+
+    A CSV row DuckDB cannot read past the rows it sniffed (a column too many, a quote
+    not closed, a value not of the column's type) is named by DuckDB's line and reason,
+    which follow the first line of its message; a JSON line by the line that does not
+    parse (DuckDB's line number is the next line's, so it is found by parsing)."""
+    text = str(exc)
+    first = first_line(exc, "unreadable")
+    if fmt not in ("csv", "jsonl"):
+        return BullError(f"cannot read the logs as {fmt}: {first}")
+    local = [f for f in files if "://" not in f]
+    hit = _CSV_FILE.search(text) if fmt == "csv" else _JSON.search(first)
+    named = hit.group(1) if hit and hit.group(1) in local else None
+    if named and fmt == "csv" and (at := _CSV_LINE.search(first)):
+        reason = _csv_reason(text.splitlines())
+        return BullError(f"log {named} line {at.group(1)}: {reason or first}")
+    if named and hit and fmt == "jsonl":
+        line = bad_json_line(named, int(hit.group(2)))
+        return BullError(f"log {named} line {line}: not a JSON object ({hit.group(3)})")
+    return BullError(f"cannot read the logs as {fmt}: {first}")
+
+
+def _csv_reason(lines: Sequence[str]) -> str:
+    """What DuckDB says is wrong with a CSV row: the line after the row it quotes (on
+    the line of ``Original Line:``, or alone on the next one); "" when not found.
+
+    >>> _csv_reason(["CSV Error on Line: 9", "Original Line: ", "1,2,x", "Bad row", ""])
+    'Bad row'
+    """
+    for i, line in enumerate(lines):
+        if line.startswith("Original Line:"):
+            rest = [ln.strip() for ln in lines[i + 1 + (not line[14:].strip()) :]]
+            return next((ln for ln in rest if ln), "")
+    return ""
 
 
 _SPEC: dict[str, Any] = {}
@@ -364,7 +421,7 @@ def _audit_range(sql: str, by: Sequence[str], batch_rows: int, memory_limit: str
     con = _connect(1, memory_limit)
     try:
         auditor = Auditor(_SPEC["spec"], by, workers=1, files=_SPEC.get("files"))
-        return auditor.run(_reader(con, sql, "parquet", batch_rows))
+        return auditor.run(_reader(con, sql, "parquet", batch_rows, ()))
     finally:
         con.close()
 
