@@ -21,6 +21,7 @@ import pyarrow as pa
 from solver.audit.batch import Auditor, Partial
 from solver.audit.columns import EMPTY, RESULT_LABELS, ROLES, NotInRoundOrder
 from solver.audit.logs import bad_json_line, map_log_columns
+from solver.audit.ranges import arrow_types, slices
 from solver.audit.spec import AuditSpec
 from solver.core.errors import BullError, first_line
 
@@ -191,28 +192,38 @@ def run_duckdb(
 
     base = select(source_sql(files, fmt, per_file))
 
-    def ranges() -> list[str]:
-        """The selects of ranges of whole rounds, one per worker (see :func:`round_cuts`,
-        :func:`file_groups`)."""
+    def ranges() -> list[Job]:
+        """The ranges of whole rounds, one per worker (see :func:`round_cuts`,
+        :func:`file_groups`): read with pyarrow where it gives DuckDB's columns
+        (:mod:`solver.audit.ranges`), else the selects of the ranges."""
         if scope:
             return []  # the cuts would have to follow the scope: one reader
+        same = arrow_types(files, list(mapping.values())) is not None
         if len(files) == 1:
             cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
             src = f"read_parquet([{_sql_text(files[0])}], file_row_number = true)"
-            return [
-                select(src, f" WHERE file_row_number >= {a} AND file_row_number < {b}")
-                for a, b in itertools.pairwise(cuts or [])
-            ]
+            rows = " WHERE file_row_number >= {} AND file_row_number < {}"
+            pairs = itertools.pairwise(cuts or [])
+            if same:
+                return [("arrow", [(0, files[0], a, b)]) for a, b in pairs]
+            return [("sql", select(src, rows.format(a, b))) for a, b in pairs]
         groups = file_groups(
             files, mapping["round"], workers, parallel_rows, memory_limit, per_file=per_file
         )
-        return [select(source_sql(g, fmt, per_file)) for g in groups or []]
+        place = {f: i for i, f in enumerate(files)}
+        return [
+            ("arrow", [(place[f], f, 0, None) for f in g])
+            if same
+            else ("sql", select(source_sql(g, fmt, per_file)))
+            for g in groups or []
+        ]
 
     forks = "fork" in multiprocessing.get_all_start_methods()  # not on Windows
     if forks and workers > 1 and fmt == "parquet" and "round" in mapping:
+        read = (mapping, {k: (CODED[k], CODE_VALUES[k]) for k in CODED}, per_file)
         try:
             return _run_ranges(
-                spec, ranges(), by, batch_rows, memory_limit, files if per_file else None
+                spec, ranges(), by, batch_rows, memory_limit, files if per_file else None, read
             )
         except _NoRanges:
             pass
@@ -416,12 +427,21 @@ def file_groups(
     return groups if len(groups) > 1 else None
 
 
-def _audit_range(sql: str, by: Sequence[str], batch_rows: int, memory_limit: str) -> Partial:
+Job = tuple[str, Any]
+"""A worker's range: ``("sql", select)``, or ``("arrow", [Slice, ...])`` (see
+:mod:`solver.audit.ranges`)."""
+
+
+def _audit_range(job: Job, by: Sequence[str], batch_rows: int, memory_limit: str) -> Partial:
     """A worker: audit one range of whole rounds on one thread."""
+    auditor = Auditor(_SPEC["spec"], by, workers=1, files=_SPEC.get("files"))
+    kind, what = job
+    if kind == "arrow":
+        mapping, coded_keys, per_file = _SPEC["read"]
+        return auditor.run(slices(what, mapping, coded_keys, batch_rows, per_file))
     con = _connect(1, memory_limit)
     try:
-        auditor = Auditor(_SPEC["spec"], by, workers=1, files=_SPEC.get("files"))
-        return auditor.run(_reader(con, sql, "parquet", batch_rows, ()))
+        return auditor.run(_reader(con, what, "parquet", batch_rows, ()))
     finally:
         con.close()
 
@@ -432,28 +452,31 @@ class _NoRanges(Exception):
 
 def _run_ranges(
     spec: AuditSpec,
-    sqls: Sequence[str],
+    jobs: Sequence[Job],
     by: Sequence[str],
     batch_rows: int,
     memory_limit: str,
     files: Sequence[str] | None = None,
+    read: Any = None,
 ) -> Partial:
     """The partials of the ranges, audited in forked worker processes, added up in row
-    order (so the examples listed are those a single reader would list)."""
-    if len(sqls) < 2:
+    order (so the examples listed are those a single reader would list). ``read``: the
+    column map, the coded keys and whether a round is per file, for a pyarrow range."""
+    if len(jobs) < 2:
         raise _NoRanges
     from concurrent.futures import ProcessPoolExecutor
 
     _SPEC["spec"] = spec
     _SPEC["files"] = files
+    _SPEC["read"] = read
     # pyarrow imports pandas (when installed: Spark's extra) on its first conversion to
     # or from numpy, ~0.5 s of CPU: once here, before the fork, not in every worker
     pa.scalar(0)
     ctx = multiprocessing.get_context("fork")
     try:
-        with ProcessPoolExecutor(len(sqls), mp_context=ctx) as pool:
+        with ProcessPoolExecutor(len(jobs), mp_context=ctx) as pool:
             futures = [
-                pool.submit(_audit_range, q, list(by), batch_rows, memory_limit) for q in sqls
+                pool.submit(_audit_range, j, list(by), batch_rows, memory_limit) for j in jobs
             ]
             total = Partial()
             for f in futures:
