@@ -1114,6 +1114,16 @@ def test_audit_out_that_cannot_be_written_names_the_file(
     assert_clean_error(*run(args), needle.format(**words))
 
 
+@pytest.mark.parametrize("ext", ["csv", "parquet"])
+def test_deal_out_that_cannot_be_written_names_the_file(tmp_path: Path, ext: str) -> None:
+    """The log as the user named it, not the temporary ``.part`` written first (which
+    is gone)."""
+    out = tmp_path / "no-such-folder" / f"log.{ext}"
+    code, stdout, err = run(["deal", "niuniu", "--rounds", "3", "--out", str(out)])
+    assert_clean_error(code, stdout, err, f"--out {out}: cannot write it: ")
+    assert ".part" not in err and "No such file or directory" in err
+
+
 def test_audit_by_a_column_of_very_many_groups(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
