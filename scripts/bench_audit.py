@@ -6,6 +6,7 @@ audit's, >= 0.5) and at least 15 M seat-rows/s on the 100 M-row log.
 
     python scripts/bench_audit.py                    # 100 M rows, 3 runs each, Spark too
     python scripts/bench_audit.py --rows 20000000 --csv-rows 2000000 --no-spark
+    python scripts/bench_audit.py --before /tmp/old     # /tmp/old: a worktree of older code
 
 Every measurement runs in its own process, scan and audit alternating, best of
 ``--runs``: the wall clock of the whole process (Python's start-up, the imports, the
@@ -60,10 +61,14 @@ print(json.dumps({"what": what, "seconds": secs,
 """
 
 
-def measure(what: str, path: str, fmt: str = "parquet") -> dict[str, Any]:
+def measure(what: str, path: str, fmt: str = "parquet", code: str | None = None) -> dict[str, Any]:
+    """One measurement in its own process (``code``: a source tree to import the solver
+    from instead, for a before/after in the same run)."""
+    env = {**os.environ, "PYTHONPATH": code} if code else None
     p = subprocess.run(
-        [sys.executable, "-c", CHILD, what, path, fmt], capture_output=True, text=True, check=False
-    )
+        [sys.executable, "-c", CHILD, what, path, fmt],
+        capture_output=True, text=True, check=False, env=env, cwd=code or None,
+    )  # fmt: skip
     if p.returncode:
         raise SystemExit(f"{what} failed: {p.stderr.strip().splitlines()[-1:]}")
     result: dict[str, Any] = json.loads(p.stdout.strip().splitlines()[-1])
@@ -88,14 +93,25 @@ def make_log(path: str, rows: int, hand_format: str) -> None:
     print(f"generated {path} ({rows:,} rows) in {time.perf_counter() - t:.1f} s", flush=True)
 
 
-def compare(path: str, fmt: str, rows: int, runs: int) -> dict[str, Any]:
-    """DuckDB's scan and the audit of one log, alternating, best of ``runs``."""
-    scans, audits = [], []
+def compare(path: str, fmt: str, rows: int, runs: int, before: str | None) -> dict[str, Any]:
+    """DuckDB's scan and the audit of one log (and the audit by the code in ``before``),
+    alternating, best of ``runs``."""
+    scans, audits, olds = [], [], []
     for _ in range(runs):
         scans.append(measure("hand_scan", path, fmt))
+        if before:
+            olds.append(measure("duckdb", path, fmt, before))
         audits.append(measure("duckdb", path, fmt))
     scan, audit = best(scans), best(audits)
-    return {
+    old = {}
+    if olds:
+        was = best(olds)
+        old = {
+            "before_audit_seconds": round(was["seconds"], 3),
+            "before_audit_cpu": round(was["cpu_best"], 3),
+            "before_same_counts": was["out"] == audit["out"],
+        }
+    return old | {
         "rows": rows,
         "format": fmt,
         "file_mb": round(os.path.getsize(path) / 2**20, 1),
@@ -123,6 +139,10 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--dir", default="/tmp/bull-bench-audit")
     ap.add_argument("--no-spark", action="store_true")
+    ap.add_argument(
+        "--before", metavar="DIR", help="a source tree of earlier code (git worktree or archive): "
+        "its audit too, in the same runs"
+    )  # fmt: skip
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     big = os.path.join(args.dir, f"niuniu-{args.rows}.parquet")
@@ -131,7 +151,9 @@ def main() -> None:
     make_log(warm, 5000, "ids")
     report: dict[str, Any] = {"load_average_before": os.getloadavg()}
     report["warm_up_seconds"] = measure("duckdb", warm)["seconds"]
-    report["parquet"] = compare(big, "parquet", args.rows, args.runs)
+    if args.before:
+        measure("duckdb", warm, "parquet", args.before)  # its own figures cache, warmed
+    report["parquet"] = compare(big, "parquet", args.rows, args.runs, args.before)
     count, column = measure("count", big), measure("column_scan", big)
     report["parquet"] |= {
         "count_star_seconds": round(count["seconds"], 3),
@@ -141,7 +163,7 @@ def main() -> None:
     if args.csv_rows:
         text = os.path.join(args.dir, f"niuniu-{args.csv_rows}.csv")
         make_log(text, args.csv_rows, "text")
-        report["csv"] = compare(text, "csv", args.csv_rows, args.runs)
+        report["csv"] = compare(text, "csv", args.csv_rows, args.runs, args.before)
     if not args.no_spark:
         small = os.path.join(args.dir, f"niuniu-{args.spark_rows}.parquet")
         make_log(small, args.spark_rows, "ids")

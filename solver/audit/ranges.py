@@ -127,10 +127,11 @@ def _file_slice(
     batch_rows: int,
     scope: bool,
 ) -> Iterator[pa.RecordBatch]:
-    # the coded columns as dictionaries: their few words are looked up, not every row's
-    pf = pq.ParquetFile(
-        arrow_source(path, "log"), read_dictionary=[mapping[k] for k in coded if k in mapping]
-    )
+    # the coded columns as dictionaries: their few words are looked up, not every row's;
+    # no pre-buffering: it read every row group of the range ahead (505 MB against 210
+    # MB for 50 M rows, and a quarter more CPU)
+    words = [mapping[k] for k in coded if k in mapping]
+    pf = pq.ParquetFile(arrow_source(path, "log"), read_dictionary=words, pre_buffer=False)
     meta = pf.metadata
     stop = meta.num_rows if end is None else min(end, meta.num_rows)
     groups, at, start = [], 0, None  # the row groups holding rows first..stop
