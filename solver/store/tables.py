@@ -44,6 +44,7 @@ __all__ = [
     "ROW_GROUP_SIZE",
     "SCHEMA_VERSION",
     "LoadedTable",
+    "arrow_array",
     "column_checksums",
     "content_digest",
     "default_build_dir",
@@ -150,6 +151,27 @@ def to_numpy(column: pa.Array | pa.ChunkedArray) -> npt.NDArray[Any]:
     return np.concatenate(parts)
 
 
+def arrow_array(arr: npt.NDArray[Any]) -> pa.Array:
+    """A numpy column as Arrow: numbers and booleans straight into Arrow buffers (what
+    ``pa.array`` makes of them), anything else by ``pa.array``. ``pa.array`` on a numpy
+    array imports pandas when it is installed: a second of CPU in ``bull build``.
+
+    >>> arrow_array(np.array([1, 2, 3], dtype=np.uint8)).equals(pa.array([1, 2, 3], pa.uint8()))
+    True
+    >>> arrow_array(np.array([True, False, True])).to_pylist()
+    [True, False, True]
+    """
+    kind = arr.dtype.kind
+    if arr.ndim != 1 or kind not in "biuf" or arr.dtype.itemsize > 8:
+        return pa.array(arr)
+    if kind == "b":
+        bits = np.packbits(arr, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(arr), [None, pa.py_buffer(bits)])
+    data = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("="))
+    typ = pa.from_numpy_dtype(data.dtype)
+    return pa.Array.from_buffers(typ, len(arr), [None, pa.py_buffer(data)])
+
+
 def _array_checksums(arr: npt.NDArray[Any]) -> list[int]:
     """CRC-32 of each row group's slice of a numeric column (canonical little-endian)."""
     data = _canonical(arr)
@@ -199,7 +221,7 @@ def make_table(
     ``rules`` maps each rule-set name used to its full content (a JSON-able dict);
     ``extra`` holds any other JSON-able facts worth keeping (e.g. column notes).
     """
-    table = pa.table({k: pa.array(np.asarray(v)) for k, v in columns.items()})
+    table = pa.table({k: arrow_array(np.asarray(v)) for k, v in columns.items()})
     meta = {
         "table": name,
         "schema_version": SCHEMA_VERSION,

@@ -42,6 +42,7 @@ __all__ = [
     "CategoryDef",
     "category_codes",
     "check_reach",
+    "class_hands",
     "classify",
     "compile_hands",
     "expand_keys",
@@ -425,6 +426,12 @@ def hand_classes(
     return cls, k.f
 
 
+def class_hands(deck_size: int, decks: int, trips_bull: bool) -> npt.NDArray[np.uint8]:
+    """One sorted hand per class of :func:`hand_classes` (row i: class i), read-only: a
+    hand's rank at each position and whether it is a flush are its class's."""
+    return _classes(deck_size, decks, trips_bull).reps
+
+
 def step_values(step: str, f: Arrays, suit_strength: Sequence[int]) -> npt.NDArray[np.int32]:
     """A tie step's key for hands' :func:`features` (a suit step needs hands, not
     classes; ``push``/``banker``: 0)."""
@@ -439,14 +446,16 @@ def compile_hands(
     deck_size: int,
     decks: int,
     trips_bull: bool,
+    classes: npt.NDArray[np.int32] | None = None,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]:
     """Category codes and strengths of sorted hands (n, 5): every predicate and every
     suit-blind tie step is evaluated once per class (:func:`representatives`, a few
-    thousand), then looked up per hand; only the suit steps look at each hand."""
+    thousand), then looked up per hand; only the suit steps look at each hand.
+    ``classes``: the hands' :func:`hand_classes`, when known."""
     k = _classes(deck_size, decks, trips_bull)
-    cls = k.index[_class_key(cards)]
-    if len(cls) and cls.min() < 0:
-        raise ValueError("a hand outside the deck's classes")
+    if classes is None:
+        classes = hand_classes(cards, deck_size, decks, trips_bull)[0]
+    cls = classes
     cat_of, _ = classify(k.f, cats, codes)
     cat = cat_of[cls]
     ss = np.asarray(suit_strength, dtype=np.int32)
