@@ -19,7 +19,7 @@ Tau Ngau and Pok Deng builds against direct enumeration, measured in the same ru
   settling every (dealer hand, player draw, dealer draw) deal of a start (2,763,600 per
   start, timed on a sample with numpy, extrapolated).
 
-    python scripts/bench_builds.py [--tables-only] [--repeat 3] [--before DIR]
+    python scripts/bench_builds.py [--tables-only | --build-only] [--repeat 3] [--before DIR]
 """
 
 from __future__ import annotations
@@ -117,10 +117,11 @@ def run_measured(argv: list[str], code: Path) -> tuple[str, dict[str, float]]:
         }
 
 
-def table_times(code: Path) -> dict[str, dict[str, float]]:
-    """One run of every table's step and of the whole build, for the code in ``code``."""
+def table_times(code: Path, steps: bool = True) -> dict[str, dict[str, float]]:
+    """One run of every table's step (unless ``steps`` is false) and of the whole build,
+    for the code in ``code``."""
     out: dict[str, dict[str, float]] = {}
-    for step in STEPS:
+    for step in STEPS if steps else ():
         text, _ = run_measured([sys.executable, "-c", DRIVER, step], code)
         for name, (wall, cpu) in json.loads(text).items():
             out[name] = {"wall": wall, "cpu": cpu}
@@ -200,6 +201,9 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="best of N")
     ap.add_argument("--tables-only", action="store_true", help="skip the direct enumerations")
     ap.add_argument(
+        "--build-only", action="store_true", help="only the whole build (implies --tables-only)"
+    )
+    ap.add_argument(
         "--before", metavar="DIR", help="an older checkout to measure alternately with this one"
     )
     args = ap.parse_args()
@@ -210,7 +214,7 @@ def main() -> int:
     runs: dict[str, list[dict[str, dict[str, float]]]] = {k: [] for k in codes}
     for _ in range(args.repeat):
         for label, code in codes.items():
-            runs[label].append(table_times(code))
+            runs[label].append(table_times(code, not args.build_only))
     b1 = baseline()
     base_s = min(b0, b1)
     report: dict[str, object] = {
@@ -225,7 +229,7 @@ def main() -> int:
             for k, fig in got.items()
         }
     print(json.dumps(report, indent=2))
-    if args.tables_only:
+    if args.tables_only or args.build_only:
         return 0
     t_tn = seconds(taungau.build_tables, 2)
     per_hand = taungau_direct(args.sample * 4)

@@ -337,6 +337,11 @@ def _dense(st: _Sorted, k: int) -> tuple[I64, I64, list[I64]]:
     carry = np.zeros(cells, dtype=np.int64)
     carry_w = [np.zeros(cells, dtype=np.int64) for _ in range(nw)]
     t = np.empty(min(st.chunk, n), dtype=np.int64)
+    # one word, one weight per run: the fields summed at once in their packed form
+    packed = len(words) == 1 and all(rw is not None for rw in st.run_weight)
+    if packed:
+        offs = [off for _, off, _ in words[0]]
+        tie_step = (1 << offs[1]) - (1 << offs[0])  # a cell's own hands: out of below, in tie
     for a, b in st.blocks():
         r0 = int(st.run[a])
         nr = int(st.run[b - 1]) + 1 - r0
@@ -344,6 +349,22 @@ def _dense(st: _Sorted, k: int) -> tuple[I64, I64, list[I64]]:
         keys += (st.run[a:b] - r0).astype(np.int64) * cells
         flat = keys.reshape(-1)
         cnt = np.bincount(flat, minlength=nr * cells).reshape(nr, cells)
+        m = b - a
+        tb = t[:m] if m <= len(t) else np.empty(m, dtype=np.int64)
+        if packed:
+            per_run = np.full(nr, 1 << offs[0], dtype=np.int64)
+            for rw, off in zip(st.run_weight, offs[2:], strict=True):
+                assert rw is not None
+                per_run += rw[r0 : r0 + nr] << off
+            table = np.cumsum(cnt * per_run[:, None], axis=0)
+            table += carry  # the packed sums of the runs swept before
+            carry = table[-1].copy()
+            table += cnt * tie_step
+            flat_table = table.reshape(-1)
+            dst = acc[0][a:b]
+            for i in range(nc):
+                dst += np.take(flat_table, keys[i], out=tb, mode="clip")
+            continue
         below = np.cumsum(cnt, axis=0)
         below -= cnt
         below += carry
@@ -361,14 +382,14 @@ def _dense(st: _Sorted, k: int) -> tuple[I64, I64, list[I64]]:
             atmost += carry_w[j]
             carry_w[j] += ws.sum(axis=0)
             fields.append(atmost)
-        m = b - a
-        tb = t[:m] if m <= len(t) else np.empty(m, dtype=np.int64)
         for acc_w, word in zip(acc, words, strict=True):
             table = _pack(fields, word).reshape(-1)
             dst = acc_w[a:b]
             for i in range(nc):
                 dst += np.take(table, keys[i], out=tb, mode="clip")
     got = _unpack(acc, words, 2 + nw)
+    if packed:  # each subset's total weight, from the packed sums of every run
+        carry_w = _unpack([carry], words, 2 + nw)[2:]
     above: list[I64] = []
     for j in range(nw):  # Σ_S total(S) over the hand's subsets, less the weight at most
         tot = np.zeros(n, dtype=np.int64)

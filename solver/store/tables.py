@@ -95,13 +95,14 @@ def _is_text(t: pa.DataType) -> bool:
 
 
 def _canonical(arr: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """A numeric column's values as hashed: booleans as bytes, little-endian, contiguous."""
+    """A numeric column's values as hashed: booleans as bytes, little-endian, contiguous
+    (the array itself, not a copy, when it already is)."""
     if arr.dtype == np.bool_:
-        arr = arr.astype(np.uint8)
-    return np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"))
+        arr = arr.view(np.uint8)  # numpy's booleans are the bytes 0 and 1
+    return np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<"))
 
 
-def _chunk_bytes(name: str, chunk: pa.Array) -> bytes:
+def _chunk_bytes(name: str, chunk: pa.Array) -> bytes | memoryview:
     """The canonical bytes of one chunk of a column: numbers as :func:`_canonical`,
     strings as length-prefixed UTF-8, value by value."""
     if _is_text(chunk.type):
@@ -113,7 +114,7 @@ def _chunk_bytes(name: str, chunk: pa.Array) -> bytes:
         or pa.types.is_boolean(chunk.type)
     ):
         raise TableError(f"column {name!r} has type {chunk.type}, which tables do not use")
-    return bytes(_canonical(to_numpy(chunk)).tobytes())
+    return _canonical(to_numpy(chunk)).data.cast("B")
 
 
 def to_numpy(column: pa.Array | pa.ChunkedArray) -> npt.NDArray[Any]:
@@ -176,7 +177,7 @@ def _array_checksums(arr: npt.NDArray[Any]) -> list[int]:
     """CRC-32 of each row group's slice of a numeric column (canonical little-endian)."""
     data = _canonical(arr)
     return [
-        zlib.crc32(data[s : s + ROW_GROUP_SIZE].tobytes())
+        zlib.crc32(data[s : s + ROW_GROUP_SIZE].data.cast("B"))
         for s in range(0, max(len(data), 1), ROW_GROUP_SIZE)
     ]
 

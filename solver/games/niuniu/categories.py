@@ -134,10 +134,13 @@ def _step(step: str, f: Arrays, suit_strength: npt.NDArray[np.int32]) -> npt.NDA
     if step == "points":
         return f["points"].astype(np.int32)
     if step in ("highest_card", "suit_of_highest"):
-        top = rank.max(axis=1)
+        cols = [np.ascontiguousarray(rank[:, i]) for i in range(rank.shape[1])]
+        top = cols[0].copy()
+        for col in cols[1:]:  # column by column: a max along rows of 5 is slow in numpy
+            np.maximum(top, col, out=top)
         best = np.full(len(rank), -1, dtype=np.int32)
-        for i in range(5):
-            ss = np.where(rank[:, i] == top, suit_strength[f["suit"][:, i]], -1)
+        for i, col in enumerate(cols):
+            ss = np.where(col == top, suit_strength[f["suit"][:, i]], -1)
             np.maximum(best, ss, out=best)
         return top * 4 + best if step == "highest_card" else best
     if step == "rank_by_rank":
@@ -382,13 +385,15 @@ _BASE = 13**5
 
 def _class_key(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     c = np.asarray(cards)
-    rank = (c >> 2).astype(np.int64)
+    cols = [np.ascontiguousarray(c[:, i]) for i in range(c.shape[1])]  # column by column
     key = np.zeros(len(c), dtype=np.int64)
-    for i in range(c.shape[1]):
-        key = key * 13 + rank[:, i]
-    suit = c & 3
-    flush = (suit == suit[:, :1]).all(axis=1)
-    return np.asarray(key + flush * _BASE, dtype=np.int64)
+    flush = np.ones(len(c), dtype=bool)
+    for col in cols:
+        key *= 13
+        key += col >> 2
+        flush &= (col & 3) == (cols[0] & 3)
+    key[flush] += _BASE
+    return key
 
 
 @dataclass(frozen=True)
