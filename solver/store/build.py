@@ -13,11 +13,12 @@ once. The tables are the same either way.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -27,7 +28,7 @@ import pyarrow as pa
 from solver.store.sets import write_set
 from solver.store.tables import default_build_dir
 
-__all__ = ["Builder", "background", "build_set", "cores"]
+__all__ = ["Builder", "background", "build_set", "cores", "small_pages"]
 
 Builder = Callable[[], Mapping[str, "pa.Table | Future[pa.Table]"]]
 """A game's builder: enumerates every hand, returns ``{table name: pyarrow.Table}`` (a
@@ -110,6 +111,36 @@ def background(job: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Fut
     return fut
 
 
+@contextlib.contextmanager
+def small_pages() -> Iterator[None]:
+    """Ask numpy not to request huge pages for its large arrays while inside.
+
+    numpy asks the kernel for huge pages for every array of 4 MB or more; where the
+    kernel compacts memory to find them at once (Linux's default ``defrag = madvise``)
+    every fresh large array stalls on a busy machine. A build makes many (the counting
+    core's), and spent about two fifths of its CPU time in the kernel so; with small
+    pages, half that (``scripts/bench_builds.py``). No effect where numpy has no such
+    switch."""
+    import importlib
+
+    switch = None
+    for where in ("numpy._core.multiarray", "numpy.core.multiarray"):  # numpy 2, numpy 1
+        try:
+            switch = getattr(importlib.import_module(where), "_set_madvise_hugepage", None)
+        except ImportError:
+            continue
+        if switch is not None:
+            break
+    if switch is None:
+        yield
+        return
+    before = switch(False)
+    try:
+        yield
+    finally:
+        switch(before)
+
+
 def build_set(
     builders: Mapping[str, Builder],
     tables: str | os.PathLike[str] | None = None,
@@ -137,34 +168,8 @@ def build_set(
     built: dict[str, pa.Table] = {}
     summary: dict[str, Any] = {"tables": {}, "directory": str(out_dir)}
     try:
-        results = []
-        for game, builder in builders.items():
-            now(f"building {game} ...")
-            t0 = time.perf_counter()
-            result = dict(builder())
-            results.append((game, t0, result, time.perf_counter()))
-        for game, t0, result, end in results:
-            for name, got in result.items():
-                if isinstance(got, Future):
-                    now(f"building {game}: {name} ...")
-                    table = got.result()
-                    end = max(end, _ENDED.pop(got, end))
-                    got = table
-                built[name] = got
-            seconds = end - t0
-            for name in result:
-                table = built[name]
-                meta = table.schema.metadata or {}
-                digest = meta.get(b"bull.digest", b'""').decode().strip('"')
-                summary["tables"][name] = {
-                    "game": game,
-                    "rows": table.num_rows,
-                    "digest": digest,
-                    "seconds": round(seconds, 3),
-                }
-                say(f"  {name}: {table.num_rows:,} rows, digest {digest[:16]}…, {seconds:.2f} s")
-                for line in headlines(game, name, table) if headlines else []:
-                    say(f"      {line}")
+        with small_pages():
+            _run(builders, built, summary, say, now, headlines)
     finally:
         if mine:
             _WORKER.pop().close()
@@ -180,3 +185,43 @@ def build_set(
         f"in {summary['write_seconds']:.2f} s; {summary['total_seconds']:.1f} s in all"
     )
     return summary
+
+
+def _run(
+    builders: Mapping[str, Builder],
+    built: dict[str, pa.Table],
+    summary: dict[str, Any],
+    say: Callable[[str], Any],
+    now: Callable[[str], Any],
+    headlines: Callable[[str, str, pa.Table], list[str]] | None,
+) -> None:
+    """Call every builder, then collect their tables (waiting for any still being built
+    on the second thread) into ``built``, and say what each is."""
+    results = []
+    for game, builder in builders.items():
+        now(f"building {game} ...")
+        t0 = time.perf_counter()
+        result = dict(builder())
+        results.append((game, t0, result, time.perf_counter()))
+    for game, t0, result, end in results:
+        for name, got in result.items():
+            if isinstance(got, Future):
+                now(f"building {game}: {name} ...")
+                table = got.result()
+                end = max(end, _ENDED.pop(got, end))
+                got = table
+            built[name] = got
+        seconds = end - t0
+        for name in result:
+            table = built[name]
+            meta = table.schema.metadata or {}
+            digest = meta.get(b"bull.digest", b'""').decode().strip('"')
+            summary["tables"][name] = {
+                "game": game,
+                "rows": table.num_rows,
+                "digest": digest,
+                "seconds": round(seconds, 3),
+            }
+            say(f"  {name}: {table.num_rows:,} rows, digest {digest[:16]}…, {seconds:.2f} s")
+            for line in headlines(game, name, table) if headlines else []:
+                say(f"      {line}")
