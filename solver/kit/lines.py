@@ -87,9 +87,9 @@ def _too_long() -> str:
 
 def _block(
     data: npt.NDArray[np.uint8], first_line: int, source: str, final: bool
-) -> tuple[LineBlock, int]:
-    """The complete lines of ``data`` (all of it when ``final``): the block, and how
-    many bytes it used."""
+) -> tuple[LineBlock, int, int]:
+    """The complete lines of ``data`` (all of it when ``final``): the block, how many
+    bytes it used and how many line ends those hold."""
     ends_at = data == 10
     cr = data == 13
     if cr.any():  # a CR not followed by LF ends a line (at the very end: when final)
@@ -157,7 +157,7 @@ def _block(
     keep &= ~blank
     spans = Spans(data, starts[keep], ends[keep], np.ones(int(keep.sum()), dtype=bool))
     bad.sort()
-    return LineBlock(spans, numbers[keep], bad, error), used
+    return LineBlock(spans, numbers[keep], bad, error), used, int(np.searchsorted(nl, used))
 
 
 def _drain_long(stream: Any, tail: bytes, source: str, n: int) -> tuple[bytes, BullError | None]:
@@ -216,10 +216,9 @@ def read_blocks(source: str, label: str | None = None) -> Iterator[LineBlock]:
                 data = data[len(BOM) :] if data.startswith(BOM) else data
             if not data:
                 return
-            block, used = _block(np.frombuffer(data, dtype=np.uint8), line, name, final)
-            head = data[:used]
-            line += head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n")
-            line += 0 if head.endswith((b"\n", b"\r")) or not used else 1
+            block, used, line_ends = _block(np.frombuffer(data, dtype=np.uint8), line, name, final)
+            line += line_ends
+            line += 0 if not used or data[used - 1] in (10, 13) else 1
             pending = data[used:]
             if len(block.numbers) or block.bad or block.error:
                 yield block

@@ -261,16 +261,17 @@ def _group(
 
 
 def _block_tokens(
-    spans: Spans, ascii_only: bool
+    spans: Spans, ascii_only: bool, width: int = 0
 ) -> (
     tuple[
         npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
     ]
     | None
 ):
-    """The tokens of a whole batch in a few passes — ``(bytes, start, end, hand)``,
+    """The tokens of a whole batch in a few passes — ``(bytes, start, end, count)``,
     positions into ``bytes`` (the batch's text with a separator before and after),
-    each token's hand, tokens outside every hand dropped — when the hands come in
+    tokens outside every hand dropped, and how many each hand has (``width`` each, when
+    the batch is that regular, found without placing the tokens one by one) — when the hands come in
     order, no token can run from one hand into another and (``ascii_only``) no byte is
     above 0x7f; else ``None`` (the general path, :meth:`Spans.tokens`, reads it). Bytes
     that are neither separators nor of the notation need no check here: they make a
@@ -295,6 +296,13 @@ def _block_tokens(
         return None
     edge = np.flatnonzero(sep[1:] != sep[:-1]) + 1  # token starts and ends, alternately
     t0, t1 = edge[0::2], edge[1::2]
+    if (
+        width
+        and len(t0) == width * n
+        and (t0[::width] >= s).all()
+        and (t1[width - 1 :: width] <= e).all()
+    ):  # each hand holds its tokens width * i ... width * i + width - 1, and no more
+        return buf, t0, t1, np.full(n, width, dtype=np.int64)
     mark = np.zeros(len(buf), dtype=np.int32)
     mark[s] = 1
     np.cumsum(mark, out=mark)
@@ -302,7 +310,7 @@ def _block_tokens(
     inside = (hand >= 0) & (t1 <= e[np.maximum(hand, 0)])
     if not inside.all():
         t0, t1, hand = t0[inside], t1[inside], hand[inside]
-    return buf, t0, t1, hand
+    return buf, t0, t1, np.bincount(hand, minlength=n)
 
 
 def sort_rows(ids: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -337,11 +345,10 @@ def _fast_cards(
     spans: Spans, sizes: tuple[int, ...]
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]] | None:
     """:func:`card_tokens` of an ASCII batch in a few whole-batch passes, or ``None``."""
-    got = _block_tokens(spans, ascii_only=True)
+    got = _block_tokens(spans, ascii_only=True, width=sizes[0] if len(sizes) == 1 else 0)
     if got is None:
         return None
-    buf, t0, t1, hand = got
-    n = len(spans)
+    buf, t0, t1, count = got
     length = t1 - t0
     b0, b1 = buf[t0], buf[t0 + 1]
     value = _CARD2[b0.astype(np.uint16) << 8 | b1]  # two-byte tokens: rank and suit letter
@@ -351,7 +358,6 @@ def _fast_cards(
         is_ten = (b0[ten] == ord("1")) & (b1[ten] == ord("0")) & (suit >= 0)
         value[ten] = np.where(is_ten, 36 + suit, -1)
     value[(length != 2) & (length != 3)] = -1
-    count = np.bincount(hand, minlength=n)
     first = np.cumsum(count) - count
     out, size, ok = _group(value, value >= 0, first, count, sizes)
     out[out < 0] = PAD
@@ -365,7 +371,7 @@ def _fast_tiles(
     got = _block_tokens(spans, ascii_only=False)
     if got is None:
         return None
-    buf, t0, t1, hand = got
+    buf, t0, t1, chunks = got
     length = t1 - t0
     if (length % 5).any():
         return None
@@ -375,10 +381,11 @@ def _fast_tiles(
     c0, c1, c2, c3, c4 = (buf[at + k] for k in range(5))
     if not ((c0 == ord("[")) & _DIGIT[c1] & (c2 == ord(":")) & _DIGIT[c3] & (c4 == ord("]"))).all():
         return None
-    n = len(spans)
-    tile_hand = np.repeat(hand, per)
     typ = _TILE_INDEX[c1.astype(np.int64) - 48, c3.astype(np.int64) - 48]
-    count = np.bincount(tile_hand, minlength=n)
+    upto = np.zeros(len(per) + 1, dtype=np.int64)  # each hand's tiles: over its chunks
+    np.cumsum(per, out=upto[1:])
+    chunk_end = np.cumsum(chunks)
+    count = upto[chunk_end] - upto[chunk_end - chunks]
     first = np.cumsum(count) - count
     out, size, ok = _group(typ, typ >= 0, first, count, sizes)
     size = np.where(ok, size, 0).astype(np.int8)

@@ -111,14 +111,12 @@ def answer(
     mask = (packed >> _CLASS_BITS).astype(np.int64)
     has = lines.has[cls]
     perm = np.take_along_axis(hands, _ORDER[mask], axis=1)
-    none3, none2 = len(lines.three) - 1, len(lines.two) - 1
+    rest = np.where(has, _rank2(perm[:, 3:]) + 1, 0)
     parts = [
         tc.lookup(lines.hand3, _rank3(hands[:, :3])),
-        tc.lookup(lines.hand2, _rank2(hands[:, 3:])),
-        tc.lookup(lines.head, lines.head_of[cls]),
-        tc.lookup(lines.three, np.where(has, _rank3(perm[:, :3]), none3)),
-        tc.lookup(lines.mid, has.astype(np.int64)),
-        tc.lookup(lines.two, np.where(has, _rank2(perm[:, 3:]), none2)),
+        tc.lookup(lines.hand2_head, _rank2(hands[:, 3:]) * lines.heads + lines.head_of[cls]),
+        tc.lookup(lines.bull, np.where(has, _rank3(perm[:, :3]), len(lines.bull) - 1)),
+        tc.lookup(lines.rest, rest),
         tc.lookup(lines.tail, cls),
     ]
     out = tc.join(*parts)
@@ -144,24 +142,25 @@ def _rank2(c: np.ndarray) -> np.ndarray:
     return out
 
 
-def _colex(k: int) -> list[tuple[int, ...]]:
-    return sorted(combinations(range(52), k), key=lambda c: c[::-1])
+def _colex(k: int) -> np.ndarray:
+    """Every sorted ``k`` cards of the deck, (C(52, k), k), in colex order."""
+    c = np.array(list(combinations(range(52), k)), dtype=np.int64)
+    return c[np.lexsort(c.T)]
 
 
-_GROUPS: dict[bool, tuple[list[str], list[str]]] = {}
-
-
-def _groups(as_json: bool) -> tuple[list[str], list[str]]:
+def _groups(as_json: bool) -> tuple[pa.Array, pa.Array]:
     """The spelling of every sorted three cards (row: colex rank) and two cards, as
     text (``3D 7S KS``) or JSON list items (``"3D", "7S", "KS"``)."""
-    got = _GROUPS.get(as_json)
-    if got is None:
-        names = [json.dumps(c) for c in CARD_NAMES] if as_json else list(CARD_NAMES)
-        sep = ", " if as_json else " "
-        three = [sep.join(names[i] for i in c) for c in _colex(3)]
-        two = [sep.join(names[i] for i in c) for c in _colex(2)]
-        got = _GROUPS[as_json] = (three, two)
-    return got
+    names = tc.strings([json.dumps(c) for c in CARD_NAMES] if as_json else list(CARD_NAMES))
+    sep = ", " if as_json else " "
+    out = []
+    for k in (3, 2):
+        c = _colex(k)
+        cols: list[pa.Array | str] = []
+        for i in range(k):
+            cols += [sep, tc.lookup(names, c[:, i])] if i else [tc.lookup(names, c[:, i])]
+        out.append(tc.join(*cols))
+    return out[0], out[1]
 
 
 class _Lines:
@@ -190,35 +189,36 @@ class _Lines:
             except RulesError:
                 labels.append("")
         three, two = _groups(as_json)
-        self.three = tc.strings([*three, ""])
-        self.two = tc.strings([*two, ""])
         points = values["points"]
         if as_json:
-            self.hand3 = tc.strings(['{"hand": [' + t + ", " for t in three])
-            self.hand2 = tc.strings([t + '], "has_bull": ' for t in two])
             top_p = int(points.max()) + 1
-            self.head = tc.strings(
-                [
-                    f'{"true" if h else "false"}, "points": {p}, "bull": ' + ("[" if h else "null")
-                    for h in (False, True)
-                    for p in range(top_p)
-                ]
-            )
+            head = [
+                f'{"true" if h else "false"}, "points": {p}, "bull": ' + ("[" if h else "null")
+                for h in (False, True)
+                for p in range(top_p)
+            ]
             self.head_of = has * top_p + points
-            self.mid = tc.strings([', "rest": null', '], "rest": ['])
+            self.hand3 = tc.join('{"hand": [', three, ", ")
+            pair_end, mid = '], "has_bull": ', [', "rest": null', '], "rest": [']
         else:
-            self.hand3 = tc.strings([t + " " for t in three])
-            self.hand2 = tc.strings([t + ": " for t in two])
-            self.head = tc.strings(
-                [
-                    f"{x.replace('_', ' ')} ("
-                    + ("bull " if h else "no three cards make a multiple of 10")
-                    for x in labels
-                    for h in (False, True)
-                ]
-            )
+            head = [
+                f"{x.replace('_', ' ')} ("
+                + ("bull " if h else "no three cards make a multiple of 10")
+                for x in labels
+                for h in (False, True)
+            ]
             self.head_of = cat * 2 + has
-            self.mid = tc.strings(["", " + "])
+            self.hand3 = tc.join(three, " ")
+            pair_end, mid = ": ", ["", " + "]
+        self.heads = len(head)
+        pairs = np.repeat(np.arange(len(two)), self.heads)  # row: pair * heads + head
+        self.hand2_head = tc.join(
+            tc.lookup(two, pairs),
+            pair_end,
+            tc.lookup(tc.strings(head), np.arange(len(pairs)) % self.heads),
+        )
+        self.bull = tc.concat([three, tc.strings([""])])
+        self.rest = tc.concat([tc.strings([mid[0]]), tc.join(mid[1], two)])
         odd = _odds(src, values) if odds else None
         mult = np.asarray(r.multiplier_row(bet), dtype=np.int64)
         tails = []
