@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import uuid
+import zipfile
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
@@ -61,7 +62,7 @@ def load_arrays(kind: str, key: Mapping[str, Any]) -> dict[str, npt.NDArray[Any]
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files if k != "meta"}
             meta = json.loads(bytes(z["meta"]).decode("utf-8"))
-    except (OSError, ValueError, KeyError, EOFError):
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
     if meta.get("sums") != _sums(arrays):
         return None

@@ -278,8 +278,10 @@ def _block_tokens(
     token that no table reads, so its hand goes to the per-hand parser."""
     n = len(spans)
     s_abs, e_abs = spans.starts, spans.ends
-    if n == 0 or not spans.valid.all():
+    if n == 0:
         return None
+    if not spans.valid.all() and (s_abs != e_abs)[~spans.valid].any():
+        return None  # a null with text behind it
     lo, hi = int(s_abs[0]), int(e_abs[-1])
     if hi < lo or (n > 1 and not (s_abs[1:] >= e_abs[:-1]).all()):
         return None
@@ -290,12 +292,22 @@ def _block_tokens(
         return None
     s, e = s_abs - lo + 1, e_abs - lo + 1
     sep = _SEP[buf]
-    if n > 1 and not (sep[e[:-1]] | sep[e[:-1] - 1]).all():
-        return None  # two hands' texts touch: a token could run across
-    if n > 1 and not (sep[s[1:] - 1] | sep[s[1:]]).all():
-        return None
-    edge = np.flatnonzero(sep[1:] != sep[:-1]) + 1  # token starts and ends, alternately
-    t0, t1 = edge[0::2], edge[1::2]
+    if n == 1 or ((sep[e[:-1]] | sep[e[:-1] - 1]).all() and (sep[s[1:] - 1] | sep[s[1:]]).all()):
+        edge = np.flatnonzero(sep[1:] != sep[:-1]) + 1  # token starts and ends, alternately
+        t0, t1 = edge[0::2], edge[1::2]
+    else:  # hands back to back (an Arrow column): a token also starts and ends with its hand
+        word = ~sep
+        begin = word.copy()
+        begin[1:] &= sep[:-1]
+        end = word.copy()
+        end[:-1] &= sep[1:]
+        full = e > s
+        begin[s[full]] = word[s[full]]
+        end[e[full] - 1] = word[e[full] - 1]
+        t0 = np.flatnonzero(begin)
+        t1 = np.flatnonzero(end) + 1
+        if len(t0) != len(t1) or not (t0 < t1).all() or not (t1[:-1] <= t0[1:]).all():
+            return None
     if (
         width
         and len(t0) == width * n
@@ -303,8 +315,7 @@ def _block_tokens(
         and (t1[width - 1 :: width] <= e).all()
     ):  # each hand holds its tokens width * i ... width * i + width - 1, and no more
         return buf, t0, t1, np.full(n, width, dtype=np.int64)
-    mark = np.zeros(len(buf), dtype=np.int32)
-    mark[s] = 1
+    mark = np.bincount(s, minlength=len(buf)).astype(np.int32)  # empty hands share starts
     np.cumsum(mark, out=mark)
     hand = mark[t0].astype(np.int64) - 1
     inside = (hand >= 0) & (t1 <= e[np.maximum(hand, 0)])
@@ -361,7 +372,7 @@ def _fast_cards(
     first = np.cumsum(count) - count
     out, size, ok = _group(value, value >= 0, first, count, sizes)
     out[out < 0] = PAD
-    return out.astype(np.uint8), size, ok
+    return out.astype(np.uint8), size, ok & spans.valid
 
 
 def _fast_tiles(
@@ -388,6 +399,7 @@ def _fast_tiles(
     count = upto[chunk_end] - upto[chunk_end - chunks]
     first = np.cumsum(count) - count
     out, size, ok = _group(typ, typ >= 0, first, count, sizes)
+    ok &= spans.valid
     size = np.where(ok, size, 0).astype(np.int8)
     return out.astype(np.int8), size, ok
 
