@@ -38,6 +38,8 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from solver.core.indexing import sort_columns
+
 __all__ = ["CHUNK", "PAD", "Spans", "card_tokens", "sort_rows", "tile_tokens"]
 
 PAD = 255
@@ -326,30 +328,16 @@ def _block_tokens(
 
 def sort_rows(ids: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """Each row sorted (``np.sort(ids, axis=1)``) by a sorting network over the
-    columns: a few whole-column minimum/maximum passes instead of a sort per row.
+    columns (:func:`solver.core.indexing.sort_columns`): a few whole-column
+    minimum/maximum passes instead of a sort per row.
 
     >>> sort_rows(np.array([[5, 1, 4, 2, 3], [9, 8, 7, 6, 5]])).tolist()
     [[1, 2, 3, 4, 5], [5, 6, 7, 8, 9]]
     """
     k = ids.shape[1] if ids.ndim == 2 else 0
-    net = _NETWORKS.get(k)
-    if net is None:
+    if not 1 <= k <= 5:
         return np.sort(ids, axis=1)
-    cols = [ids[:, i] for i in range(k)]
-    for i, j in net:
-        a, b = cols[i], cols[j]
-        cols[i], cols[j] = np.minimum(a, b), np.maximum(a, b)
-    return np.stack(cols, axis=1)
-
-
-_NETWORKS = {
-    1: [],
-    2: [(0, 1)],
-    3: [(0, 1), (1, 2), (0, 1)],
-    4: [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)],
-    5: [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)],
-}
-"""Optimal sorting networks for 1 to 5 items (Knuth, TAOCP 5.3.4)."""
+    return np.stack(sort_columns([ids[:, i] for i in range(k)]), axis=1)
 
 
 def _fast_cards(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from itertools import combinations
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -33,12 +34,12 @@ import pyarrow as pa
 
 from solver.core.cards import CARD_NAMES
 from solver.core.errors import RulesError
-from solver.core.indexing import colex_rank_array
+from solver.core.indexing import sort_columns
 from solver.games.niuniu.hand_odds import ODDS_SUFFIXES
 from solver.games.niuniu.runtime import _source
 from solver.kit import linestore
 from solver.kit import textcols as tc
-from solver.kit.notation import Spans, card_tokens, sort_rows
+from solver.kit.notation import Spans, card_tokens
 
 __all__ = ["answer", "eval_ids", "eval_lines"]
 
@@ -52,6 +53,11 @@ _ORDER = np.array(
     ],
     dtype=np.int64,
 )
+_ORDER32 = [np.ascontiguousarray(_ORDER[:, k], dtype=np.int32) for k in range(5)]
+_B1, _B2, _B3, _B4, _B5 = (
+    np.array([comb(x, k) for x in range(52)], dtype=np.int32) for k in range(1, 6)
+)
+"""C(x, k) for a card id x (a colex rank is the sum over the sorted cards)."""
 _CLASS_BITS = 27
 _TAIL_CHUNK = 16384
 """A hand's packed number: its class below this bit, its bull mask above."""
@@ -97,26 +103,31 @@ def answer(
     if r.decks > 1:
         return None
     bet = r.bet(options.get("bet"))
-    srt = sort_rows(ids)
-    ok = ok & ~(srt[:, 1:] == srt[:, :-1]).any(axis=1) & (srt[:, 4] < r.deck_size)
+    c = sort_columns([ids[:, i] for i in range(5)])  # uint8 columns, low to high
+    dup = (c[0] == c[1]) | (c[1] == c[2]) | (c[2] == c[3]) | (c[3] == c[4])
+    ok = ok & ~dup & (c[4] < r.deck_size)
     n = len(ids)
     if not ok.any():
         return tc.strings([""] * n) if n == 0 else _nulls(n)
-    hands = srt.astype(np.int64)
-    hands[~ok] = np.arange(5)  # any hand of the deck: its line is not used
-    ranks = colex_rank_array(hands, presorted=True)
+    if not ok.all():  # any hand of the deck: its line is not used
+        c = [np.where(ok, col, i).astype(np.uint8) for i, col in enumerate(c)]
+    low3 = _B1[c[0]] + _B2[c[1]] + _B3[c[2]]  # colex rank of the lowest three cards
+    ranks = low3 + _B4[c[3]] + _B5[c[4]]
     lines = _Lines.get(src, bet, options, as_json)
     packed = lines.packed[ranks]
-    cls = (packed & ((1 << _CLASS_BITS) - 1)).astype(np.int64)
-    mask = (packed >> _CLASS_BITS).astype(np.int64)
+    cls = packed & ((1 << _CLASS_BITS) - 1)
+    mask = packed >> _CLASS_BITS
     has = lines.has[cls]
-    perm = np.take_along_axis(hands, _ORDER[mask], axis=1)
-    rest = np.where(has, _rank2(perm[:, 3:]) + 1, 0)
+    flat = np.stack(c, axis=1).ravel()  # the sorted cards; a bull's by its positions
+    at = np.arange(0, 5 * n, 5, dtype=np.int32)
+    role = [flat[at + _ORDER32[k][mask]] for k in range(5)]
+    bull = _B1[role[0]] + _B2[role[1]] + _B3[role[2]]
+    rest = _B1[role[3]] + _B2[role[4]] + 1
     parts = [
-        tc.lookup(lines.hand3, _rank3(hands[:, :3])),
-        tc.lookup(lines.hand2_head, _rank2(hands[:, 3:]) * lines.heads + lines.head_of[cls]),
-        tc.lookup(lines.bull, np.where(has, _rank3(perm[:, :3]), len(lines.bull) - 1)),
-        tc.lookup(lines.rest, rest),
+        tc.lookup(lines.hand3, low3),
+        tc.lookup(lines.hand2_head, (_B1[c[3]] + _B2[c[4]]) * lines.heads + lines.head_of[cls]),
+        tc.lookup(lines.bull, np.where(has, bull, len(lines.bull) - 1)),
+        tc.lookup(lines.rest, np.where(has, rest, 0)),
         tc.lookup(lines.tail, cls),
     ]
     out = tc.join(*parts)
@@ -128,18 +139,6 @@ def answer(
 
 def _nulls(n: int) -> pa.Array:
     return pa.nulls(n, pa.string())
-
-
-def _rank3(c: np.ndarray) -> np.ndarray:
-    a, b, d = c[:, 0], c[:, 1], c[:, 2]
-    out: np.ndarray = a + b * (b - 1) // 2 + d * (d - 1) * (d - 2) // 6
-    return out
-
-
-def _rank2(c: np.ndarray) -> np.ndarray:
-    a, b = c[:, 0], c[:, 1]
-    out: np.ndarray = a + b * (b - 1) // 2
-    return out
 
 
 def _colex(k: int) -> np.ndarray:
