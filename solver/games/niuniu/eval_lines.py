@@ -265,19 +265,70 @@ def _odds(src: Any, values: dict[str, np.ndarray]) -> dict[str, Any] | None:
     }
 
 
-def _classes(src: Any) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """Per hand (colex rank) its class and bull mask packed in 32 bits, and per class
-    its values: read from the user's cache, else worked out and stored there."""
+_FIELDS = ["has", "points", "n_bulls", "category", "strength", *ODDS_SUFFIXES]
+
+
+def _stored(src: Any) -> tuple[dict[str, Any], tuple[np.ndarray, dict[str, np.ndarray]] | None]:
+    """The store key of ``src``'s classes, and the classes if stored and whole."""
     t = src.table()
-    name = src.rules.name
     odds = _odds_names(src)
     key = {"rules": src.rules.to_data(), "table": t.meta.get("digest"), "odds": odds is not None}
     got = linestore.load_arrays("niuniu-classes", key)
-    fields = ["has", "points", "n_bulls", "category", "strength", *ODDS_SUFFIXES]
-    if got is not None and set(got) == {"packed", *fields} and len(got["packed"]) == t.num_rows:
+    if got is not None and set(got) == {"packed", *_FIELDS} and len(got["packed"]) == t.num_rows:
         packed = got.pop("packed")
         if packed.dtype == np.uint32:
-            return packed, got
+            return key, (packed, got)
+    return key, None
+
+
+def _classes(src: Any, child: bool = True) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Per hand (colex rank) its class and bull mask packed in 32 bits, and per class
+    its values: read from the user's cache, else worked out and stored there — by a
+    child process when one can be started (working them out reads eight columns of
+    2.6 M rows, whose memory the allocators keep: the child's is given back when it
+    ends), else here."""
+    key, got = _stored(src)
+    if got is not None:
+        return got
+    if child and _work_out_in_child(src):
+        _, got = _stored(src)
+        if got is not None:
+            return got
+    return _work_out(src, key)
+
+
+def _work_out_in_child(src: Any) -> bool:
+    """Work out and store ``src``'s classes in a child process; whether it did."""
+    import subprocess
+    import sys
+
+    if not sys.executable:
+        return False
+    spec = json.dumps({"rules": src.rules.to_data(), "tables": _tables_arg(src.tables)})
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "solver.games.niuniu.eval_lines", spec],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
+def _tables_arg(tables: Any) -> str | None:
+    import os
+
+    return None if tables is None else os.fspath(tables)
+
+
+def _work_out(src: Any, key: dict[str, Any]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    t = src.table()
+    name = src.rules.name
+    odds = _odds_names(src)
+    fields = _FIELDS
     names = {
         "points": "points",
         "n_bulls": "n_bulls",
@@ -411,3 +462,11 @@ def _json_tail(
             ]
         parts.append(', "odds_bet": ' + json.dumps(odds["bet"], ensure_ascii=False))
     return tc.join(*parts, "}\n")
+
+
+if __name__ == "__main__":  # the child of _work_out_in_child
+    import sys
+
+    _args = json.loads(sys.argv[1])
+    _src = _source(_args["rules"], _args["tables"])
+    _work_out(_src, _stored(_src)[0])
