@@ -212,6 +212,8 @@ def _eval_block(
             lines = game.eval_lines(block.spans, args.rules, options, args.tables, args.json)
         except BullError:
             lines = None
+    if isinstance(lines, pa.ChunkedArray):
+        lines = lines.combine_chunks()
     if lines is None:
         todo = np.arange(len(block))
     elif lines.null_count:

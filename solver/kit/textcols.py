@@ -265,8 +265,9 @@ class LineCache:
 
     def add(self, keys: npt.NDArray[np.int64], lines: pa.Array) -> None:
         """Lines for ``keys`` (distinct, without lines yet), in their order."""
-        self.slot[keys] = len(self.table) + np.arange(len(keys), dtype=np.int32)
-        self.table = _concat(self.table, lines) if len(self.table) else lines
+        at = len(self.table)
+        self.table = _concat(self.table, lines) if at else lines  # before the slots: a
+        self.slot[keys] = at + np.arange(len(keys), dtype=np.int32)  # reader sees either
 
     def take(
         self, keys: npt.NDArray[np.int64], valid: npt.NDArray[np.bool_] | None = None
