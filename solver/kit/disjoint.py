@@ -439,13 +439,14 @@ def _sparse(st: _Sorted, k: int) -> tuple[I64, I64, list[I64]]:
     row_start = np.repeat(np.arange(0, size, g, dtype=np.int64), g)
     idx = np.arange(size + 1, dtype=np.int64)
     mask = (1 << cb) - 1
+    narrow = np.int32 if (st.runs - 1).bit_length() + cb <= 31 else np.int64  # sorts faster
     b_buf = np.empty(size, dtype=bool)
     for r0 in range(0, rows, per):
         a0 = r0 * g
         key = entries[a0 : a0 + size]  # a view: the block's results go back in it
         e = len(key)
         key |= col[:e]
-        srt = np.sort(key.reshape(-1, g), axis=1).reshape(-1)
+        srt = np.sort(key.astype(narrow).reshape(-1, g), axis=1).reshape(-1)
         run_s = srt >> cb
         brk = b_buf[:e]
         brk[0] = True
