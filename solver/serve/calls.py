@@ -28,11 +28,11 @@ from solver.core.errors import BullError
 from solver.core.rules import MAX_RULE_FILE
 from solver.kit.notation import Spans
 
-__all__ = ["Answer", "Calls"]
+__all__ = ["FEW", "Answer", "Calls"]
 
 T = TypeVar("T")
 
-_FEW = 8
+FEW = 8
 """Up to this many hands are answered one by one: the batch path's fixed cost (about
 half a millisecond) is larger than theirs."""
 
@@ -188,18 +188,19 @@ class Calls:
         earlier request loaded: an answer of microseconds, no table to build."""
         rules = body.rules
         return (
-            len(body.hands) <= _FEW
+            len(body.hands) <= FEW
             and (rules is None or isinstance(rules, str))
             and (game.name, rules) in self._warm
         )
 
     # -- the commands
-    def eval(self, game: games.Game, body: Any) -> Answer:
+    def eval(self, game: games.Game, body: Any, column: pa.Array | None = None) -> Answer:
+        """``column``: the hands as an Arrow text column, when the caller has one."""
         hands = body.hands
         self.batch("hands", hands)
         spec = self.rules(game, body.rules)
         options = game.accept(body.options())
-        if len(hands) <= _FEW:  # the per-hand path: no fixed cost of the batch path
+        if len(hands) <= FEW:  # the per-hand path: no fixed cost of the batch path
             try:
                 answer = _many(game.eval_records(hands, spec, options, self.tables))
                 if body.rules is None or isinstance(body.rules, str):
@@ -212,7 +213,8 @@ class Calls:
                 raise
         lines: list[str | None] = [None] * len(hands)
         try:  # the vectorised batch path: null where a hand must be answered alone
-            fast = game.eval_lines(Spans.of_strings(hands), spec, options, self.tables, True)
+            spans = Spans.of_strings(hands) if column is None else Spans.of_arrow(column)
+            fast = game.eval_lines(spans, spec, options, self.tables, True)
         except BullError:
             fast = None
         if fast is not None:
@@ -401,7 +403,13 @@ class Calls:
             work.rmdir()
 
     def deal(self, game: games.Game, seed: int, hands: int, deal: int, rules: str | None) -> Answer:
-        """Deal number ``deal`` (1-based) of ``bull drill GAME --seed S --hands N``."""
+        """Deal number ``deal`` (1-based) of ``bull drill GAME --seed S --hands H``."""
+        dealt = self._dealt(game, seed, hands, deal, rules)
+        return _one({"game": game.name, "seed": seed, "deal": deal, "hands": dealt})
+
+    def _dealt(
+        self, game: games.Game, seed: int, hands: int, deal: int, rules: str | None
+    ) -> list[str]:
         from solver.kit.drill import hands_range
 
         deck = game.drill_deck(self.rules(game, rules), self.tables)
@@ -411,5 +419,15 @@ class Calls:
         for _ in range(deal):  # the drill's shuffles, in order
             items = list(deck.items)
             rng.shuffle(items)
-        dealt = [deck.join.join(items[i * deck.size : (i + 1) * deck.size]) for i in range(n)]
-        return _one({"game": game.name, "seed": seed, "deal": deal, "hands": dealt})
+        return [deck.join.join(items[i * deck.size : (i + 1) * deck.size]) for i in range(n)]
+
+    def warm(self) -> None:
+        """Read each game's default tables whole now, as the batch path does: without
+        it, the first single-hand requests each read and check the Parquet row groups
+        of their hands, and a batch pays the whole load."""
+        for name in games.names():
+            game = games.get(name)
+            hands = [h for k in range(1, 5) for h in self._dealt(game, 0, 4, k, None)]
+            game.eval_lines(Spans.of_strings(hands), None, {}, self.tables, True)
+            game.eval_records(hands[:1], None, {}, self.tables)
+            self._warm.add((game.name, None))

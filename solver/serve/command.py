@@ -50,6 +50,7 @@ def _config(args: Any) -> dict[str, Any]:
         "max_batch": args.max_batch,
         "timeout": args.timeout,
         "read_timeout": args.read_timeout,
+        "warm": True,
     }
 
 
@@ -91,6 +92,7 @@ def cli_serve(args: Any, out: Any) -> int:
         log_level="warning",
         access_log=args.access_log,
         timeout_keep_alive=5,
+        proxy_headers=False,  # no proxy in front: X-Forwarded-* is not read (nor parsed)
         backlog=2048,
     )
     return 0
