@@ -87,8 +87,16 @@ class _Rules(BaseModel):
 
     def options(self) -> dict[str, Any]:
         """The CLI options given (the game checks which it takes)."""
-        given = self.__dict__  # the fields' values (getattr of a missing one is slow)
-        return {k: v for k in OPTION_KEYS if (v := given.get(k)) is not None}
+        return self.given(self.__dict__)  # the fields' values (getattr of a missing one is slow)
+
+    @staticmethod
+    def given(fields: dict[str, Any]) -> dict[str, Any]:
+        """The CLI options among ``fields`` (a body's checked fields), ``None`` left out.
+
+        >>> _Rules.given({"rules": "casino", "bet": "double", "commission": None})
+        {'bet': 'double'}
+        """
+        return {k: v for k in OPTION_KEYS if (v := fields.get(k)) is not None}
 
 
 class _Game(_Rules):

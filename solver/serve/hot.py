@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -31,7 +32,7 @@ from starlette.exceptions import HTTPException
 
 from solver import games
 from solver.core.errors import BullError
-from solver.serve.bodies import EvalBody, EvalOptions
+from solver.serve.bodies import EvalOptions
 from solver.serve.calls import FEW, Answer, Calls
 from solver.serve.limits import error_body
 
@@ -166,7 +167,7 @@ class Hot:
         )
         await send_reply(send, reply)
 
-    def _plain(self, scope: Scope, raw: bytes) -> tuple[EvalBody, pa.Array | None] | None:
+    def _plain(self, scope: Scope, raw: bytes) -> tuple[_Eval, pa.Array | None] | None:
         """The body and its hands as a text column, when the body is of the plain
         shape; ``None`` otherwise."""
         if not raw or not _is_json(_header(scope, b"content-type")):
@@ -198,7 +199,21 @@ class Hot:
                 return None
             if column.null_count:
                 return None
-        return EvalBody.model_construct(hands=hands, **fields), column
+        return _Eval(hands, fields.get("rules"), EvalOptions.given(fields)), column
+
+
+@dataclass(frozen=True)
+class _Eval:
+    """A plain ``eval`` body, checked: what :meth:`Calls.eval` reads of an
+    :class:`~solver.serve.bodies.EvalBody` (a model built without validation costs
+    more than the rest of a one-hand answer's reading)."""
+
+    hands: list[str]
+    rules: str | dict[str, Any] | None
+    given: dict[str, Any]
+
+    def options(self) -> dict[str, Any]:
+        return self.given
 
 
 def _characters(text: str) -> bool:
