@@ -76,23 +76,29 @@ def cli_serve(args: Any, out: Any) -> int:
         find_tables_dir(args.tables)  # a bad --tables is an error now, not per request
     os.environ[CONFIG_ENV] = json.dumps(_config(args))
     where = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}/"
-    out.write(f"bull serve: {where} (API under /v1/, the trainer at /; Ctrl-C ends)\n")
-    out.flush()
     from solver.serve.protocol import HEAD_TIMEOUT_ENV, HeadTimeout
 
     os.environ[HEAD_TIMEOUT_ENV] = str(args.read_timeout)
 
-    uvicorn.run(
-        "solver.serve.command:factory",
-        http=HeadTimeout,
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        log_level="warning",
-        access_log=args.access_log,
-        timeout_keep_alive=5,
-        proxy_headers=False,  # no proxy in front: X-Forwarded-* is not read (nor parsed)
-        backlog=2048,
-    )
+    options: dict[str, Any] = {
+        "app": "solver.serve.command:factory",
+        "factory": True,
+        "http": HeadTimeout,
+        "log_level": "warning",
+        "access_log": args.access_log,
+        "timeout_keep_alive": 5,
+        "proxy_headers": False,  # no proxy in front: X-Forwarded-* is not read (nor parsed)
+        "backlog": 2048,
+    }
+    from solver.serve.workers import port_free, reuse_port, serve_workers
+
+    try:
+        port_free(args.host, args.port)
+    except OSError as exc:  # in use, or no such address: one line, not uvicorn's log
+        raise BullError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+    out.write(f"bull serve: {where} (API under /v1/, the trainer at /; Ctrl-C ends)\n")
+    out.flush()
+    if args.workers > 1 and args.port and reuse_port():  # a socket each: spread evenly
+        return serve_workers(args.host, args.port, args.workers, options)
+    uvicorn.run(**options, host=args.host, port=args.port, workers=args.workers)
     return 0
