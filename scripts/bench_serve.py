@@ -498,7 +498,7 @@ def main() -> int:
     ap.add_argument("--tables", default="tables" if Path("tables").is_dir() else None)
     ap.add_argument("--seconds", type=float, default=3.0, help="length of each phase")
     ap.add_argument("--workers", type=int, default=2, help="server processes")
-    ap.add_argument("--conc", type=int, default=2, help="batch requests in flight")
+    ap.add_argument("--conc", type=int, default=4, help="batch requests in flight")
     ap.add_argument("--single-conc", type=int, default=32, help="connections, single requests")
     ap.add_argument("--paced-rate", type=float, default=1000.0,
                     help="a second paced phase at this rate (half the 2,000/s target)")  # fmt: skip
