@@ -195,8 +195,8 @@ class Calls:
         )
 
     # -- the commands
-    def eval(self, game: games.Game, body: Any, column: pa.Array | None = None) -> Answer:
-        """``column``: the hands as an Arrow text column, when the caller has one."""
+    def eval(self, game: games.Game, body: Any, spans: Spans | None = None) -> Answer:
+        """``spans``: the hands as spans of bytes, when the caller has them."""
         hands = body.hands
         self.batch("hands", hands)
         spec = self.rules(game, body.rules)
@@ -214,7 +214,8 @@ class Calls:
                 raise
         lines: list[str | None] = [None] * len(hands)
         try:  # the vectorised batch path: null where a hand must be answered alone
-            spans = Spans.of_strings(hands) if column is None else Spans.of_arrow(column)
+            if spans is None:
+                spans = Spans.of_strings(hands)
             fast = game.eval_lines(spans, spec, options, self.tables, True)
         except BullError:
             fast = None
@@ -423,12 +424,13 @@ class Calls:
         return [deck.join.join(items[i * deck.size : (i + 1) * deck.size]) for i in range(n)]
 
     def warm(self) -> None:
-        """Read each game's default tables whole now, as the batch path does: without
-        it, the first single-hand requests each read and check the Parquet row groups
-        of their hands, and a batch pays the whole load."""
+        """Read each game's default tables now, for both paths: without it, each of the
+        first single-hand requests reads and checks the Parquet row groups of its hand
+        (a few milliseconds; the per-hand path reads whole columns only for a batch of
+        dozens), and the first batch pays the whole load."""
         for name in games.names():
             game = games.get(name)
-            hands = [h for k in range(1, 5) for h in self._dealt(game, 0, 4, k, None)]
+            hands = [h for k in range(1, 26) for h in self._dealt(game, 0, 4, k, None)]
             game.eval_lines(Spans.of_strings(hands), None, {}, self.tables, True)
-            game.eval_records(hands[:1], None, {}, self.tables)
+            game.eval_records(hands, None, {}, self.tables)
             self._warm.add((game.name, None))
