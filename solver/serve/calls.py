@@ -195,8 +195,8 @@ class Calls:
         )
 
     # -- the commands
-    def eval(self, game: games.Game, body: Any, spans: Spans | None = None) -> Answer:
-        """``spans``: the hands as spans of bytes, when the caller has them."""
+    def eval(self, game: games.Game, body: Any, column: pa.Array | None = None) -> Answer:
+        """``column``: the hands as an Arrow text column, when the caller has one."""
         hands = body.hands
         self.batch("hands", hands)
         spec = self.rules(game, body.rules)
@@ -214,8 +214,7 @@ class Calls:
                 raise
         lines: list[str | None] = [None] * len(hands)
         try:  # the vectorised batch path: null where a hand must be answered alone
-            if spans is None:
-                spans = Spans.of_strings(hands)
+            spans = Spans.of_strings(hands) if column is None else Spans.of_arrow(column)
             fast = game.eval_lines(spans, spec, options, self.tables, True)
         except BullError:
             fast = None

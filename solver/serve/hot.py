@@ -3,15 +3,12 @@ read from the raw body and answered with bytes built in one go, in front of the 
 application (which still documents it in ``/openapi.json`` and answers everything else).
 
 A body of the plain shape — a JSON object with ``hands``, a list of 1 to ``max_batch``
-strings, and any of the endpoint's other fields — is read here. A large body of hands
-alone in plain ASCII is read from its bytes (:func:`~solver.serve.rawjson.hand_spans`:
-each hand's text is where it lies in the body, no Python string made); any other is
-read by ``json.loads`` (as Starlette reads a body), its hands turned into one Arrow
-text column (the column *is* the check that every hand is a string of characters: no
-number, null or lone UTF-16 surrogate converts) and its other fields checked by the
-endpoint's own model without the hands. The hands then go to the batch tokeniser the
-CLI's ``--input`` uses, which names a bad hand by its place (``hands[3]: unknown card
-'ZZ'``). Anything else (bad JSON, an
+strings, and any of the endpoint's other fields — is read here: ``json.loads`` (as
+Starlette reads a body), the hands turned into one Arrow text column (the column *is*
+the check that every hand is a string of characters: no number, null or lone UTF-16
+surrogate converts), the other fields checked by the endpoint's own model without the
+hands. Its hands then go to the batch tokeniser the CLI's ``--input`` uses, which names
+a bad hand by its place (``hands[3]: unknown card 'ZZ'``). Anything else (bad JSON, an
 unknown field, a hand that is no string, a batch over the limit) is handed, body and
 all, to the FastAPI route, whose one-line error names the bad item as it always did: an
 error costs what it costs, a good request skips the per-request model validation of
@@ -24,7 +21,7 @@ error costs what it costs, a good request skips the per-request model validation
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,11 +32,9 @@ from starlette.exceptions import HTTPException
 
 from solver import games
 from solver.core.errors import BullError
-from solver.kit.notation import Spans
 from solver.serve.bodies import EvalOptions
 from solver.serve.calls import FEW, Answer, Calls
 from solver.serve.limits import error_body
-from solver.serve.rawjson import SpanTexts, hand_spans
 
 __all__ = ["NDJSON", "Hot", "Reply", "Runner", "eval_path"]
 
@@ -54,9 +49,6 @@ Reply = tuple[int, bytes, str, dict[str, str]]
 """An answer: status, body, media type, extra headers."""
 
 _JSON = "application/json"
-_LARGE = 2048
-"""Bytes of body above which a hands-only body is read by :func:`hand_spans` (below,
-``json.loads`` is quicker than its numpy calls)."""
 
 
 def eval_path(path: str) -> str | None:
@@ -175,18 +167,11 @@ class Hot:
         )
         await send_reply(send, reply)
 
-    def _plain(self, scope: Scope, raw: bytes) -> tuple[_Eval, Spans | None] | None:
-        """The body and its hands as spans of text, when the body is of the plain
+    def _plain(self, scope: Scope, raw: bytes) -> tuple[_Eval, pa.Array | None] | None:
+        """The body and its hands as a text column, when the body is of the plain
         shape; ``None`` otherwise."""
         if not raw or not _is_json(_header(scope, b"content-type")):
             return None
-        if len(raw) > _LARGE:  # hands only, plain ASCII: read from the bytes
-            spans = hand_spans(raw)
-            if spans is not None and len(spans) <= self.max_batch:
-                texts = SpanTexts(spans)
-                if len(spans) <= FEW:
-                    return _Eval(list(texts), None, {}), None
-                return _Eval(texts, None, {}), spans
         try:
             data = json.loads(raw)
         except (ValueError, RecursionError):
@@ -203,7 +188,7 @@ class Hot:
                 fields = dict(EvalOptions.model_validate(rest))
             except (ValidationError, RecursionError):
                 return None
-        spans = None
+        column = None
         if len(hands) <= FEW:  # the per-hand path takes them: no column needed
             if not all(type(h) is str and (h.isascii() or _characters(h)) for h in hands):
                 return None
@@ -214,8 +199,7 @@ class Hot:
                 return None
             if column.null_count:
                 return None
-            spans = Spans.of_arrow(column)
-        return _Eval(hands, fields.get("rules"), EvalOptions.given(fields)), spans
+        return _Eval(hands, fields.get("rules"), EvalOptions.given(fields)), column
 
 
 @dataclass(frozen=True)
@@ -224,7 +208,7 @@ class _Eval:
     :class:`~solver.serve.bodies.EvalBody` (a model built without validation costs
     more than the rest of a one-hand answer's reading)."""
 
-    hands: Sequence[str]
+    hands: list[str]
     rules: str | dict[str, Any] | None
     given: dict[str, Any]
 
