@@ -148,8 +148,8 @@ def create_app(config: ServeConfig | None = None) -> Any:
     async def run(request: Request, work: Any, *args: Any, inline: bool = False) -> Response:
         """``work(*args)`` answered under the timeout (:class:`Runner`)."""
         ndjson = NDJSON in request.headers.get("accept", "")
-        status, body, media, headers = await runner.reply(ndjson, work, *args, inline=inline)
-        return Response(body, status, headers, media_type=media)
+        status, parts, media, headers = await runner.reply(ndjson, work, *args, inline=inline)
+        return Response(b"".join(parts), status, headers, media_type=media)
 
     def game_of(name: str) -> games.Game:
         return games.get(name)

@@ -54,12 +54,16 @@ class Answer:
 
     def json(self) -> bytes:
         """The HTTP body: the one record, or the array of them."""
+        return b"".join(self.json_parts())
+
+    def json_parts(self) -> list[bytes | memoryview]:
+        """:meth:`json` in pieces to send one after the other (a batch's array not
+        copied once more to join them)."""
         if self.block is not None:  # a JSON line holds no raw line end: each one ends it
-            items = memoryview(self.block.replace(b"\n", b","))[:-1]
-            return b"".join((b"[", items, b"]"))  # one copy of a large body, not three
+            return [b"[", memoryview(self.block.replace(b"\n", b","))[:-1], b"]"]
         if self.many:
-            return ("[" + ",".join(self.lines) + "]").encode()
-        return self.lines[0].encode()
+            return [("[" + ",".join(self.lines) + "]").encode()]
+        return [self.lines[0].encode()]
 
     def jsonl(self) -> bytes:
         """JSON Lines: the bytes ``bull ... --json`` prints."""

@@ -45,8 +45,9 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 NDJSON = "application/x-ndjson"
-Reply = tuple[int, bytes, str, dict[str, str]]
-"""An answer: status, body, media type, extra headers."""
+Reply = tuple[int, list[bytes | memoryview], str, dict[str, str]]
+"""An answer: status, body (in pieces sent one after the other), media type, extra
+headers."""
 
 _JSON = "application/json"
 
@@ -69,7 +70,7 @@ class Runner:
         self.limiter = anyio.CapacityLimiter(threads)
 
     def error(self, status: int, message: str, headers: dict[str, str] | None = None) -> Reply:
-        return status, error_body(message), _JSON, headers or {}
+        return status, [error_body(message)], _JSON, headers or {}
 
     async def reply(self, ndjson: bool, work: Any, *args: Any, inline: bool = False) -> Reply:
         """``work(*args)`` in a worker thread under the timeout; ``inline``: a small
@@ -92,8 +93,8 @@ class Runner:
         except RecursionError:
             return self.error(400, "the request is nested too deeply")
         if ndjson:
-            return 200, answer.jsonl(), NDJSON, {}
-        return 200, answer.json(), _JSON, {}
+            return 200, [answer.jsonl()], NDJSON, {}
+        return 200, answer.json_parts(), _JSON, {}
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:
@@ -115,11 +116,16 @@ def _is_json(content_type: bytes | None) -> bool:
 
 
 async def send_reply(send: Send, reply: Reply) -> None:
-    status, body, media, extra = reply
-    headers = [(b"content-type", media.encode()), (b"content-length", str(len(body)).encode())]
+    """The reply as ASGI messages: its pieces one body message each (uvicorn writes
+    them; the protocol's :class:`~solver.serve.protocol.Corked` sends them as one)."""
+    status, parts, media, extra = reply
+    size = sum(len(p) for p in parts)
+    headers = [(b"content-type", media.encode()), (b"content-length", str(size).encode())]
     headers += [(k.lower().encode(), v.encode()) for k, v in extra.items()]
     await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    last = len(parts) - 1
+    for i, part in enumerate(parts):
+        await send({"type": "http.response.body", "body": part, "more_body": i < last})
 
 
 class Hot:
