@@ -452,8 +452,13 @@ def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "paced_fixed": min((r["paced_fixed"] for r in runs), key=lambda p: p["p99"]),
         "connections": min((r["connections"] for r in runs), key=lambda p: p["errors"]),
     }
-    for name, p in out.items():  # no error of another round is hidden
-        out[name] = {**p, "errors_all_rounds": sum(r[name]["errors"] for r in runs)}
+    for name, p in out.items():  # no error of another round is hidden, nor its figure
+        key = (lambda q: round(1000 * q["p99"], 2)) if name.startswith("paced") else rate
+        out[name] = {
+            **p,
+            "errors_all_rounds": sum(r[name]["errors"] for r in runs),
+            "every_round": [round(key(r[name]), 2) for r in runs],
+        }
     return out
 
 
@@ -472,19 +477,27 @@ def report(label: str, f: dict[str, Any], cli_rate: float, args: argparse.Namesp
                 f"{1000 * p['p99']:.2f} ms, max {1000 * p['max']:.1f} ms; "
                 f"{p['errors_all_rounds']} errors")  # fmt: skip
 
+    def rounds(p: dict[str, Any]) -> str:
+        every = p["every_round"]
+        return (
+            f" (rounds: {', '.join(f'{v:,.0f}' if v > 100 else f'{v}' for v in every)})"
+            if len(every) > 1
+            else ""
+        )
+
     return [
         f"[{label}] batch (10,000-hand requests, {args.conc} in flight): {brate:,.0f} hands/s "
-        f"over HTTP (HTTP/CLI {brate / cli_rate:.2f}); {b['errors_all_rounds']} errors"
+        f"over HTTP{rounds(b)} (HTTP/CLI {brate / cli_rate:.2f}); {b['errors_all_rounds']} errors"
         + (f" ({b['error_seen'][0]})" if b["error_seen"] else ""),
         f"  {cpu(b)}; server CPU per 10,000 hands "
         f"{1000 * b['server_cpu'] / max(1, b['hands'] / BATCH):.1f} ms",
         f"[{label}] single eval, closed loop ({args.single_conc} connections): {srate:,.0f} "
-        f"requests/s; {s['errors_all_rounds']} errors",
+        f"requests/s{rounds(s)}; {s['errors_all_rounds']} errors",
         f"  {cpu(s)}; server CPU per request "
         f"{1e6 * s['server_cpu'] / max(1, s['requests']):.0f} us",
-        f"[{label}] single eval paced at half that rate, {paced(h)}",
+        f"[{label}] single eval paced at half that rate, {paced(h)}{rounds(h)}",
         f"  {cpu(h)}",
-        f"[{label}] single eval paced at {paced(x)}",
+        f"[{label}] single eval paced at {paced(x)}{rounds(x)}",
         f"  {cpu(x)}",
         f"[{label}] {args.connections} keep-alive connections at once ({c['held']} held), "
         f"{args.per_connection} requests each: {c['requests']:,} answered, "
