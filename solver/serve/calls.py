@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
 import pyarrow as pa
 
 from solver import games
 from solver.core.errors import BullError
 from solver.core.rules import MAX_RULE_FILE
 from solver.kit.notation import Spans
+from solver.kit.textcols import line_bytes
 
 __all__ = ["FEW", "Answer", "Calls"]
 
@@ -70,15 +70,6 @@ class Answer:
         if self.block is not None:
             return self.block
         return "".join(line + "\n" for line in self.lines).encode()
-
-
-def _block(arr: pa.Array) -> bytes:
-    """The bytes of a text column with no nulls, end to end (its data buffer)."""
-    bufs = arr.buffers()
-    wide = pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type)
-    off = np.frombuffer(bufs[1], dtype=np.int64 if wide else np.int32)
-    lo, hi = int(off[arr.offset]), int(off[arr.offset + len(arr)])
-    return b"" if bufs[2] is None else memoryview(bufs[2])[lo:hi].tobytes()  # one copy
 
 
 def _dumps(rec: Any) -> str:
@@ -226,7 +217,7 @@ class Calls:
             if isinstance(fast, pa.ChunkedArray):
                 fast = fast.combine_chunks()
             if fast.null_count == 0:  # every hand answered: its buffer is the answer
-                return Answer([], True, _block(fast))
+                return Answer([], True, line_bytes(fast).tobytes())  # one copy
             lines = fast.to_pylist()
         todo = [i for i, line in enumerate(lines) if line is None]
         try:
