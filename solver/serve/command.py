@@ -72,11 +72,10 @@ def keep_freed_memory() -> bool:
     The server's memory stays near its peak (a worker: about 450 MB answering batches).
     """
     import ctypes
-    import ctypes.util
 
     try:
-        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
-    except (OSError, AttributeError):
+        mallopt = ctypes.CDLL(None).mallopt  # the C library the interpreter runs on
+    except (OSError, AttributeError, TypeError):
         return False
     m_trim_threshold, m_mmap_threshold = -1, -3
     return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, 512 << 20))
