@@ -8,11 +8,12 @@ audit's, >= 0.5) and at least 15 M seat-rows/s on the 100 M-row log.
     python scripts/bench_audit.py --rows 20000000 --csv-rows 2000000 --no-spark
     python scripts/bench_audit.py --before /tmp/old     # /tmp/old: a worktree of older code
 
-Every measurement runs in its own process, scan and audit alternating, best of
-``--runs``: the wall clock of the whole process (Python's start-up, the imports, the
-work), its CPU time (user + system, the worker processes' included) and, for the
-audit, the engine's own time (the ``seconds`` it reports: the scan and the batch work,
-without start-up, imports and the statistics after). Logs are written once to ``--dir``
+Every measurement runs in its own process (bytecode caching on, as an installed
+``bull`` runs), scan and audit alternating, best of ``--runs``: the wall clock of the
+whole process (Python's start-up, the imports, the work), its CPU time (user + system,
+the worker processes' included) and, for the audit, the engine's own time (the
+``seconds`` it reports: the scan and the batch work, without start-up, imports and the
+statistics after). Logs are written once to ``--dir``
 (Niu Niu, 4 players and a banker) and reused: the Parquet log with hands as card ids;
 with ``--csv-rows`` a CSV log with hands as text too. The exact figures an audit tests
 against are computed once per rule set and cached with the tables; a first audit of a
@@ -61,10 +62,14 @@ print(json.dumps({"what": what, "seconds": secs,
 """
 
 
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""The children's environment: bytecode caching on, as an installed ``bull`` runs."""
+
+
 def measure(what: str, path: str, fmt: str = "parquet", code: str | None = None) -> dict[str, Any]:
     """One measurement in its own process (``code``: a source tree to import the solver
     from instead, for a before/after in the same run)."""
-    env = {**os.environ, "PYTHONPATH": code} if code else None
+    env = {**ENV, "PYTHONPATH": code} if code else ENV
     p = subprocess.run(
         [sys.executable, "-c", CHILD, what, path, fmt],
         capture_output=True, text=True, check=False, env=env, cwd=code or None,
