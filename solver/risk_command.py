@@ -101,7 +101,8 @@ def cmd_risk(args: argparse.Namespace, out: Any) -> int:
     with StatusLine(args.err, force=args.progress) as status:
 
         def progress(done: int, total: int) -> None:
-            status.show(f"simulating {game.name} tables once: {done:,} of {total:,}")
+            # the table simulation, or (Tau Ngau) the exact covariance's banker hands
+            status.show(f"{game.name}: computing the figures once: {done:,} of {total:,}")
 
         res = game.risk(
             args.rules,

@@ -52,6 +52,7 @@ __all__ = [
     "BankerRisk",
     "Worst",
     "banker_risk",
+    "cached_fraction",
     "quantile_loss",
     "risk_text",
     "table_risk",
@@ -272,6 +273,7 @@ def banker_risk(
     covariance_method: str = "simulated",
     notes: Sequence[str] = (),
     banker_word: str = "banker",
+    exact_covariance: Fraction | None = None,
 ) -> BankerRisk:
     """Put the figures together (see the module docstring). The simulated ruin
     probability follows paths of rounds drawn from the sample's one-round distribution
@@ -282,6 +284,9 @@ def banker_risk(
     m, half = sample.pair_moment(LEVEL)
     ev2 = float(ev) ** 2
     cov, cov_lo, cov_hi = m - ev2, m - half - ev2, m + half - ev2
+    if exact_covariance is not None:  # counted over every deal: no interval
+        cov = cov_lo = cov_hi = float(exact_covariance)
+        covariance_method = "exact"
     var1 = player.variance
     n = players
     var = float(table_variance(var1, Fraction(0), n)) + n * (n - 1) * cov
@@ -493,13 +498,16 @@ def table_risk(
     seed: int = 20_250,
     notes: Sequence[str] = (),
     banker_word: str = "banker",
+    covariance: Callable[[], Fraction] | None = None,
 ) -> BankerRisk:
     """``bull risk`` for one game: the exact heads-up distribution (``player()``) and a
     table sample (simulated for the largest table, ``sim_tables`` tables), both computed
     once and cached, then the figures for ``players``. ``spec()`` gives the game's audit
     description (its deck and vectorised settlement); ``worst(players, bound)`` the
     worst round (``bound``: players x one player's largest win), else it is the bound
-    unless the simulation dealt it."""
+    unless the simulation dealt it; ``covariance()`` the exact covariance of two
+    players' nets (computed once and cached, for more than one player), else it is
+    simulated."""
     from solver.core.errors import BullError
     from solver.kit.table_sim import cached_sample, simulate_tables, spec_dealer
 
@@ -547,13 +555,66 @@ def table_risk(
             False,
             f"{players} x one player's largest win; the worst deal itself is not searched",
         )
-    note = [
-        "the covariance and the banker's distribution at more than one player are "
-        "simulated (the exact count of every (banker, player, player) deal of a full "
-        "deck is out of reach)",
-        *notes,
-    ]
+    exact = None
+    if covariance is not None and players > 1:
+        exact = cached_fraction("risk-cov", key, covariance, tables)
+        note = [
+            "the covariance is exact (every deal of the banker and two players); the "
+            "banker's distribution at more than one player is simulated",
+            *notes,
+        ]
+    else:
+        note = [
+            "the covariance and the banker's distribution at more than one player are "
+            "simulated (the exact count of every (banker, player, player) deal of a full "
+            "deck is out of reach)",
+            *notes,
+        ]
     return banker_risk(
         game, rules, setting, net, sample, players, rounds, w, reserve, "simulated", note,
-        banker_word,
+        banker_word, exact,
     )  # fmt: skip
+
+
+def cached_fraction(
+    name: str, key: Mapping[str, Any], compute: Callable[[], Fraction], tables: str | None
+) -> Fraction:
+    """An exact figure for ``key`` (a rule set and options): read from the cache next to
+    the rule-set tables (``rules/<name>-<digest>-<code>.json``), or computed once and
+    written there whole."""
+    import json
+    import os
+    import uuid
+
+    from solver.core.files import read_text
+    from solver.store.custom import rule_digest, rule_table_path
+
+    memo = name + rule_digest(key) + (tables or "")
+    if memo in _FRACTIONS:
+        return _FRACTIONS[memo]
+    path = rule_table_path(name, key, tables).with_suffix(".json")
+    want = json.loads(json.dumps(dict(key), default=str))
+    got = None
+    try:
+        stored = json.loads(read_text(str(path), "cached figures", 1 << 16))
+        if stored.get("key") == want:
+            got = Fraction(stored["value"])
+    except (OSError, ValueError, AttributeError, KeyError, TypeError, ZeroDivisionError):
+        got = None
+    if got is None:
+        got = compute()
+        tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({"key": want, "value": fraction_text(got)}), "utf-8")
+            os.replace(tmp, path)
+            for older in path.parent.glob(f"{name}-{rule_digest(key)}-*.json"):
+                if older != path:
+                    older.unlink(missing_ok=True)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+    _FRACTIONS[memo] = got
+    return got
+
+
+_FRACTIONS: dict[str, Fraction] = {}

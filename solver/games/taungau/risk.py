@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.games.taungau.audit import net_distribution
+from solver.games.taungau.covariance import exact_covariance, net_matrix
 from solver.games.taungau.odds import TauNgauEdge, _taungau_rules, taungau_edge
 from solver.kit.banker import BankerRisk, Worst
 from solver.kit.banker import table_risk as kit_table_risk
@@ -51,9 +52,13 @@ def table_risk(
     reserve: Fraction | None = None,
     progress: Callable[[int, int], Any] | None = None,
     sim_tables: int | None = None,
+    exact_cov: bool = True,
 ) -> BankerRisk:
     """``bull risk taungau``: the banker against ``players`` players from one set of 32
-    tiles, the players declining as the rules say (``banker_reveals`` of ``options``)."""
+    tiles, the players declining as the rules say (``banker_reveals`` of ``options``).
+    The covariance of two players' nets is exact (:mod:`~solver.games.taungau.covariance`,
+    a few minutes once per rule set, then cached) unless ``exact_cov`` is false (``bull
+    report``, which then shows the simulated one)."""
     from solver.games.taungau.audit import audit_spec
 
     r = _taungau_rules(rules)
@@ -84,37 +89,12 @@ def table_risk(
         tables=tables,
         progress=progress,
         worst=worst,
+        covariance=(
+            (lambda: exact_covariance(r, reveals, tables, progress=progress).covariance)
+            if exact_cov
+            else None
+        ),
     )
-
-
-def _net_matrix(
-    r: Any, reveals: str, tables: str | None
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Each hand's strength (colex order of the 32 tiles) and its net against a banker
-    of each strength 0..10, the players declining as the rules say (as
-    :func:`solver.games.taungau.audit.net_distribution` counts them)."""
-    from solver.games.taungau.play import rule_columns
-    from solver.games.taungau.rules import Decision
-
-    ps = rule_columns(r, ["strength"], tables)["strength"].astype(np.int64)
-    pay = np.array([r.payoff_value(s) for s in range(11)], dtype=np.int64)
-    no_bull = np.asarray(r.no_bull_payments(), dtype=np.int64)
-    bs = np.arange(11, dtype=np.int64)[None, :]
-    declines = np.zeros((len(ps), 11), dtype=bool)
-    if r.has_decline:
-        if reveals == "first":
-            declines = (ps[:, None] > 0) & (pay[ps][:, None] - pay[bs] < -no_bull[bs])
-        else:
-            dec = rule_columns(r, ["decision_last"], tables)["decision_last"]
-            declines = np.broadcast_to(
-                (np.asarray(dec) == Decision.DECLINE)[:, None], (len(ps), 11)
-            )
-    eff = np.where(declines, 0, ps[:, None])
-    if r.settlement == "difference":
-        net = np.where(eff == 0, -no_bull[bs], pay[eff] - pay[bs])
-    else:
-        net = np.sign(eff - bs)
-    return ps, np.asarray(net, dtype=np.int64)
 
 
 def worst_problem(
@@ -132,7 +112,7 @@ def worst_problem(
 
     r = _taungau_rules(rules)
     mode = reveals or r.banker_reveals
-    strength, net = _net_matrix(r, mode, tables)
+    strength, net = net_matrix(r, mode, tables)
     hands = all_subsets(NUM_TILES, 5)
     copies = np.ones(NUM_TILES, dtype=np.int64)
     if deck is not None:
