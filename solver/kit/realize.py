@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 __all__ = [
     "FIELD",
+    "FIRST_NODES",
     "NODES",
     "UNUSABLE",
     "Deal",
@@ -36,6 +37,9 @@ FIELD = 8
 
 UNUSABLE = -(1 << 40)
 """A net that marks a hand the deal cannot hold (e.g. a draw the strategy never makes)."""
+
+FIRST_NODES = 300
+"""The nodes :meth:`Realizer.best` gives its first banker hand before it orders the rest."""
 
 NODES = 3_000_000
 """The most nodes :func:`worst_round` visits (kinds and items together) before it gives up."""
@@ -265,52 +269,95 @@ class Realizer:
         order) and one hand of each of ``types``, all disjoint, with ``nets(banker,
         hands)`` their exact nets (:data:`UNUSABLE`: a hand the deal cannot hold).
         Stops at ``target``, which no deal beats."""
-        fits = self.kinds.fits
         wanted = sorted(set(types))
         need = [types.count(t) for t in wanted]
-        tries: list[tuple[int, int, int]] = []
-        for bh in bankers:  # what each banker hand leaves the types, at most
-            left = self.copies.copy()
-            np.subtract.at(left, [c for c in self.hands[bh].tolist() if c != self.pad], 1)
-            if (left < 0).any():
-                continue
-            top = 0
-            for t, m in zip(wanted, need, strict=True):
-                pm = self.members(t)
-                v = np.asarray(nets(bh, pm), dtype=np.int64)
-                v = v[(v > UNUSABLE // 2) & self.fitting(pm, left)]
-                if len(v) < (m if self.single else 1):
-                    top = UNUSABLE  # too few hands of the type are left
-                    break
-                # one deck: m different hands; a shoe may deal one hand again
-                top += int(np.sort(v)[-m:].sum()) if self.single else m * int(v.max())
-            tries.append((top, len(tries), bh))
-        tries.sort(key=lambda x: (-x[0], x[1]))  # the banker hands that could do most first
+        order = list(bankers)
         best: Deal | None = None
+        tries: list[tuple[int, int, int]] = []
+        for i, bh in enumerate(order):  # what each banker hand leaves the types, at most
+            top = self._top(bh, wanted, need, nets)
+            if i > 0:
+                tries.append((top, i, bh))
+            elif top > floor:  # the game's likeliest banker hand first, briefly: it often
+                quick = [min(budget[0], FIRST_NODES)]  # reaches the target (shoes)
+                try:
+                    got = self._attempt(bh, wanted, need, nets, floor, target, quick)
+                except SearchTooLong:  # no matter: it is tried again in its turn
+                    got = None
+                    tries.append((top, i, bh))
+                budget[0] -= min(budget[0], FIRST_NODES) - quick[0]
+                if got is not None:
+                    best, floor = got, got[0]
+                    if floor >= target:
+                        return best
+        tries.sort(key=lambda x: (-x[0], x[1]))  # the banker hands that could do most first
         for top, _, bh in tries:
             if top <= floor:
                 break
-            left_enc = self.full - self.encode(bh)
-            offer: list[tuple[list[int], list[int], list[int]]] = []
-            for t in wanted:
-                pm = self.members(t)
-                v = np.asarray(nets(bh, pm), dtype=np.int64)
-                keep = v > UNUSABLE // 2
-                pm, v = pm[keep], v[keep]
-                o = np.argsort(-v, kind="stable")
-                hs, vs = pm[o].tolist(), v[o].tolist()
-                enc = [self.encode(h) for h in hs]
-                ok = [i for i, e in enumerate(enc) if fits(left_enc, e)]
-                offer.append(([enc[i] for i in ok], [vs[i] for i in ok], [hs[i] for i in ok]))
-            groups = [(e, v, m) for (e, v, _), m in zip(offer, need, strict=True)]
-            got = assign(groups, left_enc, self.kinds, floor, target, budget)
+            got = self._attempt(bh, wanted, need, nets, floor, target, budget)
             if got is None:
                 continue
-            total, picks = got
-            floor = total
-            chosen = tuple(offer[g][2][j] for g, js in enumerate(picks) for j in js)
-            values = tuple(offer[g][1][j] for g, js in enumerate(picks) for j in js)
-            best = (total, bh, chosen, values)
-            if total >= target:
+            best = got
+            floor = got[0]
+            if floor >= target:
                 break
         return best
+
+    def _top(
+        self,
+        bh: int,
+        wanted: list[int],
+        need: list[int],
+        nets: Callable[[int, npt.NDArray[np.int64]], npt.NDArray[np.int64]],
+    ) -> int:
+        """The most the types' hands can net with banker hand ``bh`` (:data:`UNUSABLE`
+        when too few of a type are left)."""
+        left = self.copies.copy()
+        np.subtract.at(left, [c for c in self.hands[bh].tolist() if c != self.pad], 1)
+        if (left < 0).any():
+            return UNUSABLE
+        top = 0
+        for t, m in zip(wanted, need, strict=True):
+            pm = self.members(t)
+            v = np.asarray(nets(bh, pm), dtype=np.int64)
+            v = v[(v > UNUSABLE // 2) & self.fitting(pm, left)]
+            if len(v) < (m if self.single else 1):
+                return UNUSABLE  # too few hands of the type are left
+            # one deck: m different hands; a shoe may deal one hand again
+            top += int(np.sort(v)[-m:].sum()) if self.single else m * int(v.max())
+        return top
+
+    def _attempt(
+        self,
+        bh: int,
+        wanted: list[int],
+        need: list[int],
+        nets: Callable[[int, npt.NDArray[np.int64]], npt.NDArray[np.int64]],
+        floor: int,
+        target: int,
+        budget: list[int],
+    ) -> Deal | None:
+        """The best deal above ``floor`` with banker hand ``bh`` (:meth:`best`)."""
+        fits = self.kinds.fits
+        if not fits(self.full, self.encode(bh)):
+            return None  # the deck does not hold the banker hand
+        left_enc = self.full - self.encode(bh)
+        offer: list[tuple[list[int], list[int], list[int]]] = []
+        for t in wanted:
+            pm = self.members(t)
+            v = np.asarray(nets(bh, pm), dtype=np.int64)
+            keep = v > UNUSABLE // 2
+            pm, v = pm[keep], v[keep]
+            o = np.argsort(-v, kind="stable")
+            hs, vs = pm[o].tolist(), v[o].tolist()
+            enc = [self.encode(h) for h in hs]
+            ok = [i for i, e in enumerate(enc) if fits(left_enc, e)]
+            offer.append(([enc[i] for i in ok], [vs[i] for i in ok], [hs[i] for i in ok]))
+        groups = [(e, v, m) for (e, v, _), m in zip(offer, need, strict=True)]
+        got = assign(groups, left_enc, self.kinds, floor, target, budget)
+        if got is None:
+            return None
+        total, picks = got
+        chosen = tuple(offer[g][2][j] for g, js in enumerate(picks) for j in js)
+        values = tuple(offer[g][1][j] for g, js in enumerate(picks) for j in js)
+        return (total, bh, chosen, values)
