@@ -86,4 +86,9 @@ def test_bull_risk_shows_the_exact_covariance(monkeypatch: Any) -> None:
     assert rec["covariance_method"] == "exact"
     assert rec["covariance"] == rec["covariance_low"] == rec["covariance_high"] == float(cov)
     assert rec["variance"] == pytest.approx(3 * rec["player_variance"] + 6 * float(cov))
-    assert len(calls) == 1
+    text = StringIO()
+    assert cli.main(argv[:-1], text) == 0  # the same figures, as text
+    assert "covariance of two players' nets: 0.007000 (exact, every deal counted)" in (
+        text.getvalue()
+    )
+    assert len(calls) == 2  # once per answer (the cache is bypassed here)

@@ -389,16 +389,22 @@ def risk_text(r: BankerRisk) -> str:
     setting = ", ".join(f"{k} {v}" for k, v in r.setting.items() if v is not None)
     lo, hi = r.covariance_interval
     vlo, vhi = r.variance_interval
+    how = (
+        "exact, every deal counted"
+        if r.covariance_method == "exact"
+        else f"{LEVEL}% interval {lo:.6f} .. {hi:.6f}; {r.covariance_method}, {r.tables:,} tables"
+    )
+    var_how = (
+        "exact" if r.covariance_method == "exact" else f"{LEVEL}% interval {vlo:.4f} .. {vhi:.4f}"
+    )
     lines = [
         f"{r.game} banker at a table of {r.players} player(s) [{r.rules}]"
         + (f" ({setting})" if setting else ""),
         f"  banker's net per round: mean {float(r.mean):+.6f} (exact: {fraction_text(r.mean)}),"
         f" SD {r.sd:.4f}",
-        f"  covariance of two players' nets: {r.covariance:.6f} "
-        f"({LEVEL}% interval {lo:.6f} .. {hi:.6f}; {r.covariance_method}, "
-        f"{r.tables:,} tables)",
-        f"  variance N*Var1 + N(N-1)*Cov = {r.variance:.4f} ({LEVEL}% interval "
-        f"{vlo:.4f} .. {vhi:.4f}); one player's variance {float(r.player.variance):.6f} (exact)",
+        f"  covariance of two players' nets: {r.covariance:.6f} ({how})",
+        f"  variance N*Var1 + N(N-1)*Cov = {r.variance:.4f} ({var_how}); "
+        f"one player's variance {float(r.player.variance):.6f} (exact)",
     ]
     how = (
         "exact"
