@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from solver.kit.exact import commission_fraction, fraction_text
+from solver.kit.exact_cache import cached_fraction
 from solver.kit.risk import NetDistribution
 from solver.kit.table_risk import (
     EXACT_RUIN_WORK,
@@ -52,7 +53,6 @@ __all__ = [
     "BankerRisk",
     "Worst",
     "banker_risk",
-    "cached_fraction",
     "quantile_loss",
     "risk_text",
     "table_risk",
@@ -580,47 +580,3 @@ def table_risk(
         game, rules, setting, net, sample, players, rounds, w, reserve, "simulated", note,
         banker_word, exact,
     )  # fmt: skip
-
-
-def cached_fraction(
-    name: str, key: Mapping[str, Any], compute: Callable[[], Fraction], tables: str | None
-) -> Fraction:
-    """An exact figure for ``key`` (a rule set and options): read from the cache next to
-    the rule-set tables (``rules/<name>-<digest>-<code>.json``), or computed once and
-    written there whole."""
-    import json
-    import os
-    import uuid
-
-    from solver.core.files import read_text
-    from solver.store.custom import rule_digest, rule_table_path
-
-    memo = name + rule_digest(key) + (tables or "")
-    if memo in _FRACTIONS:
-        return _FRACTIONS[memo]
-    path = rule_table_path(name, key, tables).with_suffix(".json")
-    want = json.loads(json.dumps(dict(key), default=str))
-    got = None
-    try:
-        stored = json.loads(read_text(str(path), "cached figures", 1 << 16))
-        if stored.get("key") == want:
-            got = Fraction(stored["value"])
-    except (OSError, ValueError, AttributeError, KeyError, TypeError, ZeroDivisionError):
-        got = None
-    if got is None:
-        got = compute()
-        tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps({"key": want, "value": fraction_text(got)}), "utf-8")
-            os.replace(tmp, path)
-            for older in path.parent.glob(f"{name}-{rule_digest(key)}-*.json"):
-                if older != path:
-                    older.unlink(missing_ok=True)
-        except OSError:
-            tmp.unlink(missing_ok=True)
-    _FRACTIONS[memo] = got
-    return got
-
-
-_FRACTIONS: dict[str, Fraction] = {}
