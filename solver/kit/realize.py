@@ -222,10 +222,11 @@ class Realizer:
         self.single = int(np.max(copies, initial=0)) <= 1
         self.pad = pad
         # how many times each hand holds each of its cards, for the test "fits"
-        self._ids = np.where(self.hands == pad, len(copies), self.hands).astype(np.int64)
+        # (small integers: two bytes and one keep a Niu Niu shoe's 3.8 M hands in 57 MB)
+        self._ids = np.where(self.hands == pad, len(copies), self.hands).astype(np.uint16)
         self._times = np.stack(
             [
-                (self.hands == self.hands[:, j : j + 1]).sum(axis=1)
+                (self.hands == self.hands[:, j : j + 1]).sum(axis=1, dtype=np.uint8)
                 for j in range(self.hands.shape[1])
             ],
             axis=1,

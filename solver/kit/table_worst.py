@@ -123,6 +123,7 @@ def worst_figure(
     if row is None:
         problem = _PROBLEMS.get(memo)
         if problem is None:
+            _PROBLEMS.clear()  # one rule set's hands at a time: they are large
             problem = _PROBLEMS[memo] = make()
         row = stored[str(players)] = _row(problem, players, budget)
         tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
