@@ -179,6 +179,9 @@ def parse_int(arr: pa.Array, name: str, none_value: int | None = None) -> Parsed
             stated,
             _messages(arr, stated, name, "an integer"),
         )
+    plain = _plain_ints(arr)
+    if plain is not None:
+        return plain
     text, stated = _clean_text(arr)
     digits = pc.match_substring_regex(text, r"^[+-]?\d{1,9}(\.0*)?$")
     ok = to_np(pc.fill_null(digits, False), bool)
@@ -193,6 +196,40 @@ def parse_int(arr: pa.Array, name: str, none_value: int | None = None) -> Parsed
         v[none] = none_value
     bad = stated & ~ok & ~none
     return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "an integer"))
+
+
+_DIGIT_OR_MINUS = np.zeros(256, dtype=bool)
+_DIGIT_OR_MINUS[[*b"0123456789-"]] = True
+
+
+def _plain_ints(arr: pa.Array) -> Parsed | None:
+    """A text column of plain integers (digits, a leading ``-``, at most nine bytes; or
+    empty: not stated) read by a cast, as :func:`parse_int` reads them; ``None`` when
+    some row holds anything else (each row is then read by the rules).
+
+    >>> _plain_ints(pa.array(["7", "", "-12", None])).value.tolist()
+    [7, 0, -12, 0]
+    >>> _plain_ints(pa.array(["7", " 7"])) is None, _plain_ints(pa.array(["0x5"])) is None
+    (True, True)
+    """
+    if not pa.types.is_string(arr.type) or not len(arr):
+        return None
+    data = arr.buffers()[2]
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    raw = np.zeros(0, np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8)
+    if not _DIGIT_OR_MINUS[raw[off[0] : off[-1]]].all():
+        return None
+    size = np.diff(off)
+    if size.max() > 9:
+        return None
+    stated = (size > 0) & ~nulls(arr)
+    value = np.zeros(len(arr), dtype=np.int64)
+    try:
+        got = pc.cast(pc.filter(arr, pa.array(stated)), pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None  # a misplaced "-"
+    value[stated] = to_np(got, np.int64)
+    return Parsed(value, stated, np.zeros(len(arr), dtype=bool))
 
 
 def parse_float(arr: pa.Array, name: str) -> Parsed:
@@ -249,11 +286,19 @@ PAD = 255
 def _fast_cards(
     text: pa.Array, sizes: tuple[int, ...]
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-    """Vectorised read of hands in the plain card notation (:func:`solver.kit.notation.
-    card_tokens`); rows it cannot read (``ok`` false) go to the slow parser."""
+    """Vectorised read of hands in the card notation: the plainest spelling from the
+    bytes (:func:`plain_cards`), the rest by the token table (:func:`solver.kit.notation.
+    card_tokens`); rows neither reads (``ok`` false) go to the slow parser."""
     from solver.kit.notation import Spans, card_tokens
+    from solver.kit.plain import plain_cards
 
-    return card_tokens(Spans.of_arrow(text), sizes)
+    ids, size, ok = plain_cards(text, sizes)
+    rest = np.flatnonzero(~ok)
+    if len(rest):
+        spans = Spans.of_arrow(text)
+        some = Spans(spans.data, spans.starts[rest], spans.ends[rest], spans.valid[rest])
+        ids[rest], size[rest], ok[rest] = card_tokens(some, sizes)
+    return ids, size, ok
 
 
 def _slow_cards(value: Any, sizes: tuple[int, ...], copies: int = 1) -> list[int]:
@@ -429,31 +474,47 @@ def _tile_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
 
 
 TILE_FIRST, TILE_COPIES = _tile_tables()
+_FIRST_ID = TILE_FIRST.astype(np.uint8)
+_ONE_COPY = TILE_COPIES == 1
 
 
 def _fast_tiles(
     text: pa.Array, sizes: tuple[int, ...]
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-    """Vectorised read of hands in the tile notation (:func:`solver.kit.notation.
+    """Vectorised read of hands in the tile notation — the plainest spelling from the
+    bytes (:func:`plain_tiles`), the rest by the grammar (:func:`solver.kit.notation.
     tile_tokens`): canonical sorted tile ids (copy 0 of a civil type before copy 1);
     a hand with more copies of a type than the set holds is left to the slow parser."""
     from solver.kit.notation import Spans, tile_tokens
+    from solver.kit.plain import plain_tiles
 
-    types, size, ok = tile_tokens(Spans.of_arrow(text), sizes)
+    types, size, ok = plain_tiles(text, sizes)
+    rest = np.flatnonzero(~ok)
+    if len(rest):
+        spans = Spans.of_arrow(text)
+        some = Spans(spans.data, spans.starts[rest], spans.ends[rest], spans.valid[rest])
+        types[rest], size[rest], ok[rest] = tile_tokens(some, sizes)
+    from solver.core.indexing import sort_columns
+
     n, width = types.shape
     ids = np.full((n, width), PAD, dtype=np.uint8)
     for k in sizes:
-        rows = np.flatnonzero(ok & (size == k))
+        hit = ok & (size == k)
+        every = bool(hit.all())
+        rows = np.arange(n) if every else np.flatnonzero(hit)
         if not len(rows):
             continue
-        t = np.sort(types[rows, :k].astype(np.int64), axis=1)
-        dup = np.zeros(t.shape, dtype=bool)
-        dup[:, 1:] = t[:, 1:] == t[:, :-1]
-        over = (dup & (TILE_COPIES[t] == 1)).any(axis=1)
-        if k > 2:
-            over |= (t[:, 2:] == t[:, :-2]).any(axis=1)
-        good = rows[~over]
-        ids[good, :k] = (TILE_FIRST[t[~over]] + dup[~over]).astype(np.uint8)
+        t = sort_columns([types[:, j] if every else types[rows, j] for j in range(k)])
+        over = np.zeros(len(rows), dtype=bool)
+        dup = [np.zeros(len(rows), dtype=bool)]  # a tile of the type before it: copy 1
+        for j in range(1, k):
+            dup.append(t[j] == t[j - 1])
+            over |= dup[j] & _ONE_COPY[t[j]]
+            if j > 1:
+                over |= t[j] == t[j - 2]  # three of a type
+        good = ~over
+        for j in range(k):
+            ids[rows[good], j] = (_FIRST_ID[t[j]] + dup[j])[good]
         ok[rows[over]] = False
     return ids, np.where(ok, size, 0).astype(np.int8), ok
 
