@@ -111,7 +111,7 @@ class _Run:
         self.diagnose = diagnose
         self.scorer = Scorer(checker.variants, checker.rules.to_data())
         self.variants, self.causes = self.scorer.variants, self.scorer.causes
-        self.tally, self.shapes = self.scorer.tally, self.scorer.shapes
+        self.tally = self.scorer.tally
         self.fields = fields
         self.stats = {f: [0, 0, 0] for f in fields}
         self.kinds: dict[str, Counter[str]] = {f: Counter() for f in fields}
@@ -193,7 +193,7 @@ class _Run:
                 f"{path}: nothing readable: all {self.malformed} rows are malformed{where}"
             )
         tally, disagree = self.tally, self.disagree
-        patterns = self.shapes.patterns()
+        patterns = self.scorer.patterns()
         stats, kinds = self.stats, self.kinds
         return VerifyReport(
             game=game,

@@ -57,6 +57,9 @@ class Checked:
     variant_agree: Callable[[Any, npt.NDArray[np.int64]], npt.NDArray[np.bool_]]
     record: Callable[[int], dict[str, Any]]
     interesting: npt.NDArray[np.bool_]
+    keys: Keys | None = None
+    """What an agreeing row's diagnosis depends on, when the checker can say (``None``:
+    every row is scored on its own); see :class:`Keys`."""
 
     @property
     def disagree(self) -> npt.NDArray[np.bool_]:
@@ -64,6 +67,45 @@ class Checked:
         for f, st in self.stated.items():
             out |= st & ~self.agree[f]
         return out
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The rows of a group as keys, so that agreeing rows are counted, not scored one
+    by one (:mod:`solver.kit.scoring`).
+
+    ``of[i]`` is row ``i``'s key in ``range(space)``, or -1 for a row scored on its own
+    (a claim the key does not hold, such as a claimed bull). The promise: an agreeing
+    row with key ``k`` whose stated fields are ``F`` is agreed with by exactly the
+    variants that agree with row 0 of ``rows(np.array([k]), F)`` — a group of one
+    agreeing row per key, its claims our own answers on the fields ``F`` — and has its
+    ``interesting`` flag and its atoms (``record.atom_counts``). A key is
+    ``shape * order + o``: the variants that do not depend on the order the items were
+    written (``Variant.order`` empty), ``interesting`` and the atoms depend on the
+    shape alone; with ``order == 1`` the key knows nothing of the written order, and
+    variants that depend on it are scored row by row.
+    """
+
+    of: npt.NDArray[np.int64]
+    space: int
+    rows: Callable[[npt.NDArray[np.int64], Sequence[str]], Checked]
+    order: int = 1
+
+
+class AgreeingAtoms:
+    """A group's ``record(i)`` that also counts agreeing rows by the atom set of their
+    records, vectorised (``atom_counts(rows)``, see :mod:`solver.kit.learn`)."""
+
+    def __init__(
+        self,
+        record: Callable[[int], dict[str, Any]],
+        atom_counts: Callable[[npt.NDArray[np.int64]], Any],
+    ) -> None:
+        self.record = record
+        self.atom_counts = atom_counts
+
+    def __call__(self, i: int) -> dict[str, Any]:
+        return self.record(i)
 
 
 class Checker(Protocol):

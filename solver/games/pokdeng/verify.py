@@ -8,7 +8,7 @@ Sam Lueang, straights when the rules count them, Normal) and ``deng``. Showdown 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -17,7 +17,9 @@ import pyarrow as pa
 
 from solver.core.errors import BullError
 from solver.kit.check import (
+    AgreeingAtoms,
     Checked,
+    Keys,
     Mask,
     claim_parts,
     claim_rows,
@@ -86,9 +88,6 @@ class PokDengChecker:
         """Nothing to preload: hands are classified directly."""
 
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        from solver.games.pokdeng.diagnose import pokdeng_hand_answers
-        from solver.games.pokdeng.rules import Kind
-
         hands = parse_card_hands(cols["hand"], (2, 3), copies=self.rules.decks)
         claims = read_claims(
             cols,
@@ -101,9 +100,43 @@ class PokDengChecker:
         parts = [(hands.bad | ~hands.stated, empty_messages(hands, "hand")), *claim_parts(claims)]
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
-        cards, size = hands.ids[rows], hands.size[rows]
-        ans = pokdeng_hand_answers(cards, size, self.rules)
         stated, cv = claim_rows(claims, rows)
+        return self._hands(rows, bad, messages, hands.ids[rows], hands.size[rows], stated, cv)
+
+    def _key_rows(self, keys: npt.NDArray[np.int64], fields: Sequence[str]) -> Checked:
+        """One agreeing hand row per key (a hand's cards sorted, :data:`PAD` as 52, in
+        base 53), stating ``fields`` as we answer."""
+        from solver.games.pokdeng.diagnose import pokdeng_hand_answers
+
+        digits = np.stack([keys // 53**2, keys // 53 % 53, keys % 53], axis=1)
+        cards = np.where(digits == 52, PAD, digits).astype(np.uint8)
+        size = np.where(digits[:, 2] == 52, 2, 3).astype(np.int8)
+        n = len(keys)
+        ans = pokdeng_hand_answers(cards, size, self.rules)
+        stated = {f: np.ones(n, dtype=bool) for f in fields}
+        cv = {f: np.asarray(ans[_HAND_KEYS[f]]).astype(np.int64) for f in fields}
+        no = np.zeros(n, dtype=bool)
+        return self._hands(np.arange(n), no, {}, cards, size, stated, cv, ans, virtual=True)
+
+    def _hands(
+        self,
+        rows: npt.NDArray[np.int64],
+        bad: Mask,
+        messages: dict[int, str],
+        cards: npt.NDArray[np.uint8],
+        size: npt.NDArray[np.int8],
+        stated: dict[str, Mask],
+        cv: dict[str, npt.NDArray[Any]],
+        ans: Mapping[str, npt.NDArray[Any]] | None = None,
+        virtual: bool = False,
+    ) -> Checked:
+        """The group of well-formed hand rows ``rows`` (``cards`` as written, ``size``
+        of each), checked: their claims ``cv`` where ``stated``."""
+        from solver.games.pokdeng.diagnose import pokdeng_hand_answers
+        from solver.games.pokdeng.rules import Kind
+
+        if ans is None:
+            ans = pokdeng_hand_answers(cards, size, self.rules)
 
         def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
             return equal_fields(cv, a, sel, _HAND_KEYS)
@@ -142,6 +175,20 @@ class PokDengChecker:
                 f"under {self.rules.name}",
             }
 
+        def atom_counts(sel: npt.NDArray[np.int64]) -> Any:
+            """Agreeing rows counted by the atom set of their records, vectorised."""
+            from solver.games.pokdeng.rules import HandType
+            from solver.kit.learn import card_atom_counts
+
+            names = [None, *(f"category {HandType(t).label}" for t in range(len(HandType)))]
+            kind = np.asarray(ans["type"], dtype=np.int64)[sel] + 1
+            return card_atom_counts(cards[sel], extras=[(kind, names)])
+
+        keys = None
+        if not virtual:  # a row's key: its cards sorted (PAD last, as 52), in base 53
+            srt = np.sort(cards, axis=1).astype(np.int64)
+            srt[srt == PAD] = 52
+            keys = Keys((srt[:, 0] * 53 + srt[:, 1]) * 53 + srt[:, 2], 53**3, self._key_rows)
         return Checked(
             "hand",
             rows,
@@ -151,8 +198,9 @@ class PokDengChecker:
             base_agree,
             {},
             variant_agreement(answers, agree, stated),
-            record,
+            AgreeingAtoms(record, atom_counts),
             interesting,
+            keys,
         )
 
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:

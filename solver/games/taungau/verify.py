@@ -10,9 +10,8 @@ reveal order; the two hands share one tile set.
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
@@ -22,8 +21,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from solver.core.errors import BullError
+from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
+    AgreeingAtoms,
     Checked,
+    Keys,
     Mask,
     claim_parts,
     claim_rows,
@@ -38,15 +40,12 @@ from solver.kit.check import (
     variant_agreement,
 )
 from solver.kit.parse import (
-    NONE_WORDS,
     PAD,
     TILE_COPIES,
     TILE_FIRST,
-    is_text,
     parse_bool,
     parse_int,
     parse_tile_hands,
-    show,
 )
 from solver.kit.read import MAX_LISTED
 
@@ -65,100 +64,9 @@ def _type_of_tile() -> npt.NDArray[np.int64]:
     return np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
 
 
-def _parse_values(
-    arr: pa.Array,
-) -> tuple[
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.bool_],
-    npt.NDArray[np.bool_],
-    dict[int, str],
-]:
-    """The ``values`` claims ({"[4:2]": 6}, ``[4:2]=6 [2:1]=3``): per row a mask of the
-    wild tiles whose value is stated, their bits (6 = 1; bit 0 [2:1], bit 1 [4:2]),
-    stated and bad rows."""
-    n = len(arr)
-    mask = np.zeros(n, dtype=np.int64)
-    bits = np.zeros(n, dtype=np.int64)
-    stated = np.zeros(n, dtype=bool)
-    bad = np.zeros(n, dtype=bool)
-    messages: dict[int, str] = {}
-    cache: dict[str, tuple[int, int] | str] = {}
-    text = (
-        arr
-        if is_text(arr.type)
-        else pc.cast(arr, pa.string())
-        if not (pa.types.is_struct(arr.type) or pa.types.is_map(arr.type))
-        else None
-    )
-    for i in range(n):
-        raw = arr[i].as_py() if text is None else text[i].as_py()
-        if raw is None:
-            continue
-        key = json.dumps(raw, sort_keys=True) if not isinstance(raw, str) else raw
-        if not key.strip() or key.strip().lower() in (*NONE_WORDS, "{}"):
-            continue
-        got = cache.get(key)
-        if got is None:
-            got = _values_of(raw)
-            cache[key] = got
-        stated[i] = True
-        if isinstance(got, str):
-            bad[i] = True
-            if len(messages) < MAX_LISTED:
-                messages[i] = f"values {show(raw)}: {got}"
-            continue
-        mask[i], bits[i] = got
-    return mask, bits, stated, bad, messages
-
-
-def _values_of(raw: Any) -> tuple[int, int] | str:
-    from solver.core.tiles import parse_tile
-    from solver.games.taungau.hands import WILD_TILES
-
-    items: list[tuple[str, Any]]
-    if isinstance(raw, str):
-        s = raw.strip()
-        if s.startswith("{"):
-            try:
-                obj = json.loads(s)
-            except ValueError:
-                return "not valid JSON"
-            if not isinstance(obj, dict):
-                return 'expected an object like {"[4:2]": 6}'
-            items = list(obj.items())
-        else:
-            items = []
-            for part in re.split(r"[\s,;]+", s):
-                if not part:
-                    continue
-                if "=" not in part:
-                    return "expected TILE=3|6 pairs, e.g. [4:2]=6"
-                k, v = part.split("=", 1)
-                items.append((k, v))
-    elif isinstance(raw, dict):
-        items = list(raw.items())
-    else:
-        return 'expected an object like {"[4:2]": 6} or [4:2]=6'
-    mask = bits = 0
-    for k, v in items:
-        if v is None:
-            continue
-        try:
-            tile = parse_tile(str(k))
-        except BullError as exc:
-            return str(exc)
-        if tile not in WILD_TILES:
-            return f"{k} is not [2:1] or [4:2]: only those take a 3/6 value"
-        b = WILD_TILES.index(tile)
-        if str(v).strip() not in ("3", "6"):
-            return f"the value of {k} must be 3 or 6, not {v!r}"
-        mask |= 1 << b
-        bits |= (str(v).strip() == "6") << b
-    return mask, bits
-
-
 _TN_LABEL_NONE = -1
+_TILE_HANDS = 201_376
+"""Sorted five-tile hands of the 32 tile ids, C(32, 5): a hand's key is its colex rank."""
 
 
 class TauNgauChecker:
@@ -183,6 +91,7 @@ class TauNgauChecker:
         self.reveals = options.get("banker_reveals") or self.rules.banker_reveals
         self.variants = taungau_catalogue(self.rules, "all", self.reveals)
         self._decisions: dict[Any, npt.NDArray[np.uint8]] = {}
+        self._every: npt.NDArray[np.uint8] | None = None
 
     def prepare(self) -> None:
         """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
@@ -196,13 +105,6 @@ class TauNgauChecker:
         return points, (points >= 0) & (points <= 9)
 
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        from solver.games.taungau.diagnose import (
-            FIRST_WRITTEN,
-            claimed_bull_ok,
-            taungau_hand_answers,
-        )
-        from solver.games.taungau.hands import _VALUES
-
         hands = parse_tile_hands(cols["hand"], (5,))
         claims = read_claims(
             cols,
@@ -218,13 +120,67 @@ class TauNgauChecker:
             parts.append((bull.bad, bull.messages))
         vals = None
         if "values" in cols:
-            vals = _parse_values(cols["values"])
+            vals = parse_values(cols["values"])
             parts.append((vals[3], vals[4]))
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
-        tiles = hands.ids[rows]
-        ans = taungau_hand_answers(tiles, self.rules)
         stated, cv = claim_rows(claims, rows)
+
+        def written() -> npt.NDArray[np.int64]:
+            return written_positions(cols["hand"], rows)
+
+        return self._hands(rows, bad, messages, hands.ids[rows], stated, cv, bull, vals, written)
+
+    def _key_rows(self, keys: npt.NDArray[np.int64], fields: Sequence[str]) -> Checked:
+        """One agreeing hand row per key (the colex rank of its sorted tile ids),
+        stating ``fields`` as we answer."""
+        from solver.core.indexing import all_subsets
+        from solver.games.taungau.diagnose import taungau_hand_answers
+
+        if self._every is None:
+            self._every = all_subsets(32, 5)
+        tiles = self._every[keys]
+        n = len(keys)
+        ans = taungau_hand_answers(tiles, self.rules)
+        types = {"has_bull": bool, "points": np.int64}
+        cv = {f: np.asarray(ans[f]).astype(types[f]) for f in fields}
+        stated = {f: np.ones(n, dtype=bool) for f in fields}
+
+        def written() -> npt.NDArray[np.int64]:
+            return np.tile(np.arange(5, dtype=np.int64), (n, 1))  # as sorted: unused
+
+        no = np.zeros(n, dtype=bool)
+        return self._hands(
+            np.arange(n), no, {}, tiles, stated, cv, None, None, written, ans, virtual=True
+        )
+
+    def _hands(
+        self,
+        rows: npt.NDArray[np.int64],
+        bad: Mask,
+        messages: dict[int, str],
+        tiles: npt.NDArray[np.uint8],
+        stated: dict[str, Mask],
+        cv: dict[str, npt.NDArray[Any]],
+        bull: Any,
+        vals: Any,
+        read_written: Callable[[], npt.NDArray[np.int64]],
+        ans: Mapping[str, npt.NDArray[Any]] | None = None,
+        virtual: bool = False,
+    ) -> Checked:
+        """The group of well-formed hand rows ``rows`` (``tiles``: sorted ids), checked:
+        their claims ``cv`` where ``stated``, a claimed ``bull`` and ``values`` (parsed,
+        over the chunk), ``read_written()`` the tiles' written order (read if a variant
+        asks)."""
+        from solver.games.taungau.diagnose import (
+            FIRST_WRITTEN,
+            claimed_bull_ok,
+            taungau_hand_answers,
+        )
+        from solver.games.taungau.hands import _VALUES
+
+        if ans is None:
+            ans = taungau_hand_answers(tiles, self.rules)
         m = len(rows)
         hv = _VALUES[:, tiles].astype(np.int64)  # (4, m, 5) values mod 10
         digit = hv.sum(axis=2) % 10  # (4, m)
@@ -280,7 +236,7 @@ class TauNgauChecker:
             claims: dict[str, Any] = {"bull": said}
             if FIRST_WRITTEN in (getattr(variant, "mistake", None) or "").split("+"):
                 if not written:
-                    written.append(written_positions(cols["hand"], rows))
+                    written.append(read_written())
                 claims["written"] = written[0][sel]
             return taungau_hand_answers(tiles[sel], self.rules, variant, claims)
 
@@ -299,6 +255,37 @@ class TauNgauChecker:
         def record(i: int) -> dict[str, Any]:
             return self._hand_record(i, tiles, ans, cv, stated, base_agree, kinds, bull_ids)
 
+        def atom_counts(sel: npt.NDArray[np.int64]) -> Any:
+            """Agreeing rows counted by the atom set of their records (the hand's shape:
+            a [2:1], a [4:2], two tiles of a type), vectorised."""
+            from solver.games.taungau.hands import WILD_TILES
+
+            t = tiles[sel]
+            types = _type_of_tile()[t]  # sorted ids: tiles of a type side by side
+            code = (
+                (t == WILD_TILES[0]).any(axis=1)
+                + 2 * (t == WILD_TILES[1]).any(axis=1)
+                + 4 * (types[:, 1:] == types[:, :-1]).any(axis=1)
+            )
+            out: Counter[frozenset[str]] = Counter()
+            for c, k in enumerate(np.bincount(code, minlength=8).tolist()):
+                if k:
+                    shape = ["hands of 5 tiles", "holding [2:1]", "holding [4:2]"]
+                    out[
+                        frozenset([x for b, x in enumerate(shape) if not b or c >> (b - 1) & 1])
+                        | ({"holding a pair of tiles"} if c & 4 else set())
+                    ] += k
+            return out
+
+        keys = None
+        if not virtual:  # a row's key: its sorted tile ids (a claimed bull or values: none)
+            from solver.core.indexing import colex_rank_array
+
+            key = colex_rank_array(tiles, presorted=True).astype(np.int64)
+            for f in ("bull", "values"):
+                if f in stated:
+                    key[stated[f]] = -1
+            keys = Keys(key, _TILE_HANDS, self._key_rows)
         return Checked(
             "hand",
             rows,
@@ -308,8 +295,9 @@ class TauNgauChecker:
             base_agree,
             kinds,
             variant_agreement(answers, agree, stated),
-            record,
+            AgreeingAtoms(record, atom_counts),
             interesting,
+            keys,
         )
 
     def _bull_why(self, bull: list[int], hand: list[int], points: int | None) -> str:
