@@ -376,9 +376,15 @@ def test_keyed_report_is_the_row_by_row_report(
     game: str, batch: int, tmp_path: Path, request: pytest.FixtureRequest,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
+    import solver.kit.keycounts as keycounts
+    import solver.kit.scoring as scoring
+
     tables = _tables(game, request)
     path = _write(tmp_path / "c.parquet", ROWS[game](12_000, 11))
     out_k, out_r = tmp_path / "k.jsonl", tmp_path / "r.jsonl"
+    if batch < 2_000:  # disagreeing rows scored a few dozen at a time, across groups
+        monkeypatch.setattr(scoring, "DEFER", 37)
+        monkeypatch.setattr(keycounts, "GROUP", 97)
     keyed = _report(game, path, tables, monkeypatch, True, batch_size=batch, out=str(out_k))
     rows = _report(game, path, tables, monkeypatch, False, batch_size=batch, out=str(out_r))
     assert keyed["disagree"] > 200 and keyed["diagnosis"]
@@ -393,13 +399,13 @@ def test_keyed_report_with_many_counts(
 ) -> None:
     """Hands repeated so often that their counts are many: the learner's agreeing rows
     are then counted row by row, a slice at a time."""
-    import solver.kit.scoring as scoring
+    import solver.kit.keycounts as keycounts
 
     rows = _niuniu_rows(3_000, 2)
     rows = [dict(r, bull="") for r in rows for _ in range(1 + len(r["hand"]) % 5)]
     path = _write(tmp_path / "c.parquet", rows)
-    monkeypatch.setattr(scoring, "_MAX_WEIGHTS", 2)
+    monkeypatch.setattr(keycounts, "MAX_WEIGHTS", 2)
     keyed = _report("niuniu", path, niuniu_tables, monkeypatch, True)
-    monkeypatch.setattr(scoring, "_MAX_WEIGHTS", 2)
+    monkeypatch.setattr(keycounts, "MAX_WEIGHTS", 2)
     plain = _report("niuniu", path, niuniu_tables, monkeypatch, False)
     assert keyed["disagree"] > 100 and keyed == plain

@@ -60,6 +60,8 @@ class Checked:
     keys: Keys | None = None
     """What an agreeing row's diagnosis depends on, when the checker can say (``None``:
     every row is scored on its own); see :class:`Keys`."""
+    claims: dict[str, npt.NDArray[Any]] | None = None
+    """Per stated field, the values claimed (where ``stated``), as the checker reads them."""
 
     @property
     def disagree(self) -> npt.NDArray[np.bool_]:
@@ -75,11 +77,12 @@ class Keys:
     by one (:mod:`solver.kit.scoring`).
 
     ``of[i]`` is row ``i``'s key in ``range(space)``, or -1 for a row scored on its own
-    (a claim the key does not hold, such as a claimed bull). The promise: an agreeing
-    row with key ``k`` whose stated fields are ``F`` is agreed with by exactly the
-    variants that agree with row 0 of ``rows(np.array([k]), F)`` — a group of one
-    agreeing row per key, its claims our own answers on the fields ``F`` — and has its
-    ``interesting`` flag and its atoms (``record.atom_counts``). A key is
+    (a claim the key does not hold, such as a claimed bull). The promise: a row with
+    key ``k`` whose stated fields are ``F`` is agreed with by exactly the variants that
+    agree with row 0 of ``rows(np.array([k]), F, claims)`` — a group of one row per
+    key, claiming on the fields ``F`` the values ``claims`` (default: our own answers,
+    an agreeing row) — and has its ``interesting`` flag, its atoms
+    (``record.atom_counts``, ``record.lost_counts``) and whether it disagrees. A key is
     ``shape * order + o``: the variants that do not depend on the order the items were
     written (``Variant.order`` empty), ``interesting`` and the atoms depend on the
     shape alone; with ``order == 1`` the key knows nothing of the written order, and
@@ -88,7 +91,8 @@ class Keys:
 
     of: npt.NDArray[np.int64]
     space: int
-    rows: Callable[[npt.NDArray[np.int64], Sequence[str]], Checked]
+    rows: Callable[..., Checked]
+    """``rows(keys, fields, claims=None)``: a group of one row per key (above)."""
     order: int = 1
 
 

@@ -19,7 +19,8 @@ its count — exactly the sum a pass over the rows would make.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,8 +28,19 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.kit.check import Checked, Keys
+from solver.kit.learn import Shapes, atoms
 
-__all__ = ["GROUP", "KeyCounts"]
+__all__ = [
+    "DEFER",
+    "GROUP",
+    "MAX_WEIGHTS",
+    "Deferred",
+    "KeyCounts",
+    "Waiting",
+    "by_fields",
+    "row_atoms",
+    "weighted_atoms",
+]
 
 GROUP = 1 << 17
 """Keys scored at a time (one group of agreeing rows per so many keys)."""
@@ -135,3 +147,139 @@ class KeyCounts:
     def order(self, mode: str) -> int:
         """How many written orders a shape's keys tell apart (1: none)."""
         return min((t.order for (m, _), t in self.tables.items() if m == mode), default=1)
+
+
+@dataclass
+class _Waiting:
+    """Disagreeing rows of one kind and one set of stated fields, waiting to be scored:
+    their keys, their claims, and where each one's answer goes."""
+
+    rows: Callable[..., Checked]
+    keys: list[npt.NDArray[np.int64]] = field(default_factory=list)
+    claims: list[dict[str, npt.NDArray[Any]]] = field(default_factory=list)
+    slots: list[tuple[Any, npt.NDArray[np.int64]]] = field(default_factory=list)
+
+
+class Deferred:
+    """Disagreeing keyed rows set aside to be scored together (a few thousand at a time
+    instead of a few per group): each row is its key and its claims (the
+    :class:`~solver.kit.check.Keys` promise), and ``slot`` says where its answer goes.
+
+    >>> from solver.kit.check import Keys
+    >>> d = Deferred()
+    >>> keys = Keys(np.array([3, 1]), 8, lambda k, f, c: (k.tolist(), c["points"].tolist()))
+    >>> d.add("hand", keys, ("points",), np.array([0, 1]), {"points": np.array([5, 6])}, "a")
+    >>> d.waiting
+    2
+    >>> [(m, g, [(s, p.tolist()) for s, p in slots]) for m, g, slots in d.take()]
+    [('hand', ([3, 1], [5, 6]), [('a', [0, 1])])]
+    """
+
+    def __init__(self) -> None:
+        self.queues: dict[tuple[str, tuple[str, ...]], _Waiting] = {}
+        self.waiting = 0
+
+    def add(
+        self,
+        mode: str,
+        keys: Keys,
+        fields: tuple[str, ...],
+        at: npt.NDArray[np.int64],
+        claims: Mapping[str, npt.NDArray[Any]],
+        slot: Any,
+        places: npt.NDArray[np.int64] | None = None,
+    ) -> None:
+        """Set aside the rows ``at`` (stating exactly ``fields``, whose values are
+        ``claims[f][at]``); their answers go to ``slot`` at ``places`` (default
+        ``0..len(at)-1``)."""
+        q = self.queues.get((mode, fields))
+        if q is None:
+            q = self.queues[(mode, fields)] = _Waiting(keys.rows)
+        q.keys.append(keys.of[at])
+        q.claims.append({f: np.asarray(claims[f])[at] for f in fields})
+        q.slots.append((slot, np.arange(len(at)) if places is None else places))
+        self.waiting += len(at)
+
+    def take(self) -> Iterator[tuple[str, Checked, list[tuple[Any, npt.NDArray[np.int64]]]]]:
+        """Every row set aside, as groups (at most :data:`GROUP` rows) with, in the
+        groups' row order, the slots their answers go to."""
+        queues, self.queues, self.waiting = self.queues, {}, 0
+        for (mode, fields), q in queues.items():
+            keys = np.concatenate(q.keys)
+            claims = {f: np.concatenate([c[f] for c in q.claims]) for f in fields}
+            slots = iter(q.slots)
+            slot, places = next(slots)
+            for start in range(0, len(keys), GROUP):
+                end = min(len(keys), start + GROUP)
+                part = {f: v[start:end] for f, v in claims.items()}
+                out: list[tuple[Any, npt.NDArray[np.int64]]] = []
+                need = end - start
+                while need:
+                    take = min(need, len(places))
+                    out.append((slot, places[:take]))
+                    places, need = places[take:], need - take
+                    if not len(places) and (need or end < len(keys)):
+                        slot, places = next(slots)
+                yield mode, q.rows(keys[start:end], fields, part), out
+
+
+@dataclass
+class Waiting:
+    """A group of the first pass: its disagreeing rows' answers as they are scored, how
+    many are left, and whom to tell."""
+
+    done: Callable[[npt.NDArray[np.bool_]], Any] | None
+    explains: npt.NDArray[np.bool_]
+    left: int = 0
+
+
+DEFER = 1 << 14
+"""Disagreeing rows set aside before they are scored together."""
+
+
+def by_fields(
+    res: Checked, at: npt.NDArray[np.int64]
+) -> Iterator[tuple[tuple[str, ...], npt.NDArray[np.int64]]]:
+    """The rows ``at`` by the fields they state: ``(fields, positions in at)``."""
+    fields = list(res.stated)
+    code = np.zeros(len(at), dtype=np.int64)
+    for j, f in enumerate(fields):
+        code |= res.stated[f][at].astype(np.int64) << j
+    for c in np.unique(code).tolist():
+        yield tuple(f for j, f in enumerate(fields) if c >> j & 1), np.flatnonzero(code == c)
+
+
+def row_atoms(res: Checked, rows: npt.NDArray[np.int64], counts: str = "lost_counts") -> Shapes:
+    """Rows of a group counted by atom set: vectorised when the checker can (its
+    ``record.lost_counts`` for disagreeing rows, ``record.atom_counts`` for agreeing
+    ones), else from their records."""
+    vectorised = getattr(res.record, counts, None)
+    if vectorised is not None and len(rows):
+        out: Shapes = vectorised(rows)
+        return out
+    return Counter(atoms(res.record(int(i))) for i in rows.tolist())
+
+
+def weighted_atoms(group: Checked, weight: npt.NDArray[np.int64]) -> Shapes:
+    """A group's rows counted by atom set, row ``i`` counted ``weight[i]`` times: the
+    rows of each count together (vectorised when the checker can)."""
+    counts = getattr(group.record, "atom_counts", None)
+    out: Shapes = Counter()
+    if counts is None:
+        for i, w in zip(range(len(weight)), weight.tolist(), strict=True):
+            out[atoms(group.record(i))] += w
+        return out
+    values, inv = np.unique(weight, return_inverse=True)
+    inv = inv.ravel()
+    if len(values) > MAX_WEIGHTS:  # many counts: the rows repeated, a slice at a time
+        order = np.repeat(np.arange(len(weight)), weight)
+        for start in range(0, len(order), 1 << 20):
+            out.update(counts(order[start : start + (1 << 20)]))
+        return out
+    for j, w in enumerate(values.tolist()):
+        for shape, c in counts(np.flatnonzero(inv == j)).items():
+            out[shape] += c * w
+    return out
+
+
+MAX_WEIGHTS = 256

@@ -512,6 +512,10 @@ def _fast_tiles(
             over |= dup[j] & _ONE_COPY[t[j]]
             if j > 1:
                 over |= t[j] == t[j - 2]  # three of a type
+        if every and not over.any():  # every row, none over the set's copies
+            for j in range(k):
+                ids[:, j] = _FIRST_ID[t[j]] + dup[j]
+            continue
         good = ~over
         for j in range(k):
             ids[rows[good], j] = (_FIRST_ID[t[j]] + dup[j])[good]

@@ -28,24 +28,25 @@ def _valid(arr: pa.Array) -> npt.NDArray[np.bool_]:
 
 
 def _card_tables() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
-    """Two-byte card tokens (rank byte << 8 | suit byte: ``A 2 … 9 T J Q K`` and ``S H D
-    C``, any case) → card id, and the suit byte after ``10`` → the id of that ten; -1
-    for anything else."""
+    """Two-byte card tokens read as one little-endian number (suit byte << 8 | rank
+    byte: ``A 2 … 9 T J Q K`` and ``S H D C``, any case) → card id, and the suit byte
+    after ``10`` → the id of that ten; -1 for anything else."""
     rank = np.full(256, -1, dtype=np.int16)
     suit = np.full(256, -1, dtype=np.int16)
     for i, r in enumerate("A23456789TJQK"):
         rank[ord(r)] = rank[ord(r.lower())] = i
     for i, x in enumerate("SHDC"):
         suit[ord(x)] = suit[ord(x.lower())] = i
-    two = np.full(1 << 16, -1, dtype=np.int16)
-    both = (rank[:, None] >= 0) & (suit[None, :] >= 0)
-    two[both.ravel()] = (rank[:, None] * 4 + suit[None, :])[both]
+    two = np.full((256, 256), -1, dtype=np.int16)  # [suit byte, rank byte]: little-endian
+    both = (suit[:, None] >= 0) & (rank[None, :] >= 0)
+    two[both] = (rank[None, :] * 4 + suit[:, None])[both]
     ten = np.where(suit >= 0, 36 + suit, -1).astype(np.int16)
-    return two, ten
+    return two.ravel(), ten
 
 
 _CARD_TWO, _CARD_TEN = _card_tables()
-_TEN_CODE = ord("1") << 8 | ord("0")
+_TEN_CODE = ord("0") << 8 | ord("1")
+"""The bytes ``10`` read as one little-endian two-byte number."""
 _PLAIN_ROWS = 1 << 14
 """Hands read at a time by :func:`plain_cards` (its arrays stay in the cache)."""
 
@@ -114,19 +115,27 @@ def _plain_part(
         f = first if every else first[rows]
         start = st if every else st[rows]
         good = np.ones(len(rows), dtype=bool)
-        got = np.empty((len(rows), k), dtype=np.int16)
+        got = np.empty((len(rows), k), dtype=np.uint8)
         for j in range(k):  # card j: from after the j-th space to the next (or the end)
-            end = sp[f + j] if j < k - 1 else (en if every else en[rows])
-            code = seg[start].astype(np.int32) << 8 | seg[start + 1]
+            end = np.take(sp, f + j) if j < k - 1 else (en if every else en[rows])
+            # the first two bytes as one little-endian number: a card, or ``10``
+            code = np.take(seg, start).astype(np.uint16)
+            code |= np.take(seg, start + 1).astype(np.uint16) << 8
             length = end - start
-            card = np.where(length == 2, _CARD_TWO[code], -1)
+            card = np.where(length == 2, np.take(_CARD_TWO, code), -1)
             ten = (length == 3) & (code == _TEN_CODE)
-            card = np.where(ten, _CARD_TEN[seg[end - 1]], card)
+            if ten.any():
+                card = np.where(ten, np.take(_CARD_TEN, np.take(seg, end - 1)), card)
             good &= card >= 0
             got[:, j] = card
             start = end + 1
+        if every and good.all():  # the common case: a block of rows, all read
+            ids[:, :k] = got
+            size[:] = k
+            ok[:] = True
+            continue
         read = rows[good]
-        ids[read, :k] = got[good].astype(np.uint8)
+        ids[read, :k] = got[good]
         size[read] = k
         ok[read] = True
 
@@ -191,6 +200,11 @@ def plain_tiles(
                     good &= b[:, at + 5] == 32
                 got[:, j] = _PIPS[b[:, at + 1].astype(np.int32) << 8 | b[:, at + 3]]
             good &= (got >= 0).all(axis=1)
+            if len(rows) == n and good.all():  # every row, all read
+                types[:, :k] = got
+                size[:] = k
+                ok[:] = True
+                continue
             read = rows[good]
             types[read, :k] = got[good]
             size[read] = k

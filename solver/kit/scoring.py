@@ -34,7 +34,7 @@ order the key does not hold):
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,8 +44,16 @@ import numpy.typing as npt
 
 from solver.kit.check import Checked
 from solver.kit.diagnosis import Tally, Variant, is_mistake_pair, pairs_of
-from solver.kit.keycounts import KeyCounts
-from solver.kit.learn import Shapes, atoms, explain_patterns
+from solver.kit.keycounts import (
+    DEFER,
+    Deferred,
+    KeyCounts,
+    Waiting,
+    by_fields,
+    row_atoms,
+    weighted_atoms,
+)
+from solver.kit.learn import Shapes, explain_patterns
 
 __all__ = ["MODES", "Causes", "Scorer"]
 
@@ -146,9 +154,8 @@ class Scorer:
         it contradicts."""
         self.contradicts_in = {m: np.zeros(n, dtype=np.int64) for m in MODES}
         """Per kind of row and single cause: the agreeing rows it contradicts."""
-        self.pair_contradicts = np.zeros(n, dtype=np.int64)
-        self.pair_keyed = np.zeros(n, dtype=np.int64)
-        """Per pair: the agreeing rows counted by key it contradicts."""
+        self.pair_contradicts, self.pair_keyed = np.zeros(n, np.int64), np.zeros(n, np.int64)
+        """Per pair: the agreeing rows it contradicts (scored one by one; counted by key)."""
         self.active = np.zeros(n, dtype=bool)
         """The pairs whose contradicted rows are counted (see :meth:`next_pass`)."""
         self.mode_index = {
@@ -170,11 +177,9 @@ class Scorer:
         pattern learner needs that the first pass did not count) or ``done``."""
         self.cover: list[int] = []
         self.keyed = KeyCounts()
-        self.by_row = {m: 0 for m in MODES}
-        """Per kind of row: agreeing rows scored one by one (no key)."""
-        self.unordered = {m: 0 for m in MODES}
-        """Per kind of row: agreeing keyed rows whose key knows no written order (causes
-        that depend on it are scored on them one by one)."""
+        self.by_row, self.unordered = {m: 0 for m in MODES}, {m: 0 for m in MODES}
+        """Per kind of row: agreeing rows scored one by one (no key), and keyed rows
+        whose key knows no written order (causes that depend on it are scored on them)."""
         self._sweep: _Sweep | None = None
         # the pattern learner (solver.kit.learn): disagreeing rows by the causes that
         # explain them (their explains bits, packed), counted by atom set; agreeing rows
@@ -184,28 +189,88 @@ class Scorer:
         self.agreeing: Shapes = Counter()
         self.uncounted: set[int] = set()
         """Groups whose agreeing rows without a key the learner has not counted."""
-        self.seen_disagree = False
-        self.groups = 0
+        self.seen_disagree, self.groups = False, 0
+        self.deferred = Deferred()
+        self.queue: deque[Waiting] = deque()
+        """The groups of the first pass whose disagreeing rows wait to be scored."""
+        self.ordered = {
+            m: any(self.causes[c].order for c in [*self.mode_index[m], *found.cols[m]])
+            for m in MODES
+        }
+        """Per kind of row: whether some cause scored on it depends on the written order."""
         self.unexplained: Shapes | None = Counter()
         """The disagreeing rows the cover leaves unexplained (``None``: counted in the
         learner's pass, :attr:`pass_unexplained`)."""
         self.pass_unexplained: Shapes = Counter()
-        self._pass_group = 0
+        self._pass_group = 0  # groups seen by the pass under way
 
     # ---------------------------------------------------------------- the first pass
 
-    def add(self, mode: str, res: Checked) -> npt.NDArray[np.bool_]:
-        """The first pass: one checked group. Returns ``explains[i, c]``: cause ``c``
-        explains the group's ``i``-th disagreeing row."""
+    def add(
+        self, mode: str, res: Checked, done: Callable[[npt.NDArray[np.bool_]], Any] | None = None
+    ) -> None:
+        """The first pass: one checked group. ``done(explains)`` is called, in the order
+        of the groups, once ``explains[i, c]`` (cause ``c`` explains the group's ``i``-th
+        disagreeing row) is known: at once, or when the disagreeing rows with a key are
+        scored together (:class:`~solver.kit.keycounts.Deferred`, at the latest by
+        :meth:`next_pass`)."""
         dis = res.disagree
         self._count_keys(mode, res, dis)
-        explains, contradicts = self._score(mode, res, dis)
+        later = self._deferrable(mode, res, dis)
+        now = dis & ~later
+        explains, contradicts = self._score(mode, res, now)
         self.tally.add(explains)
         self.tally.add_counts(int((~dis).sum()), contradicts)
-        self._add_lost(res, dis, explains)
+        self._add_lost(res, now, explains)
+        self.seen_disagree |= bool(dis.any())
         self._add_agreeing(res, dis)
         self.groups += 1
-        return explains
+        rows = np.flatnonzero(dis)
+        entry = Waiting(done, np.zeros((len(rows), len(self.causes)), dtype=bool))
+        entry.explains[np.flatnonzero(now[rows])] = explains
+        if later.any() and res.keys is not None and res.claims is not None:
+            at = np.flatnonzero(later)
+            places = np.flatnonzero(later[rows])
+            entry.left = len(at)
+            for fields, sel in by_fields(res, at):
+                self.deferred.add(mode, res.keys, fields, at[sel], res.claims, entry, places[sel])
+        self.queue.append(entry)
+        if self.deferred.waiting >= DEFER:
+            self._score_deferred()
+        self._done()
+
+    def _deferrable(
+        self, mode: str, res: Checked, dis: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.bool_]:
+        """The disagreeing rows scored later, together: those with a key that holds all
+        their causes depend on (and the claims that make them disagree)."""
+        if res.keys is None or res.claims is None or not dis.any():
+            return np.zeros(len(dis), dtype=bool)
+        if res.keys.order == 1 and self.ordered[mode]:
+            return np.zeros(len(dis), dtype=bool)
+        return dis & (res.keys.of >= 0)
+
+    def _score_deferred(self) -> None:
+        """Score the disagreeing rows set aside, and pass each its answers."""
+        for mode, group, slots in self.deferred.take():
+            dis = group.disagree
+            if not dis.all():
+                raise AssertionError("a key's row agrees where the row it stands for does not")
+            explains, _ = self._score(mode, group, dis)
+            self.tally.add(explains)
+            self._add_lost(group, dis, explains)
+            start = 0
+            for entry, places in slots:
+                entry.explains[places] = explains[start : start + len(places)]
+                entry.left -= len(places)
+                start += len(places)
+
+    def _done(self) -> None:
+        """Pass the groups whose every row is scored their answers, in order."""
+        while self.queue and not self.queue[0].left:
+            entry = self.queue.popleft()
+            if entry.done is not None:
+                entry.done(entry.explains)
 
     def _unkeyed(self, res: Checked, dis: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
         """The agreeing rows without a key."""
@@ -222,17 +287,12 @@ class Scorer:
         at = ~dis & (keys.of >= 0)
         if keys.order == 1:
             self.unordered[mode] += int(at.sum())
-        fields = list(res.stated)
-        partial = [f for f in fields if not res.stated[f][at].all()]
-        if not partial:
-            self.keyed.add(mode, keys, tuple(fields), keys.of[at])
+        if all(res.stated[f][at].all() for f in res.stated):
+            self.keyed.add(mode, keys, tuple(res.stated), keys.of[at])
             return
-        code = np.zeros(len(at), dtype=np.int64)
-        for j, f in enumerate(fields):
-            code |= res.stated[f].astype(np.int64) << j
-        for c in np.unique(code[at]).tolist():
-            said = tuple(f for j, f in enumerate(fields) if c >> j & 1)
-            self.keyed.add(mode, keys, said, keys.of[at & (code == c)])
+        rows = np.flatnonzero(at)
+        for fields, sel in by_fields(res, rows):
+            self.keyed.add(mode, keys, fields, keys.of[rows[sel]])
 
     def _scored(
         self, res: Checked, dis: npt.NDArray[np.bool_], special: npt.NDArray[np.bool_]
@@ -357,7 +417,7 @@ class Scorer:
             if len(some) < len(rows):
                 self.lost_complete = False
             if len(some):
-                self.lost.setdefault(zero, Counter()).update(_atoms(res, rows[some]))
+                self.lost.setdefault(zero, Counter()).update(row_atoms(res, rows[some]))
             return
         for j, key in enumerate(uniq.tolist()):
             self.lost.setdefault(bytes(key), Counter()).update(counts(rows[inv == j]))
@@ -400,15 +460,14 @@ class Scorer:
             singles.update(self.found.members[col])
         for mode in sorted(self.keyed.modes()):
             ordered = self.keyed.order(mode) > 1
-            for fine in (False, True) if ordered else (False,):
+            for fine in (False, True) if ordered else (False,):  # else: scored row by row
                 one = {v for v in singles if bool(self.variants[v].order) == fine}
                 two = {c for c in pairs if bool(self.causes[c].order) == fine}
-                if not ordered:  # order-dependent causes: scored row by row
-                    one = {v for v in one if not self.variants[v].order}
-                    two = {c for c in two if not self.causes[c].order}
                 if not one and not (two & set(self.found.cols[mode])):
                     continue
                 for group, weight in self.keyed.groups(mode, fine, stating=True):
+                    # a pair its surely contradicted rows outweigh is never listed
+                    two = {c for c in two if explains[c] - self._known(c) > 0}
                     self._sweep = _Sweep(weight, one, two)
                     try:
                         none = np.zeros(len(group.rows), dtype=bool)
@@ -432,6 +491,8 @@ class Scorer:
         than nothing (its explained rows less those it surely contradicts) is never
         listed (see :class:`Tally`), so its contradicted rows are not counted."""
         if self.stage == "first":
+            self._score_deferred()
+            self._done()
             self._count_keyed()
             explains = self.tally.explains()
             score = explains - self.tally.contradicts
@@ -485,7 +546,7 @@ class Scorer:
         weighted by its count)."""
         for mode in sorted(self.keyed.modes()):
             for group, weight in self.keyed.groups(mode, False):
-                self.agreeing.update(_weighted_atoms(group, weight))
+                self.agreeing.update(weighted_atoms(group, weight))
 
     def again(self, mode: str, res: Checked) -> None:
         """One checked group of a further pass (see :attr:`stage`)."""
@@ -503,12 +564,11 @@ class Scorer:
                 self._pair_counts(mode, res, unkeyed, ordered, None, self.pair_contradicts)
         elif self.stage == "learner" and self.unexplained is None:
             # counted anew: every group's rows the cover leaves unexplained
-            self.pass_unexplained.update(_atoms(res, self._left(mode, res)))
+            self.pass_unexplained.update(row_atoms(res, self._left(mode, res)))
         if g in self.uncounted:  # the learner's agreeing rows the first pass left
             self.uncounted.discard(g)
             rows = np.flatnonzero(self._unkeyed(res, dis))
-            counts = getattr(res.record, "atom_counts", None)
-            self.agreeing.update(counts(rows) if counts is not None else _atoms(res, rows, False))
+            self.agreeing.update(row_atoms(res, rows, "atom_counts"))
 
     def patterns(self) -> list[Any]:
         """The learned patterns (:func:`~solver.kit.learn.explain_patterns`) of the
@@ -556,40 +616,5 @@ class Scorer:
 
 
 _MAX_LOST_PATTERNS = 64
-"""Distinct sets of explaining causes in one group above which only the rows no cause
-explains are counted for the learner in the first pass (the rest, if needed, later)."""
-
-
-def _atoms(res: Checked, rows: npt.NDArray[np.int64], lost: bool = True) -> Shapes:
-    """Rows of a group counted by atom set: vectorised when the checker can
-    (``lost_counts`` for disagreeing rows), else from their records."""
-    counts = getattr(res.record, "lost_counts", None) if lost else None
-    if counts is not None and len(rows):
-        out: Shapes = counts(rows)
-        return out
-    return Counter(atoms(res.record(int(i))) for i in rows.tolist())
-
-
-def _weighted_atoms(group: Checked, weight: npt.NDArray[np.int64]) -> Shapes:
-    """A group's rows counted by atom set, row ``i`` counted ``weight[i]`` times: the
-    rows of each count together (vectorised when the checker can)."""
-    counts = getattr(group.record, "atom_counts", None)
-    out: Shapes = Counter()
-    if counts is None:
-        for i, w in zip(range(len(weight)), weight.tolist(), strict=True):
-            out[atoms(group.record(i))] += w
-        return out
-    values, inv = np.unique(weight, return_inverse=True)
-    inv = inv.ravel()
-    if len(values) > _MAX_WEIGHTS:  # many counts: the rows repeated, a slice at a time
-        order = np.repeat(np.arange(len(weight)), weight)
-        for start in range(0, len(order), 1 << 20):
-            out.update(counts(order[start : start + (1 << 20)]))
-        return out
-    for j, w in enumerate(values.tolist()):
-        for shape, c in counts(np.flatnonzero(inv == j)).items():
-            out[shape] += c * w
-    return out
-
-
-_MAX_WEIGHTS = 256
+"""Distinct sets of explaining causes in a group above which the first pass counts for
+the learner only the rows no cause explains."""

@@ -115,6 +115,11 @@ class _Records:
         return self.atom_counts(rows, True)
 
 
+_FIRST_AT = np.array([[p, *(q for q in range(5) if q != p)] for p in range(5)])
+"""Per place ``p`` among the sorted cards: the order written that puts card ``p`` first,
+the others sorted."""
+
+
 def _nn_labels() -> dict[str, int]:
     from solver.games.niuniu.rules import Category
 
@@ -269,20 +274,23 @@ class NiuNiuChecker:
         srt = None if hands.sorted is None else hands.sorted[rows]
         return self._hands(rows, bad, messages, cards, srt, stated, cv, claimed_bull)
 
-    def _key_rows(self, keys: npt.NDArray[np.int64], fields: Sequence[str]) -> Checked:
-        """One agreeing hand row per key (:meth:`_keys`), stating ``fields`` as we answer."""
+    def _key_rows(
+        self,
+        keys: npt.NDArray[np.int64],
+        fields: Sequence[str],
+        claims: Mapping[str, npt.NDArray[Any]] | None = None,
+    ) -> Checked:
+        """One hand row per key (its rank and the place of its first card written),
+        claiming on ``fields`` the values ``claims`` (default: our answers)."""
         rank, first = keys // 5, keys % 5
         srt = self._every_hand()[rank]
         n = len(keys)
         at = np.arange(n)
-        # the first card written, then the others sorted
-        cards = np.empty_like(srt)
-        cards[:, 0] = srt[at, first]
-        j = np.arange(4)
-        cards[:, 1:] = srt[at[:, None], j + (j >= first[:, None])]
+        cards = np.take_along_axis(srt, _FIRST_AT[first], axis=1)
         ans = self.answers(cards, srt, rank)
         types = {"has_bull": bool, "points": np.int64, "category": np.int64}
-        cv = {f: np.asarray(ans[f]).astype(types[f]) for f in fields}
+        said = ans if claims is None else claims
+        cv = {f: np.asarray(said[f]).astype(types[f]) for f in fields}
         stated = {f: np.ones(n, dtype=bool) for f in fields}
         no = np.zeros(n, dtype=bool)
         return self._hands(at, no, {}, cards, srt, stated, cv, None, ans, virtual=True)
@@ -352,11 +360,12 @@ class NiuNiuChecker:
         srt = ans["sorted"]
 
         def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
+            every = len(sel) == len(cards) and bool((sel == np.arange(len(sel))).all())
             known = None
             if variant.rules is None:  # our rules: our answers, from the table
-                known = {k: ans[k][sel] for k in ("has_bull", "points", "category")}
-                known["sorted"] = srt[sel]
-            return niuniu_hand_answers(cards[sel], self.rules, variant, known)
+                names = ("has_bull", "points", "category", "sorted")
+                known = {k: ans[k] if every else ans[k][sel] for k in names}
+            return niuniu_hand_answers(cards if every else cards[sel], self.rules, variant, known)
 
         # special-ish hands, where the special-hand variants can differ: every card
         # small (a total <= 10 needs all ranks <= 6), four faces, every card ten-valued,
@@ -404,6 +413,7 @@ class NiuNiuChecker:
             _Records(record, atom_counts),
             interesting,
             keys,
+            cv,
         )
 
     def _hand_count(self) -> int:

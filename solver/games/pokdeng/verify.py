@@ -103,9 +103,14 @@ class PokDengChecker:
         stated, cv = claim_rows(claims, rows)
         return self._hands(rows, bad, messages, hands.ids[rows], hands.size[rows], stated, cv)
 
-    def _key_rows(self, keys: npt.NDArray[np.int64], fields: Sequence[str]) -> Checked:
-        """One agreeing hand row per key (a hand's cards sorted, :data:`PAD` as 52, in
-        base 53), stating ``fields`` as we answer."""
+    def _key_rows(
+        self,
+        keys: npt.NDArray[np.int64],
+        fields: Sequence[str],
+        claims: Mapping[str, npt.NDArray[Any]] | None = None,
+    ) -> Checked:
+        """One hand row per key (a hand's cards sorted, :data:`PAD` as 52, in base 53),
+        claiming on ``fields`` the values ``claims`` (default: our answers)."""
         from solver.games.pokdeng.diagnose import pokdeng_hand_answers
 
         digits = np.stack([keys // 53**2, keys // 53 % 53, keys % 53], axis=1)
@@ -114,7 +119,10 @@ class PokDengChecker:
         n = len(keys)
         ans = pokdeng_hand_answers(cards, size, self.rules)
         stated = {f: np.ones(n, dtype=bool) for f in fields}
-        cv = {f: np.asarray(ans[_HAND_KEYS[f]]).astype(np.int64) for f in fields}
+        if claims is None:
+            cv = {f: np.asarray(ans[_HAND_KEYS[f]]).astype(np.int64) for f in fields}
+        else:
+            cv = {f: np.asarray(claims[f]).astype(np.int64) for f in fields}
         no = np.zeros(n, dtype=bool)
         return self._hands(np.arange(n), no, {}, cards, size, stated, cv, ans, virtual=True)
 
@@ -201,6 +209,7 @@ class PokDengChecker:
             AgreeingAtoms(record, atom_counts),
             interesting,
             keys,
+            cv,
         )
 
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:

@@ -131,9 +131,14 @@ class TauNgauChecker:
 
         return self._hands(rows, bad, messages, hands.ids[rows], stated, cv, bull, vals, written)
 
-    def _key_rows(self, keys: npt.NDArray[np.int64], fields: Sequence[str]) -> Checked:
-        """One agreeing hand row per key (the colex rank of its sorted tile ids),
-        stating ``fields`` as we answer."""
+    def _key_rows(
+        self,
+        keys: npt.NDArray[np.int64],
+        fields: Sequence[str],
+        claims: Mapping[str, npt.NDArray[Any]] | None = None,
+    ) -> Checked:
+        """One hand row per key (the colex rank of its sorted tile ids), claiming on
+        ``fields`` the values ``claims`` (default: our answers)."""
         from solver.core.indexing import all_subsets
         from solver.games.taungau.diagnose import taungau_hand_answers
 
@@ -143,7 +148,8 @@ class TauNgauChecker:
         n = len(keys)
         ans = taungau_hand_answers(tiles, self.rules)
         types = {"has_bull": bool, "points": np.int64}
-        cv = {f: np.asarray(ans[f]).astype(types[f]) for f in fields}
+        said = ans if claims is None else claims
+        cv = {f: np.asarray(said[f]).astype(types[f]) for f in fields}
         stated = {f: np.ones(n, dtype=bool) for f in fields}
 
         def written() -> npt.NDArray[np.int64]:
@@ -298,6 +304,7 @@ class TauNgauChecker:
             AgreeingAtoms(record, atom_counts),
             interesting,
             keys,
+            cv,
         )
 
     def _bull_why(self, bull: list[int], hand: list[int], points: int | None) -> str:
