@@ -409,3 +409,49 @@ def test_keyed_report_with_many_counts(
     monkeypatch.setattr(keycounts, "MAX_WEIGHTS", 2)
     plain = _report("niuniu", path, niuniu_tables, monkeypatch, False)
     assert keyed["disagree"] > 100 and keyed == plain
+
+
+def test_blank_rows_as_trimmed() -> None:
+    """A blank CSV row (every column empty or white space), found without trimming the
+    columns that hold no white space at all, as trimming every column finds it."""
+    import pyarrow.compute as pc
+
+    from solver.kit.check import blank
+    from solver.kit.parse import nonempty
+
+    rng = random.Random(8)
+    pieces = ["", " ", "\t", "x", "AS 2H", "\u00a0", "\u3000", "é", "\r\n", "0"]
+    for _ in range(30):
+        n = 300
+        cols = {
+            c: pa.array([rng.choice(pieces) if rng.random() < 0.9 else None for _ in range(n)])
+            for c in "abc"
+        }
+        if rng.random() < 0.5:  # a column with no white space anywhere
+            cols["d"] = pa.array([rng.choice(["", "x", "true"]) for _ in range(n)])
+        want = np.ones(n, dtype=bool)
+        for arr in cols.values():
+            want &= ~nonempty(pc.utf8_trim_whitespace(arr))
+        assert (blank(cols, n) == want).all()
+
+
+def test_tiles_written_order_as_written_positions() -> None:
+    """The order the tiles were written, read with the hands (``Hands.written``), is
+    the order ``written_positions`` reads from the text again."""
+    from solver.core.tiles import TILE_NAMES
+    from solver.games.taungau.verify import written_positions
+    from solver.kit.parse import parse_tile_hands
+
+    rng = random.Random(6)
+    texts = []
+    for _ in range(3_000):
+        names = [TILE_NAMES[i] for i in rng.sample(range(32), 5)]
+        text = rng.choice(["", " ", ","]).join(names)
+        if rng.random() < 0.2:
+            text = "".join(n[1] + n[3] for n in names)  # 65 43 ...: the grammar's
+        texts.append(text)
+    arr = pa.array(texts)
+    hands = parse_tile_hands(arr, (5,))
+    rows = np.flatnonzero(~hands.bad & hands.stated)
+    assert len(rows) > 2_500 and hands.written is not None
+    assert (hands.written[rows] == written_positions(arr, rows)).all()

@@ -24,8 +24,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from solver.core.rules import RuleSet
+from solver.kit.columns import arrow_ints
 from solver.kit.diagnosis import Variant
-from solver.kit.parse import Hands, Parsed, is_text, nonempty, nulls, parse_float, parse_label
+from solver.kit.parse import (
+    Hands,
+    Parsed,
+    is_text,
+    nonempty,
+    nulls,
+    parse_float,
+    parse_label,
+)
 from solver.kit.read import MAX_LISTED
 
 Mask = npt.NDArray[np.bool_]
@@ -153,24 +162,49 @@ def merge_bad(n: int, parts: Sequence[Part]) -> tuple[Mask, dict[int, str]]:
 
 
 def blank(columns: Mapping[str, pa.Array], n: int) -> npt.NDArray[np.bool_]:
-    """Rows where every mapped column is empty (e.g. a blank CSV line): ignored."""
+    """Rows where every mapped column is empty or white space (e.g. a blank CSV line):
+    ignored. A text column none of whose bytes can be white space holds text in every
+    row of some length; only the rows still blank are trimmed.
+
+    >>> blank({"a": pa.array(["x", "", " ", None]), "b": pa.array(["", "", "\t", None])}, 4)
+    array([False,  True,  True,  True])
+    """
     empty = np.ones(n, dtype=bool)
-    for arr in columns.values():
-        empty &= ~(nonempty(pc.utf8_trim_whitespace(arr)) if is_text(arr.type) else ~nulls(arr))
+    for arr in sorted(columns.values(), key=lambda a: not _no_space(a)):
+        if not empty.any():
+            break
+        if not is_text(arr.type):
+            empty &= nulls(arr)
+        elif _no_space(arr):
+            empty &= ~nonempty(arr)
+        else:
+            rows = np.flatnonzero(empty)
+            empty[rows] = ~nonempty(pc.utf8_trim_whitespace(pc.take(arr, arrow_ints(rows))))
     return empty
+
+
+_SPACE_BYTE = np.zeros(256, dtype=bool)
+_SPACE_BYTE[[*b" \t\n\r\v\f", *range(0x1C, 0x20), *range(0x80, 0x100)]] = True
+"""Bytes that may be, or begin, white space to ``utf8_trim_whitespace``."""
+
+
+def _no_space(arr: pa.Array) -> bool:
+    """Whether no byte of a string column's values can be white space."""
+    if not pa.types.is_string(arr.type) or arr.buffers()[2] is None:
+        return False
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[off[0] : off[-1]]
+    return not _SPACE_BYTE[data].any()
 
 
 def take(columns: Mapping[str, pa.Array], rows: npt.NDArray[np.int64]) -> dict[str, pa.Array]:
     """The ``rows`` of every column (the columns themselves when that is all of them)."""
-    idx = pa.array(rows, pa.int64())
-    return {
-        k: (
-            v
-            if len(rows) == len(v) and np.array_equal(rows, np.arange(len(v)))
-            else pc.take(v, idx)
-        )
-        for k, v in columns.items()
-    }
+    if all(len(rows) == len(v) for v in columns.values()) and np.array_equal(
+        rows, np.arange(len(rows))
+    ):
+        return dict(columns)
+    idx = arrow_ints(rows)
+    return {k: pc.take(v, idx) for k, v in columns.items()}
 
 
 # ---------------------------------------------------------------- claims

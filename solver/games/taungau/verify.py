@@ -10,8 +10,10 @@ reveal order; the two hands share one tile set.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
@@ -21,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from solver.core.errors import BullError
+from solver.core.indexing import colex_rank_array
 from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
     AgreeingAtoms,
@@ -65,8 +68,48 @@ def _type_of_tile() -> npt.NDArray[np.int64]:
 
 
 _TN_LABEL_NONE = -1
-_TILE_HANDS = 201_376
-"""Sorted five-tile hands of the 32 tile ids, C(32, 5): a hand's key is its colex rank."""
+
+_PERMS = np.array(list(itertools.permutations(range(5))), dtype=np.int64)
+"""The orders five tiles may be written in: ``[j]`` the sorted place of the j-th written."""
+_ORDERS = len(_PERMS)
+_BASE5 = 5 ** np.arange(5, dtype=np.int64)
+_ORDER_OF = np.full(5**5, -1, dtype=np.int64)
+_ORDER_OF[_PERMS @ _BASE5] = np.arange(_ORDERS)
+
+
+@dataclass(frozen=True)
+class _Shapes:
+    """Every shape of a Tau Ngau hand (its sorted tile ids, copy 0 of a type first: a
+    multiset of tile types), with our answers and, per 3/6 choice, its last digit and
+    whether it holds a bull: a row reads them by its shape."""
+
+    hands: npt.NDArray[np.uint8]
+    index: npt.NDArray[np.int64]
+    """A sorted hand's colex rank → its shape (-1: not one)."""
+    answers: dict[str, npt.NDArray[Any]]
+    digit: npt.NDArray[np.int64]
+    exists: npt.NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, rules: Any) -> _Shapes:
+        from solver.core.indexing import all_subsets
+        from solver.games.taungau.diagnose import taungau_hand_answers
+        from solver.games.taungau.hands import _VALUES, TRIPLES
+
+        every = all_subsets(32, 5)
+        t = _type_of_tile()[every]
+        dup = np.zeros(t.shape, dtype=np.int64)
+        dup[:, 1:] = t[:, 1:] == t[:, :-1]
+        canon = (TILE_FIRST[t] + dup == every).all(axis=1)
+        hands = every[canon]
+        index = np.full(len(every), -1, dtype=np.int64)
+        index[canon] = np.arange(len(hands))
+        hv = _VALUES[:, hands].astype(np.int64)  # (4, n, 5) values mod 10
+        exists = np.zeros((4, len(hands)), dtype=bool)
+        for tri in TRIPLES:
+            exists |= hv[:, :, list(tri)].sum(axis=2) % 10 == 0
+        answers = {k: np.asarray(v) for k, v in taungau_hand_answers(hands, rules).items()}
+        return cls(hands, index, answers, hv.sum(axis=2) % 10, exists)
 
 
 class TauNgauChecker:
@@ -91,7 +134,7 @@ class TauNgauChecker:
         self.reveals = options.get("banker_reveals") or self.rules.banker_reveals
         self.variants = taungau_catalogue(self.rules, "all", self.reveals)
         self._decisions: dict[Any, npt.NDArray[np.uint8]] = {}
-        self._every: npt.NDArray[np.uint8] | None = None
+        self._every: _Shapes | None = None
 
     def prepare(self) -> None:
         """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
@@ -125,11 +168,15 @@ class TauNgauChecker:
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
         stated, cv = claim_rows(claims, rows)
+        order = None if hands.written is None else hands.written[rows].astype(np.int64)
 
         def written() -> npt.NDArray[np.int64]:
-            return written_positions(cols["hand"], rows)
+            return written_positions(cols["hand"], rows) if order is None else order
 
-        return self._hands(rows, bad, messages, hands.ids[rows], stated, cv, bull, vals, written)
+        tiles = hands.ids[rows]
+        at = self._shapes().index[colex_rank_array(tiles, presorted=True)]
+        key = None if order is None else at * _ORDERS + _ORDER_OF[order @ _BASE5]
+        return self._hands(rows, bad, messages, tiles, stated, cv, bull, vals, written, at, key)
 
     def _key_rows(
         self,
@@ -137,28 +184,27 @@ class TauNgauChecker:
         fields: Sequence[str],
         claims: Mapping[str, npt.NDArray[Any]] | None = None,
     ) -> Checked:
-        """One hand row per key (the colex rank of its sorted tile ids), claiming on
-        ``fields`` the values ``claims`` (default: our answers)."""
-        from solver.core.indexing import all_subsets
-        from solver.games.taungau.diagnose import taungau_hand_answers
-
-        if self._every is None:
-            self._every = all_subsets(32, 5)
-        tiles = self._every[keys]
+        """One hand row per key (its hand's shape and the order its tiles were written),
+        claiming on ``fields`` the values ``claims`` (default: our answers)."""
+        shapes = self._shapes()
+        at, order = keys // _ORDERS, _PERMS[keys % _ORDERS]
+        tiles = shapes.hands[at]
         n = len(keys)
-        ans = taungau_hand_answers(tiles, self.rules)
+        ans = {k: v[at] for k, v in shapes.answers.items()}
         types = {"has_bull": bool, "points": np.int64}
         said = ans if claims is None else claims
         cv = {f: np.asarray(said[f]).astype(types[f]) for f in fields}
         stated = {f: np.ones(n, dtype=bool) for f in fields}
-
-        def written() -> npt.NDArray[np.int64]:
-            return np.tile(np.arange(5, dtype=np.int64), (n, 1))  # as sorted: unused
-
         no = np.zeros(n, dtype=bool)
         return self._hands(
-            np.arange(n), no, {}, tiles, stated, cv, None, None, written, ans, virtual=True
+            np.arange(n), no, {}, tiles, stated, cv, None, None, lambda: order, at, None
         )
+
+    def _shapes(self) -> _Shapes:
+        """Every hand shape (sorted tile ids, copy 0 of a type first), once."""
+        if self._every is None:
+            self._every = _Shapes.of(self.rules)
+        return self._every
 
     def _hands(
         self,
@@ -171,30 +217,23 @@ class TauNgauChecker:
         bull: Any,
         vals: Any,
         read_written: Callable[[], npt.NDArray[np.int64]],
-        ans: Mapping[str, npt.NDArray[Any]] | None = None,
-        virtual: bool = False,
+        at: npt.NDArray[np.int64],
+        key: npt.NDArray[np.int64] | None,
     ) -> Checked:
-        """The group of well-formed hand rows ``rows`` (``tiles``: sorted ids), checked:
-        their claims ``cv`` where ``stated``, a claimed ``bull`` and ``values`` (parsed,
-        over the chunk), ``read_written()`` the tiles' written order (read if a variant
-        asks)."""
+        """The group of well-formed hand rows ``rows`` (``tiles``: sorted ids, ``at``:
+        their shapes), checked: their claims ``cv`` where ``stated``, a claimed ``bull``
+        and ``values`` (parsed, over the chunk), ``read_written()`` the tiles' written
+        order (read if a variant asks); ``key``: the rows' keys (``None``: none)."""
         from solver.games.taungau.diagnose import (
             FIRST_WRITTEN,
             claimed_bull_ok,
             taungau_hand_answers,
         )
-        from solver.games.taungau.hands import _VALUES
 
-        if ans is None:
-            ans = taungau_hand_answers(tiles, self.rules)
+        shapes = self._shapes()
+        ans = {k: v[at] for k, v in shapes.answers.items()}
         m = len(rows)
-        hv = _VALUES[:, tiles].astype(np.int64)  # (4, m, 5) values mod 10
-        digit = hv.sum(axis=2) % 10  # (4, m)
-        from solver.games.taungau.hands import TRIPLES
-
-        exists = np.zeros((4, m), dtype=bool)
-        for t in TRIPLES:
-            exists |= hv[:, :, list(t)].sum(axis=2) % 10 == 0
+        digit, exists = shapes.digit[:, at], shapes.exists[:, at]  # (4, m) per 3/6 choice
         cons = np.ones((4, m), dtype=bool)
         if vals is not None:
             vm, vb = vals[0][rows], vals[1][rows]
@@ -284,14 +323,11 @@ class TauNgauChecker:
             return out
 
         keys = None
-        if not virtual:  # a row's key: its sorted tile ids (a claimed bull or values: none)
-            from solver.core.indexing import colex_rank_array
-
-            key = colex_rank_array(tiles, presorted=True).astype(np.int64)
+        if key is not None:  # a row's key: its shape and written order (a bull, values: none)
             for f in ("bull", "values"):
                 if f in stated:
                     key[stated[f]] = -1
-            keys = Keys(key, _TILE_HANDS, self._key_rows)
+            keys = Keys(key, len(shapes.hands) * _ORDERS, self._key_rows, _ORDERS)
         return Checked(
             "hand",
             rows,
