@@ -271,10 +271,10 @@ def weighted_atoms(group: Checked, weight: npt.NDArray[np.int64]) -> Shapes:
         return out
     values, inv = np.unique(weight, return_inverse=True)
     inv = inv.ravel()
-    if len(values) > MAX_WEIGHTS:  # many counts: the rows repeated, a slice at a time
-        order = np.repeat(np.arange(len(weight)), weight)
-        for start in range(0, len(order), 1 << 20):
-            out.update(counts(order[start : start + (1 << 20)]))
+    if len(values) > MAX_WEIGHTS:  # many counts: by their bits, the rows of each bit
+        for bit in range(int(weight.max()).bit_length()):
+            for shape, c in counts(np.flatnonzero(weight >> bit & 1)).items():
+                out[shape] += c << bit
         return out
     for j, w in enumerate(values.tolist()):
         for shape, c in counts(np.flatnonzero(inv == j)).items():
@@ -282,4 +282,5 @@ def weighted_atoms(group: Checked, weight: npt.NDArray[np.int64]) -> Shapes:
     return out
 
 
-MAX_WEIGHTS = 256
+MAX_WEIGHTS = 16
+"""Distinct counts above which the rows are counted by the bits of their counts."""

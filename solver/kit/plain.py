@@ -135,7 +135,8 @@ def _plain_part(
             ok[:] = True
             continue
         read = rows[good]
-        ids[read, :k] = got[good]
+        for j in range(k):  # a column at a time: faster than a block of rows
+            ids[read, j] = got[good, j]
         size[read] = k
         ok[read] = True
 

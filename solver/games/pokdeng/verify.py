@@ -83,6 +83,7 @@ class PokDengChecker:
         self.tables = tables
         self.labels = _pd_labels()
         self.variants = pokdeng_catalogue(self.rules, "all")
+        self._by_key: dict[str, npt.NDArray[Any]] | None = None
 
     def prepare(self) -> None:
         """Nothing to preload: hands are classified directly."""
@@ -126,6 +127,28 @@ class PokDengChecker:
         no = np.zeros(n, dtype=bool)
         return self._hands(np.arange(n), no, {}, cards, size, stated, cv, ans, virtual=True)
 
+    def _answers(self) -> dict[str, npt.NDArray[Any]]:
+        """Our answers for every hand, by its key (its cards sorted, :data:`PAD` as 52,
+        in base 53): made once, for the two- and three-card hands of the deck or shoe."""
+        if self._by_key is None:
+            from solver.core.indexing import all_multisets, all_subsets
+            from solver.games.pokdeng.diagnose import pokdeng_hand_answers
+
+            every = all_multisets if self.rules.decks > 1 else all_subsets
+            two, three = every(52, 2), every(52, 3)
+            hands = np.full((len(two) + len(three), 3), PAD, dtype=np.uint8)
+            hands[: len(two), :2], hands[len(two) :] = two, three
+            size = np.array([2] * len(two) + [3] * len(three), dtype=np.int8)
+            ans = pokdeng_hand_answers(hands, size, self.rules)
+            c = np.minimum(hands, 52).astype(np.int64)
+            at = (c[:, 0] * 53 + c[:, 1]) * 53 + c[:, 2]
+            self._by_key = {}
+            for k, v in ans.items():
+                col = np.zeros(53**3, dtype=np.asarray(v).dtype)
+                col[at] = v
+                self._by_key[k] = col
+        return self._by_key
+
     def _hands(
         self,
         rows: npt.NDArray[np.int64],
@@ -143,8 +166,13 @@ class PokDengChecker:
         from solver.games.pokdeng.diagnose import pokdeng_hand_answers
         from solver.games.pokdeng.rules import Kind
 
-        if ans is None:
-            ans = pokdeng_hand_answers(cards, size, self.rules)
+        key = None
+        if ans is None:  # by the hand's key (its cards sorted), from a table made once
+            from solver.core.indexing import sort_columns
+
+            c0, c1, c2 = (np.minimum(c, 52).astype(np.int64) for c in sort_columns(list(cards.T)))
+            key = (c0 * 53 + c1) * 53 + c2
+            ans = {k: v[key] for k, v in self._answers().items()}
 
         def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
             return equal_fields(cv, a, sel, _HAND_KEYS)
@@ -193,10 +221,8 @@ class PokDengChecker:
             return card_atom_counts(cards[sel], extras=[(kind, names)])
 
         keys = None
-        if not virtual:  # a row's key: its cards sorted (PAD last, as 52), in base 53
-            srt = np.sort(cards, axis=1).astype(np.int64)
-            srt[srt == PAD] = 52
-            keys = Keys((srt[:, 0] * 53 + srt[:, 1]) * 53 + srt[:, 2], 53**3, self._key_rows)
+        if key is not None and not virtual:  # a row's key: its cards sorted, PAD as 52
+            keys = Keys(key, 53**3, self._key_rows)
         return Checked(
             "hand",
             rows,
