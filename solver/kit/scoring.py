@@ -1,9 +1,8 @@
 """The exact scoring behind ``bull verify``'s diagnosis, batch by batch.
 
-:class:`Causes` lays out a catalogue and its pairs of causes as the columns of a
-:class:`~solver.kit.diagnosis.Tally` (one column per cause id, whatever the kinds of row
-it is scored on); :class:`Scorer` scores every column on every checked group of rows of
-a run (:mod:`solver.verify`), exactly.
+:class:`Scorer` scores every column of a :class:`~solver.kit.causes.Causes` (a catalogue
+and its pairs of causes) on every checked group of rows of a run (:mod:`solver.verify`),
+exactly.
 
 Disagreeing rows (few, as a rule) are scored one by one. An agreeing row is counted
 instead, by its key (:class:`~solver.kit.check.Keys`: what its diagnosis depends on —
@@ -23,13 +22,6 @@ order the key does not hold):
   only by a cause that contradicts more than it explains is one), when the first pass
   could not count them by the causes that explain them, and agreeing rows it did not
   count.
-
->>> c = Causes.of([Variant("mistake=s", "S", mistake="s", stage="bull"),
-...                Variant("mistake=t", "T", mistake="t", stage="points")], {})
->>> [v.key for v in c.all]
-['mistake=s', 'mistake=t', 'mistake=s+mistake=t']
->>> c.cols, c.members, sorted(c.full)
-({'hand': [2], 'showdown': [2]}, {2: (0, 1)}, [2])
 """
 
 from __future__ import annotations
@@ -42,8 +34,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.kit.causes import MODES, Causes
 from solver.kit.check import Checked
-from solver.kit.diagnosis import Tally, Variant, is_mistake_pair, pairs_of
+from solver.kit.diagnosis import Tally, Variant
 from solver.kit.keycounts import (
     DEFER,
     Deferred,
@@ -56,54 +49,6 @@ from solver.kit.keycounts import (
 from solver.kit.learn import Shapes, explain_patterns
 
 __all__ = ["MODES", "Causes", "Scorer"]
-
-MODES = ("hand", "showdown")
-"""The kinds of row."""
-
-
-@dataclass(frozen=True)
-class Causes:
-    """A catalogue and the pairs of causes scored with it: the variants, then one column
-    per pair id (a pair scored on hand and on showdown rows is one cause, its counts
-    summed)."""
-
-    variants: list[Variant]
-    pairs: dict[str, list[tuple[int, int, Variant]]]
-    """Per kind of row, its pairs ``(a, b, combined)`` (:func:`pairs_of`), each id once."""
-    cols: dict[str, list[int]]
-    """Per kind of row, the column of each of its pairs."""
-    members: dict[int, tuple[int, int]]
-    """Every pair's column to its members' columns ``(a, b)``."""
-    full: frozenset[int]
-    """The columns of the pairs of two mistakes (scored on every row)."""
-    all: list[Variant]
-    """Every column's cause."""
-
-    @classmethod
-    def of(cls, variants: Sequence[Variant], base: Mapping[str, Any]) -> Causes:
-        """The pairs of ``variants``; the checkers' special-ish hand rows are shapes of
-        the hand whatever the rules (a structural scope), their showdown rows not."""
-        causes = list(variants)
-        col_of: dict[str, int] = {}
-        pairs: dict[str, list[tuple[int, int, Variant]]] = {}
-        cols: dict[str, list[int]] = {}
-        members: dict[int, tuple[int, int]] = {}
-        full: set[int] = set()
-        for m in MODES:
-            pairs[m], cols[m] = [], []
-            for a, b, c in pairs_of(variants, m, base, structural=m == "hand"):
-                col = col_of.get(c.key)
-                if col in cols[m]:
-                    continue  # a pair of scoped mistakes found twice
-                if col is None:
-                    col = col_of[c.key] = len(causes)
-                    causes.append(c)
-                    members[col] = (a, b)
-                    if is_mistake_pair(c):
-                        full.add(col)
-                pairs[m].append((a, b, c))
-                cols[m].append(col)
-        return cls(list(variants), pairs, cols, members, frozenset(full), causes)
 
 
 def _agree(
@@ -452,30 +397,41 @@ class Scorer:
     def _count_keyed(self) -> None:
         """The counts over the keyed agreeing rows of the causes the report needs: every
         single cause that explains a row or is a member of a pair that does, and those
-        pairs (see :meth:`next_pass`)."""
+        pairs (see :meth:`next_pass`) while they may be listed."""
         explains = self.tally.explains()
         pairs = {c for c in self.found.members if explains[c] > 0}
         singles = {v for v in range(len(self.variants)) if explains[v] > 0}
         for col in pairs:
             singles.update(self.found.members[col])
+        plan = []
         for mode in sorted(self.keyed.modes()):
             ordered = self.keyed.order(mode) > 1
             for fine in (False, True) if ordered else (False,):  # else: scored row by row
                 one = {v for v in singles if bool(self.variants[v].order) == fine}
                 two = {c for c in pairs if bool(self.causes[c].order) == fine}
-                if not one and not (two & set(self.found.cols[mode])):
-                    continue
-                for group, weight in self.keyed.groups(mode, fine, stating=True):
-                    # a pair its surely contradicted rows outweigh is never listed
-                    two = {c for c in two if explains[c] - self._known(c) > 0}
-                    self._sweep = _Sweep(weight, one, two)
-                    try:
-                        none = np.zeros(len(group.rows), dtype=bool)
-                        _, contradicts = self._score(mode, group, none)
-                        self.tally.add_counts(0, contradicts)
-                        self._pair_counts(mode, group, ~none, two, weight, self.pair_keyed)
-                    finally:
-                        self._sweep = None
+                if one or two & set(self.found.cols[mode]):
+                    plan.append((mode, fine, one, two))
+        left = Counter(v for _, _, one, _ in plan for v in one)  # sweeps a count awaits
+        for mode, fine, one, two in plan:
+            for group, weight in self.keyed.groups(mode, fine, stating=True):
+                two = {c for c in two if self._may_list(c, explains, left)}
+                self._sweep = _Sweep(weight, one, two)
+                try:
+                    none = np.zeros(len(group.rows), dtype=bool)
+                    _, contradicts = self._score(mode, group, none)
+                    self.tally.add_counts(0, contradicts)
+                    self._pair_counts(mode, group, ~none, two, weight, self.pair_keyed)
+                finally:
+                    self._sweep = None
+            left.subtract(one)
+
+    def _may_list(self, col: int, explains: npt.NDArray[np.int64], left: Counter[int]) -> bool:
+        """Whether pair ``col`` may yet be listed (:meth:`next_pass`): its explained rows
+        less those it surely contradicts (so far) beat nothing and each member whose
+        count is complete (a member's score only falls as its count goes on)."""
+        c = self.tally.contradicts
+        done = [int(explains[m] - c[m]) for m in self.found.members[col] if not left[m]]
+        return bool(explains[col] - self._known(col) > max([0, *done]))
 
     def _needs_rows(self, col: int) -> bool:
         """Whether a pair's contradicted rows include rows scored one by one."""
