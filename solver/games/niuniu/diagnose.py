@@ -436,19 +436,7 @@ def _mistakes(
     forbidden = np.full(len(c), 255, dtype=np.uint8)
     mistakes = mistakes_of(variant)  # every mistake a variant applies, at once
     if "bull_skips_first" in mistakes:
-        # card values (A 1 ... 10/J/Q/K 10) by table, in small integers, a column each
-        value = [_VALUE[c[:, j]] for j in range(5)]
-        total = value[0] + value[1] + value[2] + value[3] + value[4]
-        best = np.zeros(len(c), dtype=np.int16)
-        for a, b, d in ((1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)):
-            bsum = value[a] + value[b] + value[d]
-            ok = _TENS[bsum]  # a multiple of 10
-            if rules.bull_from_three_of_a_kind:
-                ra, rb, rd = (c[:, j] >> 2 for j in (a, b, d))
-                ok = ok | ((ra == rb) & (rb == rd))
-            # the other two cards' last digit, 0 as 10
-            np.maximum(best, np.where(ok, _LAST_DIGIT[total - bsum], 0), out=best)
-        points = best.astype(np.int64)
+        points = _skip_first(c, rules.bull_from_three_of_a_kind)
         has = points > 0
         plain = cat <= Category.NIU_NIU
         cat = np.where(plain, points, cat)
@@ -467,6 +455,31 @@ def _mistakes(
         lambda: strength(cat),
     )
 
+
+def _skip_first(c: npt.NDArray[np.uint8], trips: bool) -> npt.NDArray[np.int64]:
+    """The points of the best bull among the cards but the first written (0: none); the
+    last cards' result is kept (a pair of mistakes asks again for the same cards)."""
+    hit = _SKIPPED.get("last")
+    if hit is not None and hit[0] is c and hit[1] == trips and np.array_equal(hit[2], c):
+        return hit[3].copy()
+    # card values (A 1 ... 10/J/Q/K 10) by table, in small integers, a column each
+    value = [_VALUE[c[:, j]] for j in range(5)]
+    total = value[0] + value[1] + value[2] + value[3] + value[4]
+    best = np.zeros(len(c), dtype=np.int16)
+    for a, b, d in ((1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)):
+        bsum = value[a] + value[b] + value[d]
+        ok = _TENS[bsum]  # a multiple of 10
+        if trips:
+            ra, rb, rd = (c[:, j] >> 2 for j in (a, b, d))
+            ok = ok | ((ra == rb) & (rb == rd))
+        # the other two cards' last digit, 0 as 10
+        np.maximum(best, np.where(ok, _LAST_DIGIT[total - bsum], 0), out=best)
+    points = best.astype(np.int64)
+    _SKIPPED["last"] = (c, trips, c.copy(), points)
+    return points.copy()
+
+
+_SKIPPED: dict[str, tuple[Any, bool, npt.NDArray[np.uint8], npt.NDArray[np.int64]]] = {}
 
 _VALUE = np.array([min(c // 4 + 1, 10) for c in range(256)], dtype=np.int16)
 """A card id's value (ids past 51: unused)."""
