@@ -2,11 +2,15 @@
 """Every committed table's build time (issue 26: ``bull build`` <= 10 s in all), and the
 Tau Ngau and Pok Deng builds against direct enumeration, measured in the same run.
 
-* Per table: the seconds of each table's own build step (Niu Niu's four tables one by
-  one as ``build_tables`` makes them, the grab reusing classic's counts), the whole
-  ``bull build`` into a temporary directory (writing included), and each as a ratio to
-  a baseline measured in the same run: numpy sorting 2**24 random int64 keys (the
-  counting's core operation), so a busy machine shows in the baseline too.
+* Per table (``--tables-only`` stops after these): each table's own build step in a
+  fresh process (Niu Niu's tables one by one as ``build_tables`` makes them, the grab
+  reusing classic's counts), wall and CPU seconds (user + system, this process and any
+  it starts); then the whole ``bull build --tables TMP`` in its own process (writing
+  included): wall, CPU, peak RSS and the seconds it spent writing. Each figure is the
+  best of ``--repeat`` runs, and a ratio to a baseline measured in the same run: numpy
+  sorting 2**24 random int64 keys (the counting's core operation), so a busy machine
+  shows in the baseline too. ``--before DIR`` (a checkout of an older commit, e.g. a
+  ``git archive``) measures the same steps of that code, alternating run by run.
 
 * Tau Ngau: the whole tile build (every hand, every 3/6 choice, banker distributions by
   inclusion-exclusion) against enumerating the 80,730 banker hands of each of the
@@ -15,23 +19,74 @@ Tau Ngau and Pok Deng builds against direct enumeration, measured in the same ru
   settling every (dealer hand, player draw, dealer draw) deal of a start (2,763,600 per
   start, timed on a sample with numpy, extrapolated).
 
-    python scripts/bench_builds.py [--sample N]
+    python scripts/bench_builds.py [--tables-only | --build-only] [--repeat 3] [--before DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
-from solver.core.indexing import all_subsets, colex_rank_array
-from solver.games.pokdeng import hands as pokdeng
-from solver.games.pokdeng import rules as pokdeng_rules
-from solver.games.pokdeng import strategy as pokdeng_strategy
-from solver.games.taungau import hands as taungau
-from solver.games.taungau import rules as taungau_rules
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from solver.core.indexing import all_subsets, colex_rank_array  # noqa: E402
+from solver.games.pokdeng import hands as pokdeng  # noqa: E402
+from solver.games.pokdeng import rules as pokdeng_rules  # noqa: E402
+from solver.games.pokdeng import strategy as pokdeng_strategy  # noqa: E402
+from solver.games.taungau import hands as taungau  # noqa: E402
+from solver.games.taungau import rules as taungau_rules  # noqa: E402
+
+STEPS = ("niuniu", "niuniu_no_faces", "niuniu_shoe6", "taungau", "pokdeng")
+"""The per-table steps, one process each (the grab is timed in the ``niuniu`` one)."""
+
+# Run in a child with the code under test first on sys.path: prints
+# {table: [wall, cpu]} for its step. The calls are the ones every version has.
+DRIVER = r"""
+import json, resource, sys, time
+
+def cpu():
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+def timed(fn):
+    t0, c0 = time.perf_counter(), cpu()
+    got = fn()
+    return got, [time.perf_counter() - t0, cpu() - c0]
+
+step = sys.argv[1]
+out = {}
+if step.startswith("niuniu"):
+    from solver.games.niuniu import grab, hands
+    from solver.games.niuniu.rules import PRESETS, load_rules
+    groups = {}
+    for preset in PRESETS:
+        r = load_rules(preset)
+        groups.setdefault(hands.table_name(r), []).append(r)
+    counts = {}
+    table, out[step] = timed(lambda: hands.build_table(groups[step], odds=True, counts=counts))
+    if step == "niuniu":
+        bet = grab.grab_bet(load_rules("classic"))
+        known = counts["classic"][bet] if bet else None
+        s = table.column("classic_strength").to_numpy()
+        c = table.column("classic_category").to_numpy()
+        _, out[grab.TABLE] = timed(lambda: grab.build_grab_table(s, c, known))
+elif step == "taungau":
+    from solver.games.taungau import hands
+    _, out[step] = timed(hands.build_tables)
+else:
+    from solver.games.pokdeng import strategy
+    _, out["pokdeng+pokdeng_strategy"] = timed(strategy.build_tables)
+print(json.dumps(out))
+"""
 
 
 def seconds(fn, repeat: int = 1) -> float:  # type: ignore[no-untyped-def]
@@ -41,6 +96,50 @@ def seconds(fn, repeat: int = 1) -> float:  # type: ignore[no-untyped-def]
         fn()
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def run_measured(argv: list[str], code: Path) -> tuple[str, dict[str, float]]:
+    """Run ``argv`` (cwd and first on the path: ``code``); stdout, wall, CPU, peak RSS."""
+    env = {**os.environ, "PYTHONPATH": str(code), "BULL_NO_AUTOBUILD": "1"}
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=code, env=env, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        out.seek(0)
+        err.seek(0)
+        if os.waitstatus_to_exitcode(status):
+            raise SystemExit(f"{' '.join(argv)} failed in {code}: {err.read()[-600:]}")
+        return out.read(), {
+            "wall": wall,
+            "cpu": usage.ru_utime + usage.ru_stime,
+            "peak_mb": usage.ru_maxrss / 1024,
+        }
+
+
+def table_times(code: Path, steps: bool = True) -> dict[str, dict[str, float]]:
+    """One run of every table's step (unless ``steps`` is false) and of the whole build,
+    for the code in ``code``."""
+    out: dict[str, dict[str, float]] = {}
+    for step in STEPS if steps else ():
+        text, _ = run_measured([sys.executable, "-c", DRIVER, step], code)
+        for name, (wall, cpu) in json.loads(text).items():
+            out[name] = {"wall": wall, "cpu": cpu}
+    with tempfile.TemporaryDirectory() as d:
+        argv = [sys.executable, "-m", "solver", "build", "--tables", d, "--json"]
+        text, got = run_measured(argv, code)
+    summary = json.loads(text.strip().splitlines()[-1])
+    out["bull build (all, written)"] = got
+    out["of which writing"] = {"wall": summary["write_seconds"]}
+    return out
+
+
+def best_of(runs: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
+    keys = runs[0].keys()
+    return {
+        k: {f: (max if f == "peak_mb" else min)(r[k][f] for r in runs) for f in runs[0][k]}
+        for k in keys
+    }
 
 
 def taungau_direct(sample: int) -> float:
@@ -96,60 +195,48 @@ def baseline() -> float:
     return seconds(lambda: np.sort(keys), 3)
 
 
-def table_times(repeat: int) -> dict[str, float]:
-    """Seconds of each committed table's build step, and of the whole build."""
-    import tempfile
-
-    from solver.build import build
-    from solver.games.niuniu import grab, hands
-    from solver.games.niuniu.rules import PRESETS, load_rules
-
-    out: dict[str, float] = {}
-    groups: dict[str, list] = {}  # type: ignore[type-arg]
-    for preset in PRESETS:
-        r = load_rules(preset)
-        groups.setdefault(hands.table_name(r), []).append(r)
-    counts: dict = {}  # type: ignore[type-arg]
-    built = {}
-    for name, rule_sets in groups.items():
-        t0 = time.perf_counter()
-        built[name] = hands.build_table(rule_sets, odds=True, counts=counts)
-        out[name] = time.perf_counter() - t0
-    base = built["niuniu"]
-    bet = grab.grab_bet(load_rules("classic"))
-    known = counts["classic"][bet] if bet else None
-    s, c = base.column("classic_strength").to_numpy(), base.column("classic_category").to_numpy()
-    out[grab.TABLE] = seconds(lambda: grab.build_grab_table(s, c, known), repeat)
-    out["taungau"] = seconds(taungau.build_tables, repeat)
-    out["pokdeng+pokdeng_strategy"] = seconds(pokdeng_strategy.build_tables, repeat)
-    with tempfile.TemporaryDirectory() as d:
-        t0 = time.perf_counter()
-        summary = build(None, tables=d)
-        out["bull build (all, written)"] = time.perf_counter() - t0
-        out["of which writing"] = summary["write_seconds"]
-    return out
-
-
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sample", type=int, default=5)
-    ap.add_argument("--repeat", type=int, default=1, help="best of N for the quick tables")
+    ap.add_argument("--repeat", type=int, default=3, help="best of N")
     ap.add_argument("--tables-only", action="store_true", help="skip the direct enumerations")
+    ap.add_argument(
+        "--build-only", action="store_true", help="only the whole build (implies --tables-only)"
+    )
+    ap.add_argument(
+        "--before", metavar="DIR", help="an older checkout to measure alternately with this one"
+    )
     args = ap.parse_args()
+    codes = {"now": REPO}
+    if args.before:
+        codes["before"] = Path(args.before).resolve()
     b0 = baseline()
-    times = table_times(args.repeat)
+    runs: dict[str, list[dict[str, dict[str, float]]]] = {k: [] for k in codes}
+    for _ in range(args.repeat):
+        for label, code in codes.items():
+            runs[label].append(table_times(code, not args.build_only))
     b1 = baseline()
     base_s = min(b0, b1)
-    tables = {k: {"s": round(v, 3), "ratio": round(v / base_s, 1)} for k, v in times.items()}
-    print(json.dumps({"baseline_sort_2^24_s": round(base_s, 4), "tables": tables}, indent=2))
-    if args.tables_only:
+    report: dict[str, object] = {
+        "baseline_sort_2^24_s": round(base_s, 4),
+        "repeat": args.repeat,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+    for label in codes:
+        got = best_of(runs[label])
+        report[label] = {
+            k: {f: round(v, 3) for f, v in fig.items()} | {"ratio": round(fig["wall"] / base_s, 1)}
+            for k, fig in got.items()
+        }
+    print(json.dumps(report, indent=2))
+    if args.tables_only or args.build_only:
         return 0
     t_tn = seconds(taungau.build_tables, 2)
     per_hand = taungau_direct(args.sample * 4)
     t_pd = seconds(pokdeng_strategy.build_tables, 2)
     per_start = pokdeng_direct(args.sample)
     n_tn, n_pd = 201_376, 1_326 * 3 * 4
-    report = {
+    direct = {
         "taungau_build_s": round(t_tn, 3),
         "taungau_direct_s_per_hand": round(per_hand, 5),
         "taungau_direct_extrapolated_s": round(per_hand * n_tn),
@@ -160,7 +247,7 @@ def main() -> int:
         "pokdeng_speedup": round(per_start * n_pd / t_pd),
         "targets": {"taungau_build_s": 10, "pokdeng_build_s": 60},
     }
-    print(json.dumps(report, indent=2))
+    print(json.dumps(direct, indent=2))
     return 0
 
 

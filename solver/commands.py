@@ -202,7 +202,8 @@ def _eval_block(
     the answers in input order, then the errors; returns how many lines failed."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
+
+    from solver.kit.textcols import line_bytes
 
     messages = [(n, f"{name} line {n}: {m}") for n, m in block.bad]
     lines = None
@@ -211,30 +212,40 @@ def _eval_block(
             lines = game.eval_lines(block.spans, args.rules, options, args.tables, args.json)
         except BullError:
             lines = None
+    if isinstance(lines, pa.ChunkedArray):
+        lines = lines.combine_chunks()
     if lines is None:
-        lines = pa.nulls(len(block), pa.string())
-    todo = np.flatnonzero(np.asarray(lines.is_null().to_numpy(zero_copy_only=False), dtype=bool))
+        todo = np.arange(len(block))
+    elif lines.null_count:
+        valid = np.unpackbits(np.frombuffer(lines.buffers()[0], dtype=np.uint8), bitorder="little")[
+            lines.offset : lines.offset + len(lines)
+        ]
+        todo = np.flatnonzero(valid == 0)
+    else:
+        todo = np.zeros(0, dtype=np.int64)
     slow = _eval_slow(game, [block.text(i) for i in todo.tolist()], options, args)
     for i, (_, message) in zip(todo.tolist(), slow, strict=True):
         if message is not None:
             n = int(block.numbers[i])
             messages.append((n, f"{name} line {n}: {message}"))
-    filled = pc.fill_null(lines, "") if len(todo) else lines
-    if len(filled):
-        filled = filled.combine_chunks() if isinstance(filled, pa.ChunkedArray) else filled
-        bufs = filled.buffers()
-        off = np.frombuffer(bufs[1], dtype=np.int32)[
-            filled.offset : filled.offset + len(filled) + 1
-        ]
-        data = memoryview(bufs[2]) if bufs[2] is not None else memoryview(b"")
+    if lines is not None and not len(todo):
+        _write(out, line_bytes(lines))
+    elif len(block):
         pieces: list[bytes | memoryview] = []
-        at = 0
-        for i, (text, _) in zip(todo.tolist(), slow, strict=True):
-            pieces.append(data[off[at] : off[i]])
-            if text is not None:
-                pieces.append(text.encode("utf-8"))
-            at = i
-        pieces.append(data[off[at] : off[-1]])
+        if lines is None:
+            pieces = [text.encode("utf-8") for text, _ in slow if text is not None]
+        else:  # the block's lines in order: a null row holds no bytes
+            wide = np.int64 if lines.type == pa.large_string() else np.int32
+            bufs = lines.buffers()
+            off = np.frombuffer(bufs[1], dtype=wide)[lines.offset : lines.offset + len(lines) + 1]
+            data = memoryview(bufs[2]) if bufs[2] is not None else memoryview(b"")
+            at = 0
+            for i, (text, _) in zip(todo.tolist(), slow, strict=True):
+                pieces.append(data[off[at] : off[i]])
+                if text is not None:
+                    pieces.append(text.encode("utf-8"))
+                at = i
+            pieces.append(data[off[at] : off[-1]])
         _write(out, b"".join(pieces))
     messages.sort()
     for _, message in messages:
@@ -270,7 +281,7 @@ def _eval_slow(
     return out
 
 
-def _write(out: Any, data: bytes) -> None:
+def _write(out: Any, data: bytes | memoryview) -> None:
     """Bytes to a text stream: straight to its buffer when it has one."""
     raw = getattr(out, "buffer", None)
     if raw is not None:
@@ -278,7 +289,7 @@ def _write(out: Any, data: bytes) -> None:
         raw.write(data)
         raw.flush()
     else:
-        out.write(data.decode("utf-8"))
+        out.write(bytes(data).decode("utf-8"))
 
 
 def cmd_compare(args: argparse.Namespace, out: Any) -> int:

@@ -367,6 +367,12 @@ def _claims(tmp_path: Path) -> Path:
         ["report", "--rules", "{dir}/report.md", "--out", "{dir}"],
         ["vectors", "niuniu", "--rules", "{rules}", "--out", "{hard_rules}"],
         ["probe", "niuniu", "--out", "{claims}", "--", "python3", "{claims}"],
+        ["probe", "niuniu", "--infer-out", "{link}", "--", "python3", "{claims}"],
+        ["probe", "niuniu", "--rules", "{rules}", "--infer-out", "{hard_rules}", "--", "true"],
+        ["probe", "niuniu", "--out", "{dir}/p.csv", "--infer-out", "{dir}/p.csv", "--", "true"],
+        ["strategy", "pokdeng", "--player", "{player}", "--png", "{player}"],
+        ["audit", "niuniu", "{dir}/log.parquet", "--out", "{dir}"],
+        ["report", "--rules", "{dir}/chart.png", "--out", "{dir}"],
         ["verify", "niuniu", "{claims}", "--tables", "{tables}", "--out", "{table_file}"],
         ["verify", "niuniu", "{claims}", "--tables", "{tables}", "--out", "{tables}/sets/x"],
         ["audit", "niuniu", "{claims}", "--tables", "{tables}", "--out", "{tables}"],
@@ -390,6 +396,9 @@ def test_an_output_that_is_an_input_is_refused(
     os.link(rules, tmp_path / "hard.toml")
     (tmp_path / "audit.json").write_text("{}\n")
     (tmp_path / "report.md").write_text('game = "niuniu"\n')
+    (tmp_path / "chart.png").write_text('game = "niuniu"\n')
+    (tmp_path / "log.parquet").write_bytes(b"PAR1")
+    (tmp_path / "player.csv").write_text("hand,action\n7H 5D,draw\n")
     own = tmp_path / "tables"
     shutil.copytree(tables["niuniu"], own, symlinks=True, ignore=shutil.ignore_patterns("rules"))
     before = {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
@@ -404,6 +413,7 @@ def test_an_output_that_is_an_input_is_refused(
         "dir_name": tmp_path.name,
         "tables": str(own),
         "table_file": str(own / "niuniu.parquet"),
+        "player": str(tmp_path / "player.csv"),
     }
     code, out, err = run([w.format(**words) for w in argv])
     assert_clean_error(code, out, err, "elsewhere" if "same file" not in err else "same file")
@@ -541,6 +551,26 @@ def test_a_bom_and_every_line_end_read_as_a_user_expects(
     assert results["bom+cr"] == results["lf"] == results["bom+crlf"]
 
 
+def test_a_vectors_document_with_a_bom_and_cr_line_ends_is_the_same_document(
+    tmp_path: Path, tables: dict[str, str]
+) -> None:
+    """``bull verify`` of a conformance vectors document written with a BOM and CR or
+    CRLF line ends reads as the LF document does (its JSON Lines form is read as claims
+    are: READERS above)."""
+    doc = tmp_path / "v.json"
+    argv = ["vectors", "niuniu", "--sample", "0", "--out", str(doc)]
+    assert run([*argv, "--tables", tables["niuniu"]])[0] == 0
+    text = doc.read_text()
+    assert text.count("\n") > 1 and "\r" not in text
+    results = {}
+    for style in LINE_ENDS:
+        path = _written(tmp_path, doc.name, text, style)
+        code, out, err = run(["verify", "niuniu", path, "--tables", tables["niuniu"]])
+        results[style] = (code, out.replace(path, "FILE"), err.replace(path, "FILE"))
+    assert results["lf"][0] == 0 and "all claims agree" in results["lf"][1], results["lf"]
+    assert results["bom+cr"] == results["lf"] == results["bom+crlf"]
+
+
 LOG_ENDS = {**LINE_ENDS, "cr": (b"", b"\r"), "bom": (b"\xef\xbb\xbf", b"\n")}
 
 
@@ -631,6 +661,65 @@ def test_an_audit_log_that_is_not_utf8_text_is_one_line(
     log.write_bytes(body)
     code, out, err = run(["audit", "niuniu", str(log), "--engine", engine])
     assert_clean_error(code, out, err, needle.format(f=log))
+
+
+def _long_log(tmp_path: Path, fmt: str) -> list[bytes]:
+    """The lines of a good log of 1.3 MB or more (past the head checked before the
+    engines read a log): a small dealt log repeated, each copy's rounds renumbered."""
+    import re
+
+    from solver.audit.deal import deal
+
+    base = tmp_path / f"base.{fmt}"
+    deal("niuniu", 30, players=4, seed=5, out=str(base))
+    lines = base.read_bytes().split(b"\n")[:-1]
+    head, rows = lines[: fmt == "csv"], lines[fmt == "csv" :]
+    start = re.compile(rb"^(\{\"round\": )?(\d+)")
+    out, shift = list(head), 0
+    while sum(map(len, out)) < 1_300_000:
+        out += [start.sub(lambda m, k=shift: (m[1] or b"") + b"%d" % (int(m[2]) + k), r)
+                for r in rows]  # fmt: skip
+        shift += 30
+    return out
+
+
+@pytest.mark.parametrize(
+    ("fmt", "engine", "spoil", "reason", "ends"),
+    [
+        ("csv", "duckdb", "latin1", "not UTF-8 text (Latin-1?)", b"\n"),
+        ("jsonl", "spark", "latin1", "not UTF-8 text (Latin-1?)", b"\r\n"),
+        ("jsonl", "duckdb", "latin1", "not UTF-8 text (Latin-1?)", b"\r"),
+        ("csv", "spark", "nul", "NUL bytes; not a text file", b"\n"),
+        ("csv", "duckdb", "column", "Expected Number of Columns: 7 Found: 8", b"\r\n"),
+        ("jsonl", "duckdb", "cut", "not a JSON object", b"\r"),
+    ],
+)
+def test_a_bad_row_past_the_first_megabyte_of_a_log_is_named(
+    tmp_path: Path, fmt: str, engine: str, spoil: str, reason: str, ends: bytes
+) -> None:
+    """A byte that is not UTF-8, a NUL, or a row DuckDB cannot read, far into a CSV or
+    JSON Lines log (past the first megabyte, which was all the check read): one line
+    naming the log and the line, on both engines. Before, DuckDB's message named
+    neither in its first line and reached the user as 'cannot write the output: ...'
+    over 25 lines, or DuckDB read on when the byte was in a column it does not read or
+    a NUL in a CSV field; Spark read the byte as U+FFFD, or the line as a null row.
+    DuckDB's JSON line number is one past the bad line: the line named is the one that
+    does not parse. The logs are checked whole before Spark starts: no JVM is started."""
+    lines = _long_log(tmp_path, fmt)
+    bad = len(lines) - 7  # 1-based: the line spoiled, in the last copy
+    assert sum(map(len, lines[: bad - 1])) > 1 << 20
+    row = lines[bad - 1]
+    lines[bad - 1] = {
+        "latin1": row.replace(b'"t1"', b'"t\xe91"'),  # a column the audit does not read
+        "nul": row.replace(b'"t1"', b'"t\x001"'),
+        "column": row + b",extra",
+        "cut": row[:-3],
+    }[spoil]
+    assert lines[bad - 1] != row
+    log = tmp_path / f"log.{fmt}"
+    log.write_bytes(ends.join(lines) + ends)
+    code, out, err = run(["audit", "niuniu", str(log), "--engine", engine])
+    assert_clean_error(code, out, err, f"bull: error: log {log} line {bad}: {reason}")
 
 
 def test_drill_answers_end_at_cr_lf_or_crlf(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -965,18 +1054,19 @@ def _small_log(tmp_path: Path, rounds: int = 30) -> Path:
 @pytest.mark.parametrize(
     ("kind", "needle"),
     [
-        ("/dev/null", "/dev/null: not a log file: a character device"),
-        ("/dev/zero", "/dev/zero: not a log file: a character device"),
-        ("fifo", "fifo.csv: not a log file: a FIFO (named pipe)"),
-        ("link_null", "null.csv: not a log file: a character device (a link to /dev/null)"),
-        ("link_fifo", "lfifo.csv: not a log file: a FIFO (named pipe) (a link to"),
-        ("broken", "broken.csv: a broken link (to"),
-        ("missing", "nothere.csv: no such file or folder"),
+        ("/dev/null", "log /dev/null: it is a character device, not a regular file"),
+        ("/dev/zero", "log /dev/zero: it is a character device, not a regular file"),
+        ("fifo", "fifo.csv: it is a FIFO (named pipe), not a regular file"),
+        ("link_null", "null.csv: it is a link to /dev/null, a character device, not a regular"),
+        ("link_fifo", "lfifo.csv: it is a link to {d}/fifo.csv, a FIFO (named pipe), not a"),
+        ("broken", "broken.csv: a broken link (to {d}/gone.csv)"),
+        ("missing", "nothere.csv: no such file or directory"),
     ],
 )
 def test_audit_names_what_is_not_a_log_file(tmp_path: Path, kind: str, needle: str) -> None:
     """``bull audit`` said "no such file or folder" for /dev/null, /dev/zero, FIFOs and
-    links to them: each is named with what it is (and a FIFO is never opened: no hang)."""
+    links to them: each is named with what it is, by the one input checker (a FIFO is
+    opened without blocking: no hang)."""
     import os
 
     os.mkfifo(tmp_path / "fifo.csv")
@@ -986,7 +1076,7 @@ def test_audit_names_what_is_not_a_log_file(tmp_path: Path, kind: str, needle: s
     names = {"fifo": "fifo.csv", "link_null": "null.csv", "link_fifo": "lfifo.csv",
              "broken": "broken.csv", "missing": "nothere.csv"}  # fmt: skip
     path = kind if kind.startswith("/") else str(tmp_path / names[kind])
-    assert_clean_error(*run(["audit", "niuniu", path]), needle)
+    assert_clean_error(*run(["audit", "niuniu", path]), needle.format(d=tmp_path))
 
 
 def test_audit_refuses_a_csv_header_naming_a_column_twice(tmp_path: Path) -> None:
@@ -1022,6 +1112,16 @@ def test_audit_out_that_cannot_be_written_names_the_file(
     words = {"log": str(log), "file": str(tmp_path / "f.txt")}
     args = ["audit", "niuniu", str(log), "--out", out.format(**words)]
     assert_clean_error(*run(args), needle.format(**words))
+
+
+@pytest.mark.parametrize("ext", ["csv", "parquet"])
+def test_deal_out_that_cannot_be_written_names_the_file(tmp_path: Path, ext: str) -> None:
+    """The log as the user named it, not the temporary ``.part`` written first (which
+    is gone)."""
+    out = tmp_path / "no-such-folder" / f"log.{ext}"
+    code, stdout, err = run(["deal", "niuniu", "--rounds", "3", "--out", str(out)])
+    assert_clean_error(code, stdout, err, f"--out {out}: cannot write it: ")
+    assert ".part" not in err and "No such file or directory" in err
 
 
 def test_audit_by_a_column_of_very_many_groups(

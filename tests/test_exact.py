@@ -64,6 +64,31 @@ def test_disjoint_counts_property(deck: int, h: int, seed: int, m: int) -> None:
     assert (got.below == lt).all() and (got.equal == eq).all() and (got.above == gt).all()
 
 
+@pytest.mark.parametrize("dense", [True, False])
+@pytest.mark.parametrize("seed", range(12))
+def test_both_ways_of_counting_equal_brute_force(dense: bool, seed: int) -> None:
+    """The histogram way and the row-sort way (each forced for every subset size), with
+    weights one per run of equal strength (how multipliers follow a category) or not,
+    negative strengths and weights, and blocks from one hand up."""
+    rng = np.random.default_rng(seed)
+    h = int(rng.integers(1, 6))
+    deck = int(rng.integers(h, min(2 * h + 5, 13) + 1))
+    hands = all_subsets(deck, h)
+    n = len(hands)
+    levels = int(rng.choice([1, 3, 40, 1000]))
+    strength = rng.integers(-levels, levels + 1, n)
+    if seed % 2:
+        weight = np.stack([(strength * 3) % 5 - 1, strength % 2], axis=1)  # by run
+    else:
+        weight = rng.integers(-3, 9, (n, 2))
+    chunk = int(rng.choice([1, 5, 64, 1 << 16]))
+    got = an.disjoint_counts(hands, strength, deck, weight, chunk=chunk, dense=dense)
+    lt, eq, gt, _ = brute_force(hands, strength, np.ones(n, dtype=np.int64), deck)
+    assert (got.below == lt).all() and (got.equal == eq).all() and (got.above == gt).all()
+    for j in range(2):
+        assert (got.weight_above[:, j] == brute_force(hands, strength, weight[:, j], deck)[3]).all()
+
+
 # ------------------------------------------------------------------ Niu Niu, full deck
 
 

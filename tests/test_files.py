@@ -128,3 +128,68 @@ def test_what_is_not_a_regular_file_is_refused_at_once(tmp_path: Path) -> None:
         open_input(str(tmp_path), "input file", regular=False)
     with open_input(str(fifo), "input file", regular=False) as f:  # no writer: empty
         assert f.read() == b""
+
+
+def _first_bad(data: bytes) -> tuple[int, str] | None:
+    """The line and kind of the first byte that is not UTF-8 text, by the rule text: a
+    BOM at the start skipped; Python's decoder finds the first invalid byte; the lines
+    before it are split at CR, LF and CRLF; a NUL counts as soon as it comes."""
+    if data.startswith(BOM):
+        data = data[3:]
+    try:
+        data.decode("utf-8")
+        bad = len(data)
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+    nul = data.find(b"\0")
+    if 0 <= nul < bad:
+        return len(re.split(rb"\r\n|\r|\n", data[:nul])), "NUL bytes"
+    if bad == len(data):
+        return None
+    return len(re.split(rb"\r\n|\r|\n", data[:bad])), "not UTF-8 text"
+
+
+TEXTISH = st.lists(
+    st.sampled_from([b"a", b"\r", b"\n", b"\r\n", "é".encode(), "€".encode(), b"\xe9",
+                     b"\xe2\x82", b"\0", BOM, b"xyz" * 5]),
+    max_size=40,
+).map(b"".join)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(raw=TEXTISH, chunk=st.integers(1, 12), bom=st.booleans())
+def test_check_text_names_the_first_bad_line_whatever_the_reads(
+    tmp_path_factory: pytest.TempPathFactory, raw: bytes, chunk: int, bom: bool
+) -> None:
+    """The whole-file check streams the file in reads of ``chunk`` bytes (a UTF-8
+    sequence, a CRLF or the BOM cut by them) and names the line of the first byte that
+    is not UTF-8 or is a NUL, as the reference reads the file whole."""
+    from solver.core.files import check_text
+
+    data = (BOM if bom else b"") + raw
+    path = tmp_path_factory.mktemp("check") / "f"
+    path.write_bytes(data)
+    want = _first_bad(data)
+    if want is None:
+        check_text(str(path), "log", chunk=chunk)
+        return
+    with pytest.raises(BullError) as e:
+        check_text(str(path), "log", chunk=chunk)
+    assert str(e.value).startswith(f"log {path} line {want[0]}: {want[1]}"), (data, str(e.value))
+
+
+def test_a_link_to_what_is_not_a_file_says_so(tmp_path: Path) -> None:
+    """A link to a device or a FIFO names where it leads; a broken link is named so."""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "null").symlink_to("/dev/null")
+    (tmp_path / "lfifo").symlink_to(tmp_path / "fifo")
+    (tmp_path / "broken").symlink_to(tmp_path / "gone")
+    for name, needle in [
+        ("null", "null: it is a link to /dev/null, a character device, not a regular file"),
+        ("lfifo", f"lfifo: it is a link to {tmp_path}/fifo, a FIFO (named pipe), not a"),
+        ("broken", f"broken: a broken link (to {tmp_path}/gone)"),
+        ("gone", "gone: No such file or directory"),
+    ]:
+        with pytest.raises(BullError) as e:
+            open_input(str(tmp_path / name), "log")
+        assert needle in str(e.value), str(e.value)

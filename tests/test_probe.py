@@ -28,7 +28,7 @@ def test_faithful_peer_agrees(tmp_path: Path) -> None:
     assert code == 0, rep
     assert rep["disagree"] == 0 and rep["checked"] == rep["answered"] > 7_000
     assert rep["fields"]["points"]["agree"] > 7_000
-    assert set(rep["phases"]) >= {"cover", "discriminate", "confirm"}
+    assert set(rep["phases"]) >= {"cover", "discriminate", "substantiate", "confirm"}
     assert rep["queries"] == sum(p["questions"] for p in rep["phases"].values())
     assert rep["crashes"] == rep["timeouts"] == 0
     assert rep["coverage"]["exhaustive"] is False and rep["coverage"]["hands"] == 300
@@ -98,7 +98,8 @@ def test_pokdeng_cause_named_and_inferred(tmp_path: Path, cfg: dict[str, Any], f
     assert code == 1
     top = rep["diagnosis"][0]
     assert top["id"] == first and top["contradicts"] == 0, rep["diagnosis"][:3]
-    assert rep["phases"]["cover"]["questions"] + rep["phases"]["discriminate"]["questions"] < 20_000
+    asked = ("cover", "discriminate", "substantiate")
+    assert sum(rep["phases"][p]["questions"] for p in asked) < 20_000
     if top["kind"] == "rule":  # a house rule: the rule file makes every answer agree
         assert rep["confirm"]["disagree"] == 0
         code, again, _ = probe(
@@ -127,9 +128,15 @@ def test_two_house_rules_at_once(tmp_path: Path) -> None:
     assert code == 0 and again["disagree"] == 0
 
 
-def _faulty(tmp: Path, *extra: str, **cfg: Any) -> tuple[int, dict[str, Any], str]:
+def _faulty(
+    tmp: Path, *extra: str, timeout_ms: int = 5000, **cfg: Any
+) -> tuple[int, dict[str, Any], str]:
+    """A probe of a faulty Pok Deng peer; only the hang test shortens the timeout (on a
+    loaded machine 400 ms can pass before an honest answer comes, and a timeout restarts
+    the peer)."""
     cmd = peer(tmp, "pokdeng", **cfg)
-    return probe(tmp, "pokdeng", "--budget", "50", "--timeout-ms", "400", *extra, cmd=cmd)
+    timeout = ("--timeout-ms", str(timeout_ms))
+    return probe(tmp, "pokdeng", "--budget", "50", *timeout, *extra, cmd=cmd)
 
 
 def test_crash_on_one_hand_is_named(tmp_path: Path) -> None:
@@ -141,14 +148,14 @@ def test_crash_on_one_hand_is_named(tmp_path: Path) -> None:
 
 
 def test_hang_on_one_hand_is_a_timeout(tmp_path: Path) -> None:
-    code, rep, _ = _faulty(tmp_path, hang_on="KH 2S AC")
+    code, rep, _ = _faulty(tmp_path, hang_on="KH 2S AC", timeout_ms=400)
     assert code == 1
     assert [t["question"] for t in rep["faults"]["timeouts"]] == ["KH 2S AC"]
     assert rep["timeouts"] == 1 and rep["answered"] == rep["queries"] - 1
 
 
 def test_garbage_line_is_reported(tmp_path: Path) -> None:
-    code, rep, _ = _faulty(tmp_path, garbage_at=3)
+    code, rep, _ = _faulty(tmp_path, garbage_at=3, timeout_ms=400)
     assert code == 1
     assert rep["faults"]["garbage"] == 1 and rep["faults"]["restarts"] == 0
     assert rep["faults"]["garbage_lines"] == ["oops, not an answer (not JSON)"]

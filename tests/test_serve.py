@@ -399,6 +399,27 @@ def test_the_real_server_answers_keep_alive_requests(server: tuple[str, int]) ->
             assert r.status_code == 200 and len(r.json()) == 3
 
 
+def test_the_real_server_sends_a_batch_answer_whole(server: tuple[str, int], tables: str) -> None:
+    """Over uvicorn (the body in pieces, written as one): a batch answered by the
+    vectorised path arrives byte for byte as the CLI prints it, as an array and as
+    JSON Lines, twice on one connection."""
+    import random
+
+    import httpx
+
+    rng = random.Random(9)
+    deck = [r + s for s in "SHDC" for r in ["A", *"23456789", "10", "J", "Q", "K"]]
+    hands = [" ".join(rng.sample(deck, 5)) for _ in range(300)]
+    printed = cli(["eval", "niuniu", *hands], tables)
+    with httpx.Client(base_url=f"http://{server[0]}:{server[1]}") as c:
+        for _ in range(2):
+            r = c.post("/v1/niuniu/eval", json={"hands": hands})
+            assert r.status_code == 200
+            assert r.content == b"[" + printed.encode().rstrip(b"\n").replace(b"\n", b",") + b"]"
+            r = c.post("/v1/niuniu/eval", json={"hands": hands}, headers=NDJSON)
+            assert r.text == printed
+
+
 def _curl_lines(text: str) -> list[str]:
     return [ln.strip() for ln in text.splitlines() if ln.strip().startswith("curl ")]
 

@@ -328,6 +328,37 @@ def test_two_builds_at_once_end_with_one_whole_set(tmp_path: Path) -> None:
     assert a == b and a[0] in (1, 2, 3)
 
 
+def test_a_builder_may_hand_tables_to_the_second_thread(tmp_path: Path) -> None:
+    """A builder's job started with ``background`` comes back as a table; the set is the
+    same with one thread or two, and a job's error is the build's (no set written)."""
+    import threading
+
+    from solver.store.build import background, build_set
+
+    ran: list[str] = []
+
+    def make(name: str, values: list[int]):  # type: ignore[no-untyped-def]
+        ran.append(threading.current_thread().name)
+        return small_table(name, values)
+
+    def builder():  # type: ignore[no-untyped-def]
+        return {"one": small_table("one", [1]), "two": background(make, "two", [2, 3])}
+
+    one = build_set({"demo": builder}, tmp_path / "one", threads=1)
+    two = build_set({"demo": builder}, tmp_path / "two", threads=2)
+    assert ran == ["MainThread", "bull-build"]
+    assert Path(one["set"]).name == Path(two["set"]).name  # the same content
+    assert tb.open_table("two", tmp_path / "two").column("x").tolist() == [2, 3]
+    assert set(two["tables"]) == {"one", "two"}
+
+    def failing():  # type: ignore[no-untyped-def]
+        return {"bad": background(make, "bad", "not numbers")}
+
+    with pytest.raises(ValueError):
+        build_set({"demo": failing}, tmp_path / "three", threads=2)
+    assert not (tmp_path / "three" / "current").exists()
+
+
 @pytest.mark.parametrize("kind", ["file", "read_only", "uncreatable"])
 def test_a_build_that_cannot_write_is_one_line_and_keeps_the_old_set(
     tmp_path: Path, kind: str

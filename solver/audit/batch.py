@@ -59,9 +59,36 @@ __all__ = [
     "GroupCounts",
     "NotInRoundOrder",
     "Partial",
+    "byte_counts",
 ]
 
 PAD = 255
+
+
+def byte_counts(items: npt.NDArray[Any], minlength: int) -> npt.NDArray[np.int64]:
+    """``np.bincount(items, minlength=minlength)``; for bytes (uint8) a quarter of its
+    time: the items are counted in pairs, as uint16 (65,536 bins, then folded), so
+    half as many are widened to int64 and counted.
+
+    >>> x = np.array([3, 1, 3, 0, 255], dtype=np.uint8)
+    >>> bool((byte_counts(x, 4) == np.bincount(x, minlength=4)).all()), len(byte_counts(x[:4], 6))
+    (True, 6)
+    """
+    if items.dtype != np.uint8 or len(items) < 2:
+        return np.bincount(items, minlength=minlength)
+    flat = np.ascontiguousarray(items).ravel()
+    even = len(flat) - len(flat) % 2
+    pairs = np.bincount(flat[:even].view(np.uint16), minlength=1 << 16).reshape(256, 256)
+    counts = pairs.sum(axis=0) + pairs.sum(axis=1)  # the low bytes, the high bytes
+    if even < len(flat):
+        counts[flat[-1]] += 1
+    used = np.flatnonzero(counts)
+    size = max(minlength, int(used[-1]) + 1 if len(used) else 0)
+    return (
+        counts[:size]
+        if size <= len(counts)
+        else np.concatenate([counts, np.zeros(size - len(counts), dtype=counts.dtype)])
+    )
 
 
 class Auditor:
@@ -377,7 +404,12 @@ class Auditor:
                 dup[i] = True
         # a readable hand that repeats an item: an impossible deal (its round's), not a
         # malformed row (a shoe's log audited with one deck's rules)
-        whole = self.real[ids[:, :hs]].all(axis=1) & self.in_deck[ids[:, hs:]].all(axis=1)
+        whole = np.zeros(n, dtype=bool)  # every item of the set (looked at where it counts)
+        maybe = np.flatnonzero(bad | dup)
+        if len(maybe):
+            sub = ids[maybe]
+            dealt_ok = self.real[sub[:, :hs]].all(axis=1)
+            whole[maybe] = dealt_ok & self.in_deck[sub[:, hs:]].all(axis=1)
         cand = np.flatnonzero(bad & whole & ~dup)
         if len(cand):
             sub = ids[cand]
@@ -514,7 +546,7 @@ class Auditor:
             banker = np.bincount(cats[brows], minlength=L)[None, :]
             player = np.bincount(cats[prow], minlength=L)[None, :]
             rows = np.array([len(dealt)])
-            unit = np.bincount(items, minlength=U)[None, :]
+            unit = byte_counts(items, U)[None, :]
             if sel is None:
                 per = np.diff(first_row, append=n) * hs
             else:

@@ -193,8 +193,17 @@ class RoundKeys:
 
 
 def hand_lists(ids: npt.NDArray[np.uint8], pad: int = 255) -> pa.Array:
-    """Rows of ids (``pad`` after a short hand) as a list<uint8> array."""
+    """Rows of ids (``pad`` after a short hand) as a list<uint8> array.
+
+    >>> hand_lists(np.array([[1, 2], [3, 255]], dtype=np.uint8)).to_pylist()
+    [[1, 2], [3]]
+    """
     mask = ids != pad
+    if ids.shape[1] and mask.all():  # every hand full: the rows as they are
+        k = ids.shape[1]
+        offsets = np.arange(0, (len(ids) + 1) * k, k, dtype=np.int32)
+        values = np.ascontiguousarray(ids, dtype=np.uint8).ravel()
+        return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, pa.uint8()))
     offsets = np.zeros(len(ids) + 1, dtype=np.int32)
     np.cumsum(mask.sum(axis=1), out=offsets[1:])
     return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ids[mask], pa.uint8()))

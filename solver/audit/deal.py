@@ -331,9 +331,12 @@ def deal(
     try:
         n_rows = _write(chunks, tmp, ext)
         os.replace(tmp, out)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError):  # the log as the user named it, not its .part
+            why = str(exc.strerror or exc).replace(tmp, out)
+            raise BullError(f"--out {out}: cannot write it: {why}") from None
         raise
     order = sorted(biases.items())
     return DealSummary(

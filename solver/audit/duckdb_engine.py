@@ -12,12 +12,16 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
+
+import pyarrow as pa
 
 from solver.audit.batch import Auditor, Partial
 from solver.audit.columns import EMPTY, RESULT_LABELS, ROLES, NotInRoundOrder
-from solver.audit.logs import map_log_columns
+from solver.audit.logs import bad_json_line, map_log_columns
+from solver.audit.ranges import arrow_types, slices
 from solver.audit.spec import AuditSpec
 from solver.core.errors import BullError, first_line
 
@@ -31,6 +35,7 @@ __all__ = [
     "file_groups",
     "round_cuts",
     "run_duckdb",
+    "scan_error",
     "source_sql",
 ]
 
@@ -114,8 +119,7 @@ def column_types(files: Sequence[str], fmt: str) -> dict[str, str]:
     try:
         rows = con.execute(f"DESCRIBE SELECT * FROM {source_sql(files, fmt)}").fetchall()
     except Exception as exc:  # duckdb raises its own error types
-        first = first_line(exc)
-        raise BullError(f"cannot read the logs as {fmt}: {first}") from None
+        raise scan_error(exc, files, fmt) from None
     finally:
         con.close()
     return {str(r[0]): str(r[1]) for r in rows}
@@ -188,28 +192,38 @@ def run_duckdb(
 
     base = select(source_sql(files, fmt, per_file))
 
-    def ranges() -> list[str]:
-        """The selects of ranges of whole rounds, one per worker (see :func:`round_cuts`,
-        :func:`file_groups`)."""
+    def ranges() -> list[Job]:
+        """The ranges of whole rounds, one per worker (see :func:`round_cuts`,
+        :func:`file_groups`): read with pyarrow where it gives DuckDB's columns
+        (:mod:`solver.audit.ranges`), else the selects of the ranges."""
         if scope:
             return []  # the cuts would have to follow the scope: one reader
+        same = arrow_types(files, list(mapping.values())) is not None
         if len(files) == 1:
             cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
             src = f"read_parquet([{_sql_text(files[0])}], file_row_number = true)"
-            return [
-                select(src, f" WHERE file_row_number >= {a} AND file_row_number < {b}")
-                for a, b in itertools.pairwise(cuts or [])
-            ]
+            rows = " WHERE file_row_number >= {} AND file_row_number < {}"
+            pairs = itertools.pairwise(cuts or [])
+            if same:
+                return [("arrow", [(0, files[0], a, b)]) for a, b in pairs]
+            return [("sql", select(src, rows.format(a, b))) for a, b in pairs]
         groups = file_groups(
             files, mapping["round"], workers, parallel_rows, memory_limit, per_file=per_file
         )
-        return [select(source_sql(g, fmt, per_file)) for g in groups or []]
+        place = {f: i for i, f in enumerate(files)}
+        return [
+            ("arrow", [(place[f], f, 0, None) for f in g])
+            if same
+            else ("sql", select(source_sql(g, fmt, per_file)))
+            for g in groups or []
+        ]
 
     forks = "fork" in multiprocessing.get_all_start_methods()  # not on Windows
     if forks and workers > 1 and fmt == "parquet" and "round" in mapping:
+        read = (mapping, {k: (CODED[k], CODE_VALUES[k]) for k in CODED}, per_file)
         try:
             return _run_ranges(
-                spec, ranges(), by, batch_rows, memory_limit, files if per_file else None
+                spec, ranges(), by, batch_rows, memory_limit, files if per_file else None, read
             )
         except _NoRanges:
             pass
@@ -227,7 +241,7 @@ def run_duckdb(
     for sql, n_threads in ((base, threads), (in_order, 1)):
         con = _connect(n_threads, memory_limit)
         try:
-            reader = _reader(con, sql, fmt, batch_rows)
+            reader = _reader(con, sql, fmt, batch_rows, files)
             auditor = Auditor(spec, by, workers=workers, files=files if per_file else None)
             try:
                 return auditor.run(reader)
@@ -238,12 +252,66 @@ def run_duckdb(
     raise BullError("the logs' rounds could not be put in order")  # pragma: no cover
 
 
-def _reader(con: Any, sql: str, fmt: str, batch_rows: int) -> Any:
+def _reader(
+    con: Any, sql: str, fmt: str, batch_rows: int, files: Sequence[str]
+) -> Iterator[pa.RecordBatch]:
+    """The batches of ``sql``; DuckDB's errors, at the start or in the scan (a bad row
+    past the first megabyte), as one line naming the log (:func:`scan_error`)."""
     try:
-        return con.sql(sql).to_arrow_reader(batch_rows)
+        reader = con.sql(sql).to_arrow_reader(batch_rows)
     except Exception as exc:
-        msg = first_line(exc, "unreadable")
-        raise BullError(f"cannot read the logs as {fmt}: {msg}") from None
+        raise scan_error(exc, files, fmt) from None
+    while True:
+        try:
+            batch = reader.read_next_batch()
+        except StopIteration:
+            return
+        except Exception as exc:  # DuckDB's error, through Arrow's stream as an OSError
+            raise scan_error(exc, files, fmt) from None
+        yield batch
+
+
+_CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
+_CSV_FILE = re.compile(r"^\s*file = (.+?)\s*$", re.MULTILINE)
+_JSON = re.compile(r'Malformed JSON in file "(.+?)", at byte \d+ in line (\d+): (.+?)[.\s]*$')
+
+
+def scan_error(exc: BaseException, files: Sequence[str], fmt: str) -> BullError:
+    """DuckDB's error reading the logs as one line naming the log and the line (the
+    logs' bytes were checked before, by :func:`~solver.audit.logs.check_logs`).
+
+    A CSV row DuckDB cannot read past the rows it sniffed (a column too many, a quote
+    not closed, a value not of the column's type) is named by DuckDB's line and reason,
+    which follow the first line of its message; a JSON line by the line that does not
+    parse (DuckDB's line number is the next line's, so it is found by parsing)."""
+    text = str(exc)
+    first = first_line(exc, "unreadable")
+    if fmt not in ("csv", "jsonl"):
+        return BullError(f"cannot read the logs as {fmt}: {first}")
+    local = [f for f in files if "://" not in f]
+    hit = _CSV_FILE.search(text) if fmt == "csv" else _JSON.search(first)
+    named = hit.group(1) if hit and hit.group(1) in local else None
+    if named and fmt == "csv" and (at := _CSV_LINE.search(first)):
+        reason = _csv_reason(text.splitlines())
+        return BullError(f"log {named} line {at.group(1)}: {reason or first}")
+    if named and hit and fmt == "jsonl":
+        line = bad_json_line(named, int(hit.group(2)))
+        return BullError(f"log {named} line {line}: not a JSON object ({hit.group(3)})")
+    return BullError(f"cannot read the logs as {fmt}: {first}")
+
+
+def _csv_reason(lines: Sequence[str]) -> str:
+    """What DuckDB says is wrong with a CSV row: the line after the row it quotes (on
+    the line of ``Original Line:``, or alone on the next one); "" when not found.
+
+    >>> _csv_reason(["CSV Error on Line: 9", "Original Line: ", "1,2,x", "Bad row", ""])
+    'Bad row'
+    """
+    for i, line in enumerate(lines):
+        if line.startswith("Original Line:"):
+            rest = [ln.strip() for ln in lines[i + 1 + (not line[14:].strip()) :]]
+            return next((ln for ln in rest if ln), "")
+    return ""
 
 
 _SPEC: dict[str, Any] = {}
@@ -359,12 +427,21 @@ def file_groups(
     return groups if len(groups) > 1 else None
 
 
-def _audit_range(sql: str, by: Sequence[str], batch_rows: int, memory_limit: str) -> Partial:
+Job = tuple[str, Any]
+"""A worker's range: ``("sql", select)``, or ``("arrow", [Slice, ...])`` (see
+:mod:`solver.audit.ranges`)."""
+
+
+def _audit_range(job: Job, by: Sequence[str], batch_rows: int, memory_limit: str) -> Partial:
     """A worker: audit one range of whole rounds on one thread."""
+    auditor = Auditor(_SPEC["spec"], by, workers=1, files=_SPEC.get("files"))
+    kind, what = job
+    if kind == "arrow":
+        mapping, coded_keys, per_file = _SPEC["read"]
+        return auditor.run(slices(what, mapping, coded_keys, batch_rows, per_file))
     con = _connect(1, memory_limit)
     try:
-        auditor = Auditor(_SPEC["spec"], by, workers=1, files=_SPEC.get("files"))
-        return auditor.run(_reader(con, sql, "parquet", batch_rows))
+        return auditor.run(_reader(con, what, "parquet", batch_rows, ()))
     finally:
         con.close()
 
@@ -375,25 +452,31 @@ class _NoRanges(Exception):
 
 def _run_ranges(
     spec: AuditSpec,
-    sqls: Sequence[str],
+    jobs: Sequence[Job],
     by: Sequence[str],
     batch_rows: int,
     memory_limit: str,
     files: Sequence[str] | None = None,
+    read: Any = None,
 ) -> Partial:
     """The partials of the ranges, audited in forked worker processes, added up in row
-    order (so the examples listed are those a single reader would list)."""
-    if len(sqls) < 2:
+    order (so the examples listed are those a single reader would list). ``read``: the
+    column map, the coded keys and whether a round is per file, for a pyarrow range."""
+    if len(jobs) < 2:
         raise _NoRanges
     from concurrent.futures import ProcessPoolExecutor
 
     _SPEC["spec"] = spec
     _SPEC["files"] = files
+    _SPEC["read"] = read
+    # pyarrow imports pandas (when installed: Spark's extra) on its first conversion to
+    # or from numpy, ~0.5 s of CPU: once here, before the fork, not in every worker
+    pa.scalar(0)
     ctx = multiprocessing.get_context("fork")
     try:
-        with ProcessPoolExecutor(len(sqls), mp_context=ctx) as pool:
+        with ProcessPoolExecutor(len(jobs), mp_context=ctx) as pool:
             futures = [
-                pool.submit(_audit_range, q, list(by), batch_rows, memory_limit) for q in sqls
+                pool.submit(_audit_range, j, list(by), batch_rows, memory_limit) for j in jobs
             ]
             total = Partial()
             for f in futures:

@@ -6,13 +6,15 @@ per round; its columns are matched to the logical fields of :data:`AUDIT_FIELDS`
 case-insensitively, like ``bull verify``'s (``--column FIELD=NAME`` renames), and the
 ``--by`` columns must exist.
 
-Every local CSV or JSON Lines log is checked through the one input reader
-(:func:`solver.core.files.text_head`, by :func:`check_logs`) before an engine reads it:
-UTF-8 and no NUL byte in its first megabyte, the CSV header without a column named
-twice. A BOM is skipped and CR, LF and CRLF all end a line on both engines; the one
-engine reader that ends lines at LF only (DuckDB's JSON Lines) is given an LF copy of a
-log with CR-only line ends (:func:`engine_view`), streamed into a temporary folder that
-is deleted afterwards. A log with LF or CRLF line ends is read where it is.
+Every local log is checked through the one input checker of :mod:`solver.core.files`
+before an engine reads it (:func:`find_logs`, :func:`check_logs`): a regular file (a
+device, a FIFO, a link to one or a broken link named as such), and a CSV or JSON Lines
+log UTF-8 text without NUL bytes, whole (the error names the file and the line), the
+CSV header without a column named twice. A BOM is skipped and CR, LF and CRLF all end
+a line on both engines; the one engine reader that ends lines at LF only (DuckDB's JSON
+Lines) is given an LF copy of a log with CR-only line ends (:func:`engine_view`),
+streamed into a temporary folder that is deleted afterwards. A log with LF or CRLF line
+ends is read where it is.
 
 >>> sorted(AUDIT_FIELDS)
 ['hand', 'net', 'result', 'role', 'round']
@@ -25,18 +27,27 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
-import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.core.errors import BullError
-from solver.core.files import HEAD_BYTES, Head, kind_of, lf_copy, text_head
+from solver.core.files import (
+    HEAD_BYTES,
+    Head,
+    Lines,
+    check_regular,
+    check_text,
+    lf_copy,
+    open_input,
+    text_head,
+)
 
 __all__ = [
     "AUDIT_FIELDS",
     "FORMATS",
     "NEEDS_LF",
     "LogSet",
+    "bad_json_line",
     "check_logs",
     "engine_view",
     "find_logs",
@@ -120,7 +131,8 @@ def find_logs(paths: Sequence[str], fmt: str | None = None) -> tuple[list[str], 
                 raise BullError(f"{p}: no log files (.parquet, .csv, .jsonl) in the folder")
             files += hits
         else:
-            files.append(_regular_file(p))
+            check_regular(p, "log")  # a device, a FIFO, a folder or a broken link: named
+            files.append(p)
     seen: dict[str, str] = {}
     for f in files:
         real = f if "://" in f else os.path.realpath(f)
@@ -143,31 +155,6 @@ def find_logs(paths: Sequence[str], fmt: str | None = None) -> tuple[list[str], 
     return files, fmt
 
 
-def _regular_file(p: str) -> str:
-    """``p`` when it is a readable regular file (or a link to one); else a one-line error
-    saying what it is (a device, a FIFO, a broken link, unreadable, missing).
-
-    >>> _regular_file("/dev/null")
-    Traceback (most recent call last):
-    solver.core.errors.BullError: /dev/null: not a log file: a character device
-    """
-    try:
-        st = os.stat(p)
-    except FileNotFoundError:
-        if os.path.islink(p):
-            raise BullError(f"{p}: a broken link (to {os.readlink(p)})") from None
-        raise BullError(f"{p}: no such file or folder") from None
-    except OSError as exc:
-        raise BullError(f"{p}: cannot read it: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(st.st_mode):
-        kind = kind_of(st.st_mode)
-        via = f" (a link to {os.path.realpath(p)})" if os.path.islink(p) else ""
-        raise BullError(f"{p}: not a log file: {kind}{via}")
-    if not os.access(p, os.R_OK):
-        raise BullError(f"{p}: cannot read it: permission denied")
-    return p
-
-
 NEEDS_LF = frozenset({("duckdb", "jsonl")})
 """The engines' readers that end a line at LF only (DuckDB's JSON Lines: a CR-only log
 is "unexpected content after document"): they are given an LF copy of a log whose
@@ -176,11 +163,16 @@ end lines at CR, LF and CRLF themselves (the tests audit each style on both)."""
 
 
 def check_logs(files: Sequence[str], fmt: str) -> list[Head | None]:
-    """The head of each local CSV or JSON Lines log (None: a URI or Parquet), read
-    through :func:`~solver.core.files.text_head`: not UTF-8 or NUL bytes are a one-line
-    error naming the file and the line. A CSV header naming a column twice (also in
-    another case: columns match case-insensitively) is one too, and so are logs that
-    are all empty.
+    """The head of each local CSV or JSON Lines log (None: a URI or Parquet), each
+    log checked whole through the one input reader first
+    (:func:`~solver.core.files.check_text`: UTF-8 text without NUL bytes; the error
+    names the file and the line), then its head read
+    (:func:`~solver.core.files.text_head`). A CSV header naming a column twice (also in
+    another case: columns match case-insensitively) is a one-line error too, and so
+    are logs that are all empty. The engines read such bytes each in their own way:
+    DuckDB refuses them in a column it reads without naming the log (and never reads
+    the others), Spark puts U+FFFD for them in a CSV field and reads a JSON line
+    holding them as a null row.
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
@@ -193,7 +185,13 @@ def check_logs(files: Sequence[str], fmt: str) -> list[Head | None]:
     """
     if fmt == "parquet":
         return [None] * len(files)
-    heads = [None if "://" in path else text_head(path, "log") for path in files]
+    heads: list[Head | None] = []
+    for path in files:
+        if "://" in path:
+            heads.append(None)
+            continue
+        check_text(path, "log")
+        heads.append(text_head(path, "log"))
     if heads and all(h is not None and h.empty for h in heads):
         raise BullError(f"{files[0]}: no rows to audit (the file is empty)")
     if fmt == "csv":
@@ -254,6 +252,33 @@ def engine_view(
             raise BullError(msg) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def bad_json_line(path: str, near: int) -> int:
+    r"""The line of the JSON Lines log ``path``, ``near`` or the one before it, that is
+    not a JSON object (DuckDB's reader names the line after the bad one); ``near``
+    when neither is. Read through :class:`~solver.core.files.Lines` (CR, LF and CRLF).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as f:
+    ...     _ = f.write(b'{"a": 1}\r\n{"a": \r\n\r\n{"a": 3}\r\n')
+    >>> bad_json_line(f.name, 3), bad_json_line(f.name, 2), bad_json_line(f.name, 4)
+    (2, 2, 4)
+    """
+    import json
+
+    with open_input(path, "log") as f:
+        for number, line in enumerate(Lines(f, f"log {path}", max_line=1 << 24), 1):
+            if number >= near - 1:
+                try:
+                    ok = line is not None and (
+                        not line.strip() or isinstance(json.loads(line), dict)
+                    )
+                except ValueError:  # not JSON, or not UTF-8
+                    ok = False
+                if not ok or number >= near:
+                    return number if not ok else near
+    return near
 
 
 def map_log_columns(

@@ -137,8 +137,8 @@ def held_counts(
     if held is None or not len(held):
         return [(0, 0, 0)] * groups
     micro = np.rint(np.clip(held, -HELD_CLIP, HELD_CLIP) * 1e6).astype(np.int64)
-    if code is None:
-        _, c = np.unique(rnd, return_counts=True)
+    if code is None:  # rounds are numbered 0.. within a block: count rows per round
+        c = np.bincount(rnd)
         return [(len(held), int((c * (c - 1)).sum()), int(micro.sum()))]
     rows = np.bincount(code, minlength=groups)
     key, c = np.unique(rnd * groups + code, return_counts=True)

@@ -41,15 +41,14 @@ def resettle(
 ) -> npt.NDArray[np.float64]:
     """Re-check the claims of the player rows ``prow`` (bankers ``brow``) of the block
     ``t``; the logged net of each (see the module docstring)."""
-    idx = pa.array(prow)
     stated_any = np.zeros(len(prow), dtype=bool)
     wrong = np.zeros(len(prow), dtype=bool)
-    logged = np.asarray(net, dtype=np.float64).copy()
+    logged = np.asarray(net, dtype=np.float64)  # read only: the hold check adds it up
     claims: dict[str, Any] = {}
     if "result" in t.column_names:
         typ = t.schema.field("result").type
         if pa.types.is_integer(typ) or pa.types.is_floating(typ):
-            v = parse_float(pc.take(column(t, "result"), idx), "result")
+            v = parse_float(pc.take(column(t, "result"), pa.array(prow)), "result")
             val = np.where(v.value > 0, 0, np.where(v.value < 0, 1, 2))
             res_st, res_bad = v.stated, v.bad
         else:
@@ -60,31 +59,35 @@ def resettle(
         nv = number(column(t, "net"), "net", prow)
         claims["net"] = (nv.stated, nv.value, nv.bad)
         usable = nv.stated & ~nv.bad & np.isfinite(nv.value)
-        logged[usable] = nv.value[usable]
+        logged = np.where(usable, nv.value, logged)
     for f, (st, val, bd) in claims.items():
         ok = val == winner if f == "winner" else np.abs(val - net) <= 1e-6
         stats = part.fields.setdefault(f, [0, 0, 0])
-        stats[0] += int((st & ok).sum())
-        stats[1] += int((st & ~ok).sum())
-        stats[2] += int((~st).sum())
+        off = st & ~ok
+        n_stated, n_off = int(np.count_nonzero(st)), int(np.count_nonzero(off))
+        stats[0] += n_stated - n_off
+        stats[1] += n_off
+        stats[2] += len(st) - n_stated
         stated_any |= st
-        wrong |= st & ~ok
-        part.malformed += int(bd.sum())
+        wrong |= off
+        part.malformed += int(np.count_nonzero(bd))
         left = max(0, room["malformed"] - len(part.malformed_rows))
         for i in np.flatnonzero(bd)[:left].tolist():
             r = rnd_arr(int(prow[i]))
             part.malformed_rows.append((r, f"{'result' if f == 'winner' else f}: not readable"))
-    part.settled += int(stated_any.sum())
-    part.disagree += int(wrong.sum())
-    left = max(0, room["disagree"] - len(part.disagree_rows))
+    part.settled += int(np.count_nonzero(stated_any))
+    n_wrong = int(np.count_nonzero(wrong))
+    part.disagree += n_wrong
+    left = max(0, room["disagree"] - len(part.disagree_rows)) if n_wrong else 0
     labels = ("player", spec.banker_word, "push")
     separate = spec.hooks.get("separate")
-    agree = np.flatnonzero(stated_any & ~wrong)[: max(0, room.get("agree", 0))]
+    room_agree = max(0, room.get("agree", 0))
+    agree = np.flatnonzero(stated_any & ~wrong)[:room_agree] if room_agree else prow[:0]
     if len(agree):
         part.agree_rows.append(
             _agree_rows(spec, rnd_arr, prow[agree], brow[agree], ids, claims, agree, labels)
         )
-    for i in np.flatnonzero(wrong)[:left].tolist():
+    for i in np.flatnonzero(wrong)[:left].tolist() if left else []:
         pl, bk = ids[prow[i] : prow[i] + 1], ids[brow[i] : brow[i] + 1]
         if separate is not None:
             pl, bk = separate(pl, bk)
@@ -119,21 +122,22 @@ def _agree_rows(
     if separate is not None:
         pl, bk = separate(pl, bk)
     keys = rnd_arr.take(prow)
-    winner: list[str | None] = [None] * len(at)
-    net: list[float | None] = [None] * len(at)
-    if "winner" in claims:
+    winner = pa.nulls(len(at), pa.string())
+    net = pa.nulls(len(at), pa.float64())
+    if "winner" in claims:  # a stated, agreeing claim is 0, 1 or 2: a label
         st, val, _ = claims["winner"]
-        winner = [labels[int(v)] if s else None for s, v in zip(st[at], val[at], strict=True)]
+        code = pa.array(np.where(st[at], val[at], 0).astype(np.int8), mask=~st[at])
+        winner = pc.take(pa.array(labels, pa.string()), code)
     if "net" in claims:
         st, val, _ = claims["net"]
-        net = [float(v) if s else None for s, v in zip(st[at], val[at], strict=True)]
+        net = pa.array(np.asarray(val[at], dtype=np.float64), mask=~st[at])
     return pa.table(
         {
             "round": keys,
             "seat": pa.array(prow - brow, pa.int64()),
             "player": hand_lists(pl),
             "banker": hand_lists(bk),
-            "winner": pa.array(winner, pa.string()),
-            "net": pa.array(net, pa.float64()),
+            "winner": winner,
+            "net": net,
         }
     )

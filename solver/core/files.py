@@ -39,6 +39,8 @@ __all__ = [
     "Head",
     "Lines",
     "arrow_source",
+    "check_regular",
+    "check_text",
     "kind_of",
     "lf_copy",
     "open_input",
@@ -76,17 +78,30 @@ def kind_of(mode: int) -> str:
 
 def open_input(path: str, what: str, *, regular: bool = True) -> BinaryIO:
     """``path`` opened for reading in binary, or a one-line :class:`BullError` naming
-    ``what`` and the file: it cannot be opened, it is a folder, or (``regular``) it is
-    not a regular file. The open never blocks: a FIFO with no writer reads as empty."""
+    ``what`` and the file: it cannot be opened (a broken link is named so), it is a
+    folder, or (``regular``) it is not a regular file (a link says what it leads to).
+    The open never blocks: a FIFO with no writer reads as empty.
+
+    >>> open_input("/dev/null", "log")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    solver.core.errors.BullError: cannot read log /dev/null: it is a character device, not ...
+    """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise BullError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        if isinstance(exc, FileNotFoundError) and os.path.islink(path):
+            problem = f"a broken link (to {os.readlink(path)})"
+        else:
+            problem = str(exc.strerror or exc)
+        raise BullError(f"cannot read {what} {path}: {problem}") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode) or (regular and not stat.S_ISREG(mode)):
-            raise BullError(f"cannot read {what} {path}: it is {kind_of(mode)}, not a regular file")
+            via = f"a link to {os.path.realpath(path)}, " if os.path.islink(path) else ""
+            raise BullError(
+                f"cannot read {what} {path}: it is {via}{kind_of(mode)}, not a regular file"
+            )
         if flags & getattr(os, "O_NONBLOCK", 0):
             import fcntl  # the reads that follow wait for data as usual
 
@@ -95,6 +110,12 @@ def open_input(path: str, what: str, *, regular: bool = True) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+def check_regular(path: str, what: str) -> None:
+    """What :func:`open_input` checks, for a file another program reads: a regular file
+    this process can open, or a one-line :class:`BullError` naming it and what it is."""
+    open_input(path, what).close()
 
 
 def arrow_source(path: str | os.PathLike[str], what: str = "file") -> Any:
@@ -247,6 +268,81 @@ def text_head(path: str, what: str, *, limit: int = HEAD_BYTES) -> Head:
     ends = [i for i in (body.find(b"\r"), body.find(b"\n")) if i >= 0]
     first = body[: min(ends)] if ends else (body if at_end else None)
     return Head(bom, bare_cr, first, at_end and not body.strip())
+
+
+def check_text(path: str, what: str, *, chunk: int = 1 << 22) -> None:
+    r"""The whole regular file ``path`` checked as UTF-8 text without NUL bytes (a
+    leading BOM allowed), streamed in reads of ``chunk`` bytes (memory stays bounded; a
+    read of plain ASCII is two passes in C, a few GB/s): bytes that are not UTF-8, or a
+    NUL, are a :class:`BullError` naming ``what``, the file and the line, as
+    :func:`text_head` names them in a file's head. For a file another program reads
+    whole, which would replace such bytes silently, read a line holding them as a null
+    row, refuse them without naming the file, or not read them at all.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(delete=False) as f:
+    ...     _ = f.write(BOM + b"a\r\n\xc3\xa9\rb\n" + b"x" * 20 + b"caf\xe9\n")
+    >>> check_text(f.name, "log", chunk=8)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    solver.core.errors.BullError: log ... line 4: not UTF-8 text (Latin-1?)
+    >>> with open(f.name, "wb") as g:
+    ...     _ = g.write(b"a\r\nb\r\n" + b"x" * 20 + b"\0\xe9")
+    >>> check_text(f.name, "log", chunk=8)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    solver.core.errors.BullError: log ... line 3: NUL bytes; not a text file
+    """
+    where = f"{what} {path}"
+    with open_input(path, what) as f:
+        pos = 0  # bytes of the file before ``pending``
+        pending = b""  # the start of a UTF-8 sequence cut by the last read
+        while True:
+            data = _read(f, max(chunk, len(BOM) + 1), where)
+            end = not data
+            if pos == 0 and data.startswith(BOM):
+                pos, data = len(BOM), data[len(BOM) :]
+            nul = data.find(b"\0")
+            if not pending and nul < 0 and data.isascii():
+                pos += len(data)
+            else:
+                buf = pending + data
+                nul += len(pending) if nul >= 0 else 0
+                try:
+                    if nul >= 0:  # a sequence the NUL cuts is not UTF-8
+                        _, used = codecs.utf_8_decode(buf[:nul], "strict", True)
+                    else:
+                        _, used = codecs.utf_8_decode(buf, "strict", end)
+                except UnicodeDecodeError as exc:
+                    line = _line_in_file(f, pos + exc.start, chunk, where)
+                    raise _not_utf8(buf, exc.start, where, line) from None
+                if nul >= 0:
+                    line = _line_in_file(f, pos + nul, chunk, where)
+                    raise BullError(f"{where} line {line}: NUL bytes; not a text file")
+                pending, pos = buf[used:], pos + used
+            if end:
+                return
+
+
+def _read(f: BinaryIO, size: int, where: str) -> bytes:
+    try:
+        return f.read(size)
+    except OSError as exc:
+        raise BullError(f"cannot read {where}: {exc.strerror or exc}") from None
+
+
+def _line_in_file(f: BinaryIO, offset: int, chunk: int, where: str) -> int:
+    """The 1-based line of the seekable file ``f`` holding byte ``offset`` (CR, LF and
+    CRLF end lines), counted in reads of ``chunk`` bytes."""
+    f.seek(0)
+    ends, done, cr = 0, 0, False
+    while done < offset:
+        data = _read(f, min(chunk, offset - done), where)
+        if not data:
+            break
+        ends += data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+        ends -= cr and data.startswith(b"\n")  # a CRLF cut by the reads
+        cr = data.endswith(b"\r")
+        done += len(data)
+    return ends + 1
 
 
 def lf_copy(path: str, what: str, dest: str, *, chunk: int = 1 << 20) -> None:

@@ -55,15 +55,14 @@ def shoe_weights(hands: npt.NDArray[np.integer], decks: int) -> npt.NDArray[np.i
     face occurs more than ``decks`` times."""
     h = np.asarray(hands)
     n, k = h.shape
-    m = multiplicities(h)
-    # the first position of each run of equal faces carries its factor
-    first = np.ones((n, k), dtype=bool)
-    if k > 1:
-        first[:, 1:] = h[:, 1:] != h[:, :-1]
     factor = np.array([comb(decks, j) for j in range(k + 1)], dtype=np.int64)
     w = np.ones(n, dtype=np.int64)
-    for i in range(k):
-        w *= np.where(first[:, i], factor[m[:, i]], 1)
+    run = np.ones(n, dtype=np.intp)  # copies of the face at position i seen so far
+    for i in range(1, k + 1):
+        # a run of equal faces ends at position i - 1: its factor C(decks, copies)
+        same = h[:, i] == h[:, i - 1] if i < k else np.zeros(n, dtype=bool)
+        w *= np.where(same, 1, factor[run])
+        run = np.where(same, run + 1, 1)
     return w
 
 

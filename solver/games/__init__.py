@@ -32,6 +32,7 @@ from solver.store.tables import set_autobuilder
 if TYPE_CHECKING:
     import os
 
+    import numpy.typing as npt
     import pyarrow as pa
 
     from solver.kit.banker import BankerRisk
@@ -131,6 +132,17 @@ class Game(Protocol):
     ) -> pa.Array | None:
         """A block of hands at once: each one's ``eval_text`` or JSON line (with its
         line end), null where a hand is to be answered alone (``None``: none here)."""
+        ...
+
+    def eval_ids(
+        self,
+        ids: npt.ArrayLike,
+        rules: str | None,
+        options: Options,
+        tables: str | None,
+        as_json: bool,
+    ) -> pa.Array | None:
+        """:meth:`eval_lines` of hands given as ids (an (n, k) array), no text parsed."""
         ...
 
     def compare_record(

@@ -24,6 +24,7 @@ from solver.core.errors import BullError
 if TYPE_CHECKING:
     import os
 
+    import numpy.typing as npt
     import pyarrow as pa
 
     from solver.core.rules import RuleSet, RuleSpec
@@ -130,6 +131,24 @@ class GameEntry:
         or JSON line with its line end, null for a hand to answer alone; ``None`` when
         the game answers no block of these rules at once."""
         lines = self.room("eval_lines").eval_lines(spans, rules, dict(options), tables, as_json)
+        return cast("pa.Array | None", lines)
+
+    def eval_ids(
+        self,
+        ids: npt.ArrayLike,
+        rules: str | None,
+        options: Mapping[str, Any],
+        tables: str | None,
+        as_json: bool,
+    ) -> pa.Array | None:
+        """Hands given as ids (an (n, k) array: card ids, or Tau Ngau's tile ids, any
+        order in a row) answered at once, without parsing text: each one's ``eval_text``
+        or JSON line with its line end, as an Arrow string array, null for a row that is
+        no hand of the deck (the caller reports it); ``None`` when the game answers no
+        batch of these rules at once (a Niu Niu shoe). ``solver.kit.textcols.line_bytes``
+        gives the JSON Lines as bytes, ``solver.kit.textcols.json_array`` one JSON
+        array (``json.dumps`` of the list of records)."""
+        lines = self.room("eval_lines").eval_ids(ids, rules, dict(options), tables, as_json)
         return cast("pa.Array | None", lines)
 
     def compare_record(

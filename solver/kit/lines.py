@@ -41,12 +41,13 @@ MAX_LINE = 10_000
 """The longest hand line read (bytes, without its line end)."""
 MAX_SKIPPED = 64 << 20
 """A line longer than this (bytes) means the input is no hand file at all."""
-BLOCK_BYTES = 1 << 17
+BLOCK_BYTES = 1 << 19
 """Bytes read at a time: memory stays bounded whatever the file's size."""
 
 _WS = np.zeros(256, dtype=bool)
 _WS[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
 """ASCII bytes Python's ``str.strip`` removes."""
+_WS_BYTES = bytes(np.flatnonzero(_WS).tolist())
 
 
 @dataclass
@@ -86,9 +87,9 @@ def _too_long() -> str:
 
 def _block(
     data: npt.NDArray[np.uint8], first_line: int, source: str, final: bool
-) -> tuple[LineBlock, int]:
-    """The complete lines of ``data`` (all of it when ``final``): the block, and how
-    many bytes it used."""
+) -> tuple[LineBlock, int, int]:
+    """The complete lines of ``data`` (all of it when ``final``): the block, how many
+    bytes it used and how many line ends those hold."""
     ends_at = data == 10
     cr = data == 13
     if cr.any():  # a CR not followed by LF ends a line (at the very end: when final)
@@ -118,11 +119,19 @@ def _block(
         length -= (ends > starts) & (ends < len(data)) & (data[last] == 13) & (data[at] == 10)
     bad: list[tuple[int, str]] = [(int(n), _too_long()) for n in numbers[length > MAX_LINE]]
     keep = length <= MAX_LINE
-    # blank and comment lines: the first byte that is not white space
-    solid = np.append(np.flatnonzero(~_WS[data[:used]]), used)
-    first = solid[np.searchsorted(solid, starts)]
+    # blank and comment lines: the first byte that is not white space (most lines
+    # start with it; the others are looked at one by one, or all at once if many)
     padded = np.append(data[:used], np.uint8(0))
-    blank = (first >= ends) | (padded[first] == ord("#"))
+    first = starts.copy()
+    lead = np.flatnonzero(_WS[padded[starts]] & (starts < ends))
+    if len(lead) > 64:
+        solid = np.append(np.flatnonzero(~_WS[data[:used]]), used)
+        first[lead] = solid[np.searchsorted(solid, starts[lead])]
+    else:
+        for k in lead.tolist():
+            line = bytes(data[starts[k] : ends[k]])
+            first[k] = starts[k] + len(line) - len(line.lstrip(_WS_BYTES))
+    blank = (first >= ends) | (padded[np.minimum(first, used)] == ord("#"))
     # lines with bytes above 0x7f: decoded (and stripped) as Python does
     high = np.flatnonzero(data[:used] >= 0x80)
     if len(high):  # suit symbols alone need no decoding: they are valid UTF-8, no space
@@ -148,7 +157,7 @@ def _block(
     keep &= ~blank
     spans = Spans(data, starts[keep], ends[keep], np.ones(int(keep.sum()), dtype=bool))
     bad.sort()
-    return LineBlock(spans, numbers[keep], bad, error), used
+    return LineBlock(spans, numbers[keep], bad, error), used, int(np.searchsorted(nl, used))
 
 
 def _drain_long(stream: Any, tail: bytes, source: str, n: int) -> tuple[bytes, BullError | None]:
@@ -207,10 +216,9 @@ def read_blocks(source: str, label: str | None = None) -> Iterator[LineBlock]:
                 data = data[len(BOM) :] if data.startswith(BOM) else data
             if not data:
                 return
-            block, used = _block(np.frombuffer(data, dtype=np.uint8), line, name, final)
-            head = data[:used]
-            line += head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n")
-            line += 0 if head.endswith((b"\n", b"\r")) or not used else 1
+            block, used, line_ends = _block(np.frombuffer(data, dtype=np.uint8), line, name, final)
+            line += line_ends
+            line += 0 if not used or data[used - 1] in (10, 13) else 1
             pending = data[used:]
             if len(block.numbers) or block.bad or block.error:
                 yield block

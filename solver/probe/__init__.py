@@ -14,8 +14,9 @@ talks to it over a line protocol on its stdin/stdout (:mod:`solver.probe.peer`):
 - **HTTP** (``--url``): the same JSON objects POSTed in batches, an array in, an array
   out.
 
-The phases (:mod:`solver.probe.run`): cover, discriminate, infer, confirm. The report is
-``bull verify``'s (same JSON keys) over every answer, plus ``queries``, ``phases``,
+The phases (:mod:`solver.probe.run`): cover, discriminate, substantiate, infer,
+confirm. The report is ``bull verify``'s (same JSON keys) over every answer, plus
+``queries``, ``phases``,
 ``crashes``, ``timeouts``, ``faults``, ``inferred``, ``confirm`` and ``coverage``.
 Exit codes: 0 every answer agrees and the peer never failed, 1 a disagreement or a
 fault of the peer (the report covers what was answered), 2 bad input.

@@ -1,4 +1,4 @@
-"""The probe's phases: cover, discriminate, infer, confirm — each answer kept as a row
+"""The probe's phases: cover, discriminate, substantiate, infer, confirm — each answer kept as a row
 of a claims file that ``bull verify`` reads (the request's hand or hands, then the
 answer's fields), so the report, the diagnosis and the inference are verify's own
 (:func:`solver.verify.verify_file`, :func:`solver.verify.infer_file`).
@@ -10,8 +10,11 @@ answer's fields), so the report, the diagnosis and the inference are verify's ow
    contradicting an agreement, ask the unasked hands of a seeded pool on which those
    candidates split most evenly (which of them answer as our rules do), a round at a
    time, and verify again.
-3. *Infer*: verify's rule inference over the answers so far.
-4. *Confirm*: every hand (or ``budget`` seeded ones) and a seeded sample of showdowns,
+3. *Substantiate*: when fewer than :data:`THIN` answers disagree (a cause seen on one
+   rare cover question), the questions one item away from them
+   (:meth:`Prober.substantiate`), so an inferred rule rests on more than one row.
+4. *Infer*: verify's rule inference over the answers so far.
+5. *Confirm*: every hand (or ``budget`` seeded ones) and a seeded sample of showdowns,
    checked under the inferred rule set.
 """
 
@@ -27,7 +30,6 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -39,9 +41,9 @@ from solver.probe import plan
 from solver.probe.faults import Answer, Faults, Question
 from solver.probe.faults import questions as many_questions
 from solver.probe.peer import Peer
-from solver.probe.wire import Encoder
+from solver.probe.wire import Blocks, Encoder, hand_rows, uniform
 
-__all__ = ["Blocks", "Phase", "ProbeReport", "Prober", "ShowdownPlan"]
+__all__ = ["Phase", "ProbeReport", "Prober", "ShowdownPlan"]
 
 ROUNDS = 12
 """The most discriminate rounds."""
@@ -55,6 +57,10 @@ SHOWDOWN_CONFIRM = 5_000
 """Random showdowns in the confirm phase."""
 BLOCK = 65_536
 """Hands of a sampled confirm built at once."""
+THIN = 8
+"""Fewer disagreements than this after the cover are substantiated (:meth:`Prober.substantiate`)."""
+NEIGHBOURS = 4_000
+"""The most questions one item away from the disagreeing ones."""
 
 
 @dataclass
@@ -236,10 +242,10 @@ class Prober:
         enc, asked = Encoder(self.space.names, self.key["hand"]), self.asked_hands
         for block in blocks:
             if not enc.ok:
-                qs = [self.hand_question(h) for h in _hand_rows(block)]
+                qs = [self.hand_question(h) for h in hand_rows(block)]
                 yield [q for q in qs if q is not None]
                 continue
-            for hands in _uniform(block):
+            for hands in uniform(block):
                 shown = enc.shown(hands)
                 keep = [s not in asked for s in shown]
                 if not all(keep):
@@ -423,6 +429,42 @@ class Prober:
         _merge_phases(self.phases, "discriminate")
         return report, cands
 
+    def substantiate(self, report: VerifyReport) -> VerifyReport:
+        """Thin evidence made thick: with fewer than :data:`THIN` disagreements (a cause
+        that shows on a rare situation — four of a kind against four of a kind — is caught
+        by one cover question, too little for a rule to pass the inference's gate or for
+        a diagnosis to rest on), ask up to :data:`NEIGHBOURS` questions one item away
+        from the disagreeing ones (:func:`solver.probe.plan.neighbours`), spread evenly
+        over them: the phase ``substantiate``."""
+        if not 0 < report.disagree < THIN or _stop(self.peer.faults):
+            self.phases.append(Phase("substantiate"))
+            return report
+        wrong = os.path.join(self._tmp.name, "thin.jsonl")
+        self.verify(out=wrong)
+        with open(wrong, "rb") as f:
+            lines = {int(json.loads(x)["line"]) for x in f if x.strip()}
+        keys = (self.key["hand"], self.key["player"], self.key["banker"])
+        index = {n: u for u, n in enumerate(self.space.names)}
+        seeds: list[list[list[int]]] = []
+        with open(self.claims, "rb") as f:
+            for n, raw in enumerate(f, 1):
+                if n in lines:
+                    row = json.loads(raw)
+                    seeds.append([[index[c] for c in row[k]] for k in keys if k in row])
+        rng = np.random.default_rng(self.seed + 5)
+        near = [plan.neighbours(self.space, hands, rng) for hands in seeds if hands]
+        qs: list[Question | None] = []
+        each = NEIGHBOURS // max(1, len(near))
+        for rows in near:
+            for hands in rows[:each]:
+                if len(hands) == 1:
+                    qs.append(self.hand_question(hands[0]))
+                else:
+                    qs.append(self.showdown_question(hands[0], hands[1]))
+        if not self.ask("substantiate", qs):
+            return report
+        return self.verify()
+
     def confirm_questions(self) -> tuple[Blocks, dict[str, Any]]:
         sp = self.space
         total = plan.every_count(sp)
@@ -464,6 +506,8 @@ class Prober:
             report = self._safe_verify()
             if report is not None and not _stop(faults):
                 report, cands = self.discriminate(report)
+                report = self.substantiate(report)
+                cands = self.candidates(report)
             if report is not None and report.disagree and not _stop(faults):
                 start = time.monotonic()
                 inferred = self.infer(report)
@@ -550,28 +594,3 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
-
-
-class Blocks:
-    """Questions in blocks (lists), each asked as it is: iterating gives the questions
-    one after another without a Python step per question."""
-
-    def __init__(self, blocks: Iterable[list[Question]]) -> None:
-        self.blocks = blocks
-
-    def __iter__(self) -> Iterator[Question]:
-        return chain.from_iterable(self.blocks)
-
-
-def _hand_rows(block: npt.NDArray[np.int64] | list[list[int]]) -> list[list[int]]:
-    return block.tolist() if isinstance(block, np.ndarray) else list(block)
-
-
-def _uniform(block: npt.NDArray[np.int64] | list[list[int]]) -> Iterator[npt.NDArray[np.int64]]:
-    """``block``'s hands as arrays of one hand size each (a sample mixes sizes)."""
-    if isinstance(block, np.ndarray):
-        yield block
-        return
-    sizes = sorted({len(h) for h in block})
-    for k in sizes:
-        yield np.array([h for h in block if len(h) == k], dtype=np.int64).reshape(-1, k)

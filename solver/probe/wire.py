@@ -28,12 +28,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Encoder", "answer_ids"]
+from solver.probe.faults import Question
+
+__all__ = ["Blocks", "Encoder", "answer_ids", "hand_rows", "uniform"]
 
 _IDS = re.compile(rb'^\{"id":(\d{1,18})[,}]', re.M)
 
@@ -127,3 +130,28 @@ def _digits(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
     out = (ids[:, None] // powers % 10 + 48).astype(np.uint8)
     out[(ids[:, None] < powers) & (powers > 1)] = 0
     return out
+
+
+class Blocks:
+    """Questions in blocks (lists), each asked as it is: iterating gives the questions
+    one after another without a Python step per question."""
+
+    def __init__(self, blocks: Iterable[list[Question]]) -> None:
+        self.blocks = blocks
+
+    def __iter__(self) -> Iterator[Question]:
+        return chain.from_iterable(self.blocks)
+
+
+def hand_rows(block: npt.NDArray[np.int64] | list[list[int]]) -> list[list[int]]:
+    return block.tolist() if isinstance(block, np.ndarray) else list(block)
+
+
+def uniform(block: npt.NDArray[np.int64] | list[list[int]]) -> Iterator[npt.NDArray[np.int64]]:
+    """``block``'s hands as arrays of one hand size each (a sample mixes sizes)."""
+    if isinstance(block, np.ndarray):
+        yield block
+        return
+    sizes = sorted({len(h) for h in block})
+    for k in sizes:
+        yield np.array([h for h in block if len(h) == k], dtype=np.int64).reshape(-1, k)

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from importlib.resources import files
 from typing import Annotated, Any
 
-import anyio
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, Response
@@ -40,14 +39,13 @@ from solver.serve.bodies import (
     StrategyBody,
     VerifyBody,
 )
-from solver.serve.calls import Answer, Calls
+from solver.serve.calls import Calls
+from solver.serve.hot import NDJSON, Hot, Runner
 from solver.serve.limits import Limits, error_body
 
 __all__ = ["ServeConfig", "create_app"]
 
 log = logging.getLogger("bull.serve")
-
-NDJSON = "application/x-ndjson"
 
 
 @dataclass(frozen=True)
@@ -64,6 +62,9 @@ class ServeConfig:
     table, which may take that long; the build goes on and the next request uses it."""
     read_timeout: float = 10.0
     """Seconds a client may take to send its request body (``--read-timeout``)."""
+    warm: bool = False
+    """Read each game's default tables whole before the first request (``bull serve``
+    does; a test's app reads them on first use)."""
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
@@ -131,7 +132,8 @@ def create_app(config: ServeConfig | None = None) -> Any:
     """The ASGI application (the API, the static pages, the limits around them)."""
     cfg = config or ServeConfig()
     calls = Calls(cfg.tables, cfg.max_batch)
-    limiter = anyio.CapacityLimiter(8)
+    if cfg.warm:
+        calls.warm()
     app = FastAPI(
         title="bull-solver",
         version=__version__,
@@ -141,29 +143,13 @@ def create_app(config: ServeConfig | None = None) -> Any:
         redoc_url=None,
     )
 
+    runner = Runner(calls, cfg.timeout)
+
     async def run(request: Request, work: Any, *args: Any, inline: bool = False) -> Response:
-        """``work(*args)`` in a worker thread under the timeout; ``inline``: a small
-        answer from warm tables (well under a millisecond), computed in place."""
-        try:
-            if inline:
-                answer: Answer = work(*args)
-            else:
-                with anyio.fail_after(cfg.timeout):
-                    answer = await anyio.to_thread.run_sync(
-                        work, *args, limiter=limiter, abandon_on_cancel=True
-                    )
-        except TimeoutError:
-            return _error(
-                503, f"the answer took over {cfg.timeout:g} s (the server's --timeout)",
-                {"Retry-After": "30"},
-            )  # fmt: skip
-        except BullError as exc:
-            return _error(400, calls.clean(str(exc)))
-        except RecursionError:
-            return _error(400, "the request is nested too deeply")
-        if NDJSON in request.headers.get("accept", ""):
-            return Response(answer.jsonl(), media_type=NDJSON)
-        return Response(answer.json(), media_type="application/json")
+        """``work(*args)`` answered under the timeout (:class:`Runner`)."""
+        ndjson = NDJSON in request.headers.get("accept", "")
+        status, parts, media, headers = await runner.reply(ndjson, work, *args, inline=inline)
+        return Response(b"".join(parts), status, headers, media_type=media)
 
     def game_of(name: str) -> games.Game:
         return games.get(name)
@@ -300,4 +286,4 @@ def create_app(config: ServeConfig | None = None) -> Any:
         return FileResponse(str(static / "index.html"))
 
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    return Limits(app, cfg.max_body, cfg.read_timeout)
+    return Limits(Hot(app, runner, cfg.max_batch), cfg.max_body, cfg.read_timeout)

@@ -24,6 +24,7 @@ __all__ = [
     "CompareBody",
     "EdgeBody",
     "EvalBody",
+    "EvalOptions",
     "GrabBody",
     "OddsBody",
     "RankBody",
@@ -86,8 +87,16 @@ class _Rules(BaseModel):
 
     def options(self) -> dict[str, Any]:
         """The CLI options given (the game checks which it takes)."""
-        given = ((k, getattr(self, k, None)) for k in OPTION_KEYS)
-        return {k: v for k, v in given if v is not None}
+        return self.given(self.__dict__)  # the fields' values (getattr of a missing one is slow)
+
+    @staticmethod
+    def given(fields: dict[str, Any]) -> dict[str, Any]:
+        """The CLI options among ``fields`` (a body's checked fields), ``None`` left out.
+
+        >>> _Rules.given({"rules": "casino", "bet": "double", "commission": None})
+        {'bet': 'double'}
+        """
+        return {k: v for k in OPTION_KEYS if (v := fields.get(k)) is not None}
 
 
 class _Game(_Rules):
@@ -119,6 +128,10 @@ class _Dealer(_Game):
 
 Hand = str
 """A hand in the CLI's notation (``"KS 9H 8C 3D 7S"``, ``"[6:5][4:1]..."``)."""
+
+
+class EvalOptions(_Game):
+    """``bull eval``'s fields but the hands (the hot route checks the hands itself)."""
 
 
 class EvalBody(_Game):

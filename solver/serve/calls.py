@@ -20,19 +20,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
 import pyarrow as pa
 
 from solver import games
 from solver.core.errors import BullError
 from solver.core.rules import MAX_RULE_FILE
 from solver.kit.notation import Spans
+from solver.kit.textcols import line_bytes
 
-__all__ = ["Answer", "Calls"]
+__all__ = ["FEW", "Answer", "Calls"]
 
 T = TypeVar("T")
 
-_FEW = 8
+FEW = 8
 """Up to this many hands are answered one by one: the batch path's fixed cost (about
 half a millisecond) is larger than theirs."""
 
@@ -54,26 +54,22 @@ class Answer:
 
     def json(self) -> bytes:
         """The HTTP body: the one record, or the array of them."""
+        return b"".join(self.json_parts())
+
+    def json_parts(self) -> list[bytes | memoryview]:
+        """:meth:`json` in pieces to send one after the other (a batch's array not
+        copied once more to join them)."""
         if self.block is not None:  # a JSON line holds no raw line end: each one ends it
-            return b"[" + self.block[:-1].replace(b"\n", b",") + b"]"
+            return [b"[", memoryview(self.block.replace(b"\n", b","))[:-1], b"]"]
         if self.many:
-            return ("[" + ",".join(self.lines) + "]").encode()
-        return self.lines[0].encode()
+            return [("[" + ",".join(self.lines) + "]").encode()]
+        return [self.lines[0].encode()]
 
     def jsonl(self) -> bytes:
         """JSON Lines: the bytes ``bull ... --json`` prints."""
         if self.block is not None:
             return self.block
         return "".join(line + "\n" for line in self.lines).encode()
-
-
-def _block(arr: pa.Array) -> bytes:
-    """The bytes of a text column with no nulls, end to end (its data buffer)."""
-    bufs = arr.buffers()
-    wide = pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type)
-    off = np.frombuffer(bufs[1], dtype=np.int64 if wide else np.int32)
-    lo, hi = int(off[arr.offset]), int(off[arr.offset + len(arr)])
-    return b"" if bufs[2] is None else bufs[2].to_pybytes()[lo:hi]
 
 
 def _dumps(rec: Any) -> str:
@@ -188,18 +184,19 @@ class Calls:
         earlier request loaded: an answer of microseconds, no table to build."""
         rules = body.rules
         return (
-            len(body.hands) <= _FEW
+            len(body.hands) <= FEW
             and (rules is None or isinstance(rules, str))
             and (game.name, rules) in self._warm
         )
 
     # -- the commands
-    def eval(self, game: games.Game, body: Any) -> Answer:
+    def eval(self, game: games.Game, body: Any, column: pa.Array | None = None) -> Answer:
+        """``column``: the hands as an Arrow text column, when the caller has one."""
         hands = body.hands
         self.batch("hands", hands)
         spec = self.rules(game, body.rules)
         options = game.accept(body.options())
-        if len(hands) <= _FEW:  # the per-hand path: no fixed cost of the batch path
+        if len(hands) <= FEW:  # the per-hand path: no fixed cost of the batch path
             try:
                 answer = _many(game.eval_records(hands, spec, options, self.tables))
                 if body.rules is None or isinstance(body.rules, str):
@@ -212,14 +209,15 @@ class Calls:
                 raise
         lines: list[str | None] = [None] * len(hands)
         try:  # the vectorised batch path: null where a hand must be answered alone
-            fast = game.eval_lines(Spans.of_strings(hands), spec, options, self.tables, True)
+            spans = Spans.of_strings(hands) if column is None else Spans.of_arrow(column)
+            fast = game.eval_lines(spans, spec, options, self.tables, True)
         except BullError:
             fast = None
         if fast is not None:
             if isinstance(fast, pa.ChunkedArray):
                 fast = fast.combine_chunks()
             if fast.null_count == 0:  # every hand answered: its buffer is the answer
-                return Answer([], True, _block(fast))
+                return Answer([], True, line_bytes(fast).tobytes())  # one copy
             lines = fast.to_pylist()
         todo = [i for i, line in enumerate(lines) if line is None]
         try:
@@ -401,7 +399,13 @@ class Calls:
             work.rmdir()
 
     def deal(self, game: games.Game, seed: int, hands: int, deal: int, rules: str | None) -> Answer:
-        """Deal number ``deal`` (1-based) of ``bull drill GAME --seed S --hands N``."""
+        """Deal number ``deal`` (1-based) of ``bull drill GAME --seed S --hands H``."""
+        dealt = self._dealt(game, seed, hands, deal, rules)
+        return _one({"game": game.name, "seed": seed, "deal": deal, "hands": dealt})
+
+    def _dealt(
+        self, game: games.Game, seed: int, hands: int, deal: int, rules: str | None
+    ) -> list[str]:
         from solver.kit.drill import hands_range
 
         deck = game.drill_deck(self.rules(game, rules), self.tables)
@@ -411,5 +415,16 @@ class Calls:
         for _ in range(deal):  # the drill's shuffles, in order
             items = list(deck.items)
             rng.shuffle(items)
-        dealt = [deck.join.join(items[i * deck.size : (i + 1) * deck.size]) for i in range(n)]
-        return _one({"game": game.name, "seed": seed, "deal": deal, "hands": dealt})
+        return [deck.join.join(items[i * deck.size : (i + 1) * deck.size]) for i in range(n)]
+
+    def warm(self) -> None:
+        """Read each game's default tables now, for both paths: without it, each of the
+        first single-hand requests reads and checks the Parquet row groups of its hand
+        (a few milliseconds; the per-hand path reads whole columns only for a batch of
+        dozens), and the first batch pays the whole load."""
+        for name in games.names():
+            game = games.get(name)
+            hands = [h for k in range(1, 26) for h in self._dealt(game, 0, 4, k, None)]
+            game.eval_lines(Spans.of_strings(hands), None, {}, self.tables, True)
+            game.eval_records(hands, None, {}, self.tables)
+            self._warm.add((game.name, None))

@@ -1,9 +1,15 @@
 """The HTTP protocol of ``bull serve``: uvicorn's httptools protocol with a deadline on
-a request's head. uvicorn times out an idle keep-alive connection, and the app times out
-a slow body (:mod:`solver.serve.limits`), but a client that opens a connection and
-sends its request line and headers a byte at a time would hold it for ever; here it
-gets a one-line JSON 408 and the connection is closed after ``head_timeout`` seconds
-(``--read-timeout``)."""
+a request's head, and a response's writes sent as one.
+
+uvicorn times out an idle keep-alive connection, and the app times out a slow body
+(:mod:`solver.serve.limits`), but a client that opens a connection and sends its request
+line and headers a byte at a time would hold it for ever; here it gets a one-line JSON
+408 and the connection is closed after ``head_timeout`` seconds (``--read-timeout``).
+
+uvicorn writes a response's head and its body with two calls: with Nagle's algorithm
+off, two sends and two TCP segments for each answer, where one does (a single ``eval``
+answer is about 600 bytes). The writes of one turn of the event loop are held and sent
+together at its end (:class:`Corked`)."""
 
 from __future__ import annotations
 
@@ -15,11 +21,43 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from solver.serve.limits import error_body
 
-__all__ = ["HEAD_TIMEOUT_ENV", "HeadTimeout"]
+__all__ = ["HEAD_TIMEOUT_ENV", "Corked", "HeadTimeout"]
 
 HEAD_TIMEOUT_ENV = "BULL_SERVE_HEAD_TIMEOUT"
 """Seconds a request head may take, for every ``--workers`` process (``bull serve``
 sets it from ``--read-timeout``)."""
+
+
+class Corked:
+    """A transport whose writes of one event-loop turn go out as one send (a
+    ``writelines``: no copy of a large body); closing sends what is held first. Every
+    other attribute is the wrapped transport's."""
+
+    def __init__(self, transport: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._held: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self._held:
+            self._loop.call_soon(self.flush)
+        self._held.append(data)
+
+    def flush(self) -> None:
+        held, self._held = self._held, []
+        if not held or self._transport.is_closing():
+            return
+        if len(held) == 1:
+            self._transport.write(held[0])
+        else:
+            self._transport.writelines(held)
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
 
 
 class HeadTimeout(HttpToolsProtocol):
@@ -34,7 +72,7 @@ class HeadTimeout(HttpToolsProtocol):
         self._head_task: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        super().connection_made(Corked(transport, self.loop))  # type: ignore[arg-type]
         self._arm()
 
     def on_message_begin(self) -> None:

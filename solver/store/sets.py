@@ -17,6 +17,7 @@ import os
 import shutil
 import time
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -80,17 +81,22 @@ def _remove_abandoned(sets: Path) -> None:
 
 
 def write_set(
-    tables: Mapping[str, pa.Table], directory: str | os.PathLike[str], log: Any = None
+    tables: Mapping[str, pa.Table],
+    directory: str | os.PathLike[str],
+    log: Any = None,
+    threads: int = 1,
 ) -> Path:
     """Write ``tables`` as the new current set in ``directory``, atomically.
 
     Tables of the previous set that are not rebuilt are carried over (hard links),
-    so a partial build still yields a complete set. Returns the new set's path.
+    so a partial build still yields a complete set. ``threads`` > 1 writes that many
+    files at once (Arrow encodes and compresses without the interpreter lock; the
+    files are the same). Returns the new set's path.
     """
     root = Path(directory)
     try:
         with _build_lock(root, log):
-            return _write_set_locked(tables, root)
+            return _write_set_locked(tables, root, threads)
     except OSError as exc:
         what = exc.strerror or str(exc)
         where = exc.filename or root
@@ -119,7 +125,25 @@ def _build_lock(root: Path, log: Any = None) -> Iterator[None]:
             fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
 
 
-def _write_set_locked(tables: Mapping[str, pa.Table], root: Path) -> Path:
+def _write_files(tables: Mapping[str, pa.Table], folder: Path, threads: int) -> None:
+    """Write each table's file into ``folder``, the largest first, on up to ``threads``
+    threads; every write has ended when this returns (an error: the first one's)."""
+    order = sorted(tables, key=lambda name: -tables[name].nbytes)
+    if threads <= 1 or len(order) <= 1:
+        for name in order:
+            write_parquet(tables[name], folder / f"{name}.parquet")
+        return
+    with ThreadPoolExecutor(min(threads, len(order)), thread_name_prefix="bull-write") as pool:
+        jobs = [pool.submit(write_parquet, tables[n], folder / f"{n}.parquet") for n in order]
+        try:
+            for job in jobs:
+                job.result()
+        finally:
+            for job in jobs:
+                job.cancel()
+
+
+def _write_set_locked(tables: Mapping[str, pa.Table], root: Path, threads: int = 1) -> Path:
     (root / "sets").mkdir(parents=True, exist_ok=True)
     _remove_abandoned(root / "sets")
     cur = root / "current"
@@ -140,8 +164,8 @@ def _write_set_locked(tables: Mapping[str, pa.Table], root: Path) -> Path:
                     except OSError:
                         shutil.copy2(src, tmp / src.name)
                     entries[name] = entry
+        _write_files(tables, tmp, threads)
         for name, table in tables.items():
-            write_parquet(table, tmp / f"{name}.parquet")
             meta = table_meta(table.schema, name)
             entries[name] = {
                 "file": f"{name}.parquet",

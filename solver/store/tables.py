@@ -44,6 +44,7 @@ __all__ = [
     "ROW_GROUP_SIZE",
     "SCHEMA_VERSION",
     "LoadedTable",
+    "arrow_array",
     "column_checksums",
     "content_digest",
     "default_build_dir",
@@ -94,13 +95,14 @@ def _is_text(t: pa.DataType) -> bool:
 
 
 def _canonical(arr: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """A numeric column's values as hashed: booleans as bytes, little-endian, contiguous."""
+    """A numeric column's values as hashed: booleans as bytes, little-endian, contiguous
+    (the array itself, not a copy, when it already is)."""
     if arr.dtype == np.bool_:
-        arr = arr.astype(np.uint8)
-    return np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"))
+        arr = arr.view(np.uint8)  # numpy's booleans are the bytes 0 and 1
+    return np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<"))
 
 
-def _chunk_bytes(name: str, chunk: pa.Array) -> bytes:
+def _chunk_bytes(name: str, chunk: pa.Array) -> bytes | memoryview:
     """The canonical bytes of one chunk of a column: numbers as :func:`_canonical`,
     strings as length-prefixed UTF-8, value by value."""
     if _is_text(chunk.type):
@@ -112,7 +114,7 @@ def _chunk_bytes(name: str, chunk: pa.Array) -> bytes:
         or pa.types.is_boolean(chunk.type)
     ):
         raise TableError(f"column {name!r} has type {chunk.type}, which tables do not use")
-    return bytes(_canonical(to_numpy(chunk)).tobytes())
+    return _canonical(to_numpy(chunk)).data.cast("B")
 
 
 def to_numpy(column: pa.Array | pa.ChunkedArray) -> npt.NDArray[Any]:
@@ -150,11 +152,32 @@ def to_numpy(column: pa.Array | pa.ChunkedArray) -> npt.NDArray[Any]:
     return np.concatenate(parts)
 
 
+def arrow_array(arr: npt.NDArray[Any]) -> pa.Array:
+    """A numpy column as Arrow: numbers and booleans straight into Arrow buffers (what
+    ``pa.array`` makes of them), anything else by ``pa.array``. ``pa.array`` on a numpy
+    array imports pandas when it is installed: a second of CPU in ``bull build``.
+
+    >>> arrow_array(np.array([1, 2, 3], dtype=np.uint8)).equals(pa.array([1, 2, 3], pa.uint8()))
+    True
+    >>> arrow_array(np.array([True, False, True])).to_pylist()
+    [True, False, True]
+    """
+    kind = arr.dtype.kind
+    if arr.ndim != 1 or kind not in "biuf" or arr.dtype.itemsize > 8:
+        return pa.array(arr)
+    if kind == "b":
+        bits = np.packbits(arr, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(arr), [None, pa.py_buffer(bits)])
+    data = np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("="))
+    typ = pa.from_numpy_dtype(data.dtype)
+    return pa.Array.from_buffers(typ, len(arr), [None, pa.py_buffer(data)])
+
+
 def _array_checksums(arr: npt.NDArray[Any]) -> list[int]:
     """CRC-32 of each row group's slice of a numeric column (canonical little-endian)."""
     data = _canonical(arr)
     return [
-        zlib.crc32(data[s : s + ROW_GROUP_SIZE].tobytes())
+        zlib.crc32(data[s : s + ROW_GROUP_SIZE].data.cast("B"))
         for s in range(0, max(len(data), 1), ROW_GROUP_SIZE)
     ]
 
@@ -199,7 +222,7 @@ def make_table(
     ``rules`` maps each rule-set name used to its full content (a JSON-able dict);
     ``extra`` holds any other JSON-able facts worth keeping (e.g. column notes).
     """
-    table = pa.table({k: pa.array(np.asarray(v)) for k, v in columns.items()})
+    table = pa.table({k: arrow_array(np.asarray(v)) for k, v in columns.items()})
     meta = {
         "table": name,
         "schema_version": SCHEMA_VERSION,

@@ -198,7 +198,7 @@ def test_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["audit", "niuniu", "/no/such/log.parquet"], "no such file"),
+        (["audit", "niuniu", "/no/such/log.parquet"], "log.parquet: No such file or directory"),
         (["audit", "niuniu", "{log}", "--by", "nosuch"], "--by 'nosuch'"),
         (["audit", "niuniu", "{bad}"], "lack the column"),
         (["audit", "niuniu", "{log}", "--column", "foo=bar"], "unknown field 'foo'"),

@@ -163,3 +163,66 @@ def test_runs_of_whole_files_in_worker_processes_give_the_single_readers_result(
     assert file_groups(backwards, "round", 2, 1, "1GB") is None
     got = run_duckdb(spec, backwards, "parquet", cols, [], workers=2, parallel_rows=1)
     assert _said(got) == one
+
+
+def test_worker_ranges_read_with_pyarrow_are_duckdbs_batches(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The workers read their ranges with pyarrow where both readers give the same
+    columns (solver.audit.ranges): the same partial as the ranges read by DuckDB and as
+    one reader, with the odd spellings and nulls, a --by column, rounds per file (the
+    examples name the file); a column of a type read otherwise (a decimal net) has its
+    ranges read by DuckDB."""
+    import decimal
+
+    from solver.audit import duckdb_engine
+
+    path = _log(tmp_path)
+    spec = load_spec("niuniu", None, {}, None)
+    cols = {k: k for k in ("round", "role", "hand", "result", "net")} | {"by:seat": "seat"}
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    real = duckdb_engine.slices
+
+    def spy(parts: Any, *rest: Any) -> Any:  # runs in the forked workers: leaves a file
+        (marks / f"{parts[0][0]}-{parts[0][2]}").touch()
+        return real(parts, *rest)
+
+    monkeypatch.setattr(duckdb_engine, "slices", spy)
+    t = pq.read_table(path)
+    halves = [str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")]
+    pq.write_table(t.slice(0, 120), halves[0])
+    pq.write_table(t.slice(120), halves[1])
+    decimal_net = tmp_path / "decimal.parquet"
+    nets = [None if v is None else decimal.Decimal(str(v)) for v in t.column("net").to_pylist()]
+    pq.write_table(t.set_column(t.schema.get_field_index("net"), "net",
+                                pa.array(nets, pa.decimal128(9, 2))), decimal_net)  # fmt: skip
+    for files, per_file, arrow in (([str(path)], False, True), (halves, True, True),
+                                   ([str(decimal_net)], False, False)):  # fmt: skip
+        one_p = run_duckdb(spec, files, "parquet", cols, ["seat"], workers=1, per_file=per_file)
+        one = _said(one_p)
+        for p in marks.iterdir():
+            p.unlink()
+        got = run_duckdb(spec, files, "parquet", cols, ["seat"], workers=2, parallel_rows=1,
+                         per_file=per_file)  # fmt: skip
+        assert len(list(marks.iterdir())) == (2 if arrow else 0), files
+        assert _groups(got) == _groups(one_p) and _said(got) == one, files
+        with monkeypatch.context() as m:  # the same ranges read by DuckDB
+            m.setattr(duckdb_engine, "arrow_types", lambda *a: None)
+            sql = run_duckdb(spec, files, "parquet", cols, ["seat"], workers=2,
+                             parallel_rows=1, per_file=per_file)  # fmt: skip
+        assert _groups(sql) == _groups(one_p) and _said(sql) == one, files
+        assert one["counts"][2] > 0 and one["malformed_rows"]  # odd rows are in each
+        if per_file:
+            assert all(":" in r for r, _ in one["malformed_rows"])  # named by file
+
+
+def _groups(p: Partial) -> dict[str, Any]:
+    """Every group's counts (overall and per --by value), as plain values."""
+    q = Partial()
+    q.merge(p)
+    return {
+        name: (g.rows, g.rounds, g.banker.tolist(), g.player.tolist(), g.unit.tolist(),
+               g.outcome.tolist(), g.held_rows, g.held_pairs, g.held_micro)
+        for name, g in q.groups.items()
+    }  # fmt: skip

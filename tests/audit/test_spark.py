@@ -59,3 +59,51 @@ def test_duckdb_and_spark_agree_on_logs_numbered_from_1_each(tmp_path: Path) -> 
             res.pop("seconds")
             res.pop("engine")
         assert duck == spark, key
+
+
+STYLES = {  # (BOM, line end)
+    "bom+cr": (b"\xef\xbb\xbf", b"\r"),
+    "bom+crlf": (b"\xef\xbb\xbf", b"\r\n"),
+    "bom": (b"\xef\xbb\xbf", b"\n"),
+    "cr": (b"", b"\r"),
+    "crlf": (b"", b"\r\n"),
+    "lf": (b"", b"\n"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_spark_reads_every_line_end_and_a_bom_as_the_lf_log(tmp_path: Path, fmt: str) -> None:
+    """One small log written in six styles (CR-only, CRLF, LF, each with and without a
+    UTF-8 BOM) is audited by Spark exactly as DuckDB audits six LF copies of it (issue 24).
+    One Spark job reads all six (a round is per file), so a style Spark misread (a CR-only
+    log as one line, a BOM glued to the first column or record) changes the result; the
+    header a CSV's columns are named from is read with a BOM on its own."""
+    pytest.importorskip("pyspark", reason="pyspark is not installed (pip install '.[spark]')")
+    from solver.audit.spark_engine import spark_columns
+
+    base = tmp_path / f"base.{fmt}"
+    deal("niuniu", 40, players=3, seed=7, out=str(base), bias={"errors": 0.05})
+    text = base.read_bytes().replace(b"\r\n", b"\n")
+    assert text.count(b"\r") == 0 and text.count(b"\n") == 160 + (fmt == "csv")
+    styled, copies = [], []
+    for style, (bom, end) in STYLES.items():
+        path = tmp_path / style / f"log.{fmt}"
+        copy = tmp_path / f"lf-{style}" / f"log.{fmt}"
+        for p, raw in ((path, bom + text.replace(b"\n", end)), (copy, text)):
+            p.parent.mkdir()
+            p.write_bytes(raw)
+        styled.append(str(path))
+        copies.append(str(copy))
+    lf = cli_audit("niuniu", copies)
+    spark = cli_audit("niuniu", styled, engine="spark")
+    for res in (lf, spark):
+        res.pop("seconds")
+        res.pop("engine")
+    assert lf["rows"] == 6 * 160 and lf["rounds"] == 6 * 40 and lf["malformed"] == 0
+    assert lf["settlement_check"]["disagree"] > 0  # the planted errors are found in each
+    assert spark == lf
+    if fmt == "csv":  # the header's first column named without the BOM
+        names = text.split(b"\n", 1)[0].decode().replace('"', "").split(",")
+        assert names[:3] == ["round", "seat", "role"]
+        assert spark_columns(styled[:1], fmt) == names

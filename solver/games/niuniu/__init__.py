@@ -39,18 +39,20 @@ class NiuNiu(GameEntry):
     def table_headlines(self, name: str, table: pa.Table) -> list[str]:
         import numpy as np
 
+        from solver.store.tables import to_numpy
+
         if name == "niuniu_grab":  # grab the banker: four visible cards (issue 14)
-            bids = int((table.column("bid").to_numpy() > 0).sum())
+            bids = int((to_numpy(table.column("bid")) > 0).sum())
             return [f"{bids:,} of {table.num_rows:,} four-card hands bid to be the banker"]
         shoe = "weight" in table.column_names
-        w = table.column("weight").to_numpy().astype(np.int64) if shoe else None
+        w = to_numpy(table.column("weight")).astype(np.int64) if shoe else None
         n = table.num_rows if w is None else int(w.sum())
-        pts = np.bincount(table.column("points").to_numpy(), weights=w, minlength=11)
+        pts = np.bincount(to_numpy(table.column("points")), weights=w, minlength=11)
         pts = pts.astype(np.int64)
         what = "hands" if w is None else "deals"
         line = f"bull in {n - pts[0]:,} {what} ({(n - pts[0]) / n:.2%}); Niu Niu {pts[10]:,}"
         flag = "four_of_a_kind" if name == "niuniu_no_faces" else "five_faces"
-        col = table.column(flag).to_numpy()
+        col = to_numpy(table.column(flag))
         count = int(col.sum()) if w is None else int(w[col].sum())
         line += f"; {flag.replace('_', ' ')} {count:,}"
         if w is not None:

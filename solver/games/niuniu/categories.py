@@ -42,6 +42,7 @@ __all__ = [
     "CategoryDef",
     "category_codes",
     "check_reach",
+    "class_hands",
     "classify",
     "compile_hands",
     "expand_keys",
@@ -133,10 +134,13 @@ def _step(step: str, f: Arrays, suit_strength: npt.NDArray[np.int32]) -> npt.NDA
     if step == "points":
         return f["points"].astype(np.int32)
     if step in ("highest_card", "suit_of_highest"):
-        top = rank.max(axis=1)
+        cols = [np.ascontiguousarray(rank[:, i]) for i in range(rank.shape[1])]
+        top = cols[0].copy()
+        for col in cols[1:]:  # column by column: a max along rows of 5 is slow in numpy
+            np.maximum(top, col, out=top)
         best = np.full(len(rank), -1, dtype=np.int32)
-        for i in range(5):
-            ss = np.where(rank[:, i] == top, suit_strength[f["suit"][:, i]], -1)
+        for i, col in enumerate(cols):
+            ss = np.where(col == top, suit_strength[f["suit"][:, i]], -1)
             np.maximum(best, ss, out=best)
         return top * 4 + best if step == "highest_card" else best
     if step == "rank_by_rank":
@@ -381,13 +385,15 @@ _BASE = 13**5
 
 def _class_key(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     c = np.asarray(cards)
-    rank = (c >> 2).astype(np.int64)
+    cols = [np.ascontiguousarray(c[:, i]) for i in range(c.shape[1])]  # column by column
     key = np.zeros(len(c), dtype=np.int64)
-    for i in range(c.shape[1]):
-        key = key * 13 + rank[:, i]
-    suit = c & 3
-    flush = (suit == suit[:, :1]).all(axis=1)
-    return np.asarray(key + flush * _BASE, dtype=np.int64)
+    flush = np.ones(len(c), dtype=bool)
+    for col in cols:
+        key *= 13
+        key += col >> 2
+        flush &= (col & 3) == (cols[0] & 3)
+    key[flush] += _BASE
+    return key
 
 
 @dataclass(frozen=True)
@@ -425,6 +431,12 @@ def hand_classes(
     return cls, k.f
 
 
+def class_hands(deck_size: int, decks: int, trips_bull: bool) -> npt.NDArray[np.uint8]:
+    """One sorted hand per class of :func:`hand_classes` (row i: class i), read-only: a
+    hand's rank at each position and whether it is a flush are its class's."""
+    return _classes(deck_size, decks, trips_bull).reps
+
+
 def step_values(step: str, f: Arrays, suit_strength: Sequence[int]) -> npt.NDArray[np.int32]:
     """A tie step's key for hands' :func:`features` (a suit step needs hands, not
     classes; ``push``/``banker``: 0)."""
@@ -439,14 +451,16 @@ def compile_hands(
     deck_size: int,
     decks: int,
     trips_bull: bool,
+    classes: npt.NDArray[np.int32] | None = None,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]:
     """Category codes and strengths of sorted hands (n, 5): every predicate and every
     suit-blind tie step is evaluated once per class (:func:`representatives`, a few
-    thousand), then looked up per hand; only the suit steps look at each hand."""
+    thousand), then looked up per hand; only the suit steps look at each hand.
+    ``classes``: the hands' :func:`hand_classes`, when known."""
     k = _classes(deck_size, decks, trips_bull)
-    cls = k.index[_class_key(cards)]
-    if len(cls) and cls.min() < 0:
-        raise ValueError("a hand outside the deck's classes")
+    if classes is None:
+        classes = hand_classes(cards, deck_size, decks, trips_bull)[0]
+    cls = classes
     cat_of, _ = classify(k.f, cats, codes)
     cat = cat_of[cls]
     ss = np.asarray(suit_strength, dtype=np.int32)

@@ -99,17 +99,26 @@ def build_grab_table(
     four = all_subsets(52, 4).astype(np.int64)
     n4 = len(four)
     cols5 = [five[:, i].astype(np.intp) for i in range(5)]
-    # colex rank of each five-card hand less its card at position j
-    sub = np.empty((5, len(five)), dtype=np.int64)
+    # colex rank of each five-card hand less its card at position j: the cards before j
+    # keep their place (C(c, i + 1)), those after move down one (C(c, i))
+    same = [BINOM[:, i + 1][c] for i, c in enumerate(cols5)]
+    down = [BINOM[:, i][c] for i, c in enumerate(cols5)]
+    win_f = np.zeros(n4)
+    ev_f = np.zeros(n4)
+    per_cat = np.zeros(n4 * len(_CATS), dtype=np.int64)
+    b5, e5 = below.astype(np.float64), num5.astype(np.float64)
     for j in range(5):
-        rest = [cols5[i] for i in range(5) if i != j]
-        sub[j] = sum(BINOM[:, e + 1][col] for e, col in enumerate(rest))
-    keys = sub.ravel()
-    # exact: sums of 48 integers of magnitude < 2**28, far inside float64's 2**53
-    win = _sums(keys, below, n4)
-    ev = _sums(keys, num5, n4)
-    slots = ((keys * len(_CATS)).reshape(5, -1) + cat5).ravel()
-    cats = np.bincount(slots, minlength=n4 * len(_CATS)).reshape(n4, len(_CATS))
+        sub = np.zeros(len(five), dtype=np.int64)
+        for i in range(5):
+            if i != j:
+                sub += same[i] if i < j else down[i]
+        # exact: sums of 48 integers of magnitude < 2**28, far inside float64's 2**53
+        win_f += np.bincount(sub, weights=b5, minlength=n4)
+        ev_f += np.bincount(sub, weights=e5, minlength=n4)
+        per_cat += np.bincount(sub * len(_CATS) + cat5, minlength=n4 * len(_CATS))
+    win = np.rint(win_f).astype(np.int64)
+    ev = np.rint(ev_f).astype(np.int64)
+    cats = per_cat.reshape(n4, len(_CATS))
     order = np.sort(ev)
     at_most = np.searchsorted(order, ev, side="right")
     cols: dict[str, npt.NDArray[Any]] = {f"c{i}": four[:, i].astype(np.uint8) for i in range(4)}
@@ -130,13 +139,6 @@ def build_grab_table(
         "bid": "4 when the EV is positive, else 0 (no bid); EV is linear in the bid",
     }
     return make_table(TABLE, cols, {"classic": rules.to_data()}, notes)
-
-
-def _sums(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64], n: int) -> Any:
-    """Exact integer sums of ``values`` (one per five-card hand, repeated for each of
-    its five four-card hands ``keys``) per four-card hand."""
-    got = np.bincount(keys, weights=np.tile(values.astype(np.float64), 5), minlength=n)
-    return np.rint(got).astype(np.int64)
 
 
 def _table(tables: str | os.PathLike[str] | None) -> Any:

@@ -24,6 +24,8 @@ tables come from :func:`build_tables`, a rule file's from :func:`build_table`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -41,12 +43,14 @@ from solver.games.niuniu.rules import (
 __all__ = [
     "TABLE_FLAGS",
     "TRIPLES",
+    "RuleColumns",
     "build_table",
     "build_tables",
     "categories",
     "compiled_arrays",
     "evaluate_arrays",
     "hand_shape",
+    "rule_columns",
     "special_flags",
     "strength_arrays",
     "table_name",
@@ -200,19 +204,22 @@ def strength_arrays(
 
 
 def compiled_arrays(
-    cards: npt.NDArray[np.integer], rules: NiuNiuRules
+    cards: npt.NDArray[np.integer],
+    rules: NiuNiuRules,
+    classes: npt.NDArray[np.int32] | None = None,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]:
     """Each sorted hand's category code and strength from the rule set's categories in
     the rule language (:attr:`NiuNiuRules.compiled`: a file's own, or today's keys
     expanded): the one evaluator every table is built with. :func:`categories` and
     :func:`strength_arrays` say today's keys directly (the diagnosis's fast variants);
-    the tests hold the two equal on every hand of every preset."""
+    the tests hold the two equal on every hand of every preset. ``classes``: the
+    hands' :func:`~solver.games.niuniu.categories.hand_classes`, when known."""
     from solver.games.niuniu.categories import compile_hands
 
     r = rules
     return compile_hands(
         cards, r.compiled, r.codes, r.suit_strength, r.deck_size, r.decks,
-        r.bull_from_three_of_a_kind,
+        r.bull_from_three_of_a_kind, classes,
     )  # fmt: skip
 
 
@@ -253,6 +260,7 @@ def build_table(
     rule_sets: Sequence[NiuNiuRules],
     odds: bool = False,
     counts: dict[str, dict[str, Any]] | None = None,
+    given: Mapping[str, Future[RuleColumns]] | None = None,
 ) -> Any:
     """The table of every 5-card hand of the rule sets' deck, in colex order: the
     cards, the bull facts, the standard special flags, and per rule set its category
@@ -267,9 +275,12 @@ def build_table(
     card, and two hands may be exactly equal (``on_tie``).
 
     With ``odds`` (one deck), ``counts`` (if given) receives per rule set the
-    :func:`~solver.games.niuniu.hand_odds.bet_counts` behind its odds columns."""
+    :func:`~solver.games.niuniu.hand_odds.bet_counts` behind its odds columns.
+    ``given``: rule sets whose columns are being computed elsewhere
+    (:func:`rule_columns`, e.g. on the build's second thread), waited for last."""
     from solver.core.indexing import all_multisets, all_subsets
     from solver.core.shoe import shoe_weights
+    from solver.games.niuniu.categories import class_hands, hand_classes
     from solver.store.tables import make_table
 
     if not rule_sets:
@@ -280,44 +291,51 @@ def build_table(
     first = rule_sets[0]
     shoe = first.decks > 1
     cards = all_multisets(first.deck_size, 5) if shoe else all_subsets(first.deck_size, 5)
-    base = _base_arrays(cards, first)
+    cls = hand_classes(cards, first.deck_size, first.decks, first.bull_from_three_of_a_kind)[0]
+    # the bull facts and the flags are the same for every hand of a class (its ranks by
+    # position, flush or not): computed on one hand per class, looked up per hand
+    reps = class_hands(first.deck_size, first.decks, first.bull_from_three_of_a_kind)
+    base = _base_arrays(reps, first)
     flags = special_flags(base)
-    bull_cards = np.full((len(cards), 3), 255, dtype=np.uint8)
-    for mask, (a, b, d) in zip(_MASKS.tolist(), TRIPLES, strict=True):
-        m = base["bull_mask"] == mask
-        bull_cards[m] = cards[m][:, [a, b, d]]
+    where = np.zeros((len(reps), 3), dtype=np.intp)  # positions of each class's bull
+    for mask, tri in zip(_MASKS.tolist(), TRIPLES, strict=True):
+        where[base["bull_mask"] == mask] = tri
+    bull_cards = np.take_along_axis(cards, where[cls], axis=1)
+    bull_cards[~base["has_bull"][cls]] = 255
     cols: dict[str, npt.NDArray[Any]] = {f"c{i}": cards[:, i] for i in range(5)}
-    cols.update(
-        {
-            "has_bull": base["has_bull"],
-            "points": base["points"],
-            "bull_mask": base["bull_mask"],
-            "bull0": bull_cards[:, 0],
-            "bull1": bull_cards[:, 1],
-            "bull2": bull_cards[:, 2],
-            "n_bulls": base["n_bulls"],
-        }
-    )
-    cols.update({k: flags[k] for k in TABLE_FLAGS})
+    for key in ("has_bull", "points", "bull_mask"):
+        cols[key] = base[key][cls]
+    cols |= {f"bull{i}": np.ascontiguousarray(bull_cards[:, i]) for i in range(3)}
+    cols["n_bulls"] = base["n_bulls"][cls]
+    cols |= {k: flags[k][cls] for k in TABLE_FLAGS}
     if shoe:
         cols["weight"] = shoe_weights(cards, first.decks).astype(np.int32)
-    rule_data = {}
-    for rules in rule_sets:
-        cat, strength = compiled_arrays(cards, rules)
-        cols[f"{rules.name}_category"] = cat
-        cols[f"{rules.name}_strength"] = strength
-        rule_data[rules.name] = rules.to_data()
-    extra: dict[str, Any] = {}
-    if odds and not shoe:  # the presets' per-hand odds (issue 14): exact numerators
-        from solver.games.niuniu.hand_odds import bet_counts, odds_columns
+    del base, flags, bull_cards, where
+    with_odds = odds and not shoe  # the presets' per-hand odds (issue 14): exact numerators
+    order = [f"{r.name}_{c}" for r in rule_sets for c in ("category", "strength")]
+    if with_odds:
+        from solver.games.niuniu.hand_odds import ODDS_SUFFIXES
 
-        for rules in rule_sets:
-            args = (rules, cards, cols[f"{rules.name}_strength"], cols[f"{rules.name}_category"])
-            per_bet = bet_counts(*args)  # every bet in one pass: the grab reuses one
-            got, extra[f"{rules.name}_odds"] = odds_columns(*args, per_bet[rules.bet(None)])
-            cols.update(got)
-            if counts is not None:
-                counts[rules.name] = per_bet
+        order += [f"{r.name}_{c}" for r in rule_sets for c in ODDS_SUFFIXES]
+    got: dict[str, npt.NDArray[Any]] = {}
+    extra: dict[str, Any] = {}
+    later = given or {}
+    for rules in rule_sets:
+        if rules.name not in later:
+            mine = rule_columns(rules, cards, with_odds, cls)
+            got |= mine.columns
+            extra |= mine.extra
+            if counts is not None and mine.counts is not None:
+                counts[rules.name] = mine.counts
+    for rules in rule_sets:
+        if rules.name in later:
+            theirs = later[rules.name].result()
+            got |= theirs.columns
+            extra |= theirs.extra
+            if counts is not None and theirs.counts is not None:
+                counts[rules.name] = theirs.counts
+    cols |= {k: got[k] for k in order}
+    rule_data = {rules.name: rules.to_data() for rules in rule_sets}
     bull = "some three cards sum to a multiple of 10"
     if first.bull_from_three_of_a_kind:
         bull += " or are of one rank (the best bull counts)"
@@ -345,19 +363,75 @@ def build_table(
     return make_table(name, cols, rule_data, notes | extra)
 
 
+@dataclass(frozen=True)
+class RuleColumns:
+    """One rule set's columns of its table (category, strength and, with odds, the
+    per-hand odds), their note, and the per-bet counts behind the odds."""
+
+    columns: dict[str, npt.NDArray[Any]]
+    extra: dict[str, Any]
+    counts: dict[str, Any] | None
+
+
+def rule_columns(
+    rules: NiuNiuRules,
+    cards: npt.NDArray[np.uint8] | None = None,
+    odds: bool = False,
+    classes: npt.NDArray[np.int32] | None = None,
+) -> RuleColumns:
+    """``rules``' columns of its table over ``cards`` (default: every hand of its deck,
+    colex order; one deck when ``odds``): its category and strength, and with ``odds``
+    its per-hand odds columns (:mod:`~solver.games.niuniu.hand_odds`). ``classes``: the
+    hands' classes, when known."""
+    if cards is None:
+        from solver.core.indexing import all_multisets, all_subsets
+
+        every = all_multisets if rules.decks > 1 else all_subsets
+        cards = every(rules.deck_size, 5)
+    cat, strength = compiled_arrays(cards, rules, classes)
+    cols: dict[str, npt.NDArray[Any]] = {
+        f"{rules.name}_category": cat,
+        f"{rules.name}_strength": strength,
+    }
+    if not odds:
+        return RuleColumns(cols, {}, None)
+    from solver.games.niuniu.hand_odds import bet_counts, odds_columns
+
+    args = (rules, cards, strength, cat)
+    per_bet = bet_counts(*args)  # every bet in one pass: the grab reuses one
+    got, note = odds_columns(*args, per_bet[rules.bet(None)])
+    return RuleColumns(cols | got, {f"{rules.name}_odds": note}, per_bet)
+
+
 def build_tables() -> dict[str, Any]:
-    """The presets' tables: one per deck and bull rule, each with its presets' columns."""
+    """The presets' tables: one per deck and bull rule, each with its presets' columns.
+
+    With the build's second thread (:func:`solver.store.build.background`) the later
+    rule sets of a table (their strengths and odds) and the shoe tables are computed
+    there, beside the rest; the tables needing them are assembled last."""
+    from solver.games.niuniu.grab import TABLE, build_grab_table, grab_bet  # issue 14
+    from solver.store.build import background
+    from solver.store.tables import to_numpy
+
     groups: dict[str, list[NiuNiuRules]] = {}
     for preset in PRESETS:
         rules = load_rules(preset)
         groups.setdefault(table_name(rules), []).append(rules)
+    given = {
+        r.name: background(rule_columns, r, None, True)
+        for rs in groups.values()
+        if rs[0].decks == 1
+        for r in rs[1:]
+    }
+    shoes = {n: background(build_table, rs, True) for n, rs in groups.items() if rs[0].decks > 1}
     counts: dict[str, dict[str, Any]] = {}
-    out = {name: build_table(rs, odds=True, counts=counts) for name, rs in groups.items()}
-    from solver.games.niuniu.grab import TABLE, build_grab_table, grab_bet  # issue 14
-
+    out: dict[str, Any] = {}
+    for name in sorted(groups, key=lambda n: any(r.name in given for r in groups[n])):
+        if name not in shoes:
+            out[name] = build_table(groups[name], odds=True, counts=counts, given=given)
     base = out["niuniu"]
     strength, category = base.column("classic_strength"), base.column("classic_category")
     bet = grab_bet(load_rules("classic"))  # the classic bet that pays as the grab does
     known = counts["classic"][bet] if bet else None
-    out[TABLE] = build_grab_table(strength.to_numpy(), category.to_numpy(), known)
-    return out
+    out[TABLE] = build_grab_table(to_numpy(strength), to_numpy(category), known)
+    return {name: out.get(name, shoes.get(name)) for name in [*groups, TABLE]}

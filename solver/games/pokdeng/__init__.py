@@ -44,9 +44,11 @@ class PokDeng(GameEntry):
     def table_headlines(self, name: str, table: pa.Table) -> list[str]:
         import json
 
+        from solver.store.tables import to_numpy
+
         if name == "pokdeng":
-            two = table.column("size").to_numpy() == 2
-            pok = int((two & (table.column("points").to_numpy() >= 8)).sum())
+            two = to_numpy(table.column("size")) == 2
+            pok = int((two & (to_numpy(table.column("points")) >= 8)).sum())
             return [
                 f"{int(two.sum()):,} two-card and {int((~two).sum()):,} three-card hands; "
                 f"Pok in {pok:,} two-card hands"

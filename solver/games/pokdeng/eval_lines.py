@@ -10,11 +10,11 @@ answers it alone, with the per-hand message.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from solver.core.cards import CARD_NAMES
 from solver.games.pokdeng.commands import _check_options
@@ -22,51 +22,85 @@ from solver.games.pokdeng.hands import HandClass
 from solver.games.pokdeng.play import _resolve, evaluate_batch
 from solver.games.pokdeng.rules import HandType
 from solver.kit import textcols as tc
-from solver.kit.notation import PAD, Spans, card_tokens
+from solver.kit.notation import PAD, Spans, card_tokens, sort_rows
 
-__all__ = ["eval_lines"]
+__all__ = ["answer", "eval_ids", "eval_lines"]
 
 _NAMES = tc.strings(CARD_NAMES)
 _JSON_NAMES = tc.json_strings(CARD_NAMES)
+
+
+_LINES: dict[tuple[Any, ...], tc.LineCache] = {}
+"""Lines already written, per (rules, tables, format), by the hand's sorted cards."""
 
 
 def eval_lines(
     spans: Spans, rules: str | None, options: dict[str, Any], tables: str | None, as_json: bool
 ) -> pa.Array:
     """Each hand's ``bull eval`` line (with its line end), null where the caller must
-    answer it alone."""
+    answer it alone. A hand's line depends only on its sorted cards (23,426 of them
+    from one deck), so each is written once per process and read by one ``take``."""
     _check_options(options, policy_ok=False)
     rs = _resolve(rules)
     spec: Any = rs.rules if rs.config is None else rs.config
-    ids, size, ok = card_tokens(spans, (2, 3))
-    srt = np.sort(ids, axis=1)  # PAD sorts last
+    ids, _size, ok = card_tokens(spans, (2, 3))
+    return _answer_ids(ids, ok, rs, spec, tables, as_json)
+
+
+def eval_ids(
+    ids: np.ndarray, rules: Any, options: dict[str, Any], tables: str | None, as_json: bool
+) -> pa.Array:
+    """The ``bull eval`` lines of hands given as card ids, (n, 2) or (n, 3) in any
+    order (a 3-column row may end in :data:`PAD` for a 2-card hand): see
+    :meth:`solver.kit.entry.GameEntry.eval_ids`."""
+    _check_options(options, policy_ok=False)
+    rs = _resolve(rules)
+    spec: Any = rs.rules if rs.config is None else rs.config
+    arr = np.asarray(ids)
+    wide = np.full((len(arr), 3), PAD, dtype=np.int64)
+    wide[:, : arr.shape[1]] = arr
+    card = wide != PAD
+    ok = ((wide >= 0) & (wide < 52) | ~card).all(axis=1) & (card.sum(axis=1) >= 2)
+    ok &= card[:, 0] & card[:, 1]
+    return _answer_ids(
+        np.where(ok[:, None], wide, 0).astype(np.uint8), ok, rs, spec, tables, as_json
+    )
+
+
+def _answer_ids(
+    ids: np.ndarray, ok: np.ndarray, rs: Any, spec: Any, tables: str | None, as_json: bool
+) -> pa.Array:
+    srt = sort_rows(ids)  # PAD sorts last
     same = srt[:, 1:] == srt[:, :-1]
     same &= srt[:, 1:] != PAD
     copies = rs.rules.decks
     if copies == 1:
-        ok &= ~same.any(axis=1)
+        ok = ok & ~same.any(axis=1)
     elif copies == 2:
-        ok &= ~same.all(axis=1)
-    n = len(spans)
-    parts: list[pa.Array] = []
-    order: list[np.ndarray] = []
-    for k in (2, 3):
-        rows = np.flatnonzero(ok & (size == k))
-        if not len(rows):
-            continue
-        hands = srt[rows, :k]
-        got = evaluate_batch(hands, spec, tables)
-        parts.append(_lines(hands, got, rs.rules.name, as_json))
-        order.append(rows)
-    if not parts:
-        return pa.nulls(n, pa.string())
-    done = pa.concat_arrays(parts)
-    rows = np.concatenate(order)
-    index = np.zeros(n, dtype=np.int64)
-    index[rows] = np.arange(len(rows))
-    if len(rows) == n and (rows == np.arange(n)).all():
-        return done
-    return pc.take(done, pa.array(index, mask=~ok))
+        ok = ok & ~same.all(axis=1)
+    return answer(srt, ok, rs, spec, tables, as_json)
+
+
+def answer(
+    srt: np.ndarray, ok: np.ndarray, rs: Any, spec: Any, tables: str | None, as_json: bool
+) -> pa.Array:
+    """The lines of sorted hands ``srt`` (:data:`PAD` after a 2-card hand's cards),
+    null where ``ok`` is false."""
+    key = srt.astype(np.int64)
+    key[key == PAD] = 52
+    key = (key[:, 0] * 53 + key[:, 1]) * 53 + key[:, 2]
+    cache = _LINES.get((rs.rules, spec, tables, as_json))
+    if cache is None:
+        cache = _LINES[(rs.rules, spec, tables, as_json)] = tc.LineCache(53**3)
+    new = cache.missing(key[ok])
+    if len(new):
+        hands = np.stack([new // 2809, new // 53 % 53, new % 53], axis=1)
+        for k in (2, 3):
+            rows = np.flatnonzero((hands[:, 2] == 52) == (k == 2))
+            if len(rows):
+                got = evaluate_batch(hands[rows, :k], spec, tables)
+                cache.add(new[rows], _lines(hands[rows, :k], got, rs.rules.name, as_json))
+    return cache.take(key, ok)
 
 
 def _lines(hands: np.ndarray, got: dict[str, np.ndarray], name: str, as_json: bool) -> pa.Array:
@@ -92,7 +126,7 @@ def _lines(hands: np.ndarray, got: dict[str, np.ndarray], name: str, as_json: bo
             ', "strength": ',
             tc.ints(got["strength"]),
             ', "rules": ',
-            tc.json_strings([name])[0].as_py(),
+            json.dumps(name, ensure_ascii=False),
             "}\n",
         )
     names = [tc.lookup(_NAMES, hands[:, i]) for i in range(k)]
@@ -110,8 +144,6 @@ def _lines(hands: np.ndarray, got: dict[str, np.ndarray], name: str, as_json: bo
 
 def json_label(code: int) -> str:
     """The JSON of a hand type's label (``"pok"``), or ``""`` for no type."""
-    import json
-
     try:
         return json.dumps(HandType(code).label, ensure_ascii=False)
     except ValueError:

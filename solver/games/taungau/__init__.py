@@ -34,11 +34,13 @@ class TauNgau(GameEntry):
     options = frozenset({"banker_reveals"})
 
     def table_headlines(self, name: str, table: pa.Table) -> list[str]:
+        from solver.store.tables import to_numpy
+
         n = table.num_rows
-        has = table.column("has_bull").to_numpy()
+        has = to_numpy(table.column("has_bull"))
         bull = int(has.sum())
-        macau = table.column("macau_points").to_numpy()
-        differ = int((has & (macau % 10 != table.column("pagat_points").to_numpy())).sum())
+        macau = to_numpy(table.column("macau_points"))
+        differ = int((has & (macau % 10 != to_numpy(table.column("pagat_points")))).sum())
         return [
             f"bull in {bull:,} hands ({bull / n:.2%}); macau and pagat play "
             f"{differ:,} hands for different scores"
