@@ -427,11 +427,16 @@ class Scorer:
 
     def _may_list(self, col: int, explains: npt.NDArray[np.int64], left: Counter[int]) -> bool:
         """Whether pair ``col`` may yet be listed (:meth:`next_pass`): its explained rows
-        less those it surely contradicts (so far) beat nothing and each member whose
-        count is complete (a member's score only falls as its count goes on)."""
+        less those it surely contradicts (:meth:`_surely`, so far) beat nothing and each
+        member whose count is complete (a score only falls as its count goes on)."""
         c = self.tally.contradicts
         done = [int(explains[m] - c[m]) for m in self.found.members[col] if not left[m]]
-        return bool(explains[col] - self._known(col) > max([0, *done]))
+        return bool(explains[col] - self._surely(col) > max([0, *done]))
+
+    def _surely(self, col: int) -> int:
+        """The agreeing rows pair ``col`` is known to contradict so far: those the first
+        pass counts (:meth:`_known`) and those of the keys swept for it."""
+        return self._known(col) + int(self.pair_keyed[col])
 
     def _needs_rows(self, col: int) -> bool:
         """Whether a pair's contradicted rows include rows scored one by one."""
@@ -454,7 +459,7 @@ class Scorer:
             score = explains - self.tally.contradicts
             for col, (a, b) in self.found.members.items():
                 bar = max(0, int(score[a]), int(score[b]))
-                self.active[col] = explains[col] - self._known(col) > bar
+                self.active[col] = explains[col] - self._surely(col) > bar
             if any(self._needs_rows(c) for c in np.flatnonzero(self.active).tolist()):
                 self.stage = "pairs"
                 self._pass_group = 0
@@ -480,10 +485,11 @@ class Scorer:
         return False
 
     def _finish_pairs(self) -> None:
-        """The pairs' exact contradicted counts."""
+        """The pairs' contradicted counts: exact for every pair that may be listed."""
         for col in self.found.members:
-            keyed = int(self.pair_keyed[col]) if self.active[col] else 0
-            self.tally.contradicts[col] = self.pair_contradicts[col] + keyed + self._known(col)
+            # a pair left out of a sweep once it could not be listed keeps what it had
+            # (too few, but enough to leave it out: see Tally)
+            self.tally.contradicts[col] = self.pair_contradicts[col] + self._surely(col)
 
     def _unexplained(self) -> Shapes | None:
         """The disagreeing rows no cause of the cover explains, by atom set (``None``:
