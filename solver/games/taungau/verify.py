@@ -89,6 +89,8 @@ class _Shapes:
     answers: dict[str, npt.NDArray[Any]]
     digit: npt.NDArray[np.int64]
     exists: npt.NDArray[np.bool_]
+    interesting: npt.NDArray[np.bool_]
+    """The shapes the scoped variants may answer differently (see :meth:`TauNgauChecker._hands`)."""
 
     @classmethod
     def of(cls, rules: Any) -> _Shapes:
@@ -109,7 +111,17 @@ class _Shapes:
         for tri in TRIPLES:
             exists |= hv[:, :, list(tri)].sum(axis=2) % 10 == 0
         answers = {k: np.asarray(v) for k, v in taungau_hand_answers(hands, rules).items()}
-        return cls(hands, index, answers, hv.sum(axis=2) % 10, exists)
+        from solver.games.taungau.hands import WILD_TILES
+
+        # a [2:1]/[4:2] held (3/6 mistakes, several scores), a reachable 0 (its value),
+        # or no bull at all (its score: 0 or none)
+        interesting = (
+            (hands == WILD_TILES[0]).any(axis=1)
+            | (hands == WILD_TILES[1]).any(axis=1)
+            | (answers["reach"] & 1).astype(bool)
+            | ~answers["has_bull"].astype(bool)
+        )
+        return cls(hands, index, answers, hv.sum(axis=2) % 10, exists, interesting)
 
 
 class TauNgauChecker:
@@ -285,17 +297,8 @@ class TauNgauChecker:
                 claims["written"] = written[0][sel]
             return taungau_hand_answers(tiles[sel], self.rules, variant, claims)
 
-        from solver.games.taungau.hands import WILD_TILES
-
-        # the variants' scope, a shape of the hand whatever the rules: a [2:1]/[4:2] held
-        # (3/6 mistakes, several scores), a reachable 0 (its value), or no bull at all
-        # (its score: 0 or none)
-        interesting = (
-            (tiles == WILD_TILES[0]).any(axis=1)
-            | (tiles == WILD_TILES[1]).any(axis=1)
-            | (ans["reach"] & 1).astype(bool)
-            | ~np.asarray(ans["has_bull"], dtype=bool)
-        )
+        # the variants' scope, a shape of the hand whatever the rules (_Shapes.interesting)
+        interesting = shapes.interesting[at]
 
         def record(i: int) -> dict[str, Any]:
             return self._hand_record(i, tiles, ans, cv, stated, base_agree, kinds, bull_ids)
