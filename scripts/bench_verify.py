@@ -25,6 +25,7 @@ baseline time / verify time, with the load average. Targets (issue 26): Parquet 
 
     .venv/bin/python scripts/bench_verify.py [--rows N] [--games niuniu,pokdeng,taungau]
         [--dir DIR (keep and reuse the files)] [--no-csv] [--repeat N] [--plant N]
+        [--before DIR (a git archive of an older commit: its verify too, same files)]
 """
 
 from __future__ import annotations
@@ -220,16 +221,18 @@ def generate(game: str, path: Path, rows: int, plant: int, seed: int = 1) -> int
     return planted
 
 
-def run(code: str, path: Path, game: str) -> tuple[float, float, float, float, str]:
-    """Run ``code`` in a fresh interpreter: (process wall s, in-process wall s, in-process
-    CPU s, peak RSS MB, stdout)."""
+def run(
+    code: str, path: Path, game: str, cwd: str | None = None
+) -> tuple[float, float, float, float, str]:
+    """Run ``code`` in a fresh interpreter (in ``cwd``: its ``solver`` is imported first):
+    (process wall s, in-process wall s, in-process CPU s, peak RSS MB, stdout)."""
     t = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-c", WRAPPER, code, str(path), game],
         capture_output=True,
         text=True,
         check=False,
-        cwd=REPO,
+        cwd=cwd or REPO,
     )
     wall = time.perf_counter() - t
     try:
@@ -239,9 +242,11 @@ def run(code: str, path: Path, game: str) -> tuple[float, float, float, float, s
     return wall, stats["wall"], stats["cpu"], stats["peak_mb"], proc.stdout
 
 
-def best(code: str, path: Path, game: str, repeat: int) -> tuple[float, float, float, float, str]:
+def best(
+    code: str, path: Path, game: str, repeat: int, cwd: str | None = None
+) -> tuple[float, float, float, float, str]:
     """The best of ``repeat`` runs (least in-process wall; least CPU; largest peak)."""
-    runs = [run(code, path, game) for _ in range(repeat)]
+    runs = [run(code, path, game, cwd) for _ in range(repeat)]
     top = min(runs, key=lambda r: r[1])
     return (
         min(r[0] for r in runs),
@@ -273,6 +278,10 @@ def bench(game: str, path: Path, args: Any, lines: list[str]) -> bool:
     ver = best(VERIFY, path, game, args.repeat)
     report("baseline, read + touch", rows, base)
     report(f"bull verify {game} (Parquet)", rows, ver)
+    if args.before:
+        old = best(VERIFY, path, game, args.repeat, args.before)
+        report(f"before: bull verify {game}", rows, old)
+        print(f"before/now: wall {old[1] / ver[1]:.2f}x, cpu {old[2] / ver[2]:.2f}x")
     summary = json.loads(ver[4])
     ratio = base[1] / ver[1]
     print(
@@ -299,6 +308,10 @@ def bench(game: str, path: Path, args: Any, lines: list[str]) -> bool:
         cver = best(VERIFY, csv_path, game, args.repeat)
         report("baseline, pyarrow CSV", rows, cbase)
         report(f"bull verify {game} (CSV)", rows, cver)
+        if args.before:
+            old = best(VERIFY, csv_path, game, args.repeat, args.before)
+            report(f"before: bull verify {game} (CSV)", rows, old)
+            print(f"before/now: wall {old[1] / cver[1]:.2f}x, cpu {old[2] / cver[2]:.2f}x")
         cratio = cbase[1] / cver[1]
         print(
             f"ratio baseline/verify  : wall {cratio:.2f}, cpu {cbase[2] / cver[2]:.2f} "
@@ -321,6 +334,12 @@ def main() -> None:
     ap.add_argument("--dir", help="keep the generated files here (and reuse them)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-csv", action="store_true", help="leave out the CSV runs")
+    ap.add_argument(
+        "--before",
+        metavar="DIR",
+        help="an older source tree (git archive) whose verify runs too, for a before/after "
+        "in the same run",
+    )
     args = ap.parse_args()
     tmp = tempfile.TemporaryDirectory()
     folder = Path(args.dir) if args.dir else Path(tmp.name)
