@@ -77,8 +77,10 @@ def headline_text(h: Headline) -> str:
             "",
             "In stakes per player's unit bet. Heads-up every figure is exact; at a full table "
             "the mean is exact, the SD comes from the simulated covariance of two players' "
-            "nets (Var = N·Var₁ + N(N-1)·Cov) and the reserves from the simulated "
-            "distribution, each with its 99% interval in brackets.",
+            "nets (Var = N·Var₁ + N(N-1)·Cov) and the reserves covering 99% and 99.9% from "
+            "the simulated distribution, each with its 99% interval in brackets; the worst "
+            "round is exact, searched over every deal of the banker's and the players' "
+            "hands from one deck.",
         ]
     return "\n".join(lines)
 

@@ -299,6 +299,12 @@ def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
         assert Fraction(rec["mean_fraction"]) == -n * Fraction(rec["ev_player_fraction"])
         assert rec["distribution_method"] == "simulated" and rec["covariance_method"] == "simulated"
         assert [r["probability"] for r in rec["reserve"]] == [0.99, 0.999, 1.0]
+        worst = rec["reserve"][-1]  # searched exactly (tests/test_risk_worst.py), with its deal
+        deal = worst["worst_round"]
+        assert worst["method"] == "exact" and len(deal["player_results"]) == n
+        nets = [Fraction(p["net_fraction"]) for p in deal["player_results"]]
+        assert sum(nets) == Fraction(worst["amount_fraction"]) > 0
+        assert ("dealer" if game == "pokdeng" else "banker") in deal
         assert rec["ruin"]["method"] == "simulated" and rec["simulated_tables"] == 2_000
         var = n * rec["player_variance"] + n * (n - 1) * rec["covariance"]
         assert rec["variance"] == pytest.approx(var)

@@ -70,11 +70,14 @@ RUIN_DRAWS = 4_000_000
 @dataclass(frozen=True)
 class Worst:
     """The banker's largest loss in one round at the table: ``amount``; ``exact`` when it
-    is the true worst case, else an upper bound (``note`` says which and why)."""
+    is the true worst case, else an upper bound (``note`` says which and why); ``deal``:
+    the round that costs it (``banker``: his hand record, ``player_results``: each
+    player's hand record and net as a fraction), when one is known."""
 
     amount: Fraction
     exact: bool
     note: str = ""
+    deal: Mapping[str, Any] | None = None
 
 
 def quantile_loss(banker: NetDistribution, q: Fraction) -> Fraction:
@@ -131,6 +134,8 @@ class BankerRisk:
     tables: int
     ruin: Mapping[str, Any] | None = None
     notes: tuple[str, ...] = field(default=())
+    banker_word: str = "banker"
+    """What the game calls the banker (``dealer`` in Pok Deng): the worst round's key."""
 
     @property
     def mean(self) -> Fraction:
@@ -237,6 +242,23 @@ def _resampled_ruin(
     return k / paths, wilson(k, paths, LEVEL), paths
 
 
+def _deal_json(deal: Mapping[str, Any], banker_word: str) -> dict[str, Any]:
+    """The worst round's deal in JSON (the banker's hand record under ``banker_word``):
+    each player's net as a number and a fraction."""
+    return {
+        banker_word: {"hand": list(deal["banker"]["hand"]), "label": deal["banker"]["label"]},
+        "player_results": [
+            {
+                "hand": list(p["hand"]),
+                "label": p["label"],
+                "net": float(Fraction(p["net"])),
+                "net_fraction": fraction_text(Fraction(p["net"])),
+            }
+            for p in deal["player_results"]
+        ],
+    }
+
+
 def banker_risk(
     game: str,
     rules: str,
@@ -249,6 +271,7 @@ def banker_risk(
     reserve: Fraction | None = None,
     covariance_method: str = "simulated",
     notes: Sequence[str] = (),
+    banker_word: str = "banker",
 ) -> BankerRisk:
     """Put the figures together (see the module docstring). The simulated ruin
     probability follows paths of rounds drawn from the sample's one-round distribution
@@ -309,6 +332,7 @@ def banker_risk(
             "high": float(worst.amount),
             "method": "exact" if worst.exact else "bound",
             "note": worst.note,
+            **({} if worst.deal is None else {"worst_round": _deal_json(worst.deal, banker_word)}),
         }
     )
     sd = math.sqrt(max(0.0, var))
@@ -351,6 +375,7 @@ def banker_risk(
         tables=sample.tables,
         ruin=ruin,
         notes=tuple(notes),
+        banker_word=banker_word,
     )
 
 
@@ -401,6 +426,8 @@ def risk_text(r: BankerRisk) -> str:
         else:
             tail = " (exact)"
         lines.append(f"  reserve covering {what}: {row['amount']:g} stakes{tail}")
+        if "worst_round" in row:
+            lines += _deal_lines(row["worst_round"], r.banker_word)
     b = r.bands
     lines.append(
         f"  after {b['rounds']:,} rounds: banker's total mean {b['mean']:+.2f}, "
@@ -427,6 +454,18 @@ def risk_text(r: BankerRisk) -> str:
     return "\n".join(lines)
 
 
+def _deal_lines(deal: Mapping[str, Any], banker_word: str) -> list[str]:
+    """The worst round's deal, a line per hand, to check by hand."""
+    b = deal[banker_word]
+    rows = [(banker_word, " ".join(b["hand"]), b["label"], "")]
+    for i, p in enumerate(deal["player_results"], 1):
+        rows.append((f"player {i}", " ".join(p["hand"]), p["label"], f"{p['net']:+g}"))
+    w = [max(len(r[c]) for r in rows) for c in range(3)]
+    out = ["    the round that costs it (each hand, and each player's net):"]
+    out += [f"      {a:<{w[0]}}  {h:<{w[1]}}  {lb:<{w[2]}}  {n}".rstrip() for a, h, lb, n in rows]
+    return out
+
+
 def _step(player: NetDistribution) -> int:
     """The lattice of the amounts: every net is a whole multiple of 1/step."""
     step = 1
@@ -450,14 +489,17 @@ def table_risk(
     sim_tables: int,
     tables: str | None,
     progress: Callable[[int, int], Any] | None = None,
-    worst: Callable[[NetDistribution, int], Worst] | None = None,
+    worst: Callable[[int, Fraction], Worst] | None = None,
     seed: int = 20_250,
     notes: Sequence[str] = (),
+    banker_word: str = "banker",
 ) -> BankerRisk:
     """``bull risk`` for one game: the exact heads-up distribution (``player()``) and a
     table sample (simulated for the largest table, ``sim_tables`` tables), both computed
     once and cached, then the figures for ``players``. ``spec()`` gives the game's audit
-    description (its deck and vectorised settlement)."""
+    description (its deck and vectorised settlement); ``worst(players, bound)`` the
+    worst round (``bound``: players x one player's largest win), else it is the bound
+    unless the simulation dealt it."""
     from solver.core.errors import BullError
     from solver.kit.table_sim import cached_sample, simulate_tables, spec_dealer
 
@@ -484,7 +526,12 @@ def table_risk(
     run = {**key, "sim_tables": sim_tables, "seed": seed, "players": max_players}
     sample, net = cached_sample(run, compute, tables)
     if worst is not None:
-        w = worst(net, players)
+        w = worst(players, players * net.max_win)
+        seen = Fraction(max(0, -min(sample.banker[players - 1])), sample.step)
+        if w.exact and not seen <= w.amount <= players * net.max_win:
+            raise AssertionError("the worst round is not between the worst seen and the bound")
+        if w.exact and players == 1 and w.amount != net.max_win:
+            raise AssertionError("the worst heads-up round is not the largest win")
     elif players == 1:
         w = Worst(net.max_win, True, "the largest win of one player")
     elif -min(sample.banker[players - 1]) == players * net.max_win * sample.step:
@@ -508,4 +555,5 @@ def table_risk(
     ]
     return banker_risk(
         game, rules, setting, net, sample, players, rounds, w, reserve, "simulated", note,
+        banker_word,
     )  # fmt: skip

@@ -68,6 +68,8 @@ def risk_headline(tables: str | os.PathLike[str] | None = None) -> list[str]:
                 cells.append(f"{row['amount']:g} [{row['low']:g}, {row['high']:g}]")
             elif row["method"] == "bound":
                 cells.append(f"{row['low']:g} seen, at most {row['amount']:g}")
+            elif n > 1:
+                cells.append(f"{row['amount']:g} (exact)")
             else:
                 cells.append(f"{row['amount']:g}")
         who = "heads-up" if n == 1 else f"a full table of {n} players"
