@@ -14,6 +14,8 @@ import json
 import random
 import sys
 import tomllib
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,13 +44,32 @@ def infer(path: Path, start: str, out: Path | None = None) -> dict[str, Any]:
     return inferred
 
 
+Learned = Callable[[House], tuple[Path, Path, dict[str, Any]]]
+
+
+@pytest.fixture(scope="module")
+def learned(tmp_path_factory: pytest.TempPathFactory) -> Learned:
+    """Per house: its claims file on every hand, the file ``--infer`` writes from its
+    start preset, and the inference (run once per house for the module: three tests read
+    the ``pictures_first`` one). Read only."""
+    done: dict[str, tuple[Path, Path, dict[str, Any]]] = {}
+
+    def get(house: House) -> tuple[Path, Path, dict[str, Any]]:
+        if house.name not in done:
+            d = tmp_path_factory.mktemp(house.name)
+            path = claims_file(house, d / f"{house.name}.csv")
+            out = d / "learned.toml"
+            done[house.name] = (path, out, infer(path, house.start, out))
+        return done[house.name]
+
+    return get
+
+
 @pytest.mark.parametrize("house", HOUSES, ids=[h.name for h in HOUSES])
 def test_infer_learns_a_house_and_its_file_agrees_on_every_hand(
-    house: House, tmp_path: Path
+    house: House, learned: Learned
 ) -> None:
-    path = claims_file(house, tmp_path / f"{house.name}.csv")
-    out = tmp_path / "learned.toml"
-    inf = infer(path, house.start, out)
+    path, out, inf = learned(house)
     adopted = {a["id"]: a for a in inf["adopted"]}
     assert set(house.learned) <= set(adopted), inf["adopted"]
     for a in adopted.values():
@@ -70,32 +91,34 @@ def test_infer_learns_a_house_and_its_file_agrees_on_every_hand(
             assert got == house.answer(cards), (name_of(cards), got, house.answer(cards))
 
 
-def test_pictures_first_is_a_precedence_the_file_states(tmp_path: Path) -> None:
+PICTURES_FIRST = next(h for h in HOUSES if h.name == "pictures_first")
+assert PICTURES_FIRST.start == "straights"
+
+
+def test_pictures_first_is_a_precedence_the_file_states(learned: Learned) -> None:
     """J-Q-K tested as pictures before the straight test: the learned Sam Lueang comes
     before the straights in the file, and the old Sam Lueang (no hand left) is gone."""
-    house = next(h for h in HOUSES if h.name == "pictures_first")
-    out = tmp_path / "pictures.toml"
-    infer(claims_file(house, tmp_path / "p.csv"), "straights", out)
+    _, out, _ = learned(PICTURES_FIRST)
     names = [t["name"] for t in tomllib.loads(out.read_text(encoding="utf-8"))["types"]]
     assert names.count("sam_lueang") == 1
     assert names.index("sam_lueang") < names.index("straight_flush") < names.index("straight")
 
 
-def test_a_types_file_is_searched_over_straights_and_the_ace(tmp_path: Path) -> None:
+def test_a_types_file_is_searched_over_straights_and_the_ace(
+    tmp_path: Path, learned: Learned
+) -> None:
     """A file in the rule language gets the catalogue's straights variants: claims of
     ``standard`` (no straights) verified against the learned pictures-first file infer
     ``straights=false`` and re-verify to 0; claims of pictures-first against its file
     with the ace low only infer ``ace=both``."""
-    house = next(h for h in HOUSES if h.name == "pictures_first")
-    learned = tmp_path / "pictures.toml"
-    infer(claims_file(house, tmp_path / "p.csv"), "straights", learned)
+    claims, pictures, _ = learned(PICTURES_FIRST)
     plain = House("standard", standard, "standard", ())
-    inf = infer(claims_file(plain, tmp_path / "s.csv"), str(learned))
+    inf = infer(claims_file(plain, tmp_path / "s.csv"), str(pictures))
     assert [a["id"] for a in inf["adopted"]] == ["straights=false"], inf["adopted"]
     assert inf["disagree_after"] == 0
     low = tmp_path / "low.toml"
-    low.write_text(learned.read_text(encoding="utf-8").replace("straight(both)", "straight(low)"))
-    inf = infer(tmp_path / "p.csv", str(low))
+    low.write_text(pictures.read_text(encoding="utf-8").replace("straight(both)", "straight(low)"))
+    inf = infer(claims, str(low))
     assert [a["id"] for a in inf["adopted"]] == ["ace=both"], inf["adopted"]
     assert inf["disagree_after"] == 0
 
@@ -114,8 +137,9 @@ def seeded_file(tmp_path: Path, seed: int, k: int) -> Path:
     rng = random.Random(22_000 + seed)
     hands = rng.sample(every_hand(), 2_000)
     rows = [[name_of(h), *standard(h)] for h in hands]
-    shape = [(sorted(c >> 2 for c in h), len({c & 3 for c in h})) for h in hands]
-    alone = [shape.count(s) == 1 for s in shape]  # a hand of a class of its own
+    shape = [(tuple(sorted(c >> 2 for c in h)), len({c & 3 for c in h})) for h in hands]
+    seen = Counter(shape)
+    alone = [seen[s] == 1 for s in shape]  # a hand of a class of its own
     runs = [len(h) == 3 and standard(h)[0] == "normal" and _is_run(h) for h in hands]
     run_at = next(i for i in range(len(hands)) if runs[i] and alone[i])
     rows[run_at][1], rows[run_at][3] = "straight", 3

@@ -164,6 +164,30 @@ def test_garbage_line_is_reported(tmp_path: Path) -> None:
     assert rep["answered"] == rep["queries"] - 1 and rep["disagree"] == 0
 
 
+def test_garbage_answer_to_a_question_asked_alone_after_a_restart(tmp_path: Path) -> None:
+    """A peer that hangs on one hand (a timeout: restarted, the questions in flight asked
+    again one at a time) and whose third answer of each life is a garbage line: the
+    garbage answer of a question asked alone is named and the run goes on (it used to
+    spin forever with nothing in flight). In a child process, so that a regression fails
+    here instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    cmd = peer(tmp_path, "pokdeng", hang_on="KH 2S AC", garbage_at=3)
+    argv = [sys.executable, "-m", "solver", "probe", "pokdeng", "--budget", "50"]
+    argv += ["--timeout-ms", "400", "--json", "--", *cmd]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-500:]
+    rep = json.loads(done.stdout)
+    faults = rep["faults"]
+    assert faults["fatal"] is None and faults["restarts"] >= 2
+    assert "KH 2S AC" in [t["question"] for t in faults["timeouts"]]
+    unreadable = [u["question"] for u in faults["unreadable"]]
+    assert unreadable[0] == "AC 4C 4D" and faults["garbage"] == len(unreadable) >= 2
+    lost = len(faults["timeouts"]) + len(unreadable)
+    assert rep["answered"] == rep["queries"] - lost and rep["disagree"] == 0
+
+
 def test_out_of_order_answers_are_matched_by_id(tmp_path: Path) -> None:
     code, rep, _ = _faulty(tmp_path, reverse=True)
     assert code == 0, rep["faults"]

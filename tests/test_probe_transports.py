@@ -177,7 +177,12 @@ def test_ctrl_c_prints_the_partial_report(tmp_path: Path) -> None:
             break
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:  # a probe that ignored the signal is not left running the rest of the suite
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert "Traceback" not in out + err
     assert proc.returncode == 1, (out[-300:], err[-300:])
     rep = json.loads(out)

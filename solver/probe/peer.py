@@ -295,6 +295,8 @@ class ChildPeer(Peer):
                     if self.faults.garbage > self._blamed:  # its answer was the garbage line
                         self._blamed += 1
                         del inflight[oldest.id]
+                        if self._alone == oldest.id:  # else nothing more is ever sent
+                            self._alone = None
                         self.faults.unreadable.append({"id": oldest.id, "question": oldest.shown})
                         last = time.monotonic()
                         continue

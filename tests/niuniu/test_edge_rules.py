@@ -120,12 +120,19 @@ def brute_force_edge(data: dict[str, Any], bet: str, cards: list[int]) -> Fracti
     return ((1 - C) * won - paid) / pairs
 
 
+MULTI_SET = {"name": "multi"}
+PUSH_SET = {"name": "none_push", "tie_break": "none"}
+BANKER_SET = {"name": "none_banker", "tie_break": "none", "on_tie": "banker"}
+"""The full-deck tests' rule sets (below), also counted on the reduced deck: the same
+rule data (name included) is the same rule-set table, built once for both."""
+
+
 @pytest.mark.parametrize(
     ("changes", "bet"),
     [
-        ({"name": "multi16"}, "multi"),
-        ({"name": "ties16", "tie_break": "none", "on_tie": "banker"}, "multi"),
-        ({"name": "push16", "tie_break": "none"}, "double"),
+        (MULTI_SET, "multi"),
+        (BANKER_SET, "multi"),
+        (PUSH_SET, "double"),
         (
             {
                 "name": "hk16",
@@ -160,7 +167,7 @@ def test_reduced_deck_edge_equals_every_pair(
 
 @pytest.mark.slow
 def test_multi_edge_identities(rule_tables: Path, tmp_path: Path) -> None:
-    path = write(tmp_path, classic(name="multi"))
+    path = write(tmp_path, classic(**MULTI_SET))
     fair = niuniu_edge(path, "multi", 0, rule_tables)
     assert fair.ev == 0 and fair.p_win == fair.p_loss == Fraction(1, 2) and fair.p_push == 0
     e5 = niuniu_edge(path, "multi", None, rule_tables)
@@ -210,8 +217,8 @@ def tie_pairs_by_category() -> dict[str, int]:
 def test_ties_to_the_banker_cost_exactly_the_tied_multipliers(
     rule_tables: Path, tmp_path: Path
 ) -> None:
-    push = write(tmp_path, classic(name="none_push", tie_break="none"))
-    banker = write(tmp_path, classic(name="none_banker", tie_break="none", on_tie="banker"))
+    push = write(tmp_path, classic(**PUSH_SET))
+    banker = write(tmp_path, classic(**BANKER_SET))
     pairs = comb(52, 5) * comb(47, 5)
     t = tie_pairs_by_category()
     p_tie = Fraction(sum(t.values()), pairs)
