@@ -111,13 +111,14 @@ class _Run:
         self.diagnose = diagnose
         self.scorer = Scorer(checker.variants, checker.rules.to_data())
         self.variants, self.causes = self.scorer.variants, self.scorer.causes
-        self.tally, self.shapes = self.scorer.tally, self.scorer.shapes
+        self.tally = self.scorer.tally
         self.fields = fields
         self.stats = {f: [0, 0, 0] for f in fields}
         self.kinds: dict[str, Counter[str]] = {f: Counter() for f in fields}
         self.rows_read = self.checked = self.disagree = self.malformed = 0
         self.malformed_rows: list[Malformed] = []
         self.examples: list[dict[str, Any]] = []
+        self.recorded = 0
         self.writer = writer
 
     def bad_line(self, line: int, message: str) -> None:
@@ -143,23 +144,25 @@ class _Run:
             if f not in res.stated:
                 self.stats[f][2] += len(res.rows)
         dis_rows = np.flatnonzero(dis)
-        explains = self.scorer.add(mode, res) if self.diagnose else None
-        if self.writer is not None or len(self.examples) < MAX_LISTED:
-            self._records(mode, lines, res, dis_rows, explains)
+        records = []
+        if self.writer is not None or self.recorded < MAX_LISTED:
+            limit = len(dis_rows) if self.writer is not None else MAX_LISTED - self.recorded
+            records = [
+                {"line": int(lines[res.rows[i]]), "row_type": mode, **res.record(i)}
+                for i in dis_rows[:limit].tolist()
+            ]
+            self.recorded += len(records)
+        if self.diagnose:  # the records are written once the diagnosis explains them
+            self.scorer.add(mode, res, lambda explains: self._write(records, explains))
+        else:
+            self._write(records, None)
 
-    def _records(
-        self,
-        mode: str,
-        lines: npt.NDArray[np.int64],
-        res: Checked,
-        dis_rows: npt.NDArray[np.int64],
-        explains: npt.NDArray[np.bool_] | None,
-    ) -> None:
-        limit = len(dis_rows) if self.writer is not None else MAX_LISTED - len(self.examples)
-        for j, i in enumerate(dis_rows[:limit].tolist()):
-            rec = {"line": int(lines[res.rows[i]]), "row_type": mode, **res.record(i)}
+    def _write(self, records: list[dict[str, Any]], explains: npt.NDArray[np.bool_] | None) -> None:
+        """Write a group's records of disagreeing rows (to ``--out``, and the first as
+        examples), with the causes that explain each (``explains[j]``, ids at the end)."""
+        for j, rec in enumerate(records):
             if explains is not None:
-                rec["explained_by"] = np.flatnonzero(explains[j]).tolist()  # ids at the end
+                rec["explained_by"] = np.flatnonzero(explains[j]).tolist()
             if self.writer is not None:
                 self.writer.write(rec)
             if len(self.examples) < MAX_LISTED:
@@ -193,7 +196,7 @@ class _Run:
                 f"{path}: nothing readable: all {self.malformed} rows are malformed{where}"
             )
         tally, disagree = self.tally, self.disagree
-        patterns = self.shapes.patterns()
+        patterns = self.scorer.patterns()
         stats, kinds = self.stats, self.kinds
         return VerifyReport(
             game=game,

@@ -164,7 +164,14 @@ def test_ctrl_c_prints_the_partial_report(tmp_path: Path) -> None:
         "    a = niu(q['hand']) if 'hand' in q else {}\n"
         "    print(json.dumps({'id': q['id'], **a}), flush=True)\n"
     )
-    cmd = [sys.executable, "-m", "solver", "probe", "niuniu", "--window", "8", "--json"]
+    # Python leaves SIGINT ignored when it starts with it ignored (a suite run in the
+    # background of a non-interactive shell): the probe is started with Python's own
+    # handler, as a terminal starts it
+    boot = (
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv[0] = 'bull'; from solver.__main__ import entry; entry()"
+    )
+    cmd = [sys.executable, "-c", boot, "probe", "niuniu", "--window", "8", "--json"]
     proc = subprocess.Popen(
         [*cmd, "--", sys.executable, str(slow)],
         cwd=REPO,

@@ -24,8 +24,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from solver.core.rules import RuleSet
+from solver.kit.columns import arrow_ints
 from solver.kit.diagnosis import Variant
-from solver.kit.parse import Hands, Parsed, is_text, nonempty, nulls, parse_float, parse_label
+from solver.kit.parse import (
+    Hands,
+    Parsed,
+    is_text,
+    nonempty,
+    nulls,
+    parse_float,
+    parse_label,
+)
 from solver.kit.read import MAX_LISTED
 
 Mask = npt.NDArray[np.bool_]
@@ -57,6 +66,11 @@ class Checked:
     variant_agree: Callable[[Any, npt.NDArray[np.int64]], npt.NDArray[np.bool_]]
     record: Callable[[int], dict[str, Any]]
     interesting: npt.NDArray[np.bool_]
+    keys: Keys | None = None
+    """What an agreeing row's diagnosis depends on, when the checker can say (``None``:
+    every row is scored on its own); see :class:`Keys`."""
+    claims: dict[str, npt.NDArray[Any]] | None = None
+    """Per stated field, the values claimed (where ``stated``), as the checker reads them."""
 
     @property
     def disagree(self) -> npt.NDArray[np.bool_]:
@@ -64,6 +78,47 @@ class Checked:
         for f, st in self.stated.items():
             out |= st & ~self.agree[f]
         return out
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The rows of a group as keys, so that agreeing rows are counted, not scored one
+    by one (:mod:`solver.kit.scoring`).
+
+    ``of[i]`` is row ``i``'s key in ``range(space)``, or -1 for a row scored on its own
+    (a claim the key does not hold, such as a claimed bull). The promise: a row with
+    key ``k`` whose stated fields are ``F`` is agreed with by exactly the variants that
+    agree with row 0 of ``rows(np.array([k]), F, claims)`` — a group of one row per
+    key, claiming on the fields ``F`` the values ``claims`` (default: our own answers,
+    an agreeing row) — and has its ``interesting`` flag, its atoms
+    (``record.atom_counts``, ``record.lost_counts``) and whether it disagrees. A key is
+    ``shape * order + o``: the variants that do not depend on the order the items were
+    written (``Variant.order`` empty), ``interesting`` and the atoms depend on the
+    shape alone; with ``order == 1`` the key knows nothing of the written order, and
+    variants that depend on it are scored row by row.
+    """
+
+    of: npt.NDArray[np.int64]
+    space: int
+    rows: Callable[..., Checked]
+    """``rows(keys, fields, claims=None)``: a group of one row per key (above)."""
+    order: int = 1
+
+
+class AgreeingAtoms:
+    """A group's ``record(i)`` that also counts agreeing rows by the atom set of their
+    records, vectorised (``atom_counts(rows)``, see :mod:`solver.kit.learn`)."""
+
+    def __init__(
+        self,
+        record: Callable[[int], dict[str, Any]],
+        atom_counts: Callable[[npt.NDArray[np.int64]], Any],
+    ) -> None:
+        self.record = record
+        self.atom_counts = atom_counts
+
+    def __call__(self, i: int) -> dict[str, Any]:
+        return self.record(i)
 
 
 class Checker(Protocol):
@@ -107,24 +162,49 @@ def merge_bad(n: int, parts: Sequence[Part]) -> tuple[Mask, dict[int, str]]:
 
 
 def blank(columns: Mapping[str, pa.Array], n: int) -> npt.NDArray[np.bool_]:
-    """Rows where every mapped column is empty (e.g. a blank CSV line): ignored."""
+    """Rows where every mapped column is empty or white space (e.g. a blank CSV line):
+    ignored. A text column none of whose bytes can be white space holds text in every
+    row of some length; only the rows still blank are trimmed.
+
+    >>> blank({"a": pa.array(["x", "", " ", None]), "b": pa.array(["", "", "\t", None])}, 4)
+    array([False,  True,  True,  True])
+    """
     empty = np.ones(n, dtype=bool)
-    for arr in columns.values():
-        empty &= ~(nonempty(pc.utf8_trim_whitespace(arr)) if is_text(arr.type) else ~nulls(arr))
+    for arr in sorted(columns.values(), key=lambda a: not _no_space(a)):
+        if not empty.any():
+            break
+        if not is_text(arr.type):
+            empty &= nulls(arr)
+        elif _no_space(arr):
+            empty &= ~nonempty(arr)
+        else:
+            rows = np.flatnonzero(empty)
+            empty[rows] = ~nonempty(pc.utf8_trim_whitespace(pc.take(arr, arrow_ints(rows))))
     return empty
+
+
+_SPACE_BYTE = np.zeros(256, dtype=bool)
+_SPACE_BYTE[[*b" \t\n\r\v\f", *range(0x1C, 0x20), *range(0x80, 0x100)]] = True
+"""Bytes that may be, or begin, white space to ``utf8_trim_whitespace``."""
+
+
+def _no_space(arr: pa.Array) -> bool:
+    """Whether no byte of a string column's values can be white space."""
+    if not pa.types.is_string(arr.type) or arr.buffers()[2] is None:
+        return False
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[off[0] : off[-1]]
+    return not _SPACE_BYTE[data].any()
 
 
 def take(columns: Mapping[str, pa.Array], rows: npt.NDArray[np.int64]) -> dict[str, pa.Array]:
     """The ``rows`` of every column (the columns themselves when that is all of them)."""
-    idx = pa.array(rows, pa.int64())
-    return {
-        k: (
-            v
-            if len(rows) == len(v) and np.array_equal(rows, np.arange(len(v)))
-            else pc.take(v, idx)
-        )
-        for k, v in columns.items()
-    }
+    if all(len(rows) == len(v) for v in columns.values()) and np.array_equal(
+        rows, np.arange(len(rows))
+    ):
+        return dict(columns)
+    idx = arrow_ints(rows)
+    return {k: pc.take(v, idx) for k, v in columns.items()}
 
 
 # ---------------------------------------------------------------- claims

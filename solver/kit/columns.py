@@ -22,6 +22,8 @@ __all__ = [
     "MAX_FIELD_BYTES",
     "MAX_LISTED",
     "Chunk",
+    "arrow_ints",
+    "arrow_mask",
     "map_columns",
     "normal_column",
     "parse_column_options",
@@ -122,20 +124,53 @@ class Chunk:
                 why.update((int(i), "not UTF-8 text") for i in np.flatnonzero(ok & ~good))
                 ok &= good
             if self.columns[key].type == pa.string() and len(arr):
-                size = pc.fill_null(pc.binary_length(self.columns[key]), 0)
-                long = ok & (size.to_numpy(zero_copy_only=False) > MAX_FIELD_BYTES)
+                long = ok & (_sizes(self.columns[key]) > MAX_FIELD_BYTES)
                 if long.any():
                     text = f"{key}: over {MAX_FIELD_BYTES:,} bytes (not one {key})"
                     why.update((int(i), text) for i in np.flatnonzero(long))
                     ok &= ~long
         if not ok.all():
             self.bad = sorted([*self.bad, *((int(self.lines[i]), m) for i, m in why.items())])
-            keep = pa.array(ok)
+            keep = arrow_mask(ok)
             self.columns = {k: pc.filter(v, keep) for k, v in self.columns.items()}
             self.lines = self.lines[ok]
 
     def __len__(self) -> int:
         return len(self.lines)
+
+
+def arrow_ints(values: npt.NDArray[np.integer]) -> pa.Array:
+    """An int64 Arrow array of numpy integers (made from the buffer: ``pa.array`` would
+    import pandas, half a second, to ask whether they are a pandas object).
+
+    >>> arrow_ints(np.array([3, 1])).to_pylist()
+    [3, 1]
+    """
+    v = np.ascontiguousarray(values, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(v), [None, pa.py_buffer(v)])
+
+
+def arrow_mask(values: npt.NDArray[np.bool_]) -> pa.Array:
+    """A boolean Arrow array of a numpy mask (see :func:`arrow_ints`).
+
+    >>> arrow_mask(np.array([True, False, True])).to_pylist()
+    [True, False, True]
+    """
+    bits = np.packbits(np.asarray(values, dtype=bool), bitorder="little")
+    return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+
+
+def _sizes(arr: pa.Array) -> npt.NDArray[np.int64]:
+    """The byte length of each value of a string column (a null: 0).
+
+    >>> _sizes(pa.array(["ab", None, "", "xyz"])).tolist()
+    [2, 0, 0, 3]
+    """
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    size = np.diff(off).astype(np.int64)
+    if arr.null_count:
+        size[~np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), dtype=bool)] = 0
+    return size
 
 
 def _as_text(values: list[Any]) -> pa.Array:

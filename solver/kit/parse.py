@@ -10,6 +10,7 @@ the bad item.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from solver.core.errors import BullError
+from solver.kit.columns import arrow_ints, arrow_mask
 from solver.kit.read import MAX_LISTED
 
 __all__ = [
@@ -66,13 +68,57 @@ class Parsed:
     messages: dict[int, str] = field(default_factory=dict)
 
 
+def _filled(arr: pa.Array) -> npt.NDArray[Any]:
+    """A numeric Arrow array as numpy, a null as 0 (without a scalar argument to Arrow,
+    which imports pandas)."""
+    if not arr.null_count:
+        return to_np(arr)
+    valid = to_np(arr.is_valid(), bool)
+    out = to_np(pc.drop_null(arr))
+    full = np.zeros(len(arr), dtype=out.dtype)
+    full[valid] = out
+    return full
+
+
+@functools.cache
+def _strings(values: tuple[str, ...]) -> pa.Array:
+    """A string Arrow array of ``values`` (made from buffers, see :func:`arrow_ints`)."""
+    data = [v.encode() for v in values]
+    off = np.zeros(len(data) + 1, dtype=np.int32)
+    np.cumsum([len(d) for d in data], out=off[1:])
+    return pa.Array.from_buffers(
+        pa.string(), len(data), [None, pa.py_buffer(off), pa.py_buffer(b"".join(data))]
+    )
+
+
 def to_np(arr: pa.Array, dtype: Any = None) -> npt.NDArray[Any]:
-    """An Arrow array as numpy (copied where it must be: nulls, booleans, text)."""
+    """An Arrow array as numpy (copied where it must be: nulls, booleans, text; booleans
+    without nulls from their bits: Arrow's conversion imports pandas).
+
+    >>> to_np(pa.array([True, False, True]).slice(1)).tolist()
+    [False, True]
+    """
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    t = arr.type
+    if pa.types.is_boolean(t) and not arr.null_count:
+        bits = np.frombuffer(arr.buffers()[1], dtype=np.uint8)
+        out = np.unpackbits(bits, bitorder="little")[arr.offset : arr.offset + len(arr)]
+        return out.astype(bool if dtype is None else dtype)
+    if (pa.types.is_integer(t) or pa.types.is_floating(t)) and not arr.null_count:
+        kind = "f" if pa.types.is_floating(t) else "i" if pa.types.is_signed_integer(t) else "u"
+        raw = np.frombuffer(arr.buffers()[1], dtype=f"{kind}{t.bit_width // 8}")
+        return np.asarray(raw[arr.offset : arr.offset + len(arr)], dtype=dtype)
     return np.asarray(arr.to_numpy(zero_copy_only=False), dtype=dtype)
 
 
 def nonempty(text: pa.Array) -> npt.NDArray[np.bool_]:
     """Rows of a text column holding at least one character (a null row: false)."""
+    if pa.types.is_string(text.type) or pa.types.is_large_string(text.type):
+        wide = np.int64 if pa.types.is_large_string(text.type) else np.int32
+        at = slice(text.offset, text.offset + len(text) + 1)
+        off = np.frombuffer(text.buffers()[1], dtype=wide)[at]
+        return (np.diff(off) > 0) & ~nulls(text)  # some byte: some character
     return to_np(pc.fill_null(pc.greater(pc.utf8_length(text), 0), False), bool)
 
 
@@ -109,10 +155,10 @@ def _lookup(
     text: pa.Array, table: Mapping[str, Any], dtype: Any, fill: Any
 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
     keys = list(table)
-    idx = pc.index_in(text, value_set=pa.array(keys, pa.string()))
+    idx = pc.index_in(text, value_set=_strings(tuple(keys)))
     found = to_np(pc.is_valid(idx), bool)
     vals = np.array([table[k] for k in keys] + [fill], dtype=dtype)
-    pos = to_np(pc.fill_null(idx, len(keys)), np.int64)
+    pos = np.where(found, _filled(idx), len(keys)).astype(np.int64)
     return vals[pos], found
 
 
@@ -126,7 +172,7 @@ def _text_lookup(
     stated = found.copy()
     rest = np.flatnonzero(~found & ~nulls(arr))
     if len(rest):
-        sub = pc.utf8_lower(pc.utf8_trim_whitespace(pc.take(arr, pa.array(rest))))
+        sub = pc.utf8_lower(pc.utf8_trim_whitespace(pc.take(arr, arrow_ints(rest))))
         if label:
             sub = pc.replace_substring_regex(sub, r"[\s\-]+", "_")
         st = nonempty(sub)
@@ -146,11 +192,11 @@ def parse_bool(arr: pa.Array, name: str) -> Parsed:
     n = len(arr)
     if pa.types.is_boolean(arr.type):
         stated = ~nulls(arr)
-        val = to_np(pc.fill_null(arr, False), bool)
+        val = to_np(pc.and_kleene(arr, arr.is_valid()), bool)
         return Parsed(val, stated, np.zeros(n, dtype=bool))
     if pa.types.is_integer(arr.type):
         stated = ~nulls(arr)
-        v = to_np(pc.fill_null(arr, 0))
+        v = _filled(arr)
         bad = stated & (v != 0) & (v != 1)
         return Parsed(v == 1, stated & ~bad, bad, _messages(arr, bad, name, "true or false"))
     val, found, stated = _text_lookup(arr, _BOOL_WORDS, bool, False)
@@ -163,7 +209,7 @@ def parse_int(arr: pa.Array, name: str, none_value: int | None = None) -> Parsed
     n = len(arr)
     if pa.types.is_integer(arr.type):
         stated = ~nulls(arr)
-        v = to_np(pc.fill_null(arr, 0)).astype(np.int64)
+        v = _filled(arr).astype(np.int64)
         return Parsed(v, stated, np.zeros(n, dtype=bool))
     if pa.types.is_floating(arr.type):
         stated = ~nulls(arr)
@@ -179,12 +225,15 @@ def parse_int(arr: pa.Array, name: str, none_value: int | None = None) -> Parsed
             stated,
             _messages(arr, stated, name, "an integer"),
         )
+    plain = _plain_ints(arr)
+    if plain is not None:
+        return plain
     text, stated = _clean_text(arr)
     digits = pc.match_substring_regex(text, r"^[+-]?\d{1,9}(\.0*)?$")
     ok = to_np(pc.fill_null(digits, False), bool)
     v = np.zeros(n, dtype=np.int64)
     if ok.any():
-        sel = pa.array(np.flatnonzero(ok))
+        sel = arrow_ints(np.flatnonzero(ok))
         nums = pc.cast(pc.cast(pc.take(text, sel), pa.float64()), pa.int64())
         v[ok] = to_np(nums, np.int64)
     none = np.zeros(n, dtype=bool)
@@ -193,6 +242,40 @@ def parse_int(arr: pa.Array, name: str, none_value: int | None = None) -> Parsed
         v[none] = none_value
     bad = stated & ~ok & ~none
     return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "an integer"))
+
+
+_DIGIT_OR_MINUS = np.zeros(256, dtype=bool)
+_DIGIT_OR_MINUS[[*b"0123456789-"]] = True
+
+
+def _plain_ints(arr: pa.Array) -> Parsed | None:
+    """A text column of plain integers (digits, a leading ``-``, at most nine bytes; or
+    empty: not stated) read by a cast, as :func:`parse_int` reads them; ``None`` when
+    some row holds anything else (each row is then read by the rules).
+
+    >>> _plain_ints(pa.array(["7", "", "-12", None])).value.tolist()
+    [7, 0, -12, 0]
+    >>> _plain_ints(pa.array(["7", " 7"])) is None, _plain_ints(pa.array(["0x5"])) is None
+    (True, True)
+    """
+    if not pa.types.is_string(arr.type) or not len(arr):
+        return None
+    data = arr.buffers()[2]
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    raw = np.zeros(0, np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8)
+    if not _DIGIT_OR_MINUS[raw[off[0] : off[-1]]].all():
+        return None
+    size = np.diff(off)
+    if size.max() > 9:
+        return None
+    stated = (size > 0) & ~nulls(arr)
+    value = np.zeros(len(arr), dtype=np.int64)
+    try:
+        got = pc.cast(pc.filter(arr, arrow_mask(stated)), pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None  # a misplaced "-"
+    value[stated] = to_np(got, np.int64)
+    return Parsed(value, stated, np.zeros(len(arr), dtype=bool))
 
 
 def parse_float(arr: pa.Array, name: str) -> Parsed:
@@ -208,7 +291,7 @@ def parse_float(arr: pa.Array, name: str) -> Parsed:
     ok = to_np(pc.fill_null(ok_arr, False), bool)
     v = np.zeros(n, dtype=np.float64)
     if ok.any():
-        sel = pa.array(np.flatnonzero(ok))
+        sel = arrow_ints(np.flatnonzero(ok))
         v[ok] = to_np(pc.cast(pc.take(text, sel), pa.float64()), np.float64)
     bad = stated & ~ok
     return Parsed(v, stated & ~bad, bad, _messages(arr, bad, name, "a number"))
@@ -249,11 +332,19 @@ PAD = 255
 def _fast_cards(
     text: pa.Array, sizes: tuple[int, ...]
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-    """Vectorised read of hands in the plain card notation (:func:`solver.kit.notation.
-    card_tokens`); rows it cannot read (``ok`` false) go to the slow parser."""
+    """Vectorised read of hands in the card notation: the plainest spelling from the
+    bytes (:func:`plain_cards`), the rest by the token table (:func:`solver.kit.notation.
+    card_tokens`); rows neither reads (``ok`` false) go to the slow parser."""
     from solver.kit.notation import Spans, card_tokens
+    from solver.kit.plain import plain_cards
 
-    return card_tokens(Spans.of_arrow(text), sizes)
+    ids, size, ok = plain_cards(text, sizes)
+    rest = np.flatnonzero(~ok)
+    if len(rest):
+        spans = Spans.of_arrow(text)
+        some = Spans(spans.data, spans.starts[rest], spans.ends[rest], spans.valid[rest])
+        ids[rest], size[rest], ok[rest] = card_tokens(some, sizes)
+    return ids, size, ok
 
 
 def _slow_cards(value: Any, sizes: tuple[int, ...], copies: int = 1) -> list[int]:
@@ -281,16 +372,16 @@ class Hands:
     none: npt.NDArray[np.bool_]
     messages: dict[int, str]
     sorted: npt.NDArray[np.uint8] | None = None
+    written: npt.NDArray[np.int8] | None = None
+    """Tiles: per row, where the ``j``-th tile written stands among the row's tiles
+    sorted (ties in the order written; a row not read by the notation: sorted)."""
 
 
 def parse_items(
     arr: pa.Array,
     sizes: tuple[int, ...],
     kind: str,
-    fast: Callable[
-        [pa.Array, tuple[int, ...]],
-        tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]],
-    ],
+    fast: Callable[[pa.Array, tuple[int, ...]], tuple[Any, ...]],
     slow: Callable[..., list[int]],
     item: str = "card",
     allow_none: bool = False,
@@ -308,13 +399,16 @@ def parse_items(
     text = joined_text(arr)
     trimmed = None
     if text is not None:
-        ids, size, done = fast(text, sizes)
+        got = fast(text, sizes)
+        ids, size, done = got[0], got[1], got[2]
+        written = got[3] if len(got) > 3 else None
         stated = done.copy()
         rest = np.flatnonzero(~done)
         if len(rest):
-            trimmed = pc.utf8_trim_whitespace(pc.take(text, pa.array(rest)))
+            trimmed = pc.utf8_trim_whitespace(pc.take(text, arrow_ints(rest)))
             stated[rest] = nonempty(trimmed)
     else:
+        written = None
         ids = np.full((n, width), PAD, dtype=np.uint8)
         size = np.zeros(n, dtype=np.int8)
         done = np.zeros(n, dtype=bool)
@@ -368,7 +462,7 @@ def parse_items(
             if len(messages) < MAX_LISTED:
                 messages[i] = f"{kind}: {_dup_message(ids[i], item, copies)}"
         srt = np.stack(cols, axis=1)  # every row's final ids, sorted
-    return Hands(ids, size, stated, bad, none, messages, srt)
+    return Hands(ids, size, stated, bad, none, messages, srt, written)
 
 
 def _dup_message(row: npt.NDArray[np.uint8], item: str, copies: int = 1) -> str:
@@ -429,33 +523,78 @@ def _tile_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
 
 
 TILE_FIRST, TILE_COPIES = _tile_tables()
+_FIRST_ID = TILE_FIRST.astype(np.uint8)
+_ONE_COPY = TILE_COPIES == 1
 
 
 def _fast_tiles(
     text: pa.Array, sizes: tuple[int, ...]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-    """Vectorised read of hands in the tile notation (:func:`solver.kit.notation.
+) -> tuple[
+    npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_], npt.NDArray[np.int8]
+]:
+    """Vectorised read of hands in the tile notation — the plainest spelling from the
+    bytes (:func:`plain_tiles`), the rest by the grammar (:func:`solver.kit.notation.
     tile_tokens`): canonical sorted tile ids (copy 0 of a civil type before copy 1);
-    a hand with more copies of a type than the set holds is left to the slow parser."""
+    a hand with more copies of a type than the set holds is left to the slow parser.
+    Also the order written (:attr:`Hands.written`)."""
     from solver.kit.notation import Spans, tile_tokens
+    from solver.kit.plain import plain_tiles
 
-    types, size, ok = tile_tokens(Spans.of_arrow(text), sizes)
+    types, size, ok = plain_tiles(text, sizes)
+    rest = np.flatnonzero(~ok)
+    if len(rest):
+        spans = Spans.of_arrow(text)
+        some = Spans(spans.data, spans.starts[rest], spans.ends[rest], spans.valid[rest])
+        types[rest], size[rest], ok[rest] = tile_tokens(some, sizes)
+    from solver.core.indexing import sort_columns
+
     n, width = types.shape
+    written = np.tile(np.arange(width, dtype=np.int8), (n, 1))
+    full = np.flatnonzero(ok & (size == width))
+    written[full] = _places(types[full])
     ids = np.full((n, width), PAD, dtype=np.uint8)
     for k in sizes:
-        rows = np.flatnonzero(ok & (size == k))
+        hit = ok & (size == k)
+        every = bool(hit.all())
+        rows = np.arange(n) if every else np.flatnonzero(hit)
         if not len(rows):
             continue
-        t = np.sort(types[rows, :k].astype(np.int64), axis=1)
-        dup = np.zeros(t.shape, dtype=bool)
-        dup[:, 1:] = t[:, 1:] == t[:, :-1]
-        over = (dup & (TILE_COPIES[t] == 1)).any(axis=1)
-        if k > 2:
-            over |= (t[:, 2:] == t[:, :-2]).any(axis=1)
-        good = rows[~over]
-        ids[good, :k] = (TILE_FIRST[t[~over]] + dup[~over]).astype(np.uint8)
+        t = sort_columns([types[:, j] if every else types[rows, j] for j in range(k)])
+        over = np.zeros(len(rows), dtype=bool)
+        dup = [np.zeros(len(rows), dtype=bool)]  # a tile of the type before it: copy 1
+        for j in range(1, k):
+            dup.append(t[j] == t[j - 1])
+            over |= dup[j] & _ONE_COPY[t[j]]
+            if j > 1:
+                over |= t[j] == t[j - 2]  # three of a type
+        if every and not over.any():  # every row, none over the set's copies
+            for j in range(k):
+                ids[:, j] = _FIRST_ID[t[j]] + dup[j]
+            continue
+        good = ~over
+        for j in range(k):
+            ids[rows[good], j] = (_FIRST_ID[t[j]] + dup[j])[good]
         ok[rows[over]] = False
-    return ids, np.where(ok, size, 0).astype(np.int8), ok
+    return ids, np.where(ok, size, 0).astype(np.int8), ok, written
+
+
+def _places(items: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    """Per row, where each item stands among the row's items sorted, equal items in
+    their order (a stable sort's ranks).
+
+    >>> _places(np.array([[5, 1, 5, 0]], dtype=np.int8)).tolist()
+    [[2, 1, 3, 0]]
+    """
+    k = items.shape[1]
+    out = np.zeros(items.shape, dtype=np.int8)
+    for j in range(k):
+        for i in range(k):
+            if i != j:
+                before = items[:, i] < items[:, j]
+                if i < j:
+                    before |= items[:, i] == items[:, j]
+                out[:, j] += before
+    return out
 
 
 def _slow_tiles(value: Any, sizes: tuple[int, ...]) -> list[int]:

@@ -344,11 +344,17 @@ def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
 
 
 def niuniu_hand_answers(
-    cards: npt.NDArray[np.integer], base: Any, variant: Variant | None = None
+    cards: npt.NDArray[np.integer],
+    base: Any,
+    variant: Variant | None = None,
+    known: Mapping[str, npt.NDArray[Any]] | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
     """Answers for hands written as ``cards`` (n, 5) in input order, under ``base``
     rules or a variant of them: ``has_bull``, ``points``, ``category``, ``strength`` and
-    ``forbidden`` (a card a valid bull may not use, 255 = none).
+    ``forbidden`` (a card a valid bull may not use, 255 = none). ``known``: the hands'
+    answers under ``base`` when the caller has them (``sorted``, ``has_bull``, ``points``,
+    ``category``, as from the table), used for a variant that keeps ``base``'s rules
+    (a mistake, a settlement option) instead of evaluating the hands anew.
 
     >>> from solver.games.niuniu.rules import load_rules
     >>> from solver.core.cards import parse_cards
@@ -361,10 +367,20 @@ def niuniu_hand_answers(
     False
     """
     from solver.games.niuniu.hands import _base_arrays, categories, special_flags, strength_arrays
-    from solver.games.niuniu.rules import Category
 
     rules = _niuniu_rules(variant, base)
     c = np.asarray(cards, dtype=np.uint8)
+    if known is not None and rules is base and not rules.categories:
+        srt = np.asarray(known["sorted"])
+        return _mistakes(
+            c,
+            rules,
+            variant,
+            np.asarray(known["has_bull"], dtype=bool),
+            np.asarray(known["points"]).astype(np.int64),
+            np.asarray(known["category"]).astype(np.int64),
+            lambda cat: strength_arrays(srt, cat.astype(np.uint8), rules),
+        )
     # the bull facts of these very cards (they depend on the bull rule only) are shared
     # by every variant scored on them, and each rule set's categories by its mistakes
     # (the last few are kept; the key is a digest of the cards)
@@ -391,22 +407,36 @@ def niuniu_hand_answers(
             cats.pop(next(iter(cats)))
         cats[id(rules)] = got
     cat0, own_strength = got[1], got[2]
-    has = ev["has_bull"].copy()
-    points = ev["points"].astype(np.int64)
-    cat = cat0.copy()
+    return _mistakes(
+        c,
+        rules,
+        variant,
+        ev["has_bull"].copy(),
+        ev["points"].astype(np.int64),
+        cat0.copy(),
+        (lambda _: own_strength)
+        if own_strength is not None
+        else (lambda cat: strength_arrays(srt, cat.astype(np.uint8), rules)),
+    )
+
+
+def _mistakes(
+    c: npt.NDArray[np.uint8],
+    rules: Any,
+    variant: Variant | None,
+    has: npt.NDArray[np.bool_],
+    points: npt.NDArray[np.int64],
+    cat: npt.NDArray[np.int64],
+    strength: Callable[[npt.NDArray[np.int64]], npt.NDArray[Any]],
+) -> dict[str, npt.NDArray[Any]]:
+    """The answers of hands written as ``c`` under ``rules`` (``has``, ``points``,
+    ``cat``: the rules' own, owned here), with the variant's mistakes applied."""
+    from solver.games.niuniu.rules import Category
+
     forbidden = np.full(len(c), 255, dtype=np.uint8)
     mistakes = mistakes_of(variant)  # every mistake a variant applies, at once
     if "bull_skips_first" in mistakes:
-        rank = (c >> 2).astype(np.int64)
-        value = np.minimum(rank + 1, 10)
-        total = value.sum(axis=1)
-        points = np.zeros(len(c), dtype=np.int64)
-        for a, b, d in ((1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)):
-            bsum = value[:, a] + value[:, b] + value[:, d]
-            ok = bsum % 10 == 0
-            if rules.bull_from_three_of_a_kind:
-                ok |= (rank[:, a] == rank[:, b]) & (rank[:, b] == rank[:, d])
-            points = np.maximum(points, np.where(ok, (total - bsum - 1) % 10 + 1, 0))
+        points = _skip_first(c, rules.bull_from_three_of_a_kind)
         has = points > 0
         plain = cat <= Category.NIU_NIU
         cat = np.where(plain, points, cat)
@@ -422,11 +452,41 @@ def niuniu_hand_answers(
             "forbidden": forbidden,
             "bull_from_three_of_a_kind": trips,
         },
-        (lambda: own_strength)
-        if own_strength is not None
-        else (lambda: strength_arrays(srt, cat.astype(np.uint8), rules)),
+        lambda: strength(cat),
     )
 
+
+def _skip_first(c: npt.NDArray[np.uint8], trips: bool) -> npt.NDArray[np.int64]:
+    """The points of the best bull among the cards but the first written (0: none); the
+    last cards' result is kept (a pair of mistakes asks again for the same cards)."""
+    hit = _SKIPPED.get("last")
+    if hit is not None and hit[0] is c and hit[1] == trips and np.array_equal(hit[2], c):
+        return hit[3].copy()
+    # card values (A 1 ... 10/J/Q/K 10) by table, in small integers, a column each
+    value = [_VALUE[c[:, j]] for j in range(5)]
+    total = value[0] + value[1] + value[2] + value[3] + value[4]
+    best = np.zeros(len(c), dtype=np.int16)
+    for a, b, d in ((1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)):
+        bsum = value[a] + value[b] + value[d]
+        ok = _TENS[bsum]  # a multiple of 10
+        if trips:
+            ra, rb, rd = (c[:, j] >> 2 for j in (a, b, d))
+            ok = ok | ((ra == rb) & (rb == rd))
+        # the other two cards' last digit, 0 as 10
+        np.maximum(best, np.where(ok, _LAST_DIGIT[total - bsum], 0), out=best)
+    points = best.astype(np.int64)
+    _SKIPPED["last"] = (c, trips, c.copy(), points)
+    return points.copy()
+
+
+_SKIPPED: dict[str, tuple[Any, bool, npt.NDArray[np.uint8], npt.NDArray[np.int64]]] = {}
+
+_VALUE = np.array([min(c // 4 + 1, 10) for c in range(256)], dtype=np.int16)
+"""A card id's value (ids past 51: unused)."""
+_TENS = np.arange(64) % 10 == 0
+"""Sums of three values that are a multiple of 10."""
+_LAST_DIGIT = ((np.arange(64) - 1) % 10 + 1).astype(np.int16)
+"""The points of two cards' total: its last digit, 0 as 10."""
 
 _LAST: dict[tuple[Any, ...], tuple[Any, Any, dict[int, tuple[Any, Any, Any]]]] = {}
 """The last evaluations of :func:`niuniu_hand_answers`, by cards and bull rule: the

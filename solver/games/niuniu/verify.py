@@ -19,13 +19,13 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from solver.core.errors import BullError
-from solver.games.niuniu import explain
+from solver.games.niuniu.verify_reasons import WINNERS, hand_record, showdown_record
 from solver.kit.check import (
     Checked,
+    Keys,
     Mask,
     claim_parts,
     claim_rows,
-    differing,
     empty_messages,
     equal_fields,
     merge_bad,
@@ -33,7 +33,6 @@ from solver.kit.check import (
     read_claims,
     read_showdowns,
     showdown_agree,
-    showdown_claims,
     variant_agreement,
 )
 from solver.kit.parse import PAD, parse_bool, parse_card_hands, parse_float, parse_int, parse_label
@@ -41,8 +40,6 @@ from solver.kit.read import MAX_LISTED
 
 __all__ = ["CHECKER", "NiuNiuChecker"]
 
-SUIT_NAMES_ = ("S", "H", "D", "C")
-WINNERS = ("player", "banker", "push")
 _HAND_KEYS = {"has_bull": "has_bull", "points": "points", "category": "category"}
 """Hand claims right when equal to our answer (the bull is checked as a bull)."""
 
@@ -118,6 +115,11 @@ class _Records:
         return self.atom_counts(rows, True)
 
 
+_FIRST_AT = np.array([[p, *(q for q in range(5) if q != p)] for p in range(5)])
+"""Per place ``p`` among the sorted cards: the order written that puts card ``p`` first,
+the others sorted."""
+
+
 def _nn_labels() -> dict[str, int]:
     from solver.games.niuniu.rules import Category
 
@@ -157,6 +159,7 @@ class NiuNiuChecker:
         self.commission = self.rules.commission if comm is None else float(comm)
         self.tables = tables
         self._cols: dict[str, npt.NDArray[Any]] | None = None
+        self._hands_cache: npt.NDArray[np.uint8] | None = None
         self.labels = _nn_labels()
         for code, name in enumerate(self.rules.labels):  # a rule file's own categories
             if name:
@@ -183,23 +186,29 @@ class NiuNiuChecker:
         return self._cols
 
     def answers(
-        self, cards: npt.NDArray[np.uint8], srt: npt.NDArray[np.uint8] | None = None
+        self,
+        cards: npt.NDArray[np.uint8],
+        srt: npt.NDArray[np.uint8] | None = None,
+        ranks: npt.NDArray[np.integer] | None = None,
     ) -> dict[str, npt.NDArray[Any]]:
         """Our ``has_bull``, ``points`` and ``category`` for hands (n, 5) in input order,
-        with the ``sorted`` cards and a ``row`` function for the rest of a row
-        (``bull_mask``, ``strength``)."""
+        with the ``sorted`` cards, their ``rank`` in the table and the ``bull_mask``
+        (read on demand); ``ranks``: the ranks, if known."""
         from solver.core.indexing import batch_lookup, sort_columns
 
         if srt is None:
             srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
         cols = self._table()
-        if self.rules.shoe:  # a hand may repeat a card: the dense multiset rank
+        if ranks is not None:
+            packed = cols["packed"][ranks]
+        elif self.rules.shoe:  # a hand may repeat a card: the dense multiset rank
             from solver.core.indexing import multiset_rank_array
 
             ranks = multiset_rank_array(srt, presorted=True)
             packed = cols["packed"][ranks]
         else:
             packed, ranks = batch_lookup(srt, [cols["packed"]], check=False, with_rank=True)
+        assert ranks is not None
         out: dict[str, Any] = {
             "has_bull": (packed & 1).astype(bool),
             "points": (packed >> 1) & 15,
@@ -207,6 +216,7 @@ class NiuNiuChecker:
         }
         out["bull_mask"] = _LazyColumn(cols["bull_mask"], ranks)
         out["sorted"] = srt
+        out["rank"] = ranks
         return out
 
     def _deck(self, hands: Any, kind: str) -> tuple[Mask, dict[int, str]]:
@@ -233,8 +243,6 @@ class NiuNiuChecker:
 
     # -- hand rows
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        from solver.games.niuniu.diagnose import niuniu_hand_answers
-
         hands = parse_card_hands(cols["hand"], (5,), copies=self.rules.decks)
         claims = read_claims(
             cols,
@@ -258,14 +266,59 @@ class NiuNiuChecker:
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
         cards = hands.ids[rows]
-        ans = self.answers(cards, None if hands.sorted is None else hands.sorted[rows])
         stated, cv = claim_rows(claims, rows)
-        bull_ids = bull_valid = other_valid = None
-        bull_reach = np.zeros(len(rows), dtype=np.int64)
+        claimed_bull = None
         if bull is not None:
             stated["bull"] = bull.stated[rows]
-            bull_ids = bull.ids[rows]
-            bull_none = bull.none[rows]
+            claimed_bull = (bull.ids[rows], bull.none[rows])
+        srt = None if hands.sorted is None else hands.sorted[rows]
+        return self._hands(rows, bad, messages, cards, srt, stated, cv, claimed_bull)
+
+    def _key_rows(
+        self,
+        keys: npt.NDArray[np.int64],
+        fields: Sequence[str],
+        claims: Mapping[str, npt.NDArray[Any]] | None = None,
+    ) -> Checked:
+        """One hand row per key (its rank and the place of its first card written),
+        claiming on ``fields`` the values ``claims`` (default: our answers)."""
+        rank, first = keys // 5, keys % 5
+        srt = self._every_hand()[rank]
+        n = len(keys)
+        at = np.arange(n)
+        cards = np.take_along_axis(srt, _FIRST_AT[first], axis=1)
+        ans = self.answers(cards, srt, rank)
+        types = {"has_bull": bool, "points": np.int64, "category": np.int64}
+        said = ans if claims is None else claims
+        cv = {f: np.asarray(said[f]).astype(types[f]) for f in fields}
+        stated = {f: np.ones(n, dtype=bool) for f in fields}
+        no = np.zeros(n, dtype=bool)
+        return self._hands(at, no, {}, cards, srt, stated, cv, None, ans, virtual=True)
+
+    def _hands(
+        self,
+        rows: npt.NDArray[np.int64],
+        bad: Mask,
+        messages: dict[int, str],
+        cards: npt.NDArray[np.uint8],
+        srt: npt.NDArray[np.uint8] | None,
+        stated: dict[str, Mask],
+        cv: dict[str, npt.NDArray[Any]],
+        claimed_bull: tuple[npt.NDArray[np.uint8], Mask] | None,
+        ans: dict[str, Any] | None = None,
+        virtual: bool = False,
+    ) -> Checked:
+        """The group of well-formed hand rows ``rows`` (``cards`` in the order written),
+        checked: their claims ``cv`` where ``stated`` (a claimed bull: its cards, and
+        which rows claim none)."""
+        from solver.games.niuniu.diagnose import niuniu_hand_answers
+
+        if ans is None:
+            ans = self.answers(cards, srt)
+        bull_ids = bull_valid = other_valid = bull_none = None
+        bull_reach = np.zeros(len(rows), dtype=np.int64)
+        if claimed_bull is not None:
+            bull_ids, bull_none = claimed_bull
             # every bull card in the hand, as often as the bull holds it (a shoe repeats)
             in_bull = (bull_ids[:, :, None] == bull_ids[:, None, :]).sum(axis=2)
             held = (bull_ids[:, :, None] == cards[:, None, :]).sum(axis=2)
@@ -282,7 +335,12 @@ class NiuNiuChecker:
 
         def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
             out = equal_fields(cv, a, sel, _HAND_KEYS)
-            if bull_ids is not None and bull_valid is not None and other_valid is not None:
+            if (
+                bull_ids is not None
+                and bull_valid is not None
+                and other_valid is not None
+                and bull_none is not None
+            ):
                 forb = a.get("forbidden")
                 # the bull must reach the answer's points (Niu Niu as 10 or as 0)
                 pts = np.asarray(a["points"])
@@ -299,10 +357,16 @@ class NiuNiuChecker:
 
         base_agree = agree(ans)
 
-        def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
-            return niuniu_hand_answers(cards[sel], self.rules, variant)
-
         srt = ans["sorted"]
+
+        def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
+            every = len(sel) == len(cards) and bool((sel == np.arange(len(sel))).all())
+            known = None
+            if variant.rules is None:  # our rules: our answers, from the table
+                names = ("has_bull", "points", "category", "sorted")
+                known = {k: ans[k] if every else ans[k][sel] for k in names}
+            return niuniu_hand_answers(cards if every else cards[sel], self.rules, variant, known)
+
         # special-ish hands, where the special-hand variants can differ: every card
         # small (a total <= 10 needs all ranks <= 6), four faces, every card ten-valued,
         # three or four of a kind (also the bull from three of a kind), a flush, a
@@ -320,13 +384,23 @@ class NiuNiuChecker:
         interesting = (r4 <= 5) | (r1 >= 10) | (r0 >= 9) | trips | flush | straight
 
         def record(i: int) -> dict[str, Any]:
-            return self._hand_record(i, ans, cv, stated, base_agree, bull_ids)
+            return hand_record(self.rules, i, ans, cv, stated, base_agree, bull_ids)
 
         def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
             return _hand_shapes(
                 sel, lost, cards, ans, cv, stated, base_agree, record, self.rules.labels
             )
 
+        # a row's key: its hand's rank and the place of the first card written (what
+        # the one mistake that reads the written order, the bull search that skips the
+        # first card, depends on); a claimed bull is the row's own
+        keys = None
+        if not virtual:
+            first = np.argmax(srt == cards[:, :1], axis=1)
+            key = np.asarray(ans["rank"], dtype=np.int64) * 5 + first
+            if bull_ids is not None:
+                key[stated["bull"]] = -1
+            keys = Keys(key, self._hand_count() * 5, self._key_rows, 5)
         return Checked(
             "hand",
             rows,
@@ -338,110 +412,21 @@ class NiuNiuChecker:
             variant_agreement(answers, agree, stated),
             _Records(record, atom_counts),
             interesting,
+            keys,
+            cv,
         )
 
-    def _hand_record(
-        self,
-        i: int,
-        ans: Mapping[str, npt.NDArray[Any]],
-        cv: Mapping[str, Any],
-        stated: Mapping[str, npt.NDArray[np.bool_]],
-        agree: Mapping[str, npt.NDArray[np.bool_]],
-        bull_ids: npt.NDArray[np.uint8] | None,
-    ) -> dict[str, Any]:
-        from solver.core.cards import hand_names
-        from solver.games.niuniu.rules import N_CATEGORIES, Category
+    def _hand_count(self) -> int:
+        return len(self._table()["packed"])
 
-        srt = [int(c) for c in ans["sorted"][i]]
-        mask = int(ans["bull_mask"][i])
-        has = bool(ans["has_bull"][i])
-        pts = int(ans["points"][i])
-        cat = int(ans["category"][i])
-        correct = {
-            "has_bull": has,
-            "points": pts,
-            "category": self.rules.labels[cat],
-            "bull": hand_names([srt[p] for p in range(5) if mask >> p & 1]) if has else None,
-        }
-        claimed: dict[str, Any] = {}
-        fields = differing(stated, agree, i)
-        bull_text = explain.bull_text(srt, mask) if has else ""
-        names = " ".join(explain.value_names(srt))
-        for f in stated:
-            if not stated[f][i]:
-                continue
-            if f == "bull" and bull_ids is not None:
-                b = [int(c) for c in bull_ids[i] if c != PAD]
-                claimed[f] = hand_names(b) if b else None
-            else:
-                v = cv[f][i]
-                claimed[f] = (
-                    bool(v)
-                    if f == "has_bull"
-                    else self.rules.labels[int(v)]
-                    if f == "category" and 0 <= v < len(self.rules.labels)
-                    else int(v)
-                )
-        said: list[str] = []
-        for f in fields:
-            if f == "has_bull":
-                said.append("no_bull" if not claimed[f] else "a bull")
-            elif f == "points":
-                said.append(f"points {claimed[f]}")
-            elif f == "category":
-                c = int(cv["category"][i])
-                text = f"category {claimed[f]}"
-                if Category.FIVE_FACES <= c < N_CATEGORIES and c != cat:
-                    special = Category(c).label
-                    if special in self.rules.specials and self._qualifies(special, srt):
-                        above = self.rules.labels[cat]
-                        text += f" ({above} ranks above it under {self.rules.name})"
-                    else:
-                        text += f" ({explain.special_why_not(special, srt, self.rules)})"
-                said.append(text)
-            elif f == "bull":
-                cb = claimed.get("bull")
-                if cb is None:
-                    said.append("bull none")
-                    continue
-                b = sorted(int(c) for c in bull_ids[i] if c != PAD) if bull_ids is not None else []
-                missing = [c for c in b if c not in srt]
-                if missing:
-                    said.append(
-                        f"bull {' '.join(cb)} ({hand_names(missing)[0]} is not in the hand)"
-                    )
-                else:
-                    s = sum(explain.card_value(c) for c in b)
-                    said.append(
-                        f"bull {' '.join(cb)} ({'+'.join(explain.value_names(b))} = {s} is "
-                        "not a multiple of 10)"
-                    )
-        ours: list[str] = []
-        if any(f in fields for f in ("has_bull", "points", "bull")) or (
-            "category" in fields and cat <= Category.NIU_NIU
-        ):
-            ours.append(
-                bull_text if has else f"no three of {names} sum to a multiple of 10, points 0"
-            )
-        if "category" in fields and (
-            cat > Category.NIU_NIU or int(cv["category"][i]) > Category.NIU_NIU
-        ):
-            ours.append("it is " + explain.why(cat, srt, mask, self.rules))
-        elif "category" in fields:
-            ours.append(f"category {self.rules.labels[cat]}")
-        return {
-            "hand": hand_names(srt),
-            "fields": fields,
-            "claimed": claimed,
-            "correct": correct,
-            "reason": f"claimed {', '.join(said)}; {'; '.join(ours)}",
-        }
+    def _every_hand(self) -> npt.NDArray[np.uint8]:
+        """Every hand of the table, sorted, in the table's order (row = rank)."""
+        if self._hands_cache is None:
+            from solver.core.indexing import all_multisets, all_subsets
 
-    def _qualifies(self, special: str, srt: Sequence[int]) -> bool:
-        from solver.games.niuniu.hands import evaluate_arrays
-
-        ev = evaluate_arrays(np.array([srt], dtype=np.uint8), self.rules)
-        return bool(ev[special][0])
+            every = all_multisets(52, 5) if self.rules.shoe else all_subsets(52, 5)
+            self._hands_cache = every
+        return self._hands_cache
 
     # -- showdown rows
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
@@ -497,7 +482,7 @@ class NiuNiuChecker:
         interesting |= (ans["player_category"] > 10) | (ans["banker_category"] > 10)
 
         def record(i: int) -> dict[str, Any]:
-            return self._showdown_record(i, pl, bk, bet, comm, ans, cv, stated, base_agree)
+            return showdown_record(self.rules, i, pl, bk, bet, comm, ans, cv, stated, base_agree)
 
         def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
             from solver.kit.learn import card_atom_counts, claim_codes
@@ -524,81 +509,6 @@ class NiuNiuChecker:
             _Records(record, atom_counts),
             interesting,
         )
-
-    def _showdown_record(
-        self,
-        i: int,
-        pl: npt.NDArray[np.uint8],
-        bk: npt.NDArray[np.uint8],
-        bet: npt.NDArray[np.int64],
-        comm: npt.NDArray[np.float64],
-        ans: Mapping[str, npt.NDArray[Any]],
-        cv: Mapping[str, Any],
-        stated: Mapping[str, npt.NDArray[np.bool_]],
-        agree: Mapping[str, npt.NDArray[np.bool_]],
-    ) -> dict[str, Any]:
-        from solver.core.cards import card_name, hand_names
-
-        w = int(ans["winner"][i])
-        net = float(ans["net"][i])
-        pcat, bcat = (
-            self.rules.category(int(ans["player_category"][i])),
-            self.rules.category(int(ans["banker_category"][i])),
-        )
-        bet_name = self.rules.bets[int(bet[i])]
-        correct = {
-            "winner": WINNERS[w],
-            "net": net,
-            "player_category": pcat.label,
-            "banker_category": bcat.label,
-        }
-        claimed, fields, said = showdown_claims(i, stated, cv, agree, WINNERS)
-        if pcat != bcat:
-            hi, lo = (
-                (("player", pcat), ("banker", bcat))
-                if w == 0
-                else (("banker", bcat), ("player", pcat))
-            )
-            why = f"{hi[0]}'s {hi[1].label} beats {lo[0]}'s {lo[1].label}"
-        elif w == 2:
-            why = f"both {pcat.label}, equal on the tie-break ({self.rules.tie_break}): push"
-        elif int(ans["player_strength"][i]) == int(ans["banker_strength"][i]):
-            why = (
-                f"both {pcat.label}, equal on the tie-break ({self.rules.tie_break}): "
-                "ties go to the banker"
-            )
-        else:
-            r = self.rules
-            ss = r.suit_strength
-
-            def top(h: npt.NDArray[np.uint8]) -> int:
-                return int(max(h.tolist(), key=lambda c: (c >> 2, ss[c & 3])))
-
-            tp, tb = top(pl[i]), top(bk[i])
-            if r.tie_break == "highest_card" or (tp >> 2) == (tb >> 2):
-                why = (
-                    f"both {pcat.label}; highest card {card_name(tp if w == 0 else tb)} "
-                    f"beats {card_name(tb if w == 0 else tp)} (suits "
-                    f"{' > '.join(SUIT_NAMES_[s] for s in r.suit_order)})"
-                )
-            else:
-                why = f"both {pcat.label}; {WINNERS[w]} wins rank by rank"
-        m = self.rules.multiplier_row(bet_name)
-        if w == 0:
-            pay = f"{m[pcat]} x stake ({bet_name} bet) less {comm[i] * 100:g}% commission"
-        elif w == 1:
-            pay = f"the player pays {m[bcat]} ({bet_name} bet)"
-        else:
-            pay = "nobody pays"
-        outcome = f"{WINNERS[w]} wins: {why}" if w != 2 else why
-        return {
-            "player": hand_names(pl[i].tolist()),
-            "banker": hand_names(bk[i].tolist()),
-            "fields": fields,
-            "claimed": claimed,
-            "correct": correct,
-            "reason": f"claimed {said}; {outcome}; player net {net:+g}: {pay}",
-        }
 
 
 CHECKER = NiuNiuChecker

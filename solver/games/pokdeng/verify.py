@@ -8,7 +8,7 @@ Sam Lueang, straights when the rules count them, Normal) and ``deng``. Showdown 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -17,7 +17,9 @@ import pyarrow as pa
 
 from solver.core.errors import BullError
 from solver.kit.check import (
+    AgreeingAtoms,
     Checked,
+    Keys,
     Mask,
     claim_parts,
     claim_rows,
@@ -81,14 +83,12 @@ class PokDengChecker:
         self.tables = tables
         self.labels = _pd_labels()
         self.variants = pokdeng_catalogue(self.rules, "all")
+        self._by_key: dict[str, npt.NDArray[Any]] | None = None
 
     def prepare(self) -> None:
         """Nothing to preload: hands are classified directly."""
 
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        from solver.games.pokdeng.diagnose import pokdeng_hand_answers
-        from solver.games.pokdeng.rules import Kind
-
         hands = parse_card_hands(cols["hand"], (2, 3), copies=self.rules.decks)
         claims = read_claims(
             cols,
@@ -101,9 +101,78 @@ class PokDengChecker:
         parts = [(hands.bad | ~hands.stated, empty_messages(hands, "hand")), *claim_parts(claims)]
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
-        cards, size = hands.ids[rows], hands.size[rows]
-        ans = pokdeng_hand_answers(cards, size, self.rules)
         stated, cv = claim_rows(claims, rows)
+        return self._hands(rows, bad, messages, hands.ids[rows], hands.size[rows], stated, cv)
+
+    def _key_rows(
+        self,
+        keys: npt.NDArray[np.int64],
+        fields: Sequence[str],
+        claims: Mapping[str, npt.NDArray[Any]] | None = None,
+    ) -> Checked:
+        """One hand row per key (a hand's cards sorted, :data:`PAD` as 52, in base 53),
+        claiming on ``fields`` the values ``claims`` (default: our answers)."""
+        from solver.games.pokdeng.diagnose import pokdeng_hand_answers
+
+        digits = np.stack([keys // 53**2, keys // 53 % 53, keys % 53], axis=1)
+        cards = np.where(digits == 52, PAD, digits).astype(np.uint8)
+        size = np.where(digits[:, 2] == 52, 2, 3).astype(np.int8)
+        n = len(keys)
+        ans = pokdeng_hand_answers(cards, size, self.rules)
+        stated = {f: np.ones(n, dtype=bool) for f in fields}
+        if claims is None:
+            cv = {f: np.asarray(ans[_HAND_KEYS[f]]).astype(np.int64) for f in fields}
+        else:
+            cv = {f: np.asarray(claims[f]).astype(np.int64) for f in fields}
+        no = np.zeros(n, dtype=bool)
+        return self._hands(np.arange(n), no, {}, cards, size, stated, cv, ans, virtual=True)
+
+    def _answers(self) -> dict[str, npt.NDArray[Any]]:
+        """Our answers for every hand, by its key (its cards sorted, :data:`PAD` as 52,
+        in base 53): made once, for the two- and three-card hands of the deck or shoe."""
+        if self._by_key is None:
+            from solver.core.indexing import all_multisets, all_subsets
+            from solver.games.pokdeng.diagnose import pokdeng_hand_answers
+
+            every = all_multisets if self.rules.decks > 1 else all_subsets
+            two, three = every(52, 2), every(52, 3)
+            hands = np.full((len(two) + len(three), 3), PAD, dtype=np.uint8)
+            hands[: len(two), :2], hands[len(two) :] = two, three
+            size = np.array([2] * len(two) + [3] * len(three), dtype=np.int8)
+            ans = pokdeng_hand_answers(hands, size, self.rules)
+            c = np.minimum(hands, 52).astype(np.int64)
+            at = (c[:, 0] * 53 + c[:, 1]) * 53 + c[:, 2]
+            self._by_key = {}
+            for k, v in ans.items():
+                col = np.zeros(53**3, dtype=np.asarray(v).dtype)
+                col[at] = v
+                self._by_key[k] = col
+        return self._by_key
+
+    def _hands(
+        self,
+        rows: npt.NDArray[np.int64],
+        bad: Mask,
+        messages: dict[int, str],
+        cards: npt.NDArray[np.uint8],
+        size: npt.NDArray[np.int8],
+        stated: dict[str, Mask],
+        cv: dict[str, npt.NDArray[Any]],
+        ans: Mapping[str, npt.NDArray[Any]] | None = None,
+        virtual: bool = False,
+    ) -> Checked:
+        """The group of well-formed hand rows ``rows`` (``cards`` as written, ``size``
+        of each), checked: their claims ``cv`` where ``stated``."""
+        from solver.games.pokdeng.diagnose import pokdeng_hand_answers
+        from solver.games.pokdeng.rules import Kind
+
+        key = None
+        if ans is None:  # by the hand's key (its cards sorted), from a table made once
+            from solver.core.indexing import sort_columns
+
+            c0, c1, c2 = (np.minimum(c, 52).astype(np.int64) for c in sort_columns(list(cards.T)))
+            key = (c0 * 53 + c1) * 53 + c2
+            ans = {k: v[key] for k, v in self._answers().items()}
 
         def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
             return equal_fields(cv, a, sel, _HAND_KEYS)
@@ -142,6 +211,18 @@ class PokDengChecker:
                 f"under {self.rules.name}",
             }
 
+        def atom_counts(sel: npt.NDArray[np.int64]) -> Any:
+            """Agreeing rows counted by the atom set of their records, vectorised."""
+            from solver.games.pokdeng.rules import HandType
+            from solver.kit.learn import card_atom_counts
+
+            names = [None, *(f"category {HandType(t).label}" for t in range(len(HandType)))]
+            kind = np.asarray(ans["type"], dtype=np.int64)[sel] + 1
+            return card_atom_counts(cards[sel], extras=[(kind, names)])
+
+        keys = None
+        if key is not None and not virtual:  # a row's key: its cards sorted, PAD as 52
+            keys = Keys(key, 53**3, self._key_rows)
         return Checked(
             "hand",
             rows,
@@ -151,8 +232,10 @@ class PokDengChecker:
             base_agree,
             {},
             variant_agreement(answers, agree, stated),
-            record,
+            AgreeingAtoms(record, atom_counts),
             interesting,
+            keys,
+            cv,
         )
 
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:

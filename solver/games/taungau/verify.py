@@ -10,9 +10,10 @@ reveal order; the two hands share one tile set.
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Mapping
+import itertools
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
@@ -22,8 +23,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from solver.core.errors import BullError
+from solver.core.indexing import colex_rank_array
+from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
+    AgreeingAtoms,
     Checked,
+    Keys,
     Mask,
     claim_parts,
     claim_rows,
@@ -38,15 +43,12 @@ from solver.kit.check import (
     variant_agreement,
 )
 from solver.kit.parse import (
-    NONE_WORDS,
     PAD,
     TILE_COPIES,
     TILE_FIRST,
-    is_text,
     parse_bool,
     parse_int,
     parse_tile_hands,
-    show,
 )
 from solver.kit.read import MAX_LISTED
 
@@ -65,100 +67,61 @@ def _type_of_tile() -> npt.NDArray[np.int64]:
     return np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
 
 
-def _parse_values(
-    arr: pa.Array,
-) -> tuple[
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.bool_],
-    npt.NDArray[np.bool_],
-    dict[int, str],
-]:
-    """The ``values`` claims ({"[4:2]": 6}, ``[4:2]=6 [2:1]=3``): per row a mask of the
-    wild tiles whose value is stated, their bits (6 = 1; bit 0 [2:1], bit 1 [4:2]),
-    stated and bad rows."""
-    n = len(arr)
-    mask = np.zeros(n, dtype=np.int64)
-    bits = np.zeros(n, dtype=np.int64)
-    stated = np.zeros(n, dtype=bool)
-    bad = np.zeros(n, dtype=bool)
-    messages: dict[int, str] = {}
-    cache: dict[str, tuple[int, int] | str] = {}
-    text = (
-        arr
-        if is_text(arr.type)
-        else pc.cast(arr, pa.string())
-        if not (pa.types.is_struct(arr.type) or pa.types.is_map(arr.type))
-        else None
-    )
-    for i in range(n):
-        raw = arr[i].as_py() if text is None else text[i].as_py()
-        if raw is None:
-            continue
-        key = json.dumps(raw, sort_keys=True) if not isinstance(raw, str) else raw
-        if not key.strip() or key.strip().lower() in (*NONE_WORDS, "{}"):
-            continue
-        got = cache.get(key)
-        if got is None:
-            got = _values_of(raw)
-            cache[key] = got
-        stated[i] = True
-        if isinstance(got, str):
-            bad[i] = True
-            if len(messages) < MAX_LISTED:
-                messages[i] = f"values {show(raw)}: {got}"
-            continue
-        mask[i], bits[i] = got
-    return mask, bits, stated, bad, messages
-
-
-def _values_of(raw: Any) -> tuple[int, int] | str:
-    from solver.core.tiles import parse_tile
-    from solver.games.taungau.hands import WILD_TILES
-
-    items: list[tuple[str, Any]]
-    if isinstance(raw, str):
-        s = raw.strip()
-        if s.startswith("{"):
-            try:
-                obj = json.loads(s)
-            except ValueError:
-                return "not valid JSON"
-            if not isinstance(obj, dict):
-                return 'expected an object like {"[4:2]": 6}'
-            items = list(obj.items())
-        else:
-            items = []
-            for part in re.split(r"[\s,;]+", s):
-                if not part:
-                    continue
-                if "=" not in part:
-                    return "expected TILE=3|6 pairs, e.g. [4:2]=6"
-                k, v = part.split("=", 1)
-                items.append((k, v))
-    elif isinstance(raw, dict):
-        items = list(raw.items())
-    else:
-        return 'expected an object like {"[4:2]": 6} or [4:2]=6'
-    mask = bits = 0
-    for k, v in items:
-        if v is None:
-            continue
-        try:
-            tile = parse_tile(str(k))
-        except BullError as exc:
-            return str(exc)
-        if tile not in WILD_TILES:
-            return f"{k} is not [2:1] or [4:2]: only those take a 3/6 value"
-        b = WILD_TILES.index(tile)
-        if str(v).strip() not in ("3", "6"):
-            return f"the value of {k} must be 3 or 6, not {v!r}"
-        mask |= 1 << b
-        bits |= (str(v).strip() == "6") << b
-    return mask, bits
-
-
 _TN_LABEL_NONE = -1
+
+_PERMS = np.array(list(itertools.permutations(range(5))), dtype=np.int64)
+"""The orders five tiles may be written in: ``[j]`` the sorted place of the j-th written."""
+_ORDERS = len(_PERMS)
+_BASE5 = 5 ** np.arange(5, dtype=np.int64)
+_ORDER_OF = np.full(5**5, -1, dtype=np.int64)
+_ORDER_OF[_PERMS @ _BASE5] = np.arange(_ORDERS)
+
+
+@dataclass(frozen=True)
+class _Shapes:
+    """Every shape of a Tau Ngau hand (its sorted tile ids, copy 0 of a type first: a
+    multiset of tile types), with our answers and, per 3/6 choice, its last digit and
+    whether it holds a bull: a row reads them by its shape."""
+
+    hands: npt.NDArray[np.uint8]
+    index: npt.NDArray[np.int64]
+    """A sorted hand's colex rank → its shape (-1: not one)."""
+    answers: dict[str, npt.NDArray[Any]]
+    digit: npt.NDArray[np.int64]
+    exists: npt.NDArray[np.bool_]
+    interesting: npt.NDArray[np.bool_]
+    """The shapes the scoped variants may answer differently (see :meth:`TauNgauChecker._hands`)."""
+
+    @classmethod
+    def of(cls, rules: Any) -> _Shapes:
+        from solver.core.indexing import all_subsets
+        from solver.games.taungau.diagnose import taungau_hand_answers
+        from solver.games.taungau.hands import _VALUES, TRIPLES
+
+        every = all_subsets(32, 5)
+        t = _type_of_tile()[every]
+        dup = np.zeros(t.shape, dtype=np.int64)
+        dup[:, 1:] = t[:, 1:] == t[:, :-1]
+        canon = (TILE_FIRST[t] + dup == every).all(axis=1)
+        hands = every[canon]
+        index = np.full(len(every), -1, dtype=np.int64)
+        index[canon] = np.arange(len(hands))
+        hv = _VALUES[:, hands].astype(np.int64)  # (4, n, 5) values mod 10
+        exists = np.zeros((4, len(hands)), dtype=bool)
+        for tri in TRIPLES:
+            exists |= hv[:, :, list(tri)].sum(axis=2) % 10 == 0
+        answers = {k: np.asarray(v) for k, v in taungau_hand_answers(hands, rules).items()}
+        from solver.games.taungau.hands import WILD_TILES
+
+        # a [2:1]/[4:2] held (3/6 mistakes, several scores), a reachable 0 (its value),
+        # or no bull at all (its score: 0 or none)
+        interesting = (
+            (hands == WILD_TILES[0]).any(axis=1)
+            | (hands == WILD_TILES[1]).any(axis=1)
+            | (answers["reach"] & 1).astype(bool)
+            | ~answers["has_bull"].astype(bool)
+        )
+        return cls(hands, index, answers, hv.sum(axis=2) % 10, exists, interesting)
 
 
 class TauNgauChecker:
@@ -183,6 +146,7 @@ class TauNgauChecker:
         self.reveals = options.get("banker_reveals") or self.rules.banker_reveals
         self.variants = taungau_catalogue(self.rules, "all", self.reveals)
         self._decisions: dict[Any, npt.NDArray[np.uint8]] = {}
+        self._every: _Shapes | None = None
 
     def prepare(self) -> None:
         """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
@@ -196,13 +160,6 @@ class TauNgauChecker:
         return points, (points >= 0) & (points <= 9)
 
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        from solver.games.taungau.diagnose import (
-            FIRST_WRITTEN,
-            claimed_bull_ok,
-            taungau_hand_answers,
-        )
-        from solver.games.taungau.hands import _VALUES
-
         hands = parse_tile_hands(cols["hand"], (5,))
         claims = read_claims(
             cols,
@@ -218,21 +175,77 @@ class TauNgauChecker:
             parts.append((bull.bad, bull.messages))
         vals = None
         if "values" in cols:
-            vals = _parse_values(cols["values"])
+            vals = parse_values(cols["values"])
             parts.append((vals[3], vals[4]))
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
-        tiles = hands.ids[rows]
-        ans = taungau_hand_answers(tiles, self.rules)
         stated, cv = claim_rows(claims, rows)
-        m = len(rows)
-        hv = _VALUES[:, tiles].astype(np.int64)  # (4, m, 5) values mod 10
-        digit = hv.sum(axis=2) % 10  # (4, m)
-        from solver.games.taungau.hands import TRIPLES
+        order = None if hands.written is None else hands.written[rows].astype(np.int64)
 
-        exists = np.zeros((4, m), dtype=bool)
-        for t in TRIPLES:
-            exists |= hv[:, :, list(t)].sum(axis=2) % 10 == 0
+        def written() -> npt.NDArray[np.int64]:
+            return written_positions(cols["hand"], rows) if order is None else order
+
+        tiles = hands.ids[rows]
+        at = self._shapes().index[colex_rank_array(tiles, presorted=True)]
+        key = None if order is None else at * _ORDERS + _ORDER_OF[order @ _BASE5]
+        return self._hands(rows, bad, messages, tiles, stated, cv, bull, vals, written, at, key)
+
+    def _key_rows(
+        self,
+        keys: npt.NDArray[np.int64],
+        fields: Sequence[str],
+        claims: Mapping[str, npt.NDArray[Any]] | None = None,
+    ) -> Checked:
+        """One hand row per key (its hand's shape and the order its tiles were written),
+        claiming on ``fields`` the values ``claims`` (default: our answers)."""
+        shapes = self._shapes()
+        at, order = keys // _ORDERS, _PERMS[keys % _ORDERS]
+        tiles = shapes.hands[at]
+        n = len(keys)
+        ans = {k: v[at] for k, v in shapes.answers.items()}
+        types = {"has_bull": bool, "points": np.int64}
+        said = ans if claims is None else claims
+        cv = {f: np.asarray(said[f]).astype(types[f]) for f in fields}
+        stated = {f: np.ones(n, dtype=bool) for f in fields}
+        no = np.zeros(n, dtype=bool)
+        return self._hands(
+            np.arange(n), no, {}, tiles, stated, cv, None, None, lambda: order, at, None
+        )
+
+    def _shapes(self) -> _Shapes:
+        """Every hand shape (sorted tile ids, copy 0 of a type first), once."""
+        if self._every is None:
+            self._every = _Shapes.of(self.rules)
+        return self._every
+
+    def _hands(
+        self,
+        rows: npt.NDArray[np.int64],
+        bad: Mask,
+        messages: dict[int, str],
+        tiles: npt.NDArray[np.uint8],
+        stated: dict[str, Mask],
+        cv: dict[str, npt.NDArray[Any]],
+        bull: Any,
+        vals: Any,
+        read_written: Callable[[], npt.NDArray[np.int64]],
+        at: npt.NDArray[np.int64],
+        key: npt.NDArray[np.int64] | None,
+    ) -> Checked:
+        """The group of well-formed hand rows ``rows`` (``tiles``: sorted ids, ``at``:
+        their shapes), checked: their claims ``cv`` where ``stated``, a claimed ``bull``
+        and ``values`` (parsed, over the chunk), ``read_written()`` the tiles' written
+        order (read if a variant asks); ``key``: the rows' keys (``None``: none)."""
+        from solver.games.taungau.diagnose import (
+            FIRST_WRITTEN,
+            claimed_bull_ok,
+            taungau_hand_answers,
+        )
+
+        shapes = self._shapes()
+        ans = {k: v[at] for k, v in shapes.answers.items()}
+        m = len(rows)
+        digit, exists = shapes.digit[:, at], shapes.exists[:, at]  # (4, m) per 3/6 choice
         cons = np.ones((4, m), dtype=bool)
         if vals is not None:
             vm, vb = vals[0][rows], vals[1][rows]
@@ -280,25 +293,44 @@ class TauNgauChecker:
             claims: dict[str, Any] = {"bull": said}
             if FIRST_WRITTEN in (getattr(variant, "mistake", None) or "").split("+"):
                 if not written:
-                    written.append(written_positions(cols["hand"], rows))
+                    written.append(read_written())
                 claims["written"] = written[0][sel]
             return taungau_hand_answers(tiles[sel], self.rules, variant, claims)
 
-        from solver.games.taungau.hands import WILD_TILES
-
-        # the variants' scope, a shape of the hand whatever the rules: a [2:1]/[4:2] held
-        # (3/6 mistakes, several scores), a reachable 0 (its value), or no bull at all
-        # (its score: 0 or none)
-        interesting = (
-            (tiles == WILD_TILES[0]).any(axis=1)
-            | (tiles == WILD_TILES[1]).any(axis=1)
-            | (ans["reach"] & 1).astype(bool)
-            | ~np.asarray(ans["has_bull"], dtype=bool)
-        )
+        # the variants' scope, a shape of the hand whatever the rules (_Shapes.interesting)
+        interesting = shapes.interesting[at]
 
         def record(i: int) -> dict[str, Any]:
             return self._hand_record(i, tiles, ans, cv, stated, base_agree, kinds, bull_ids)
 
+        def atom_counts(sel: npt.NDArray[np.int64]) -> Any:
+            """Agreeing rows counted by the atom set of their records (the hand's shape:
+            a [2:1], a [4:2], two tiles of a type), vectorised."""
+            from solver.games.taungau.hands import WILD_TILES
+
+            t = tiles[sel]
+            types = _type_of_tile()[t]  # sorted ids: tiles of a type side by side
+            code = (
+                (t == WILD_TILES[0]).any(axis=1)
+                + 2 * (t == WILD_TILES[1]).any(axis=1)
+                + 4 * (types[:, 1:] == types[:, :-1]).any(axis=1)
+            )
+            out: Counter[frozenset[str]] = Counter()
+            for c, k in enumerate(np.bincount(code, minlength=8).tolist()):
+                if k:
+                    shape = ["hands of 5 tiles", "holding [2:1]", "holding [4:2]"]
+                    out[
+                        frozenset([x for b, x in enumerate(shape) if not b or c >> (b - 1) & 1])
+                        | ({"holding a pair of tiles"} if c & 4 else set())
+                    ] += k
+            return out
+
+        keys = None
+        if key is not None:  # a row's key: its shape and written order (a bull, values: none)
+            for f in ("bull", "values"):
+                if f in stated:
+                    key[stated[f]] = -1
+            keys = Keys(key, len(shapes.hands) * _ORDERS, self._key_rows, _ORDERS)
         return Checked(
             "hand",
             rows,
@@ -308,8 +340,10 @@ class TauNgauChecker:
             base_agree,
             kinds,
             variant_agreement(answers, agree, stated),
-            record,
+            AgreeingAtoms(record, atom_counts),
             interesting,
+            keys,
+            cv,
         )
 
     def _bull_why(self, bull: list[int], hand: list[int], points: int | None) -> str:

@@ -1,0 +1,286 @@
+"""Agreeing rows counted by key, for ``bull verify``'s diagnosis (:mod:`solver.kit.scoring`).
+
+A checker that can say what an agreeing row's diagnosis depends on gives each row a key
+(:class:`~solver.kit.check.Keys`: for Niu Niu the hand's rank among every hand, and the
+place of the first card written). Such rows are not scored one by one: they are counted
+per key, per kind of row and per set of stated fields, in a dense table whose size is
+the number of keys (bounded whatever the file's size). Once the first pass is over, the
+causes whose counts the report needs are scored once per distinct key present
+(:meth:`KeyCounts.groups` makes the group of one agreeing row per key) and weighted by
+its count — exactly the sum a pass over the rows would make.
+
+>>> from solver.kit.check import Keys
+>>> keys = Keys(np.array([3, 1, 3, -1]), 8, lambda k, f: None)
+>>> kc = KeyCounts()
+>>> kc.add("hand", keys, ("points",), np.array([3, 1, 3]))
+>>> [(f, k.tolist(), w.tolist()) for f, k, w in kc.present("hand", fine=True)]
+[(('points',), [1, 3], [1, 2])]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.kit.check import Checked, Keys
+from solver.kit.learn import Shapes, atoms
+
+__all__ = [
+    "DEFER",
+    "GROUP",
+    "MAX_WEIGHTS",
+    "Deferred",
+    "KeyCounts",
+    "Waiting",
+    "by_fields",
+    "row_atoms",
+    "weighted_atoms",
+]
+
+GROUP = 1 << 17
+"""Keys scored at a time (one group of agreeing rows per so many keys)."""
+_PENDING = 1 << 21
+"""Keys buffered before they are added to the table (sorted: one pass over it)."""
+_INT32 = (1 << 31) - 1
+
+
+@dataclass
+class _Table:
+    """The counts of one kind of row and one set of stated fields."""
+
+    space: int
+    order: int
+    rows: Callable[[npt.NDArray[np.int64], Sequence[str]], Checked]
+    counts: npt.NDArray[Any] | None = None
+    pending: list[npt.NDArray[np.int64]] = field(default_factory=list)
+    waiting: int = 0
+    total: int = 0
+    found: dict[bool, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = field(
+        default_factory=dict
+    )
+    """The keys present and their counts, fine and by shape, once read."""
+
+    def add(self, keys: npt.NDArray[np.int64]) -> None:
+        self.found.clear()
+        self.pending.append(keys)
+        self.waiting += len(keys)
+        if self.waiting >= _PENDING:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        k = np.sort(np.concatenate(self.pending))
+        self.pending, self.waiting = [], 0
+        if not len(k):
+            return
+        if self.counts is None:
+            self.counts = np.zeros(self.space, dtype=np.int32)
+        self.total += len(k)
+        if self.total > _INT32 and self.counts.dtype != np.int64:
+            self.counts = self.counts.astype(np.int64)
+        start = np.flatnonzero(np.concatenate(([True], k[1:] != k[:-1])))
+        size = np.diff(np.append(start, len(k)))
+        self.counts[k[start]] += size.astype(self.counts.dtype)
+
+
+class KeyCounts:
+    """Agreeing keyed rows counted per ``(kind of row, stated fields)`` by key."""
+
+    def __init__(self) -> None:
+        self.tables: dict[tuple[str, tuple[str, ...]], _Table] = {}
+
+    def add(
+        self, mode: str, keys: Keys, fields: tuple[str, ...], at: npt.NDArray[np.int64]
+    ) -> None:
+        """Count the keys ``at`` (agreeing rows of ``mode`` stating exactly ``fields``)."""
+        t = self.tables.get((mode, fields))
+        if t is None:
+            t = self.tables[(mode, fields)] = _Table(keys.space, keys.order, keys.rows)
+        t.add(at)
+
+    def modes(self) -> set[str]:
+        return {m for m, _ in self.tables}
+
+    def present(
+        self, mode: str, fine: bool
+    ) -> Iterator[tuple[tuple[str, ...], npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
+        """Per set of stated fields: the keys present and their counts — with ``fine``
+        every key, else one key per shape (its written order the first: ``o = 0``), the
+        counts of its orders summed."""
+        for (m, fields), t in self.tables.items():
+            if m != mode:
+                continue
+            t.flush()
+            if t.counts is None:
+                continue
+            fine = fine or t.order == 1
+            if fine not in t.found:
+                counts = t.counts
+                if not fine:
+                    shape = counts.reshape(-1, t.order).sum(axis=1, dtype=np.int64)
+                    at = np.flatnonzero(shape)
+                    t.found[fine] = (at * t.order, shape[at])
+                else:
+                    at = np.flatnonzero(counts)
+                    t.found[fine] = (at, counts[at].astype(np.int64))
+            yield (fields, *t.found[fine])
+
+    def groups(
+        self, mode: str, fine: bool, stating: bool = False
+    ) -> Iterator[tuple[Checked, npt.NDArray[np.int64]]]:
+        """Groups of one agreeing row per key present (:meth:`present`), at most
+        :data:`GROUP` at a time, and each row's count; with ``stating`` only those of
+        rows that state some field (no cause contradicts a row that states none)."""
+        for fields, at, weight in self.present(mode, fine):
+            if stating and not fields:
+                continue
+            rows = self.tables[(mode, fields)].rows
+            for start in range(0, len(at), GROUP):
+                yield rows(at[start : start + GROUP], fields), weight[start : start + GROUP]
+
+    def order(self, mode: str) -> int:
+        """How many written orders a shape's keys tell apart (1: none)."""
+        return min((t.order for (m, _), t in self.tables.items() if m == mode), default=1)
+
+
+@dataclass
+class _Waiting:
+    """Disagreeing rows of one kind and one set of stated fields, waiting to be scored:
+    their keys, their claims, and where each one's answer goes."""
+
+    rows: Callable[..., Checked]
+    keys: list[npt.NDArray[np.int64]] = field(default_factory=list)
+    claims: list[dict[str, npt.NDArray[Any]]] = field(default_factory=list)
+    slots: list[tuple[Any, npt.NDArray[np.int64]]] = field(default_factory=list)
+
+
+class Deferred:
+    """Disagreeing keyed rows set aside to be scored together (a few thousand at a time
+    instead of a few per group): each row is its key and its claims (the
+    :class:`~solver.kit.check.Keys` promise), and ``slot`` says where its answer goes.
+
+    >>> from solver.kit.check import Keys
+    >>> d = Deferred()
+    >>> keys = Keys(np.array([3, 1]), 8, lambda k, f, c: (k.tolist(), c["points"].tolist()))
+    >>> d.add("hand", keys, ("points",), np.array([0, 1]), {"points": np.array([5, 6])}, "a")
+    >>> d.waiting
+    2
+    >>> [(m, g, [(s, p.tolist()) for s, p in slots]) for m, g, slots in d.take()]
+    [('hand', ([3, 1], [5, 6]), [('a', [0, 1])])]
+    """
+
+    def __init__(self) -> None:
+        self.queues: dict[tuple[str, tuple[str, ...]], _Waiting] = {}
+        self.waiting = 0
+
+    def add(
+        self,
+        mode: str,
+        keys: Keys,
+        fields: tuple[str, ...],
+        at: npt.NDArray[np.int64],
+        claims: Mapping[str, npt.NDArray[Any]],
+        slot: Any,
+        places: npt.NDArray[np.int64] | None = None,
+    ) -> None:
+        """Set aside the rows ``at`` (stating exactly ``fields``, whose values are
+        ``claims[f][at]``); their answers go to ``slot`` at ``places`` (default
+        ``0..len(at)-1``)."""
+        q = self.queues.get((mode, fields))
+        if q is None:
+            q = self.queues[(mode, fields)] = _Waiting(keys.rows)
+        q.keys.append(keys.of[at])
+        q.claims.append({f: np.asarray(claims[f])[at] for f in fields})
+        q.slots.append((slot, np.arange(len(at)) if places is None else places))
+        self.waiting += len(at)
+
+    def take(self) -> Iterator[tuple[str, Checked, list[tuple[Any, npt.NDArray[np.int64]]]]]:
+        """Every row set aside, as groups (at most :data:`GROUP` rows) with, in the
+        groups' row order, the slots their answers go to."""
+        queues, self.queues, self.waiting = self.queues, {}, 0
+        for (mode, fields), q in queues.items():
+            keys = np.concatenate(q.keys)
+            claims = {f: np.concatenate([c[f] for c in q.claims]) for f in fields}
+            slots = iter(q.slots)
+            slot, places = next(slots)
+            for start in range(0, len(keys), GROUP):
+                end = min(len(keys), start + GROUP)
+                part = {f: v[start:end] for f, v in claims.items()}
+                out: list[tuple[Any, npt.NDArray[np.int64]]] = []
+                need = end - start
+                while need:
+                    take = min(need, len(places))
+                    out.append((slot, places[:take]))
+                    places, need = places[take:], need - take
+                    if not len(places) and (need or end < len(keys)):
+                        slot, places = next(slots)
+                yield mode, q.rows(keys[start:end], fields, part), out
+
+
+@dataclass
+class Waiting:
+    """A group of the first pass: its disagreeing rows' answers as they are scored, how
+    many are left, and whom to tell."""
+
+    done: Callable[[npt.NDArray[np.bool_]], Any] | None
+    explains: npt.NDArray[np.bool_]
+    left: int = 0
+
+
+DEFER = 1 << 14
+"""Disagreeing rows set aside before they are scored together."""
+
+
+def by_fields(
+    res: Checked, at: npt.NDArray[np.int64]
+) -> Iterator[tuple[tuple[str, ...], npt.NDArray[np.int64]]]:
+    """The rows ``at`` by the fields they state: ``(fields, positions in at)``."""
+    fields = list(res.stated)
+    code = np.zeros(len(at), dtype=np.int64)
+    for j, f in enumerate(fields):
+        code |= res.stated[f][at].astype(np.int64) << j
+    for c in np.unique(code).tolist():
+        yield tuple(f for j, f in enumerate(fields) if c >> j & 1), np.flatnonzero(code == c)
+
+
+def row_atoms(res: Checked, rows: npt.NDArray[np.int64], counts: str = "lost_counts") -> Shapes:
+    """Rows of a group counted by atom set: vectorised when the checker can (its
+    ``record.lost_counts`` for disagreeing rows, ``record.atom_counts`` for agreeing
+    ones), else from their records."""
+    vectorised = getattr(res.record, counts, None)
+    if vectorised is not None and len(rows):
+        out: Shapes = vectorised(rows)
+        return out
+    return Counter(atoms(res.record(int(i))) for i in rows.tolist())
+
+
+def weighted_atoms(group: Checked, weight: npt.NDArray[np.int64]) -> Shapes:
+    """A group's rows counted by atom set, row ``i`` counted ``weight[i]`` times: the
+    rows of each count together (vectorised when the checker can)."""
+    counts = getattr(group.record, "atom_counts", None)
+    out: Shapes = Counter()
+    if counts is None:
+        for i, w in zip(range(len(weight)), weight.tolist(), strict=True):
+            out[atoms(group.record(i))] += w
+        return out
+    values, inv = np.unique(weight, return_inverse=True)
+    inv = inv.ravel()
+    if len(values) > MAX_WEIGHTS:  # many counts: by their bits, the rows of each bit
+        for bit in range(int(weight.max()).bit_length()):
+            for shape, c in counts(np.flatnonzero(weight >> bit & 1)).items():
+                out[shape] += c << bit
+        return out
+    for j, w in enumerate(values.tolist()):
+        for shape, c in counts(np.flatnonzero(inv == j)).items():
+            out[shape] += c * w
+    return out
+
+
+MAX_WEIGHTS = 16
+"""Distinct counts above which the rows are counted by the bits of their counts."""

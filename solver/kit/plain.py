@@ -1,0 +1,213 @@
+"""The plainest spellings of hands read straight from an Arrow text column's bytes.
+
+Most claims files write hands one way: cards of two bytes (or ``10`` and a suit) with
+one space between two (``"AS 10H 3C 7D KS"``), tiles as ``[a:b]`` one after another
+or with one space between (``"[6:5][4:1]..."``). Those rows are read here with a few
+numpy passes over the bytes; every other row (another separator, a suit symbol, a
+stray byte, a wrong count) is left to the token tables of :mod:`solver.kit.notation`,
+which read these rows alike (``tests/test_verify_keys.py`` compares them on random and
+broken text), and then to the per-hand parsers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+__all__ = ["PAD", "plain_cards", "plain_tiles"]
+
+PAD = 255
+"""Filler after the last card of a short hand."""
+
+
+def _valid(arr: pa.Array) -> npt.NDArray[np.bool_]:
+    if arr.null_count == 0:
+        return np.ones(len(arr), dtype=bool)
+    return np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _card_tables() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+    """Two-byte card tokens read as one little-endian number (suit byte << 8 | rank
+    byte: ``A 2 … 9 T J Q K`` and ``S H D C``, any case) → card id, and the suit byte
+    after ``10`` → the id of that ten; -1 for anything else."""
+    rank = np.full(256, -1, dtype=np.int16)
+    suit = np.full(256, -1, dtype=np.int16)
+    for i, r in enumerate("A23456789TJQK"):
+        rank[ord(r)] = rank[ord(r.lower())] = i
+    for i, x in enumerate("SHDC"):
+        suit[ord(x)] = suit[ord(x.lower())] = i
+    two = np.full((256, 256), -1, dtype=np.int16)  # [suit byte, rank byte]: little-endian
+    both = (suit[:, None] >= 0) & (rank[None, :] >= 0)
+    two[both] = (rank[None, :] * 4 + suit[:, None])[both]
+    ten = np.where(suit >= 0, 36 + suit, -1).astype(np.int16)
+    return two.ravel(), ten
+
+
+_CARD_TWO, _CARD_TEN = _card_tables()
+_TEN_CODE = ord("0") << 8 | ord("1")
+"""The bytes ``10`` read as one little-endian two-byte number."""
+_PLAIN_ROWS = 1 << 14
+"""Hands read at a time by :func:`plain_cards` (its arrays stay in the cache)."""
+
+
+def plain_cards(
+    text: pa.Array, sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """Card hands in the plainest spelling, read straight from the column's bytes:
+    cards of two bytes (rank, suit letter) or three (``10`` and a suit letter), any
+    case, one space between two cards, nothing else. Card ids in the order written
+    (:data:`PAD` after a short hand), the count, and ``ok``: the row is so spelled with a
+    count in ``sizes`` (any other row is left to :func:`solver.kit.notation.card_tokens`,
+    which reads such a row alike; repeated cards are not checked here).
+
+    >>> ids, size, ok = plain_cards(pa.array(["KS 9h 10C 3D 7S", "AS  2H", "AS 2H", None]), (2, 5))
+    >>> ids[0].tolist(), ids[2].tolist(), size.tolist(), ok.tolist()
+    ([48, 33, 39, 10, 24], [0, 5, 255, 255, 255], [5, 0, 2, 0], [True, False, True, False])
+    """
+    n, width = len(text), max(sizes)
+    ids = np.full((n, width), PAD, dtype=np.uint8)
+    size = np.zeros(n, dtype=np.int8)
+    ok = np.zeros(n, dtype=bool)
+    if not n or pa.types.is_large_string(text.type):
+        return ids, size, ok
+    bufs = text.buffers()
+    if bufs[2] is None:
+        return ids, size, ok
+    off = np.frombuffer(bufs[1], dtype=np.int32)[text.offset : text.offset + n + 1]
+    data = np.frombuffer(bufs[2], dtype=np.uint8)
+    valid = _valid(text)
+    for lo in range(0, n, _PLAIN_ROWS):
+        hi = min(n, lo + _PLAIN_ROWS)
+        _plain_part(data, off[lo : hi + 1], valid[lo:hi], sizes, ids[lo:hi], size[lo:hi], ok[lo:hi])
+    return ids, size, ok
+
+
+def _plain_part(
+    data: npt.NDArray[np.uint8],
+    off: npt.NDArray[np.int32],
+    valid: npt.NDArray[np.bool_],
+    sizes: tuple[int, ...],
+    ids: npt.NDArray[np.uint8],
+    size: npt.NDArray[np.int8],
+    ok: npt.NDArray[np.bool_],
+) -> None:
+    """:func:`plain_cards` of the rows between offsets ``off``, written into the views."""
+    base = int(off[0])
+    seg = np.zeros(int(off[-1]) - base + 1, dtype=np.uint8)  # a byte past the end
+    seg[:-1] = data[base : int(off[-1])]
+    st = (off[:-1] - base).astype(np.int64)
+    en = (off[1:] - base).astype(np.int64)
+    sp = np.flatnonzero(seg == 32)
+    n = len(st)
+    k0 = sizes[0]
+    if len(sizes) == 1 and len(sp) == n * (k0 - 1):  # as many spaces as one size needs
+        first = np.arange(0, len(sp), k0 - 1, dtype=np.int64) if k0 > 1 else np.zeros(n, np.int64)
+    else:
+        first = np.searchsorted(sp, st)
+    count = np.diff(first, append=len(sp)) + 1  # cards, if single spaces part them
+    for k in sizes:
+        hit = valid & (count == k)
+        every = bool(hit.all())
+        rows = np.arange(n) if every else np.flatnonzero(hit)
+        if not len(rows):
+            continue
+        f = first if every else first[rows]
+        start = st if every else st[rows]
+        good = np.ones(len(rows), dtype=bool)
+        got = np.empty((len(rows), k), dtype=np.uint8)
+        for j in range(k):  # card j: from after the j-th space to the next (or the end)
+            end = np.take(sp, f + j) if j < k - 1 else (en if every else en[rows])
+            # the first two bytes as one little-endian number: a card, or ``10``
+            code = np.take(seg, start).astype(np.uint16)
+            code |= np.take(seg, start + 1).astype(np.uint16) << 8
+            length = end - start
+            card = np.where(length == 2, np.take(_CARD_TWO, code), -1)
+            ten = (length == 3) & (code == _TEN_CODE)
+            if ten.any():
+                card = np.where(ten, np.take(_CARD_TEN, np.take(seg, end - 1)), card)
+            good &= card >= 0
+            got[:, j] = card
+            start = end + 1
+        if every and good.all():  # the common case: a block of rows, all read
+            ids[:, :k] = got
+            size[:] = k
+            ok[:] = True
+            continue
+        read = rows[good]
+        for j in range(k):  # a column at a time: faster than a block of rows
+            ids[read, j] = got[good, j]
+        size[read] = k
+        ok[read] = True
+
+
+def _pip_table() -> npt.NDArray[np.int8]:
+    """Two pip bytes (``a << 8 | b``, ``1``..``6`` either order) → the tile type, in
+    :data:`solver.core.tiles.TILE_TYPES` order; -1 for any other pair of bytes."""
+    out = np.full(1 << 16, -1, dtype=np.int8)
+    t = 0
+    for hi in range(1, 7):
+        for lo in range(1, hi + 1):
+            a, b = ord(str(hi)), ord(str(lo))
+            out[a << 8 | b] = out[b << 8 | a] = t
+            t += 1
+    return out
+
+
+_PIPS = _pip_table()
+
+
+def plain_tiles(
+    text: pa.Array, sizes: tuple[int, ...]
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """Tile hands in the plainest spelling, read straight from the column's bytes:
+    tiles ``[a:b]`` (pips 1..6, either order), one after another or with one space
+    between two. Tile types in the order written (-1 after the last), the count, and
+    ``ok``: the row is so spelled with a count in ``sizes`` (any other row is left to
+    :func:`solver.kit.notation.tile_tokens`, which reads such a row alike).
+
+    >>> t, size, ok = plain_tiles(pa.array(["[6:5][4:1]", "[6:5] [1:4]", "[6:5]4:1", None]), (2,))
+    >>> t[:2].tolist(), size.tolist(), ok.tolist()
+    ([[19, 6], [19, 6]], [2, 2, 0, 0], [True, True, False, False])
+    """
+    n, width = len(text), max(sizes)
+    types = np.full((n, width), -1, dtype=np.int8)
+    size = np.zeros(n, dtype=np.int8)
+    ok = np.zeros(n, dtype=bool)
+    if not n or not pa.types.is_string(text.type) or text.buffers()[2] is None:
+        return types, size, ok
+    bufs = text.buffers()
+    off = np.frombuffer(bufs[1], dtype=np.int32)[text.offset : text.offset + n + 1]
+    data = np.frombuffer(bufs[2], dtype=np.uint8)
+    length = np.diff(off)
+    valid = _valid(text)
+    for k in sizes:
+        for gap in (0, 1):  # no separator, or one space
+            width_k = 5 * k + gap * (k - 1)
+            rows = np.flatnonzero(valid & (length == width_k))
+            if not len(rows):
+                continue
+            if len(rows) == n and (length == width_k).all():  # one block: a matrix
+                b = data[off[0] : off[0] + n * width_k].reshape(n, width_k)
+            else:
+                b = data[off[rows][:, None] + np.arange(width_k)]
+            step = 5 + gap
+            got = np.empty((len(rows), k), dtype=np.int8)
+            good = np.ones(len(rows), dtype=bool)
+            for j in range(k):
+                at = j * step
+                good &= (b[:, at] == 91) & (b[:, at + 2] == 58) & (b[:, at + 4] == 93)
+                if gap and j < k - 1:
+                    good &= b[:, at + 5] == 32
+                got[:, j] = _PIPS[b[:, at + 1].astype(np.int32) << 8 | b[:, at + 3]]
+                good &= got[:, j] >= 0  # a column at a time: all(axis=1) is 9x slower
+            if len(rows) == n and good.all():  # every row, all read
+                types[:, :k] = got
+                size[:] = k
+                ok[:] = True
+                continue
+            read = rows[good]
+            types[read, :k] = got[good]
+            size[read] = k
+            ok[read] = True
+    return types, size, ok

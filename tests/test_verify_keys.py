@@ -1,0 +1,457 @@
+"""`bull verify` counts agreeing rows by key instead of scoring each (issue 26): the
+report is the one scoring every row gives, byte for byte.
+
+* the plainest card spelling is read from the bytes (``plain_cards``) exactly as the
+  token table reads it (``card_tokens``), on random and broken text;
+* each game's key keeps its promise (:class:`solver.kit.check.Keys`): every cause agrees
+  with an agreeing row exactly when it agrees with the row made from the row's key, and
+  the row's interesting flag and atoms are the key's;
+* a run with keys and a run with the keys taken away (every row scored one by one, the
+  engine as it was) give the same report — on files with planted causes, causes that
+  depend on the written order, unexplained rows, fields stated on some rows only,
+  claimed bulls (rows without a key), repeated hands and many small batches.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from solver.kit.learn import atoms
+from solver.kit.notation import Spans, card_tokens, tile_tokens
+from solver.kit.plain import PAD, plain_cards, plain_tiles
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+DECK = [r + s for r in RANKS for s in "SHDC"]
+
+
+# ---------------------------------------------------------------- the plain spelling
+
+
+def noisy_hands(n: int, seed: int) -> list[str | None]:
+    """Hands of 2, 3 or 5 cards in the plain spelling, and as many broken ones: other
+    separators, case, ``T`` and suit symbols, stray bytes, a wrong count, empty text."""
+    rng = random.Random(seed)
+    out: list[str | None] = []
+    for _ in range(n):
+        cards = rng.sample(DECK, rng.choice([2, 3, 5]))
+        if rng.random() < 0.3:
+            cards = [c.lower() if rng.random() < 0.5 else c for c in cards]
+        text = " ".join(cards)
+        r = rng.random()
+        if r < 0.5:
+            out.append(text)
+            continue
+        edits = [
+            lambda t: t.replace(" ", "  ", 1),
+            lambda t: t.replace(" ", ",", 1),
+            lambda t: t.replace(" ", "\t"),
+            lambda t: " " + t,
+            lambda t: t + " ",
+            lambda t: t.replace("10", "T", 1),
+            lambda t: t.replace("S", "♠", 1),
+            lambda t: t.replace("H", "X", 1),
+            lambda t: t.replace("K", "1", 1),
+            lambda t: t.replace("10", "1O", 1),
+            lambda t: t + " 2C",
+            lambda t: t[:-1],
+            lambda t: t.replace(" ", ""),
+            lambda t: "",
+            lambda t: t[: rng.randrange(len(t) + 1)],
+        ]
+        out.append(rng.choice(edits)(text) if r < 0.97 else None)
+    return out
+
+
+@pytest.mark.parametrize("sizes", [(5,), (2, 3), (3,)])
+def test_plain_cards_read_as_the_token_table(sizes: tuple[int, ...]) -> None:
+    texts = noisy_hands(6_000, len(sizes))
+    arr = pa.array(texts, pa.string())
+    ids, size, ok = plain_cards(arr, sizes)
+    tids, tsize, tok = card_tokens(Spans.of_arrow(arr), sizes)
+    assert ok.sum() > 1_000 and (~ok & tok).sum() > 100  # both kinds of row are met
+    assert not (ok & ~tok).any()  # never reads a row the token table does not
+    assert (ids[ok] == tids[ok]).all() and (size[ok] == tsize[ok]).all()
+    assert (ids[~ok] == PAD).all() and (size[~ok] == 0).all()
+
+    def card(c: str) -> bool:  # a rank (or T for 10) and a suit letter, any case
+        return c.upper() in DECK or (len(c) == 2 and c[0] in "Tt" and f"10{c[1]}".upper() in DECK)
+
+    plain = np.array(
+        [
+            t is not None and len(t.split(" ")) in sizes and all(map(card, t.split(" ")))
+            for t in texts
+        ]
+    )
+    assert (ok == plain).all()  # every plain row, and only those
+
+
+def test_plain_cards_on_a_slice_and_between_batches() -> None:
+    texts = noisy_hands(40_000, 9)
+    arr = pa.array(texts, pa.string()).slice(17, 33_000)  # offsets not from zero
+    ids, _, ok = plain_cards(arr, (5,))
+    tids, _, tok = card_tokens(Spans.of_arrow(arr), (5,))
+    assert ok.any() and not (ok & ~tok).any() and (ids[ok] == tids[ok]).all()
+    same = pa.array(["AS 2S 3S 4S 5S"] * 20_000)  # one size only: the space count shortcut
+    ids, size, ok = plain_cards(same, (5,))
+    assert ok.all() and (ids == [0, 4, 8, 12, 16]).all() and (size == 5).all()
+
+
+def test_plain_tiles_read_as_the_grammar() -> None:
+    from solver.core.tiles import TILE_NAMES
+
+    rng = random.Random(4)
+    texts: list[str | None] = []
+    for _ in range(6_000):
+        names = [rng.choice(TILE_NAMES) for _ in range(rng.choice([3, 5]))]
+        if rng.random() < 0.2:  # pips in either order
+            names = [f"[{n[3]}:{n[1]}]" for n in names]
+        text = rng.choice(["", " "]).join(names)
+        r = rng.random()
+        if r < 0.4:
+            text = rng.choice(
+                [
+                    text.replace("[", "", 1),
+                    text.replace(":", "", 1),
+                    text.replace("]", "] ", 1),
+                    text.replace("1", "7", 1),
+                    text.replace("[", " [", 1),
+                    text[:-1],
+                    "".join(n[1] + n[3] for n in names),
+                    text + "[1:1]",
+                ]
+            )
+        texts.append(text if r < 0.97 else None)
+    arr = pa.array(texts, pa.string())
+    for sizes in ((5,), (3,), (3, 5)):
+        types, size, ok = plain_tiles(arr, sizes)
+        ttypes, tsize, tok = tile_tokens(Spans.of_arrow(arr), sizes)
+        assert ok.sum() > 1_000 and (~ok & tok).sum() > 50
+        assert not (ok & ~tok).any()
+        assert (types[ok] == ttypes[ok]).all() and (size[ok] == tsize[ok]).all()
+
+
+# ---------------------------------------------------------------- files
+
+
+def _niuniu_rows(n: int, seed: int) -> list[dict[str, Any]]:
+    """Niu Niu hand rows (claims from the checker's answers under a few causes, some
+    random), some fields left empty, some bulls claimed; hands repeat (a pool)."""
+    from solver.core.cards import CARD_NAMES
+    from solver.games.niuniu.diagnose import niuniu_catalogue, niuniu_hand_answers
+    from solver.games.niuniu.rules import load_rules
+
+    rules = load_rules("casino")
+    rng = np.random.default_rng(seed)
+    pool = np.argsort(rng.random((n // 3, 52)), axis=1)[:, :5].astype(np.uint8)
+    cards = pool[rng.integers(0, len(pool), n)]
+    small = np.array([[0, 1, 4, 5, 8], [0, 2, 4, 6, 9], [1, 3, 5, 7, 12]], np.uint8)
+    cards[: len(small) * 50] = np.tile(small, (50, 1))  # five small bulls, often
+    for i in range(len(cards)):  # each row in its own written order
+        rng.shuffle(cards[i])
+    by_key = {v.key: v for v in niuniu_catalogue(rules, "hand")}
+    truth = niuniu_hand_answers(cards, rules)
+    # every row as if five small bulls were no special (a cover without contradiction),
+    # some rows with a mistake, and hands of three of a kind with has_bull wrong (a pattern)
+    a = niuniu_hand_answers(cards, rules, by_key["specials_without=five_small_bull"])
+    got = {k: np.asarray(a[k]).copy() for k in ("has_bull", "points", "category")}
+    which = rng.integers(0, 40, n)
+    for c, key in enumerate(["mistake=bull_skips_first", "mistake=niu_niu_as_zero"]):
+        a = niuniu_hand_answers(cards, rules, by_key[key])
+        for k in got:
+            got[k] = np.where(which == c, np.asarray(a[k]), got[k])
+    r = np.sort(cards >> 2, axis=1)
+    trips = (r[:, 0] == r[:, 2]) | (r[:, 1] == r[:, 3]) | (r[:, 2] == r[:, 4])
+    got["has_bull"] = np.where(trips, ~got["has_bull"], got["has_bull"])
+    rows = []
+    for i in range(n):
+        row: dict[str, Any] = {
+            "hand": " ".join(CARD_NAMES[c] for c in cards[i]),
+            "has_bull": bool(got["has_bull"][i]),
+            "points": int(got["points"][i]),
+            "category": rules.labels[int(got["category"][i])],
+            "bull": "",
+        }
+        r = rng.random()
+        if r < 0.1:
+            row["category"] = ""
+        elif r < 0.15:
+            row["points"] = None
+            row["has_bull"] = None
+        elif r < 0.2 and truth["has_bull"][i]:
+            from solver.games.niuniu.hands import evaluate_arrays
+
+            srt = np.sort(cards[i : i + 1], axis=1)
+            mask = int(evaluate_arrays(srt, rules)["bull_mask"][0])
+            row["bull"] = " ".join(CARD_NAMES[srt[0, p]] for p in range(5) if mask >> p & 1)
+        rows.append(row)
+    return rows
+
+
+def _pokdeng_rows(n: int, seed: int) -> list[dict[str, Any]]:
+    from solver.core.cards import CARD_NAMES
+    from solver.games.pokdeng.diagnose import pokdeng_catalogue, pokdeng_hand_answers
+    from solver.games.pokdeng.rules import HandType, load_rules
+
+    rules = load_rules("standard")
+    rng = np.random.default_rng(seed)
+    cards = np.argsort(rng.random((n, 52)), axis=1)[:, :3].astype(np.uint8)
+    size = np.where(rng.random(n) < 0.5, 2, 3).astype(np.int8)
+    cards[size == 2, 2] = PAD
+    by_key = {v.key: v for v in pokdeng_catalogue(rules, "hand")}
+    truth = pokdeng_hand_answers(cards, size, rules)
+    got = {k: np.asarray(truth[k]).copy() for k in ("type", "points", "deng")}
+    which = rng.integers(0, 30, n)
+    for c, key in enumerate(["mistake=three_card_pok", "straights=true,ace=both"]):
+        a = pokdeng_hand_answers(cards, size, rules, by_key[key])
+        for k in got:
+            got[k] = np.where(which == c, np.asarray(a[k]), got[k])
+    got["deng"] = np.where(which == 2, got["deng"] + 1, got["deng"])
+    return [
+        {
+            "hand": " ".join(CARD_NAMES[c] for c in cards[i] if c != PAD),
+            "points": int(got["points"][i]),
+            "type": HandType(int(got["type"][i])).label if i % 7 else "",
+            "deng": int(got["deng"][i]),
+        }
+        for i in range(n)
+    ]
+
+
+def _taungau_rows(n: int, seed: int) -> list[dict[str, Any]]:
+    from solver.core.tiles import TILE_NAMES, TYPE_FIRST_ID, TYPE_OF_TILE
+    from solver.games.taungau.diagnose import taungau_catalogue, taungau_hand_answers
+    from solver.games.taungau.rules import load_rules
+    from solver.games.taungau.verify import written_positions
+
+    rules = load_rules("macau")
+    rng = np.random.default_rng(seed)
+    tiles = np.argsort(rng.random((n, 32)), axis=1)[:, :5].astype(np.uint8)
+    text = ["".join(TILE_NAMES[t] for t in row) for row in tiles]
+    types = np.sort(np.array(TYPE_OF_TILE)[tiles], axis=1)
+    dup = np.zeros(types.shape, dtype=np.int64)
+    dup[:, 1:] = types[:, 1:] == types[:, :-1]
+    canon = (np.array(TYPE_FIRST_ID)[types] + dup).astype(np.uint8)
+    by_key = {v.key: v for v in taungau_catalogue(rules, "hand")}
+    truth = taungau_hand_answers(canon, rules)
+    got = {k: np.asarray(truth[k]).copy() for k in ("has_bull", "points")}
+    which = rng.integers(0, 20, n)
+    order = written_positions(pa.array(text), np.arange(n))
+    for c, key in enumerate(
+        ["mistake=wild_in_bull", "zero_counts_as=0", "mistake=first_bull_as_written"]
+    ):
+        a = taungau_hand_answers(canon, rules, by_key[key], {"bull": None, "written": order})
+        for k in got:
+            got[k] = np.where(which == c, np.asarray(a[k]), got[k])
+    return [
+        {
+            "hand": text[i],
+            "has_bull": bool(got["has_bull"][i]) if i % 5 else None,
+            "points": int(got["points"][i]),
+        }
+        for i in range(n)
+    ]
+
+
+ROWS = {"niuniu": _niuniu_rows, "pokdeng": _pokdeng_rows, "taungau": _taungau_rows}
+RULES = {"niuniu": "casino", "pokdeng": "standard", "taungau": "macau"}
+
+
+def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    return path
+
+
+def _tables(game: str, request: pytest.FixtureRequest) -> Path:
+    return Path(request.getfixturevalue(f"{game}_tables"))
+
+
+# ---------------------------------------------------------------- the key's promise
+
+
+@pytest.mark.parametrize("game", ["niuniu", "pokdeng", "taungau"])
+def test_a_key_answers_as_its_rows(game: str, request: pytest.FixtureRequest) -> None:
+    from solver.kit.scoring import Causes
+    from solver.verify import make_checker
+
+    tables = _tables(game, request)
+    checker = make_checker(game, RULES[game], {}, str(tables))
+    checker.prepare()
+    rows = ROWS[game](3_000, 5)
+    cols = {k: pa.array([r[k] for r in rows]) for k in rows[0] if k != "bull"}
+    if game == "niuniu":
+        cols["bull"] = pa.array([r["bull"] for r in rows])
+    cols = {("category" if k == "type" else k): v for k, v in cols.items()}
+    res = checker.check_hands(cols)
+    assert res.keys is not None
+    keys = res.keys
+    fields = list(res.stated)
+    agreeing = np.flatnonzero(~res.disagree & (keys.of >= 0))
+    assert len(agreeing) > 1_000 and (keys.of < 0).any() == (game == "niuniu")
+    said = np.array([sum(res.stated[f][i] << j for j, f in enumerate(fields)) for i in agreeing])
+    causes = Causes.of(checker.variants, checker.rules.to_data()).all
+    hand = [c for c in causes if "hand" in c.modes]
+    assert any(c.order for c in hand) == (game != "pokdeng") and len(hand) > 8
+    for code in np.unique(said).tolist():
+        sel = agreeing[said == code]
+        stated = tuple(f for j, f in enumerate(fields) if code >> j & 1)
+        for fine in (True, False):
+            k = keys.of[sel] if fine else keys.of[sel] // keys.order * keys.order
+            virtual = keys.rows(k, stated)
+            at = np.arange(len(sel))
+            assert (virtual.interesting == res.interesting[sel]).all()
+            assert not virtual.disagree.any()
+            for c in hand:
+                if c.order and not (fine and keys.order > 1):
+                    continue  # the key does not hold the written order
+                want = res.variant_agree(c, sel)
+                assert (virtual.variant_agree(c, at) == want).all(), (c.key, stated, fine)
+            assert virtual.record.atom_counts(at) == res.record.atom_counts(sel)
+            some = sel[:: max(1, len(sel) // 150)]  # the vectorised atoms: the records'
+            assert res.record.atom_counts(some) == Counter(atoms(res.record(int(i))) for i in some)
+
+
+def test_our_answers_from_the_table_are_the_evaluators(niuniu_tables: Path) -> None:
+    """A mistake scored with our answers read from the table (``known``) answers as
+    when it evaluates the hands itself."""
+    from solver.games.niuniu.diagnose import niuniu_catalogue, niuniu_hand_answers
+    from solver.verify import make_checker
+
+    rng = np.random.default_rng(3)
+    for rules in ("classic", "casino", "no_faces", "shoe6"):
+        checker = make_checker("niuniu", rules, {}, str(niuniu_tables))
+        r = checker.rules
+        deck = 40 if rules == "no_faces" else 52  # no J/Q/K: the ids of A..10
+        if r.decks == 1:
+            cards = np.argsort(rng.random((4_000, deck)), axis=1)[:, :5].astype(np.uint8)
+        else:  # a shoe: a card may repeat
+            cards = rng.integers(0, deck, (4_000, 5)).astype(np.uint8)
+        ans = checker.answers(cards)
+        known = {k: ans[k] for k in ("has_bull", "points", "category", "sorted")}
+        for v in niuniu_catalogue(r, "hand"):
+            if v.rules is not None:
+                continue
+            a = niuniu_hand_answers(cards, r, v)
+            b = niuniu_hand_answers(cards, r, v, known)
+            for k in ("has_bull", "points", "category", "forbidden"):
+                assert (np.asarray(a[k]) == np.asarray(b[k])).all(), (rules, v.key, k)
+
+
+# ---------------------------------------------------------------- the same report
+
+
+def _report(
+    game: str, path: Path, tables: Path, monkeypatch: pytest.MonkeyPatch, keyed: bool, **kw: Any
+) -> dict[str, Any]:
+    from solver.verify import make_checker, verify_file
+
+    if not keyed:
+        cls = type(make_checker(game, RULES[game], {}, str(tables)))
+        real = cls.check_hands
+
+        def unkeyed(self: Any, cols: Any) -> Any:
+            return dataclasses.replace(real(self, cols), keys=None)
+
+        monkeypatch.setattr(cls, "check_hands", unkeyed)
+    try:
+        rep = verify_file(game, str(path), rules=RULES[game], tables=str(tables), **kw)
+    finally:
+        monkeypatch.undo()
+    data: dict[str, Any] = rep.to_json()
+    return data
+
+
+@pytest.mark.parametrize("game", ["niuniu", "pokdeng", "taungau"])
+@pytest.mark.parametrize("batch", [262_144, 1_499])
+def test_keyed_report_is_the_row_by_row_report(
+    game: str, batch: int, tmp_path: Path, request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    import solver.kit.keycounts as keycounts
+    import solver.kit.scoring as scoring
+
+    tables = _tables(game, request)
+    path = _write(tmp_path / "c.parquet", ROWS[game](12_000, 11))
+    out_k, out_r = tmp_path / "k.jsonl", tmp_path / "r.jsonl"
+    if batch < 2_000:  # disagreeing rows scored a few dozen at a time, across groups
+        monkeypatch.setattr(scoring, "DEFER", 37)
+        monkeypatch.setattr(keycounts, "GROUP", 97)
+    keyed = _report(game, path, tables, monkeypatch, True, batch_size=batch, out=str(out_k))
+    rows = _report(game, path, tables, monkeypatch, False, batch_size=batch, out=str(out_r))
+    assert keyed["disagree"] > 200 and keyed["diagnosis"]
+    kinds = Counter(e["kind"] for e in keyed["diagnosis"])
+    assert kinds["pattern"] >= 1 or game == "pokdeng", keyed["diagnosis"]
+    assert json.dumps(keyed, sort_keys=True) == json.dumps(rows, sort_keys=True)
+    assert out_k.read_bytes() == out_r.read_bytes()
+
+
+def test_keyed_report_with_many_counts(
+    tmp_path: Path, niuniu_tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hands repeated so often that their counts are many: the learner's agreeing rows
+    are then counted row by row, a slice at a time."""
+    import solver.kit.keycounts as keycounts
+
+    rows = _niuniu_rows(3_000, 2)
+    rows = [dict(r, bull="") for r in rows for _ in range(1 + len(r["hand"]) % 5)]
+    path = _write(tmp_path / "c.parquet", rows)
+    monkeypatch.setattr(keycounts, "MAX_WEIGHTS", 2)
+    keyed = _report("niuniu", path, niuniu_tables, monkeypatch, True)
+    monkeypatch.setattr(keycounts, "MAX_WEIGHTS", 2)
+    plain = _report("niuniu", path, niuniu_tables, monkeypatch, False)
+    assert keyed["disagree"] > 100 and keyed == plain
+
+
+def test_blank_rows_as_trimmed() -> None:
+    """A blank CSV row (every column empty or white space), found without trimming the
+    columns that hold no white space at all, as trimming every column finds it."""
+    import pyarrow.compute as pc
+
+    from solver.kit.check import blank
+    from solver.kit.parse import nonempty
+
+    rng = random.Random(8)
+    pieces = ["", " ", "\t", "x", "AS 2H", "\u00a0", "\u3000", "é", "\r\n", "0"]
+    for _ in range(30):
+        n = 300
+        cols = {
+            c: pa.array([rng.choice(pieces) if rng.random() < 0.9 else None for _ in range(n)])
+            for c in "abc"
+        }
+        if rng.random() < 0.5:  # a column with no white space anywhere
+            cols["d"] = pa.array([rng.choice(["", "x", "true"]) for _ in range(n)])
+        want = np.ones(n, dtype=bool)
+        for arr in cols.values():
+            want &= ~nonempty(pc.utf8_trim_whitespace(arr))
+        assert (blank(cols, n) == want).all()
+
+
+def test_tiles_written_order_as_written_positions() -> None:
+    """The order the tiles were written, read with the hands (``Hands.written``), is
+    the order ``written_positions`` reads from the text again."""
+    from solver.core.tiles import TILE_NAMES
+    from solver.games.taungau.verify import written_positions
+    from solver.kit.parse import parse_tile_hands
+
+    rng = random.Random(6)
+    texts = []
+    for _ in range(3_000):
+        names = [TILE_NAMES[i] for i in rng.sample(range(32), 5)]
+        text = rng.choice(["", " ", ","]).join(names)
+        if rng.random() < 0.2:
+            text = "".join(n[1] + n[3] for n in names)  # 65 43 ...: the grammar's
+        texts.append(text)
+    arr = pa.array(texts)
+    hands = parse_tile_hands(arr, (5,))
+    rows = np.flatnonzero(~hands.bad & hands.stated)
+    assert len(rows) > 2_500 and hands.written is not None
+    assert (hands.written[rows] == written_positions(arr, rows)).all()
