@@ -46,31 +46,13 @@ def net_distribution(
     player's decision (declining a bull: when the banker reveals last, the hand's own
     decision; first, whenever declaring would lose more than the no-bull payment).
     """
+    from solver.games.taungau.covariance import net_matrix
     from solver.games.taungau.hands import BANKER_HANDS, HAND_COUNT, banker_distribution
     from solver.games.taungau.odds import _banker_dist
-    from solver.games.taungau.play import rule_columns
-    from solver.games.taungau.rules import Decision
 
     mode = reveals or r.banker_reveals
-    ps = rule_columns(r, ["strength"], tables)["strength"].astype(np.int64)
+    ps, net = net_matrix(r, mode, tables)
     dist = _banker_dist(r, tables) if r.has_decline else banker_distribution(ps).astype(np.int64)
-    pay = np.array([r.payoff_value(s) for s in range(11)], dtype=np.int64)
-    no_bull = np.asarray(r.no_bull_payments(), dtype=np.int64)
-    bs = np.arange(11, dtype=np.int64)[None, :]
-    declines = np.zeros((len(ps), 11), dtype=bool)
-    if r.has_decline:
-        if mode == "first":
-            declines = (ps[:, None] > 0) & (pay[ps][:, None] - pay[bs] < -no_bull[bs])
-        else:
-            dec = rule_columns(r, ["decision_last"], tables)["decision_last"]
-            declines = np.broadcast_to(
-                (np.asarray(dec) == Decision.DECLINE)[:, None], (len(ps), 11)
-            )
-    eff = np.where(declines, 0, ps[:, None])
-    if r.settlement == "difference":
-        net = np.where(eff == 0, -no_bull[bs], pay[eff] - pay[bs])
-    else:
-        net = np.sign(eff - bs)
     amounts, inv = np.unique(net, return_inverse=True)
     counts = np.zeros(len(amounts), dtype=np.int64)
     np.add.at(counts, inv.reshape(-1), dist.reshape(-1))

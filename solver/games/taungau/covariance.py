@@ -76,8 +76,8 @@ def net_matrix(
     r: Any, reveals: str, tables: str | None
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Each hand's strength (colex order of the 32 tiles) and its net against a banker
-    of each strength 0..10, the players declining as the rules say (as
-    :func:`solver.games.taungau.audit.net_distribution` counts them)."""
+    of each strength 0..10, the players declining as the rules say (what
+    :func:`solver.games.taungau.audit.net_distribution` counts too)."""
     from solver.games.taungau.play import rule_columns
     from solver.games.taungau.rules import Decision
 
