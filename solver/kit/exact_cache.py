@@ -20,10 +20,8 @@ def cached_fraction(
     the rule-set tables (``rules/<name>-<digest>-<code>.json``), or computed once and
     written there whole."""
     import json
-    import os
-    import uuid
 
-    from solver.core.files import read_text
+    from solver.core.files import read_text, write_cache
     from solver.store.custom import rule_digest, rule_table_path
 
     memo = name + rule_digest(key) + (tables or "")
@@ -40,16 +38,8 @@ def cached_fraction(
         got = None
     if got is None:
         got = compute()
-        tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps({"key": want, "value": fraction_text(got)}), "utf-8")
-            os.replace(tmp, path)
-            for older in path.parent.glob(f"{name}-{rule_digest(key)}-*.json"):
-                if older != path:
-                    older.unlink(missing_ok=True)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        text = json.dumps({"key": want, "value": fraction_text(got)})
+        write_cache(path, text, f"{name}-{rule_digest(key)}-*.json")
     _FRACTIONS[memo] = got
     return got
 

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.files import read_text
+from solver.core.files import read_text, write_cache
 from solver.kit.risk import NetDistribution, z_two_sided
 
 __all__ = ["CHUNK_TABLES", "Deal", "TableSample", "cached_sample", "simulate_tables", "spec_dealer"]
@@ -201,8 +201,6 @@ def cached_sample(
     (``rules/risk-tables-<digest>-<code>.json``), or computed once and written there
     (whole or not at all)."""
     import json
-    import os
-    import uuid
 
     from solver.store.custom import rule_digest, rule_table_path
 
@@ -222,17 +220,8 @@ def cached_sample(
         got = None
     if got is None:
         got = compute()
-        tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            data = {"key": dict(key), "sample": got[0].to_json(), "player": got[1].to_json()}
-            tmp.write_text(json.dumps(data, default=str), "utf-8")
-            os.replace(tmp, path)
-            for older in path.parent.glob(f"risk-tables-{rule_digest(key)}-*.json"):
-                if older != path:
-                    older.unlink(missing_ok=True)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        data = {"key": dict(key), "sample": got[0].to_json(), "player": got[1].to_json()}
+        write_cache(path, json.dumps(data, default=str), f"risk-tables-{rule_digest(key)}-*.json")
     _SAMPLES[memo] = got
     return got
 

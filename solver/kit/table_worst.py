@@ -12,14 +12,12 @@ says why (:class:`~solver.kit.banker.Worst`).
 from __future__ import annotations
 
 import json
-import os
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from solver.core.files import read_text
+from solver.core.files import read_text, write_cache
 from solver.kit.banker import Worst
 from solver.kit.exact import fraction_text
 from solver.kit.packing import WorstSearch, worst_round
@@ -126,17 +124,8 @@ def worst_figure(
             _PROBLEMS.clear()  # one rule set's hands at a time: they are large
             problem = _PROBLEMS[memo] = make()
         row = stored[str(players)] = _row(problem, players, budget)
-        tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            text = json.dumps({"key": full_key, "rows": stored}, default=str)
-            tmp.write_text(text, "utf-8")
-            os.replace(tmp, path)
-            for older in path.parent.glob(f"risk-worst-{rule_digest(full_key)}-*.json"):
-                if older != path:
-                    older.unlink(missing_ok=True)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        text = json.dumps({"key": full_key, "rows": stored}, default=str)
+        write_cache(path, text, f"risk-worst-{rule_digest(full_key)}-*.json")
     try:
         return worst_from_row(row, bound)
     except (KeyError, TypeError, ValueError, ZeroDivisionError):  # a damaged cache row
