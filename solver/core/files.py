@@ -48,7 +48,6 @@ __all__ = [
     "text_head",
     "utf8_name",
     "utf8_text",
-    "write_cache",
 ]
 
 BOM = b"\xef\xbb\xbf"
@@ -536,32 +535,3 @@ class Lines:
                 if self.endless_ends:
                     return
                 raise self._endless()
-
-
-def write_cache(path: Any, text: str, stale: str) -> None:
-    """Write a cache file whole: ``text`` to a temporary file beside ``path``, renamed
-    over it, then the files of its folder matching the glob ``stale`` (older versions)
-    other than ``path`` removed. A cache is optional: a folder that cannot be written
-    leaves things as they were.
-
-    >>> import pathlib, tempfile
-    >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (d / "risk-1.json").write_text("old")
-    >>> write_cache(d / "risk-2.json", "new", "risk-*.json")
-    >>> sorted(p.name for p in d.iterdir()), (d / "risk-2.json").read_text()
-    (['risk-2.json'], 'new')
-    """
-    import uuid
-    from pathlib import Path
-
-    path = Path(path)
-    tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, "utf-8")
-        os.replace(tmp, path)
-        for older in path.parent.glob(stale):
-            if older != path:
-                older.unlink(missing_ok=True)
-    except OSError:
-        tmp.unlink(missing_ok=True)

@@ -19,27 +19,20 @@ def cached_fraction(
     """An exact figure for ``key`` (a rule set and options): read from the cache next to
     the rule-set tables (``rules/<name>-<digest>-<code>.json``), or computed once and
     written there whole."""
-    import json
-
-    from solver.core.files import read_text, write_cache
-    from solver.store.custom import rule_digest, rule_table_path
+    from solver.store.custom import cached_figures, rule_digest, store_figures
 
     memo = name + rule_digest(key) + (tables or "")
     if memo in _FRACTIONS:
         return _FRACTIONS[memo]
-    path = rule_table_path(name, key, tables).with_suffix(".json")
-    want = json.loads(json.dumps(dict(key), default=str))
+    path, stored = cached_figures(name, key, tables, 1 << 16)
     got = None
     try:
-        stored = json.loads(read_text(str(path), "cached figures", 1 << 16))
-        if stored.get("key") == want:
-            got = Fraction(stored["value"])
-    except (OSError, ValueError, AttributeError, KeyError, TypeError, ZeroDivisionError):
+        got = None if stored is None else Fraction(stored["value"])
+    except (ValueError, KeyError, TypeError, ZeroDivisionError):
         got = None
     if got is None:
         got = compute()
-        text = json.dumps({"key": want, "value": fraction_text(got)})
-        write_cache(path, text, f"{name}-{rule_digest(key)}-*.json")
+        store_figures(path, key, {"value": fraction_text(got)})
     _FRACTIONS[memo] = got
     return got
 

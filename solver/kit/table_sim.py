@@ -34,7 +34,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.files import read_text, write_cache
 from solver.kit.risk import NetDistribution, z_two_sided
 
 __all__ = ["CHUNK_TABLES", "Deal", "TableSample", "cached_sample", "simulate_tables", "spec_dealer"]
@@ -200,28 +199,24 @@ def cached_sample(
     options and size of the run): read from the cache next to the rule-set tables
     (``rules/risk-tables-<digest>-<code>.json``), or computed once and written there
     (whole or not at all)."""
-    import json
-
-    from solver.store.custom import rule_digest, rule_table_path
+    from solver.store.custom import cached_figures, rule_digest, store_figures
 
     memo = rule_digest(key) + (tables or "")
     if memo in _SAMPLES:
         return _SAMPLES[memo]
-    path = rule_table_path("risk-tables", key, tables).with_suffix(".json")
+    path, stored = cached_figures("risk-tables", key, tables, 1 << 24)
     got: tuple[TableSample, NetDistribution] | None = None
     try:
-        stored = json.loads(read_text(str(path), "cached figures", 1 << 24))  # bounded
-        if stored.get("key") == json.loads(json.dumps(dict(key), default=str)):
+        if stored is not None:
             got = (
                 TableSample.from_json(stored["sample"]),
                 NetDistribution.from_json(stored["player"]),
             )
-    except (OSError, ValueError, AttributeError, KeyError, TypeError, ZeroDivisionError):
+    except (ValueError, AttributeError, KeyError, TypeError, ZeroDivisionError):
         got = None
     if got is None:
         got = compute()
-        data = {"key": dict(key), "sample": got[0].to_json(), "player": got[1].to_json()}
-        write_cache(path, json.dumps(data, default=str), f"risk-tables-{rule_digest(key)}-*.json")
+        store_figures(path, key, {"sample": got[0].to_json(), "player": got[1].to_json()})
     _SAMPLES[memo] = got
     return got
 

@@ -11,13 +11,12 @@ says why (:class:`~solver.kit.banker.Worst`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from solver.core.files import read_text, write_cache
 from solver.kit.banker import Worst
 from solver.kit.exact import fraction_text
 from solver.kit.packing import WorstSearch, worst_round
@@ -87,7 +86,7 @@ def worst_from_row(row: Mapping[str, Any], bound: Fraction) -> Worst:
     return Worst(amount, True, "the worst deal, searched exhaustively", deal)
 
 
-_MEMO: dict[str, dict[str, Any]] = {}
+_MEMO: dict[str, tuple[Path, dict[str, Any]]] = {}
 _PROBLEMS: dict[str, WorstProblem] = {}
 
 
@@ -102,21 +101,20 @@ def worst_figure(
     """The worst round at ``players`` players for the rule set and options ``key``:
     from the cache, or searched (``make()`` sets the problem up, once per process) and
     added to it (the file is replaced whole)."""
-    from solver.store.custom import rule_digest, rule_table_path
+    from solver.store.custom import cached_figures, rule_digest, store_figures
 
     full_key = {**dict(key), "worst": VERSION, "budget": budget}
     memo = rule_digest(full_key) + (tables or "")
-    path = rule_table_path("risk-worst", full_key, tables).with_suffix(".json")
-    stored = _MEMO.get(memo)
-    if stored is None:
-        stored = {}
+    if memo not in _MEMO:
+        path, data = cached_figures("risk-worst", full_key, tables, 1 << 22)
+        rows: dict[str, Any] = {}
         try:
-            data = json.loads(read_text(str(path), "cached figures", 1 << 22))
-            if data.get("key") == json.loads(json.dumps(full_key, default=str)):
-                stored = {str(k): v for k, v in data["rows"].items()}
-        except (OSError, ValueError, AttributeError, KeyError, TypeError):
-            stored = {}
-        _MEMO[memo] = stored
+            if data is not None:
+                rows = {str(k): v for k, v in data["rows"].items()}
+        except (AttributeError, KeyError, TypeError):
+            rows = {}
+        _MEMO[memo] = (path, rows)
+    path, stored = _MEMO[memo]
     row = stored.get(str(players))
     if row is None:
         problem = _PROBLEMS.get(memo)
@@ -124,8 +122,7 @@ def worst_figure(
             _PROBLEMS.clear()  # one rule set's hands at a time: they are large
             problem = _PROBLEMS[memo] = make()
         row = stored[str(players)] = _row(problem, players, budget)
-        text = json.dumps({"key": full_key, "rows": stored}, default=str)
-        write_cache(path, text, f"risk-worst-{rule_digest(full_key)}-*.json")
+        store_figures(path, full_key, {"rows": stored})
     try:
         return worst_from_row(row, bound)
     except (KeyError, TypeError, ValueError, ZeroDivisionError):  # a damaged cache row

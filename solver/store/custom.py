@@ -33,7 +33,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solver.core.errors import BullError, TableError
-from solver.core.files import arrow_source
+from solver.core.files import arrow_source, read_text
 from solver.store.sets import write_parquet
 from solver.store.tables import (
     SCHEMA_VERSION,
@@ -43,7 +43,15 @@ from solver.store.tables import (
     user_cache_dir,
 )
 
-__all__ = ["NOTICES", "code_digest", "rule_digest", "rule_table", "rule_table_path"]
+__all__ = [
+    "NOTICES",
+    "cached_figures",
+    "code_digest",
+    "rule_digest",
+    "rule_table",
+    "rule_table_path",
+    "store_figures",
+]
 
 _OPEN: dict[tuple[str, str], LoadedTable] = {}
 
@@ -156,3 +164,40 @@ def rule_table(
             raise TableError(f"the rule-set table {path} does not read back; delete it and retry")
     _OPEN[key] = loaded
     return loaded
+
+
+def cached_figures(
+    name: str, key: Mapping[str, Any], tables: str | os.PathLike[str] | None, limit: int
+) -> tuple[Path, dict[str, Any] | None]:
+    """Where the figures ``name`` computed for ``key`` (a rule set and options) are
+    cached, ``rules/<name>-<digest>-<code>.json`` beside the rule-set tables, and what
+    that file holds when it was written for exactly ``key`` (None when it is missing,
+    unreadable, larger than ``limit`` bytes or for another key)."""
+    path = rule_table_path(name, key, tables).with_suffix(".json")
+    try:
+        stored = json.loads(read_text(str(path), "cached figures", limit))
+    except (OSError, ValueError):  # BullError too
+        return path, None
+    if not isinstance(stored, dict):
+        return path, None
+    if stored.get("key") != json.loads(json.dumps(dict(key), default=str)):
+        return path, None
+    return path, stored
+
+
+def store_figures(path: Path, key: Mapping[str, Any], figures: Mapping[str, Any]) -> None:
+    """``figures`` and their ``key`` written to ``path`` (from :func:`cached_figures`)
+    whole or not at all (a temporary file renamed), and the same figures cached by other
+    code (another code digest in the name) removed. A cache that cannot be written is
+    skipped."""
+    text = json.dumps({"key": dict(key), **figures}, default=str)
+    tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, "utf-8")
+        os.replace(tmp, path)
+        for older in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*.json"):
+            if older != path:
+                older.unlink(missing_ok=True)
+    except OSError:
+        tmp.unlink(missing_ok=True)

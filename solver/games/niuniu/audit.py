@@ -28,8 +28,6 @@ later audit under the same rule set and options, by the same code, reads them ba
 from __future__ import annotations
 
 import json
-import os
-import uuid
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -38,7 +36,6 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import BullError
-from solver.core.files import read_text
 
 __all__ = ["audit_spec", "exact_figures"]
 
@@ -125,32 +122,17 @@ def exact_figures(r: Any, bet: Any, comm: Any, tables: str | None) -> dict[str, 
     fraction text) and the player's net (``net``: [amount, probability] pairs) under
     the rule set ``r`` with ``bet`` and commission ``comm``: computed once, then read
     from the cache (see the module docstring)."""
-    from solver.store.custom import rule_digest, rule_table_path
+    from solver.store.custom import cached_figures, rule_digest, store_figures
 
     key = {"figures": "niuniu audit 2", "rules": r.to_data(), "bet": bet, "commission": comm}
     memo = (rule_digest(key), tables)
     if memo in _FIGURES:
         return _FIGURES[memo]
-    path = rule_table_path("audit-figures", key, tables).with_suffix(".json")
-    fig: Any = None
-    try:
-        stored = json.loads(read_text(str(path), "cached figures", 1 << 24))  # bounded
-        if stored.get("key") == json.loads(json.dumps(key, default=str)):
-            fig = stored.get("figures")
-    except (OSError, ValueError, AttributeError):
-        fig = None
+    path, stored = cached_figures("audit-figures", key, tables, 1 << 24)
+    fig: Any = None if stored is None else stored.get("figures")
     if not _valid(fig):
         fig = _compute_figures(r, bet, comm, tables)
-        tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
-        try:  # written whole or not at all; a cache that cannot be written is skipped
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps({"key": key, "figures": fig}, default=str), "utf-8")
-            os.replace(tmp, path)
-            for older in path.parent.glob(f"audit-figures-{memo[0]}-*.json"):
-                if older != path:  # the same figures, kept by other code
-                    older.unlink(missing_ok=True)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        store_figures(path, key, {"figures": fig})
     _FIGURES[memo] = fig
     return dict(fig)
 

@@ -24,9 +24,6 @@ against a dealer's pok).
 
 from __future__ import annotations
 
-import json
-import os
-import uuid
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -34,7 +31,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.files import read_text
 from solver.games.pokdeng.rules import HandType
 
 __all__ = [
@@ -332,38 +328,27 @@ def exact_net(
 ) -> list[tuple[Fraction, Fraction]]:
     """:func:`net_distribution` under ``strategy``, computed once, then read from the
     cache next to the rule-set tables."""
-    from solver.store.custom import rule_digest, rule_table_path
+    from solver.store.custom import cached_figures, rule_digest, store_figures
 
     key = {"figures": "pokdeng audit net", "rules": r.to_data(), "strategy": strategy,
            "dealer_draws_at_most": dealer_k}  # fmt: skip
     memo = rule_digest(key) + (tables or "")
     if memo in _FIGURES:
         return _FIGURES[memo]
-    path = rule_table_path("audit-figures", key, tables).with_suffix(".json")
+    path, stored = cached_figures("audit-figures", key, tables, 1 << 24)
     net: list[tuple[Fraction, Fraction]] | None = None
     try:
-        stored = json.loads(read_text(str(path), "cached figures", 1 << 24))  # bounded
-        if stored.get("key") == key:
+        if stored is not None:
             net = [(Fraction(a), Fraction(p)) for a, p in stored["net"]]
             if sum(p for _, p in net) != 1:
                 net = None
-    except (OSError, ValueError, AttributeError, KeyError, TypeError, ZeroDivisionError):
+    except (ValueError, AttributeError, KeyError, TypeError, ZeroDivisionError):
         net = None
     if net is None:
         draws = strategy_draws(r, strategy, dealer_k, tables)
         compute = net_distribution if r.decks == 1 else shoe_net_distribution
         net = compute(r, draws, dealer_k)
-        tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
-        try:  # written whole or not at all; a cache that cannot be written is skipped
-            path.parent.mkdir(parents=True, exist_ok=True)
-            text = json.dumps({"key": key, "net": [[str(a), str(p)] for a, p in net]})
-            tmp.write_text(text, "utf-8")
-            os.replace(tmp, path)
-            for older in path.parent.glob(f"audit-figures-{rule_digest(key)}-*.json"):
-                if older != path:  # the same figures, kept by other code
-                    older.unlink(missing_ok=True)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        store_figures(path, key, {"net": [[str(a), str(p)] for a, p in net]})
     _FIGURES[memo] = net
     return net
 
