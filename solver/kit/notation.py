@@ -135,6 +135,10 @@ class Spans:
             self.data, self.starts[start:stop], self.ends[start:stop], self.valid[start:stop]
         )
 
+    def take(self, rows: npt.NDArray[np.int64]) -> Spans:
+        """The hands at ``rows``, in that order."""
+        return Spans(self.data, self.starts[rows], self.ends[rows], self.valid[rows])
+
     def tokens(
         self, eligible: npt.NDArray[np.bool_]
     ) -> tuple[

@@ -341,8 +341,7 @@ def _fast_cards(
     ids, size, ok = plain_cards(text, sizes)
     rest = np.flatnonzero(~ok)
     if len(rest):
-        spans = Spans.of_arrow(text)
-        some = Spans(spans.data, spans.starts[rest], spans.ends[rest], spans.valid[rest])
+        some = Spans.of_arrow(text).take(rest)
         ids[rest], size[rest], ok[rest] = card_tokens(some, sizes)
     return ids, size, ok
 
@@ -543,8 +542,7 @@ def _fast_tiles(
     types, size, ok = plain_tiles(text, sizes)
     rest = np.flatnonzero(~ok)
     if len(rest):
-        spans = Spans.of_arrow(text)
-        some = Spans(spans.data, spans.starts[rest], spans.ends[rest], spans.valid[rest])
+        some = Spans.of_arrow(text).take(rest)
         types[rest], size[rest], ok[rest] = tile_tokens(some, sizes)
     from solver.core.indexing import sort_columns
 
