@@ -439,10 +439,8 @@ class Prober:
         if not 0 < report.disagree < THIN or _stop(self.peer.faults):
             self.phases.append(Phase("substantiate"))
             return report
-        wrong = os.path.join(self._tmp.name, "thin.jsonl")
-        self.verify(out=wrong)
-        with open(wrong, "rb") as f:
-            lines = {int(json.loads(x)["line"]) for x in f if x.strip()}
+        # every disagreeing row is among the report's examples (THIN < MAX_LISTED)
+        lines = {int(e["line"]) for e in report.examples}
         keys = (self.key["hand"], self.key["player"], self.key["banker"])
         index = {n: u for u, n in enumerate(self.space.names)}
         seeds: list[list[list[int]]] = []
