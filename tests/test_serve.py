@@ -165,6 +165,23 @@ def test_a_rule_file_goes_in_the_body_never_as_a_path(
     assert "bull-serve-" not in bad.text  # the server's own file names stay private
 
 
+def test_the_servers_private_rule_files_go_with_it(tables: str) -> None:
+    """The folder of request rule files is the server's own: removed when it stops."""
+    import gc
+
+    from solver.serve.calls import Calls
+
+    calls = Calls(tables)
+    folder = calls._dir
+    from solver import games
+
+    calls.rules(games.get("pokdeng"), {"game": "pokdeng", "base": "standard", "deng": {"tong": 4}})
+    assert folder.is_dir() and any(folder.iterdir())
+    del calls
+    gc.collect()
+    assert not folder.exists()
+
+
 def test_verify_rows_in_the_cli_report_out(client: TestClient, tables: str, tmp_path: Path) -> None:
     rows = [
         {"hand": NN[0], "points": 7, "bull": "3D 7S KS"},

@@ -122,7 +122,9 @@ class Calls:
     def __init__(self, tables: str | None = None, max_batch: int = 10_000) -> None:
         self.tables = tables
         self.max_batch = max_batch
-        self._dir = Path(tempfile.mkdtemp(prefix="bull-serve-"))
+        # removed with the object, or at the interpreter's exit (a weakref finalizer)
+        self._tmp = tempfile.TemporaryDirectory(prefix="bull-serve-")
+        self._dir = Path(self._tmp.name)
         private = re.escape(str(self._dir))
         self._rows = re.compile(private + r"[\\/]verify-[\w.-]+[\\/]claims\.jsonl")
         self._private = re.compile(private + r"[\\/][\w.-]+")
