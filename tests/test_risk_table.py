@@ -285,6 +285,8 @@ def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
     """``bull risk`` end to end with small simulations: one JSON shape for every game,
     the exact mean and heads-up figures, the labels of what is simulated."""
     from solver import cli
+    from solver.games.niuniu import risk as niuniu_risk
+    from solver.games.pokdeng import risk as pokdeng_risk
     from solver.games.taungau import risk as taungau_risk
     from solver.games.taungau.covariance import ExactCovariance
     from solver.kit import banker
@@ -295,6 +297,11 @@ def test_cli_risk_answers_every_game(tmp_path: Any, monkeypatch: Any) -> None:
     stand_in = ExactCovariance(Fraction(0), Fraction(1, 3), Fraction(1, 3), 1, 1, 0.0)
     monkeypatch.setattr(taungau_risk, "exact_covariance", lambda *a, **k: stand_in)
     monkeypatch.setattr(banker, "cached_fraction", lambda name, key, compute, tables: compute())
+    # the one-player runs below take each game's default sample size (no --sim-tables),
+    # shrunk to this test's 2,000 tables: their figures are exact, the sample is the one
+    # the table run drew (the default sizes cost a minute of CPU and change nothing here)
+    for room in (niuniu_risk, taungau_risk, pokdeng_risk):
+        monkeypatch.setattr(room, "SIM_TABLES", 2_000)
     shapes = set()
     for game, n in (("niuniu", 9), ("taungau", 5), ("pokdeng", 16)):
         out, err = StringIO(), StringIO()

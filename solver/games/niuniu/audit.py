@@ -45,7 +45,8 @@ _FIGURES: dict[tuple[str, str | None], dict[str, Any]] = {}
 def net_distribution(r: Any, mu: Any, bet: str, c: Fraction) -> list[tuple[Fraction, Fraction]]:
     """The exact distribution of the player's net over every ordered pair of hands the
     matchup counts ``mu`` cover (:func:`~solver.games.niuniu.odds.matchups_of`, any
-    deck or shoe), for ``bet`` with commission ``c``: (amount, probability) by amount.
+    deck or shoe; or their sums by category, :func:`~solver.games.niuniu.odds.niuniu_sums`)
+    for ``bet`` with commission ``c``: (amount, probability) by amount.
 
     A win with a hand of category k pays ``m_k (1 - c)``; a loss to a banker hand of
     category k costs ``m_k``; an equal showdown is a push (``on_tie = "banker"``: a loss
@@ -53,19 +54,11 @@ def net_distribution(r: Any, mu: Any, bet: str, c: Fraction) -> list[tuple[Fract
     counted directly; his losses by the banker's category equal them, the two hands
     being exchangeable (an ordered pair and its swap are dealt equally often).
     """
-    from solver.games.niuniu.rules import Category
-    from solver.kit.exact import group_sums
+    from solver.games.niuniu.matchups import MatchupSums, sums_of
 
     mult = [int(m) for m in r.multiplier_row(bet)]
-    ncat = len(Category)
-    cat = mu.category.astype(np.int64)
-    if mu.weight is None:
-        wins = group_sums(cat, mu.below, ncat)
-        ties = group_sums(cat, mu.equal, ncat)
-    else:
-        masks = [cat == k for k in range(ncat)]
-        wins = [mu.player_sum(mu.below, m) for m in masks]
-        ties = [mu.player_sum(mu.equal, m) for m in masks]
+    sums = mu if isinstance(mu, MatchupSums) else sums_of(mu, r.n_codes)
+    wins, ties, ncat = sums.wins, sums.ties, len(sums.wins)
     banker_ties = r.on_tie == "banker"
     counts: dict[Fraction, int] = {}
     for k in range(ncat):
@@ -76,20 +69,20 @@ def net_distribution(r: Any, mu: Any, bet: str, c: Fraction) -> list[tuple[Fract
         ):
             if n:
                 counts[amount] = counts.get(amount, 0) + n
-    pairs = mu.pairs
+    pairs = sums.pairs
     if sum(counts.values()) != pairs:
         raise AssertionError("the net counts do not add up to every pair")
     return [(a, Fraction(n, pairs)) for a, n in sorted(counts.items())]
 
 
 def _compute_figures(r: Any, bet: Any, comm: Any, tables: str | None) -> dict[str, Any]:
-    from solver.games.niuniu.odds import edge_of, niuniu_matchups, odds
+    from solver.games.niuniu.odds import edge_of, niuniu_sums, odds
     from solver.kit.exact import exact_commission
 
     res = odds(r, tables)
     c = exact_commission(comm, r.commission)
     bet_name = r.bet(bet)
-    mu = niuniu_matchups(r, tables)
+    mu = niuniu_sums(r, tables)
     edge = edge_of(r, mu, bet_name, c)
     net = net_distribution(r, mu, bet_name, c)
     if sum(a * p for a, p in net) != edge.ev or sum(p for a, p in net if a > 0) != edge.p_win:

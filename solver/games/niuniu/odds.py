@@ -11,244 +11,47 @@ exactly equal (``on_tie``)."""
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from solver.games.niuniu.matchups import (
+    MatchupSums,
+    NiuNiuMatchups,
+    _niuniu_rules,
+    matchups_of,
+    niuniu_matchups,
+    niuniu_sums,
+    shoe_curve,
+    shoe_matchups,
+    sums_of,
+)
 from solver.kit.exact import (
     OddsResult,
     TablesLike,
-    disjoint_counts,
     exact_commission,
     fraction_text,
-    group_sums,
     percent,
 )
 from solver.kit.risk import NetDistribution, distribution_text
-from solver.kit.shoe import exact_dot, shoe_counts
 
 __all__ = [
     "EdgeResult",
+    "MatchupSums",
     "NiuNiuMatchups",
     "edge_of",
     "edge_text",
     "matchups_of",
     "niuniu_edge",
     "niuniu_matchups",
+    "niuniu_sums",
     "odds",
     "shoe_curve",
     "shoe_matchups",
 ]
-
-
-def _niuniu_rules(rules: Any) -> Any:
-    from solver.games.niuniu.rules import NiuNiuRules, load_rules
-
-    return rules if isinstance(rules, NiuNiuRules) else load_rules(rules)
-
-
-def _niuniu_columns(
-    rules: Any, tables: TablesLike
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
-    """(hands, strength, category) of every hand of the rule set's deck in table order
-    (2,598,960 in colex order, or 658,008 without J/Q/K; from a shoe every multiset in
-    dense multiset order), from its table (a preset's, or the rule file's own, built on
-    first use)."""
-    from solver.games.niuniu.source import rules_table
-
-    t = rules_table(rules, tables)
-    hands = np.stack([t.column(f"c{i}") for i in range(5)], axis=1).astype(np.uint8)
-    return (
-        hands,
-        t.column(f"{rules.name}_strength").astype(np.int64),
-        t.column(f"{rules.name}_category").astype(np.uint8),
-    )
-
-
-@dataclass(frozen=True)
-class NiuNiuMatchups:
-    """Per player hand (table order): the disjoint banker hands it beats (``below``),
-    ties (``equal``) and loses to (``above``); ``mult_above[:, j]``: the sum of the
-    stronger banker hands' multipliers for ``bets[j]``; ``category``: the player hand's
-    own. From a shoe (``weight`` given: the ways to deal each player hand) the counts
-    are ways to deal the banker's hand from the rest of the shoe; ``banker_hands`` is
-    the ways after any one player hand."""
-
-    rules: str
-    bets: tuple[str, ...]
-    category: npt.NDArray[np.uint8]
-    below: npt.NDArray[np.int64]
-    equal: npt.NDArray[np.int64]
-    above: npt.NDArray[np.int64]
-    mult_above: npt.NDArray[np.int64]
-    banker_hands: int
-    seconds: float
-    weight: npt.NDArray[np.int64] | None = None
-    decks: int = 1
-
-    def player_sum(self, values: npt.NDArray[np.integer], mask: Any = None) -> int:
-        """Σ over player hands (those in ``mask``) of weight * value, exactly."""
-        v = np.asarray(values, dtype=np.int64)
-        w = self.weight
-        if mask is not None:
-            v = v[mask]
-            w = None if w is None else w[mask]
-        if w is None:
-            return int(v.sum(dtype=np.int64))
-        return exact_dot(w, v)
-
-    @property
-    def pairs(self) -> int:
-        """How many ordered pairs (player hand, banker hand) the counts cover."""
-        n = len(self.category) if self.weight is None else int(self.weight.sum())
-        return n * self.banker_hands
-
-
-_MATCHUPS: dict[tuple[str, str], NiuNiuMatchups] = {}
-
-
-def matchups_of(
-    rules: Any,
-    hands: npt.NDArray[np.uint8],
-    strength: npt.NDArray[np.int64],
-    category: npt.NDArray[np.uint8],
-    deck: int,
-) -> NiuNiuMatchups:
-    """The matchup counts of ``hands`` (every 5-subset of ``range(deck)``, colex order;
-    from a shoe of ``rules.decks`` decks every 5-multiset, see :func:`shoe_matchups`)
-    with their strengths and categories under ``rules``, for every bet of the rule set."""
-    import time
-
-    if rules.decks > 1:
-        return shoe_matchups(rules, hands, strength, category, deck, [rules.decks])[0]
-    t0 = time.perf_counter()
-    weights = _bet_weights(rules, category)
-    c = disjoint_counts(hands, strength, deck, weights)
-    return NiuNiuMatchups(
-        rules=rules.name,
-        bets=tuple(rules.bets),
-        category=category,
-        below=c.below,
-        equal=c.equal,
-        above=c.above,
-        mult_above=np.asarray(c.weight_above, dtype=np.int64),
-        banker_hands=c.total,
-        seconds=time.perf_counter() - t0,
-    )
-
-
-def _bet_weights(rules: Any, category: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    """Per hand and bet of the rule set: the multiplier the hand collects when it wins."""
-    return np.stack(
-        [np.asarray(rules.multiplier_row(b), dtype=np.int64)[category] for b in rules.bets], axis=1
-    )
-
-
-def shoe_matchups(
-    rules: Any,
-    hands: npt.NDArray[np.uint8],
-    strength: npt.NDArray[np.int64],
-    category: npt.NDArray[np.uint8],
-    faces: int,
-    decks: list[int],
-) -> list[NiuNiuMatchups]:
-    """The matchup counts of every 5-multiset of ``range(faces)`` (dense multiset order)
-    dealt from shoes of each size in ``decks`` (one sort serves them all; with one deck
-    the figures are the one-deck ones, the repeats weighing 0)."""
-    import time
-
-    t0 = time.perf_counter()
-    weights = _bet_weights(rules, category)
-    out = []
-    for c in shoe_counts(hands, strength, faces, decks, weights):
-        out.append(
-            NiuNiuMatchups(
-                rules=rules.name,
-                bets=tuple(rules.bets),
-                category=category,
-                below=c.below,
-                equal=c.equal,
-                above=c.above,
-                mult_above=c.weight_above,
-                banker_hands=c.total,
-                seconds=(time.perf_counter() - t0) / len(decks),
-                weight=c.weight,
-                decks=c.decks,
-            )
-        )
-    return out
-
-
-def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatchups:
-    """The exact per-hand matchup counts under ``rules`` for every bet of the rule set
-    (computed once per rule set and tables directory, then cached)."""
-    import time
-
-    r = _niuniu_rules(rules)
-    key = _cache_key(r, tables)
-    hit = _MATCHUPS.get(key)
-    if hit is not None:
-        return hit
-    t0 = time.perf_counter()
-    out = matchups_of(r, *_niuniu_columns(r, tables), r.deck_size)
-    out = replace(out, seconds=time.perf_counter() - t0)
-    _remember(key, out)
-    return out
-
-
-def _cache_key(rules: Any, tables: TablesLike) -> tuple[str, str]:
-    """What the matchup counts depend on: the hands and the bets' multipliers (not the
-    name, the commission or what a tie does), and the tables."""
-    data = rules.to_data()
-    key = {k: v for k, v in data.items() if k not in _NOT_IN_MATCHUPS}
-    return (json.dumps(key, sort_keys=True), os.fspath(tables) if tables else "")
-
-
-_NOT_IN_MATCHUPS = ("name", "description", "commission", "on_tie", "default_bet")
-
-
-def _remember(key: tuple[str, str], mu: NiuNiuMatchups) -> None:
-    while len(_MATCHUPS) >= 10:  # a few rule sets' arrays (60-150 MB each)
-        del _MATCHUPS[next(iter(_MATCHUPS))]
-    _MATCHUPS[key] = mu
-
-
-def shoe_curve(
-    rules: Any, decks: list[int], tables: TablesLike = None, keep: Any = None
-) -> dict[int, NiuNiuMatchups]:
-    """The matchup counts of ``rules`` dealt from shoes of each size in ``decks``, in
-    one pass over every 5-multiset (the table of ``rules``, which must be a shoe rule
-    set). Each (or each size in ``keep``) is cached as the matchups of ``rules`` with
-    that many decks, so :func:`niuniu_edge` answers them at once afterwards; one deck
-    comes out of the same pass (repeats weigh 0) and equals the one-deck figures
-    exactly. Each size's counts take ~180 MB: pass a few sizes at a time to bound the
-    memory (``bull report`` does)."""
-    from dataclasses import replace as dc_replace
-
-    r = _niuniu_rules(rules)
-    if not r.shoe:
-        raise ValueError("shoe_curve needs a shoe rule set (decks > 1) for its table")
-    out: dict[int, NiuNiuMatchups] = {}
-    todo = []
-    for d in decks:
-        hit = _MATCHUPS.get(_cache_key(dc_replace(r, decks=d), tables))
-        if hit is not None:
-            out[d] = hit
-        else:
-            todo.append(d)
-    if todo:
-        hands, strength, category = _niuniu_columns(r, tables)
-        for mu in shoe_matchups(r, hands, strength, category, r.deck_size, todo):
-            out[mu.decks] = mu
-            if keep is None or mu.decks in keep:
-                _remember(_cache_key(dc_replace(r, decks=mu.decks), tables), mu)
-    return {d: out[d] for d in decks}
 
 
 @dataclass(frozen=True)
@@ -336,31 +139,21 @@ def niuniu_edge(
     bet_name = r.bet(bet)
     c = exact_commission(commission, r.commission)
     t1 = time.perf_counter()
-    mu = niuniu_matchups(r, tables)
+    sums = niuniu_sums(r, tables)
     lookup = time.perf_counter() - t1  # ~0 when the counts were cached
-    res = edge_of(r, mu, bet_name, c)
-    return replace(res, seconds=time.perf_counter() - t0 - lookup + mu.seconds)
+    res = edge_of(r, sums, bet_name, c)
+    return replace(res, seconds=time.perf_counter() - t0 - lookup + sums.seconds)
 
 
-def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult:
+def edge_of(rules: Any, mu: NiuNiuMatchups | MatchupSums, bet: str, c: Fraction) -> EdgeResult:
     """The exact edge of ``bet`` with commission ``c`` from matchup counts ``mu`` (of any
-    deck: :func:`matchups_of`)."""
-    j = mu.bets.index(bet)
+    deck: :func:`matchups_of`) or their sums by category (:func:`niuniu_sums`)."""
+    s = mu if isinstance(mu, MatchupSums) else sums_of(mu, rules.n_codes)
+    j = s.bets.index(bet)
     mult = np.asarray(rules.multiplier_row(bet), dtype=np.int64)
-    pairs = mu.pairs
+    pairs = s.pairs
     ncat = rules.n_codes
-    cat = mu.category.astype(np.int64)
-    if mu.weight is None:
-        hands_k = [int(x) for x in np.bincount(cat, minlength=ncat)]
-        wins = group_sums(cat, mu.below, ncat)
-        paid = group_sums(cat, mu.mult_above[:, j], ncat)
-        ties = group_sums(cat, mu.equal, ncat)  # equal strength: equal category, equal m
-    else:
-        masks = [cat == k for k in range(ncat)]
-        hands_k = [mu.player_sum(np.ones(len(cat), np.int64), m) for m in masks]
-        wins = [mu.player_sum(mu.below, m) for m in masks]
-        paid = [mu.player_sum(mu.mult_above[:, j], m) for m in masks]
-        ties = [mu.player_sum(mu.equal, m) for m in masks]
+    hands_k, wins, paid, ties = s.hands, s.wins, s.paid[j], s.ties
     banker_ties = rules.on_tie == "banker"
     rank = rules.category_rank
     order = sorted((i for i in range(ncat) if rank[i] >= 0), key=lambda i: rank[i])
@@ -376,10 +169,10 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
     for label in labels:
         k = code[label]
         if hands_k[k]:
-            ev_by[label] = net(k) / (int(hands_k[k]) * mu.banker_hands)
+            ev_by[label] = net(k) / (int(hands_k[k]) * s.banker_hands)
     win_total = sum(wins)
     tie_total = sum(ties)
-    loss_total = mu.player_sum(mu.above)
+    loss_total = s.losses_total
     if win_total + tie_total + loss_total != pairs:
         raise AssertionError("matchup counts do not add up to every pair")
     ev = Fraction(ev_num) / pairs
@@ -398,8 +191,8 @@ def edge_of(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult
         player_win_category=player_k,
         ev_by_category=ev_by,
         hands_by_category={lb: int(hands_k[code[lb]]) for lb in labels},
-        seconds=mu.seconds,
-        decks=mu.decks,
+        seconds=s.seconds,
+        decks=s.decks,
     )
 
 

@@ -9,13 +9,8 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from solver.games.niuniu.odds import (
-    EdgeResult,
-    edge_of,
-    niuniu_edge,
-    odds,
-    shoe_curve,
-)
+from solver.games.niuniu.matchups import shoe_sums
+from solver.games.niuniu.odds import EdgeResult, edge_of, niuniu_edge, odds
 from solver.games.niuniu.rules import NiuNiuRules, load_rules
 from solver.games.niuniu.simulate import simulate_niuniu
 from solver.kit.exact import OddsResult, exact_commission, fraction_text, percent
@@ -87,7 +82,7 @@ def section(ctx: ReportContext) -> None:
     md = ctx.md
     md += ["## Niu Niu", ""]
     shoe = load_rules("shoe6")
-    curve = _curve_edges(ctx, shoe)  # also serves preset shoe6 (its counts are kept)
+    curve = _curve_edges(ctx, shoe)  # also serves preset shoe6 (its sums are cached)
     nn_odds = {p: odds(p, ctx.tables) for p in PRESETS}
     nn_edges: dict[str, EdgeResult] = {}
     for preset in PRESETS:
@@ -189,15 +184,15 @@ it is counted; all eight at once peaked near 2.5 GB)."""
 def _curve_edges(
     ctx: ReportContext, shoe: NiuNiuRules
 ) -> tuple[dict[str, list[EdgeResult]], float]:
-    """The edges of every bet at each of the report's shoe sizes, a few sizes per pass;
-    only the 6-deck counts stay cached (preset ``shoe6`` uses them)."""
+    """The edges of every bet at each of the report's shoe sizes, a few sizes per pass
+    (each size's sums cached: preset ``shoe6`` reads the 6-deck ones)."""
     sizes = list(ctx.shoe_decks)
     c = exact_commission(None, shoe.commission)
     edges: dict[str, list[EdgeResult]] = {bet: [] for bet in shoe.bets}
     seconds = 0.0
     for i in range(0, len(sizes), CURVE_BATCH):
         ctx.progress(f"niuniu: shoes of {', '.join(map(str, sizes[i : i + CURVE_BATCH]))} decks")
-        batch = shoe_curve(shoe, sizes[i : i + CURVE_BATCH], ctx.tables, keep={shoe.decks})
+        batch = shoe_sums(shoe, sizes[i : i + CURVE_BATCH], ctx.tables)
         for d, mu in batch.items():
             for bet in shoe.bets:
                 edges[bet].append(edge_of(replace(shoe, decks=d), mu, bet, c))

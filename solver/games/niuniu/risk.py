@@ -16,10 +16,11 @@ import numpy.typing as npt
 from solver.games.niuniu.audit import net_distribution
 from solver.games.niuniu.odds import (
     EdgeResult,
+    MatchupSums,
     NiuNiuMatchups,
     edge_of,
     niuniu_edge,
-    niuniu_matchups,
+    niuniu_sums,
 )
 from solver.kit.banker import BankerRisk, Worst
 from solver.kit.banker import table_risk as kit_table_risk
@@ -32,12 +33,14 @@ from solver.kit.table_worst import WorstProblem, worst_figure
 __all__ = ["SIM_TABLES", "edge", "edge_with_net", "table_risk", "worst_problem"]
 
 
-def edge_with_net(rules: Any, mu: NiuNiuMatchups, bet: str, c: Fraction) -> EdgeResult:
+def edge_with_net(
+    rules: Any, mu: NiuNiuMatchups | MatchupSums, bet: str, c: Fraction
+) -> EdgeResult:
     """:func:`~solver.games.niuniu.odds.edge_of` with its ``net`` distribution (any deck)."""
     return _attach(rules, mu, edge_of(rules, mu, bet, c))
 
 
-def _attach(rules: Any, mu: NiuNiuMatchups, res: EdgeResult) -> EdgeResult:
+def _attach(rules: Any, mu: NiuNiuMatchups | MatchupSums, res: EdgeResult) -> EdgeResult:
     net = NetDistribution.of(net_distribution(rules, mu, res.bet, res.commission))
     if net.mean != res.ev:
         raise AssertionError("the net distribution's mean is not the exact edge")
@@ -51,11 +54,11 @@ def edge(
     tables: TablesLike = None,
 ) -> EdgeResult:
     """:func:`~solver.games.niuniu.odds.niuniu_edge` with its ``net`` distribution."""
-    from solver.games.niuniu.odds import _niuniu_rules
+    from solver.games.niuniu.matchups import _niuniu_rules
 
     r = _niuniu_rules(rules)
     res = niuniu_edge(r, bet, commission, tables)
-    return _attach(r, niuniu_matchups(r, tables), res)  # the counts are cached
+    return _attach(r, niuniu_sums(r, tables), res)  # the sums are cached
 
 
 SIM_TABLES = 2_000_000
@@ -75,7 +78,7 @@ def table_risk(
     """``bull risk niuniu``: the banker against ``players`` players from one deck (or
     the rule set's shoe), under the bet and commission of ``options``."""
     from solver.games.niuniu.audit import audit_spec, exact_figures
-    from solver.games.niuniu.odds import _niuniu_rules
+    from solver.games.niuniu.matchups import _niuniu_rules
     from solver.kit.exact import exact_commission
 
     r = _niuniu_rules(rules)
@@ -133,7 +136,7 @@ def _hands(r: Any, tables: str | None, deck: Sequence[int] | None) -> _Hands:
     """:class:`_Hands` of ``r``: kinds are ranks, except that ten-valued ranks (10, J,
     Q, K) share one when swapping them changes no type's set of categories (kinds only
     coarsen the search's bound: any choice is exact, this one keeps it tight)."""
-    from solver.games.niuniu.odds import _niuniu_columns
+    from solver.games.niuniu.matchups import _niuniu_columns
 
     hands, strength, cat8 = _niuniu_columns(r, tables)
     cat = cat8.astype(np.int64)
@@ -210,7 +213,7 @@ def worst_problem(
     the cards dealt from (a card listed as often as the deck holds it; default the rule
     set's deck or shoe)."""
     from solver.core.cards import CARD_NAMES
-    from solver.games.niuniu.odds import _niuniu_rules
+    from solver.games.niuniu.matchups import _niuniu_rules
 
     r = _niuniu_rules(rules)
     bet = r.bet(bet)
