@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -121,8 +122,6 @@ def matchups_of(
     """The matchup counts of ``hands`` (every 5-subset of ``range(deck)``, colex order;
     from a shoe of ``rules.decks`` decks every 5-multiset, see :func:`shoe_matchups`)
     with their strengths and categories under ``rules``, for every bet of the rule set."""
-    import time
-
     if rules.decks > 1:
         return shoe_matchups(rules, hands, strength, category, deck, [rules.decks])[0]
     t0 = time.perf_counter()
@@ -159,8 +158,6 @@ def shoe_matchups(
     """The matchup counts of every 5-multiset of ``range(faces)`` (dense multiset order)
     dealt from shoes of each size in ``decks`` (one sort serves them all; with one deck
     the figures are the one-deck ones, the repeats weighing 0)."""
-    import time
-
     t0 = time.perf_counter()
     weights = _bet_weights(rules, category)
     out = []
@@ -186,8 +183,6 @@ def shoe_matchups(
 def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatchups:
     """The exact per-hand matchup counts under ``rules`` for every bet of the rule set
     (computed once per rule set and tables directory, then cached)."""
-    import time
-
     r = _niuniu_rules(rules)
     key = _cache_key(r, tables)
     hit = _MATCHUPS.get(key)
@@ -412,12 +407,18 @@ def _disk_key(key: tuple[str, str, str]) -> dict[str, Any]:
 
 def niuniu_sums(rules: Any = None, tables: TablesLike = None) -> MatchupSums:
     """The per-category sums of :func:`niuniu_matchups` under ``rules``: read from
-    memory or the disk cache, else counted once and kept in both."""
+    memory or the disk cache, else counted once and kept in both (the counts
+    themselves, 60-150 MB, are not kept)."""
     r = _niuniu_rules(rules)
     key = _sums_key(r, tables, r.decks > 1)
     path, got = _read_sums(key, r, tables)
-    if got is None:
-        got = sums_of(niuniu_matchups(r, tables), r.n_codes)
+    if got is None:  # counted (or taken from memory) without keeping the counts' arrays
+        t0 = time.perf_counter()
+        mu = _MATCHUPS.get(_cache_key(r, tables))
+        if mu is None:
+            mu = matchups_of(r, *_niuniu_columns(r, tables), r.deck_size)
+            mu = replace(mu, seconds=time.perf_counter() - t0)
+        got = sums_of(mu, r.n_codes)
         _keep_sums(key, got, path)
     return got
 
