@@ -408,17 +408,12 @@ def _disk_key(key: tuple[str, str, str]) -> dict[str, Any]:
 def niuniu_sums(rules: Any = None, tables: TablesLike = None) -> MatchupSums:
     """The per-category sums of :func:`niuniu_matchups` under ``rules``: read from
     memory or the disk cache, else counted once and kept in both (the counts
-    themselves, 60-150 MB, are not kept)."""
+    themselves in memory, as :func:`niuniu_matchups` keeps them)."""
     r = _niuniu_rules(rules)
     key = _sums_key(r, tables, r.decks > 1)
     path, got = _read_sums(key, r, tables)
-    if got is None:  # counted (or taken from memory) without keeping the counts' arrays
-        t0 = time.perf_counter()
-        mu = _MATCHUPS.get(_cache_key(r, tables))
-        if mu is None:
-            mu = matchups_of(r, *_niuniu_columns(r, tables), r.deck_size)
-            mu = replace(mu, seconds=time.perf_counter() - t0)
-        got = sums_of(mu, r.n_codes)
+    if got is None:  # the counts stay in memory too: a test worker may read them after
+        got = sums_of(niuniu_matchups(r, tables), r.n_codes)
         _keep_sums(key, got, path)
     return got
 
