@@ -130,6 +130,9 @@ class Scorer:
         # explain them (their explains bits, packed), counted by atom set; agreeing rows
         self.lost: dict[bytes, Shapes] = {}
         self.lost_complete = True
+        self.records_left = _MAX_LOST_RECORDS
+        """Disagreeing rows whose atoms may yet be counted from their records (a checker
+        without a vectorised count)."""
         """Whether :attr:`lost` holds every disagreeing row (else: those no cause explains)."""
         self.agreeing: Shapes = Counter()
         self.uncounted: set[int] = set()
@@ -357,6 +360,13 @@ class Scorer:
         inv = inv.ravel()
         counts = getattr(res.record, "lost_counts", None)
         zero = bytes(packed.shape[1])
+        if counts is None and len(uniq) <= _MAX_LOST_PATTERNS and len(rows) <= self.records_left:
+            # no vectorised count: the rows' own records, while they are few (else the
+            # rows no cause explains, and a further pass over the file if needed)
+            self.records_left -= len(rows)
+            for j, key in enumerate(uniq.tolist()):
+                self.lost.setdefault(bytes(key), Counter()).update(row_atoms(res, rows[inv == j]))
+            return
         if counts is None or len(uniq) > _MAX_LOST_PATTERNS:
             some = np.flatnonzero(~explains.any(axis=1))
             if len(some) < len(rows):
@@ -580,3 +590,8 @@ class Scorer:
 _MAX_LOST_PATTERNS = 64
 """Distinct sets of explaining causes in a group above which the first pass counts for
 the learner only the rows no cause explains."""
+_MAX_LOST_RECORDS = 50_000
+"""Disagreeing rows the first pass counts for the learner from their records, one by
+one, when the checker has no vectorised count (``record.lost_counts``): past them, only
+the rows no cause explains (the others, if the cover leaves some, in a further pass
+over the file, which costs about as much as the first)."""
