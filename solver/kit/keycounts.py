@@ -45,8 +45,12 @@ __all__ = [
 GROUP = 1 << 17
 """Keys scored at a time (one group of agreeing rows per so many keys)."""
 _PENDING = 1 << 21
-"""Keys buffered before they are added to the table (sorted: one pass over it)."""
+"""Keys buffered before they are added to the table, at least (up to as many as the
+table has keys: four bytes each, and one ``np.bincount`` over the table for them all)."""
 _INT32 = (1 << 31) - 1
+_DENSE = 16
+"""Keys flushed at once, as a fraction ``1/_DENSE`` of the table, from which they are
+counted by ``np.bincount`` over the whole table rather than sorted and scattered."""
 
 
 @dataclass
@@ -57,7 +61,7 @@ class _Table:
     order: int
     rows: Callable[[npt.NDArray[np.int64], Sequence[str]], Checked]
     counts: npt.NDArray[Any] | None = None
-    pending: list[npt.NDArray[np.int64]] = field(default_factory=list)
+    pending: list[npt.NDArray[np.integer]] = field(default_factory=list)
     waiting: int = 0
     total: int = 0
     found: dict[bool, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = field(
@@ -67,15 +71,15 @@ class _Table:
 
     def add(self, keys: npt.NDArray[np.int64]) -> None:
         self.found.clear()
-        self.pending.append(keys)
+        self.pending.append(keys.astype(np.int32) if self.space <= _INT32 else keys)
         self.waiting += len(keys)
-        if self.waiting >= _PENDING:
+        if self.waiting >= max(_PENDING, self.space):
             self.flush()
 
     def flush(self) -> None:
         if not self.pending:
             return
-        k = np.sort(np.concatenate(self.pending))
+        k = np.concatenate(self.pending)
         self.pending, self.waiting = [], 0
         if not len(k):
             return
@@ -84,6 +88,10 @@ class _Table:
         self.total += len(k)
         if self.total > _INT32 and self.counts.dtype != np.int64:
             self.counts = self.counts.astype(np.int64)
+        if len(k) * _DENSE >= self.space:  # many keys: counted in one pass over the table
+            self.counts += np.bincount(k, minlength=self.space).astype(self.counts.dtype)
+            return
+        k = np.sort(k)
         start = np.flatnonzero(np.concatenate(([True], k[1:] != k[:-1])))
         size = np.diff(np.append(start, len(k)))
         self.counts[k[start]] += size.astype(self.counts.dtype)
@@ -261,8 +269,13 @@ def row_atoms(res: Checked, rows: npt.NDArray[np.int64], counts: str = "lost_cou
 
 
 def weighted_atoms(group: Checked, weight: npt.NDArray[np.int64]) -> Shapes:
-    """A group's rows counted by atom set, row ``i`` counted ``weight[i]`` times: the
+    """A group's rows counted by atom set, row ``i`` counted ``weight[i]`` times: by the
+    checker's ``record.weighted_atom_counts(rows, weight)`` when it has one, else the
     rows of each count together (vectorised when the checker can)."""
+    together = getattr(group.record, "weighted_atom_counts", None)
+    if together is not None:  # the checker weighs its rows itself
+        got: Shapes = together(np.arange(len(weight)), weight)
+        return got
     counts = getattr(group.record, "atom_counts", None)
     out: Shapes = Counter()
     if counts is None:

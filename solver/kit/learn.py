@@ -150,12 +150,14 @@ def card_atom_counts(
     showdown: bool = False,
     extras: Sequence[Extra] = (),
     pad: int = 255,
+    weights: npt.NDArray[np.int64] | None = None,
 ) -> Shapes:
     """Rows of card hands (card ids ``rank * 4 + suit``, ``pad`` = no card) counted by
     their atom set, vectorised: the atoms :func:`atoms` reads from the rows' records —
     a hand row's shape, or with ``showdown`` a showdown row's player's — plus, per
     ``(codes, names)`` of ``extras``, the atom ``names[codes[i]]`` of row ``i`` (e.g.
-    ``category niu_7``, or a wrong claim: :func:`claim_codes`).
+    ``category niu_7``, or a wrong claim: :func:`claim_codes`). ``weights``: row ``i``
+    counted ``weights[i]`` times (exact below 2**53 in all).
 
     >>> ids = np.array([[0, 4, 17, 255, 255], [0, 1, 44, 48, 40]], dtype=np.uint8)
     >>> c = card_atom_counts(ids)
@@ -184,7 +186,12 @@ def card_atom_counts(
     code = ((((faces * 2 + ace) * 16 + top) * 2 + one_suit) * 16) + n
     for codes, names in extras:  # mixed radix: one integer per atom set
         code = code * len(names) + np.asarray(codes, dtype=np.int64)
-    uniq, counts = np.unique(code, return_counts=True)
+    if weights is None:
+        uniq, counts = np.unique(code, return_counts=True)
+    else:
+        uniq, inv = np.unique(code, return_inverse=True)
+        summed = np.bincount(inv.ravel(), weights=weights, minlength=len(uniq))
+        counts = np.rint(summed).astype(np.int64)
     out: Shapes = Counter()
     for k, cnt in zip(uniq.tolist(), counts.tolist(), strict=True):
         got: list[str] = []

@@ -102,6 +102,8 @@ class PokDengChecker:
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
         stated, cv = claim_rows(claims, rows)
+        if len(rows) == len(bad):  # no row malformed: the arrays as they are
+            return self._hands(rows, bad, messages, hands.ids, hands.size, stated, cv)
         return self._hands(rows, bad, messages, hands.ids[rows], hands.size[rows], stated, cv)
 
     def _key_rows(

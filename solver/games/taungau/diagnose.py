@@ -283,7 +283,8 @@ def _written_triples(written: npt.NDArray[np.integer] | None, n: int) -> npt.NDA
     for t, tri in enumerate(TRIPLES):
         index[sum(1 << p for p in tri)] = t
     w = np.asarray(written, dtype=np.int64)
-    masks = np.stack([(1 << w[:, list(tri)]).sum(axis=1) for tri in TRIPLES])
+    bit = [np.left_shift(1, w[:, j]) for j in range(w.shape[1])]  # a column at a time
+    masks = np.stack([bit[a] | bit[b] | bit[c] for a, b, c in TRIPLES])
     return np.asarray(index[masks], dtype=np.int64)
 
 

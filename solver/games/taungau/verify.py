@@ -77,6 +77,18 @@ _ORDER_OF = np.full(5**5, -1, dtype=np.int64)
 _ORDER_OF[_PERMS @ _BASE5] = np.arange(_ORDERS)
 
 
+def _order_code(order: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """Orders written (n, 5) in base 5 (``order @ _BASE5``), a column at a time.
+
+    >>> _order_code(np.array([[0, 1, 2, 3, 4], [4, 3, 2, 1, 0]], dtype=np.int8)).tolist()
+    [2930, 194]
+    """
+    code = np.zeros(len(order), dtype=np.int64)
+    for j in range(order.shape[1] - 1, -1, -1):
+        code = code * 5 + order[:, j]
+    return code
+
+
 @dataclass(frozen=True)
 class _Shapes:
     """Every shape of a Tau Ngau hand (its sorted tile ids, copy 0 of a type first: a
@@ -88,7 +100,9 @@ class _Shapes:
     """A sorted hand's colex rank → its shape (-1: not one)."""
     answers: dict[str, npt.NDArray[Any]]
     digit: npt.NDArray[np.int64]
+    """(n, 4): per shape and 3/6 choice, the last digit of the two tiles left."""
     exists: npt.NDArray[np.bool_]
+    """(n, 4): per shape and 3/6 choice, whether some three tiles make a bull."""
     interesting: npt.NDArray[np.bool_]
     """The shapes the scoped variants may answer differently (see :meth:`TauNgauChecker._hands`)."""
 
@@ -121,7 +135,9 @@ class _Shapes:
             | (answers["reach"] & 1).astype(bool)
             | ~answers["has_bull"].astype(bool)
         )
-        return cls(hands, index, answers, hv.sum(axis=2) % 10, exists, interesting)
+        # per shape, its four choices side by side: a row's are one gather
+        digit = np.ascontiguousarray((hv.sum(axis=2) % 10).T)
+        return cls(hands, index, answers, digit, np.ascontiguousarray(exists.T), interesting)
 
 
 class TauNgauChecker:
@@ -179,15 +195,16 @@ class TauNgauChecker:
             parts.append((vals[3], vals[4]))
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
+        every = len(rows) == len(bad)  # no row malformed: the arrays as they are
         stated, cv = claim_rows(claims, rows)
-        order = None if hands.written is None else hands.written[rows].astype(np.int64)
+        order = hands.written if every or hands.written is None else hands.written[rows]
 
         def written() -> npt.NDArray[np.int64]:
-            return written_positions(cols["hand"], rows) if order is None else order
+            return written_positions(cols["hand"], rows) if order is None else order.astype(int)
 
-        tiles = hands.ids[rows]
+        tiles = hands.ids if every else hands.ids[rows]
         at = self._shapes().index[colex_rank_array(tiles, presorted=True)]
-        key = None if order is None else at * _ORDERS + _ORDER_OF[order @ _BASE5]
+        key = None if order is None else at * _ORDERS + _ORDER_OF[_order_code(order)]
         return self._hands(rows, bad, messages, tiles, stated, cv, bull, vals, written, at, key)
 
     def _key_rows(
@@ -245,7 +262,8 @@ class TauNgauChecker:
         shapes = self._shapes()
         ans = {k: v[at] for k, v in shapes.answers.items()}
         m = len(rows)
-        digit, exists = shapes.digit[:, at], shapes.exists[:, at]  # (4, m) per 3/6 choice
+        digit = np.take(shapes.digit, at, axis=0).T  # (4, m) per 3/6 choice
+        exists = np.take(shapes.exists, at, axis=0).T
         cons = np.ones((4, m), dtype=bool)
         if vals is not None:
             vm, vb = vals[0][rows], vals[1][rows]
