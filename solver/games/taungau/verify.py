@@ -13,8 +13,6 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,6 +22,7 @@ import pyarrow.compute as pc
 
 from solver.core.errors import BullError
 from solver.core.indexing import colex_rank_array
+from solver.games.taungau.verify_shapes import Shapes, type_of_tile
 from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
     AgreeingAtoms,
@@ -59,14 +58,6 @@ _HAND_KEYS = {"has_bull": "has_bull", "points": "points"}
 """Hand claims right when equal to our answer (bull and values are checked as such)."""
 
 
-@cache
-def _type_of_tile() -> npt.NDArray[np.int64]:
-    """Tile id → tile type, for every byte (:data:`PAD` and other fillers: 255)."""
-    from solver.core.tiles import TYPE_OF_TILE
-
-    return np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
-
-
 _TN_LABEL_NONE = -1
 
 _PERMS = np.array(list(itertools.permutations(range(5))), dtype=np.int64)
@@ -75,6 +66,8 @@ _ORDERS = len(_PERMS)
 _BASE5 = 5 ** np.arange(5, dtype=np.int64)
 _ORDER_OF = np.full(5**5, -1, dtype=np.int64)
 _ORDER_OF[_PERMS @ _BASE5] = np.arange(_ORDERS)
+_GATHER = 4096
+"""Rows from which a variant's hand analysis is gathered from every shape's."""
 
 
 def _order_code(order: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
@@ -87,57 +80,6 @@ def _order_code(order: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     for j in range(order.shape[1] - 1, -1, -1):
         code = code * 5 + order[:, j]
     return code
-
-
-@dataclass(frozen=True)
-class _Shapes:
-    """Every shape of a Tau Ngau hand (its sorted tile ids, copy 0 of a type first: a
-    multiset of tile types), with our answers and, per 3/6 choice, its last digit and
-    whether it holds a bull: a row reads them by its shape."""
-
-    hands: npt.NDArray[np.uint8]
-    index: npt.NDArray[np.int64]
-    """A sorted hand's colex rank → its shape (-1: not one)."""
-    answers: dict[str, npt.NDArray[Any]]
-    digit: npt.NDArray[np.int64]
-    """(n, 4): per shape and 3/6 choice, the last digit of the two tiles left."""
-    exists: npt.NDArray[np.bool_]
-    """(n, 4): per shape and 3/6 choice, whether some three tiles make a bull."""
-    interesting: npt.NDArray[np.bool_]
-    """The shapes the scoped variants may answer differently (see :meth:`TauNgauChecker._hands`)."""
-
-    @classmethod
-    def of(cls, rules: Any) -> _Shapes:
-        from solver.core.indexing import all_subsets
-        from solver.games.taungau.diagnose import taungau_hand_answers
-        from solver.games.taungau.hands import _VALUES, TRIPLES
-
-        every = all_subsets(32, 5)
-        t = _type_of_tile()[every]
-        dup = np.zeros(t.shape, dtype=np.int64)
-        dup[:, 1:] = t[:, 1:] == t[:, :-1]
-        canon = (TILE_FIRST[t] + dup == every).all(axis=1)
-        hands = every[canon]
-        index = np.full(len(every), -1, dtype=np.int64)
-        index[canon] = np.arange(len(hands))
-        hv = _VALUES[:, hands].astype(np.int64)  # (4, n, 5) values mod 10
-        exists = np.zeros((4, len(hands)), dtype=bool)
-        for tri in TRIPLES:
-            exists |= hv[:, :, list(tri)].sum(axis=2) % 10 == 0
-        answers = {k: np.asarray(v) for k, v in taungau_hand_answers(hands, rules).items()}
-        from solver.games.taungau.hands import WILD_TILES
-
-        # a [2:1]/[4:2] held (3/6 mistakes, several scores), a reachable 0 (its value),
-        # or no bull at all (its score: 0 or none)
-        interesting = (
-            (hands == WILD_TILES[0]).any(axis=1)
-            | (hands == WILD_TILES[1]).any(axis=1)
-            | (answers["reach"] & 1).astype(bool)
-            | ~answers["has_bull"].astype(bool)
-        )
-        # per shape, its four choices side by side: a row's are one gather
-        digit = np.ascontiguousarray((hv.sum(axis=2) % 10).T)
-        return cls(hands, index, answers, digit, np.ascontiguousarray(exists.T), interesting)
 
 
 class TauNgauChecker:
@@ -162,7 +104,7 @@ class TauNgauChecker:
         self.reveals = options.get("banker_reveals") or self.rules.banker_reveals
         self.variants = taungau_catalogue(self.rules, "all", self.reveals)
         self._decisions: dict[Any, npt.NDArray[np.uint8]] = {}
-        self._every: _Shapes | None = None
+        self._every: Shapes | None = None
 
     def prepare(self) -> None:
         """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
@@ -229,10 +171,10 @@ class TauNgauChecker:
             np.arange(n), no, {}, tiles, stated, cv, None, None, lambda: order, at, None
         )
 
-    def _shapes(self) -> _Shapes:
+    def _shapes(self) -> Shapes:
         """Every hand shape (sorted tile ids, copy 0 of a type first), once."""
         if self._every is None:
-            self._every = _Shapes.of(self.rules)
+            self._every = Shapes.of(self.rules)
         return self._every
 
     def _hands(
@@ -256,6 +198,7 @@ class TauNgauChecker:
         from solver.games.taungau.diagnose import (
             FIRST_WRITTEN,
             claimed_bull_ok,
+            remember_analysis,
             taungau_hand_answers,
         )
 
@@ -313,9 +256,11 @@ class TauNgauChecker:
                 if not written:
                     written.append(read_written())
                 claims["written"] = written[0][sel]
+            if len(sel) >= _GATHER:  # the hands' analysis: rows of every shape's
+                remember_analysis(tiles[sel], lambda: shapes.analysis(at[sel]))
             return taungau_hand_answers(tiles[sel], self.rules, variant, claims)
 
-        # the variants' scope, a shape of the hand whatever the rules (_Shapes.interesting)
+        # the variants' scope, a shape of the hand whatever the rules (Shapes.interesting)
         interesting = shapes.interesting[at]
 
         def record(i: int) -> dict[str, Any]:
@@ -327,7 +272,7 @@ class TauNgauChecker:
             from solver.games.taungau.hands import WILD_TILES
 
             t = tiles[sel]
-            types = _type_of_tile()[t]  # sorted ids: tiles of a type side by side
+            types = type_of_tile()[t]  # sorted ids: tiles of a type side by side
             code = (
                 (t == WILD_TILES[0]).any(axis=1)
                 + 2 * (t == WILD_TILES[1]).any(axis=1)
@@ -497,7 +442,7 @@ class TauNgauChecker:
         sd = read_showdowns(cols, parse_tile_hands, (5,))
         player, banker = sd.player, sd.banker
         # the two hands come from one set: give the banker the other copy of a shared type
-        tot = _type_of_tile()
+        tot = type_of_tile()
         pt, bt = tot[player.ids], tot[banker.ids]
         in_p = (bt[:, :, None] == pt[:, None, :]).sum(axis=2)
         own = np.zeros(bt.shape, dtype=np.int64)
