@@ -44,9 +44,9 @@ __all__ = [
 
 GROUP = 1 << 17
 """Keys scored at a time (one group of agreeing rows per so many keys)."""
-_PENDING = 1 << 21
-"""Keys buffered before they are counted, at least (up to as many as the key space
-holds: four bytes each; one sort for them all)."""
+_PENDING = 1 << 24
+"""Keys buffered before they are counted, at least (or as many as the key space holds:
+four bytes each, 64 MB; one sort for them all, merged with the counts so far)."""
 _INT32 = (1 << 31) - 1
 
 

@@ -174,7 +174,10 @@ def card_atom_counts(
     suit = c & 3
     first_suit = suit[np.arange(len(c)), np.argmax(held, axis=1)]
     one_suit = (n > 1) & ((suit == first_suit[:, None]) | ~held).all(axis=1)
-    srt = np.sort(rank, axis=1)
+    ordered = np.ones(len(c), dtype=bool)  # rows of ranks in order already (a sorted hand)
+    for j in range(rank.shape[1] - 1):
+        ordered &= rank[:, j] <= rank[:, j + 1]
+    srt = rank if ordered.all() else np.sort(rank, axis=1)
     eq = srt[:, 1:] == srt[:, :-1]  # equal neighbours: runs of one rank
     top = np.ones(len(c), dtype=np.int64)
     run = np.zeros(len(c), dtype=np.int64)
