@@ -130,10 +130,10 @@ class Scorer:
         # explain them (their explains bits, packed), counted by atom set; agreeing rows
         self.lost: dict[bytes, Shapes] = {}
         self.lost_complete = True
+        """Whether :attr:`lost` holds every disagreeing row (else: those no cause explains)."""
         self.records_left = _MAX_LOST_RECORDS
         """Disagreeing rows whose atoms may yet be counted from their records (a checker
         without a vectorised count)."""
-        """Whether :attr:`lost` holds every disagreeing row (else: those no cause explains)."""
         self.agreeing: Shapes = Counter()
         self.uncounted: set[int] = set()
         """Groups whose agreeing rows without a key the learner has not counted."""
