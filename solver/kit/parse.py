@@ -547,9 +547,12 @@ def _fast_tiles(
     from solver.core.indexing import sort_columns
 
     n, width = types.shape
-    written = np.tile(np.arange(width, dtype=np.int8), (n, 1))
-    full = np.flatnonzero(ok & (size == width))
-    written[full] = _places(types[full])
+    if ok.all() and (size == width).all():  # every row read, of the full size
+        written = _places(types)
+    else:
+        written = np.tile(np.arange(width, dtype=np.int8), (n, 1))
+        full = np.flatnonzero(ok & (size == width))
+        written[full] = _places(types[full])
     ids = np.full((n, width), PAD, dtype=np.uint8)
     for k in sizes:
         hit = ok & (size == k)

@@ -203,10 +203,13 @@ class TauNgauChecker:
         )
 
         shapes = self._shapes()
-        ans = {k: v[at] for k, v in shapes.answers.items()}
+        ans = {k: np.take(v, at) for k, v in shapes.answers.items()}
         m = len(rows)
-        digit = np.take(shapes.digit, at, axis=0).T  # (4, m) per 3/6 choice
-        exists = np.take(shapes.exists, at, axis=0).T
+        choices = bull is not None or vals is not None  # claims the 3/6 choices bear on
+        # per 3/6 choice (4, m): the digit left, and whether the hand holds a bull
+        digit = np.take(shapes.digit, at, axis=0).T if choices else np.zeros((4, m), np.int64)
+        exists = None if vals is None else np.take(shapes.exists, at, axis=0).T
+        scaled = self._scale_digit(cv["points"]) if "points" in cv else None
         cons = np.ones((4, m), dtype=bool)
         if vals is not None:
             vm, vb = vals[0][rows], vals[1][rows]
@@ -214,8 +217,8 @@ class TauNgauChecker:
             for c in range(4):
                 cons[c] = (c & vm) == vb
         score_ok = np.ones((4, m), dtype=bool)
-        if "points" in cv:
-            d, is_score = self._scale_digit(cv["points"])
+        if scaled is not None and choices:
+            d, is_score = scaled
             use = stated["points"] & is_score
             score_ok = ~use[None, :] | (digit == d[None, :])
         b_valid = b_none = bull_ids = None
@@ -230,14 +233,14 @@ class TauNgauChecker:
             out = equal_fields(cv, a, sel, _HAND_KEYS)
             if b_valid is not None and b_none is not None:
                 out["bull"] = np.where(b_none[sel], ~np.asarray(a["has_bull"], bool), b_valid[sel])
-            if vals is not None:
+            if exists is not None:  # values stated
                 out["values"] = np.asarray((cons & exists & score_ok).any(axis=0))[sel]
             return out
 
         base_agree = agree(ans)
         kinds: dict[str, dict[str, Mask]] = {}
-        if "points" in cv:
-            d, is_score = self._scale_digit(cv["points"])
+        if scaled is not None:
+            d, is_score = scaled
             legal = is_score & ((ans["reach"] >> np.clip(d, 0, 9)) & 1).astype(bool)
             wrong = stated["points"] & ~base_agree["points"]
             kinds["points"] = {"suboptimal": wrong & legal, "illegal": wrong & ~legal}
