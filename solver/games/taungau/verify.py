@@ -203,7 +203,7 @@ class TauNgauChecker:
         )
 
         shapes = self._shapes()
-        ans = {k: np.take(v, at) for k, v in shapes.answers.items()}
+        ans = {k: np.take(v, at, axis=0) for k, v in shapes.answers.items()}
         m = len(rows)
         choices = bull is not None or vals is not None  # claims the 3/6 choices bear on
         # per 3/6 choice (4, m): the digit left, and whether the hand holds a bull
