@@ -194,14 +194,16 @@ def _run_engine(
 ) -> tuple[Partial, dict[str, str], list[str]]:
     """The audit's partial on ``engine``, the logs' column map and scope columns."""
     if engine == "duckdb":
-        from solver.audit.duckdb_engine import columns_of, run_duckdb
+        from solver.audit.duckdb_engine import column_types, run_duckdb
 
-        names = columns_of(files, fmt)
+        types = column_types(files, fmt)
+        names = list(types)
         mapping = map_log_columns(names, explicit, by)
         scope = scope_columns(names, key)
         part = run_duckdb(
-            spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope
-        )
+            spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope,
+            types=types,
+        )  # fmt: skip
         return part, mapping, scope
     from solver.audit.spark_engine import run_spark, spark_columns
 

@@ -168,10 +168,13 @@ def run_duckdb(
     parallel_rows: int = PARALLEL_ROWS,
     per_file: bool = False,
     scope: Sequence[str] = (),
+    types: Mapping[str, str] | None = None,
 ) -> Partial:
     """Audit the logs with DuckDB (see the module docstring). ``per_file``: a round is
-    identified by its file and its id; ``scope``: by these columns and its id."""
-    types = column_types(files, fmt)
+    identified by its file and its id; ``scope``: by these columns and its id;
+    ``types``: the logs' :func:`column_types` when the caller has them (each look
+    is a connection and a scan of the files' heads)."""
+    types = column_types(files, fmt) if types is None else types
     mapping = dict(columns) or map_log_columns(list(types), {}, by)
     inner = [f"{_quote(col)} AS {_quote(key)}" for key, col in mapping.items()]
     outer = []

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -87,10 +88,31 @@ def code_labels(arr: pa.Array, labels: Sequence[str], values: Mapping[str, int])
     at = np.asarray(pc.fill_null(pos, -1), dtype=np.int64)
     code = np.where(at >= 0, table[np.maximum(at, 0)], other).astype(np.int8)
     if isinstance(arr, pa.DictionaryArray):
-        code = code[np.asarray(pc.fill_null(arr.indices, 0), dtype=np.int64)]
-    if arr.null_count:
+        # each row's code by its index, read from the buffers: a null row's index slot
+        # points past the dictionary's codes, at EMPTY (a tenth of the time of filling
+        # the nulls and finding them again, which was a tenth of the audit's CPU)
+        idx = arr.indices
+        at_row = _values(idx)
+        if idx.null_count:
+            code = np.append(code, np.int8(EMPTY))[np.where(_valid(idx), at_row, len(code))]
+        else:
+            code = code[at_row]
+    elif arr.null_count:
         code[np.asarray(arr.is_null())] = EMPTY
-    return pa.array(code, pa.int8(), mask=code == other)
+    missing = code == other
+    return pa.array(code, pa.int8(), mask=missing) if missing.any() else pa.array(code, pa.int8())
+
+
+def _values(arr: pa.Array) -> npt.NDArray[Any]:
+    """The value buffer of an integer array as numpy, nulls' slots as they are."""
+    dtype = np.dtype(arr.type.to_pandas_dtype())
+    return np.frombuffer(arr.buffers()[1], dtype=dtype)[arr.offset : arr.offset + len(arr)]
+
+
+def _valid(arr: pa.Array) -> npt.NDArray[np.bool_]:
+    """The validity bitmap of an array (with nulls) as one bool per row."""
+    bits = np.frombuffer(arr.buffers()[0], dtype=np.uint8)
+    return np.unpackbits(bits, bitorder="little")[arr.offset : arr.offset + len(arr)].view(bool)
 
 
 def slices(
