@@ -194,6 +194,10 @@ def _no_space(arr: pa.Array) -> bool:
         return False
     off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
     data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[off[0] : off[-1]]
+    if (data == 32).any():  # a space (hands are written with them): found by a compare
+        return False
+    if not ((data <= 32) | (data >= 0x80)).any():  # every white-space byte is one of these
+        return True
     return not _SPACE_BYTE[data].any()
 
 

@@ -3,11 +3,11 @@
 A checker that can say what an agreeing row's diagnosis depends on gives each row a key
 (:class:`~solver.kit.check.Keys`: for Niu Niu the hand's rank among every hand, and the
 place of the first card written). Such rows are not scored one by one: they are counted
-per key, per kind of row and per set of stated fields, in a dense table whose size is
-the number of keys (bounded whatever the file's size). Once the first pass is over, the
-causes whose counts the report needs are scored once per distinct key present
-(:meth:`KeyCounts.groups` makes the group of one agreeing row per key) and weighted by
-its count — exactly the sum a pass over the rows would make.
+per key, per kind of row and per set of stated fields, as the sorted distinct keys and
+their counts (at most one entry per key: bounded whatever the file's size). Once the
+first pass is over, the causes whose counts the report needs are scored once per
+distinct key present (:meth:`KeyCounts.groups` makes the group of one agreeing row per
+key) and weighted by its count — exactly the sum a pass over the rows would make.
 
 >>> from solver.kit.check import Keys
 >>> keys = Keys(np.array([3, 1, 3, -1]), 8, lambda k, f: None)
@@ -44,22 +44,24 @@ __all__ = [
 
 GROUP = 1 << 17
 """Keys scored at a time (one group of agreeing rows per so many keys)."""
-_PENDING = 1 << 21
-"""Keys buffered before they are added to the table (sorted: one pass over it)."""
+_PENDING = 1 << 24
+"""Keys buffered before they are counted, at least (or as many as the key space holds:
+four bytes each, 64 MB; one sort for them all, merged with the counts so far)."""
 _INT32 = (1 << 31) - 1
 
 
 @dataclass
 class _Table:
-    """The counts of one kind of row and one set of stated fields."""
+    """The counts of one kind of row and one set of stated fields: the distinct keys
+    counted so far, sorted, and their counts (at most one entry per key of the space)."""
 
     space: int
     order: int
     rows: Callable[[npt.NDArray[np.int64], Sequence[str]], Checked]
-    counts: npt.NDArray[Any] | None = None
-    pending: list[npt.NDArray[np.int64]] = field(default_factory=list)
+    keys: npt.NDArray[np.int64] | None = None
+    counts: npt.NDArray[np.int64] | None = None
+    pending: list[npt.NDArray[np.integer]] = field(default_factory=list)
     waiting: int = 0
-    total: int = 0
     found: dict[bool, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = field(
         default_factory=dict
     )
@@ -67,26 +69,48 @@ class _Table:
 
     def add(self, keys: npt.NDArray[np.int64]) -> None:
         self.found.clear()
-        self.pending.append(keys)
+        self.pending.append(keys.astype(np.int32) if self.space <= _INT32 else keys)
         self.waiting += len(keys)
-        if self.waiting >= _PENDING:
+        if self.waiting >= max(_PENDING, self.space):
             self.flush()
 
     def flush(self) -> None:
+        """Count the keys buffered: sorted, runs of equal keys counted, merged with the
+        counts so far (a sort of the two lists of distinct keys)."""
         if not self.pending:
             return
-        k = np.sort(np.concatenate(self.pending))
+        k = np.concatenate(self.pending)
+        k.sort()  # in place: one large array fewer (each is page-faulted in fresh)
         self.pending, self.waiting = [], 0
         if not len(k):
             return
-        if self.counts is None:
-            self.counts = np.zeros(self.space, dtype=np.int32)
-        self.total += len(k)
-        if self.total > _INT32 and self.counts.dtype != np.int64:
-            self.counts = self.counts.astype(np.int64)
-        start = np.flatnonzero(np.concatenate(([True], k[1:] != k[:-1])))
-        size = np.diff(np.append(start, len(k)))
-        self.counts[k[start]] += size.astype(self.counts.dtype)
+        keys, counts = _runs(k, None)
+        if self.keys is not None and self.counts is not None:
+            both = np.concatenate([self.keys, keys])
+            order = np.argsort(both, kind="stable")
+            keys, counts = _runs(both[order], np.concatenate([self.counts, counts])[order])
+        self.keys, self.counts = keys, counts
+
+
+def _runs(
+    k: npt.NDArray[np.integer], weight: npt.NDArray[np.int64] | None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Sorted keys as their distinct values and the count (or summed ``weight``) of each.
+
+    >>> [a.tolist() for a in _runs(np.array([1, 1, 4, 7, 7, 7]), None)]
+    [[1, 4, 7], [2, 1, 3]]
+    """
+    new = np.empty(len(k), dtype=bool)  # where a run starts (few large copies: each is
+    new[:1] = True  # page-faulted in fresh)
+    np.not_equal(k[1:], k[:-1], out=new[1:])
+    start = np.flatnonzero(new)
+    if weight is None:
+        counts = np.empty(len(start), dtype=np.int64)
+        np.subtract(start[1:], start[:-1], out=counts[:-1])
+        counts[-1:] = len(k) - start[-1:]
+    else:
+        counts = np.add.reduceat(weight, start).astype(np.int64, copy=False)
+    return np.take(k, start).astype(np.int64, copy=False), counts
 
 
 class KeyCounts:
@@ -117,18 +141,15 @@ class KeyCounts:
             if m != mode:
                 continue
             t.flush()
-            if t.counts is None:
+            if t.keys is None or t.counts is None:
                 continue
             fine = fine or t.order == 1
             if fine not in t.found:
-                counts = t.counts
-                if not fine:
-                    shape = counts.reshape(-1, t.order).sum(axis=1, dtype=np.int64)
-                    at = np.flatnonzero(shape)
-                    t.found[fine] = (at * t.order, shape[at])
-                else:
-                    at = np.flatnonzero(counts)
-                    t.found[fine] = (at, counts[at].astype(np.int64))
+                if fine:
+                    t.found[fine] = (t.keys, t.counts)
+                else:  # the keys are sorted: so are their shapes
+                    shape, counts = _runs(t.keys // t.order, t.counts)
+                    t.found[fine] = (shape * t.order, counts)
             yield (fields, *t.found[fine])
 
     def groups(
@@ -261,8 +282,13 @@ def row_atoms(res: Checked, rows: npt.NDArray[np.int64], counts: str = "lost_cou
 
 
 def weighted_atoms(group: Checked, weight: npt.NDArray[np.int64]) -> Shapes:
-    """A group's rows counted by atom set, row ``i`` counted ``weight[i]`` times: the
+    """A group's rows counted by atom set, row ``i`` counted ``weight[i]`` times: by the
+    checker's ``record.weighted_atom_counts(rows, weight)`` when it has one, else the
     rows of each count together (vectorised when the checker can)."""
+    together = getattr(group.record, "weighted_atom_counts", None)
+    if together is not None:  # the checker weighs its rows itself
+        got: Shapes = together(np.arange(len(weight)), weight)
+        return got
     counts = getattr(group.record, "atom_counts", None)
     out: Shapes = Counter()
     if counts is None:

@@ -150,12 +150,14 @@ def card_atom_counts(
     showdown: bool = False,
     extras: Sequence[Extra] = (),
     pad: int = 255,
+    weights: npt.NDArray[np.int64] | None = None,
 ) -> Shapes:
     """Rows of card hands (card ids ``rank * 4 + suit``, ``pad`` = no card) counted by
     their atom set, vectorised: the atoms :func:`atoms` reads from the rows' records —
     a hand row's shape, or with ``showdown`` a showdown row's player's — plus, per
     ``(codes, names)`` of ``extras``, the atom ``names[codes[i]]`` of row ``i`` (e.g.
-    ``category niu_7``, or a wrong claim: :func:`claim_codes`).
+    ``category niu_7``, or a wrong claim: :func:`claim_codes`). ``weights``: row ``i``
+    counted ``weights[i]`` times (exact below 2**53 in all).
 
     >>> ids = np.array([[0, 4, 17, 255, 255], [0, 1, 44, 48, 40]], dtype=np.uint8)
     >>> c = card_atom_counts(ids)
@@ -172,7 +174,10 @@ def card_atom_counts(
     suit = c & 3
     first_suit = suit[np.arange(len(c)), np.argmax(held, axis=1)]
     one_suit = (n > 1) & ((suit == first_suit[:, None]) | ~held).all(axis=1)
-    srt = np.sort(rank, axis=1)
+    ordered = np.ones(len(c), dtype=bool)  # rows of ranks in order already (a sorted hand)
+    for j in range(rank.shape[1] - 1):
+        ordered &= rank[:, j] <= rank[:, j + 1]
+    srt = rank if ordered.all() else np.sort(rank, axis=1)
     eq = srt[:, 1:] == srt[:, :-1]  # equal neighbours: runs of one rank
     top = np.ones(len(c), dtype=np.int64)
     run = np.zeros(len(c), dtype=np.int64)
@@ -184,7 +189,12 @@ def card_atom_counts(
     code = ((((faces * 2 + ace) * 16 + top) * 2 + one_suit) * 16) + n
     for codes, names in extras:  # mixed radix: one integer per atom set
         code = code * len(names) + np.asarray(codes, dtype=np.int64)
-    uniq, counts = np.unique(code, return_counts=True)
+    if weights is None:
+        uniq, counts = np.unique(code, return_counts=True)
+    else:
+        uniq, inv = np.unique(code, return_inverse=True)
+        summed = np.bincount(inv.ravel(), weights=weights, minlength=len(uniq))
+        counts = np.rint(summed).astype(np.int64)
     out: Shapes = Counter()
     for k, cnt in zip(uniq.tolist(), counts.tolist(), strict=True):
         got: list[str] = []

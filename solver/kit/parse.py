@@ -547,9 +547,12 @@ def _fast_tiles(
     from solver.core.indexing import sort_columns
 
     n, width = types.shape
-    written = np.tile(np.arange(width, dtype=np.int8), (n, 1))
-    full = np.flatnonzero(ok & (size == width))
-    written[full] = _places(types[full])
+    if ok.all() and (size == width).all():  # every row read, of the full size
+        written = _places(types)
+    else:
+        written = np.tile(np.arange(width, dtype=np.int8), (n, 1))
+        full = np.flatnonzero(ok & (size == width))
+        written[full] = _places(types[full])
     ids = np.full((n, width), PAD, dtype=np.uint8)
     for k in sizes:
         hit = ok & (size == k)
@@ -584,14 +587,16 @@ def _places(items: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     [[2, 1, 3, 0]]
     """
     k = items.shape[1]
-    out = np.zeros(items.shape, dtype=np.int8)
+    col = [np.ascontiguousarray(items[:, j]) for j in range(k)]  # strided: 10x slower
+    place = [np.zeros(len(items), dtype=np.int8) for _ in range(k)]
     for j in range(k):
-        for i in range(k):
-            if i != j:
-                before = items[:, i] < items[:, j]
-                if i < j:
-                    before |= items[:, i] == items[:, j]
-                out[:, j] += before
+        for i in range(j):  # item i before item j, or item j before item i
+            before = col[i] <= col[j]
+            place[j] += before
+            place[i] += ~before
+    out = np.empty(items.shape, dtype=np.int8)
+    for j in range(k):
+        out[:, j] = place[j]
     return out
 
 

@@ -304,9 +304,9 @@ def _line_ends(col: pa.Array) -> npt.NDArray[np.int64] | int:
     [0, 2, 0]
     """
     buf = col.buffers()[2]
-    raw = b"" if buf is None else buf.to_pybytes()
+    data = np.zeros(0, dtype=np.uint8) if buf is None else np.frombuffer(buf, dtype=np.uint8)
     out: npt.NDArray[np.int64] | int = 0
-    ends = [(e, 1) for e in (b"\n", b"\r") if e in raw]
+    ends = [(e, 1) for e in (b"\n", b"\r") if (data == e[0]).any()]  # no copy of the bytes
     if len(ends) == 2:
         ends.append((b"\r\n", -1))
     for end, sign in ends:

@@ -131,6 +131,9 @@ class Scorer:
         self.lost: dict[bytes, Shapes] = {}
         self.lost_complete = True
         """Whether :attr:`lost` holds every disagreeing row (else: those no cause explains)."""
+        self.recorded = self.rows_seen = 0
+        """Disagreeing rows whose atoms were counted from their records (a checker
+        without a vectorised count), and the rows of the groups seen so far."""
         self.agreeing: Shapes = Counter()
         self.uncounted: set[int] = set()
         """Groups whose agreeing rows without a key the learner has not counted."""
@@ -160,6 +163,7 @@ class Scorer:
         scored together (:class:`~solver.kit.keycounts.Deferred`, at the latest by
         :meth:`next_pass`)."""
         dis = res.disagree
+        self.rows_seen += len(res.rows)
         self._count_keys(mode, res, dis)
         later = self._deferrable(mode, res, dis)
         now = dis & ~later
@@ -357,6 +361,14 @@ class Scorer:
         inv = inv.ravel()
         counts = getattr(res.record, "lost_counts", None)
         zero = bytes(packed.shape[1])
+        few = (self.recorded + len(rows)) * _RECORD_EVERY <= self.rows_seen
+        if counts is None and len(uniq) <= _MAX_LOST_PATTERNS and few:
+            # no vectorised count: the rows' own records, while they are few (else the
+            # rows no cause explains, and a further pass over the file if needed)
+            self.recorded += len(rows)
+            for j, key in enumerate(uniq.tolist()):
+                self.lost.setdefault(bytes(key), Counter()).update(row_atoms(res, rows[inv == j]))
+            return
         if counts is None or len(uniq) > _MAX_LOST_PATTERNS:
             some = np.flatnonzero(~explains.any(axis=1))
             if len(some) < len(rows):
@@ -580,3 +592,9 @@ class Scorer:
 _MAX_LOST_PATTERNS = 64
 """Distinct sets of explaining causes in a group above which the first pass counts for
 the learner only the rows no cause explains."""
+_RECORD_EVERY = 1024
+"""The first pass counts disagreeing rows for the learner from their records, one by
+one, when the checker has no vectorised count (``record.lost_counts``), while they are
+at most one in so many of the rows seen: a record costs 26 microseconds (Pok Deng) to
+313 (Tau Ngau), a further pass over the file (which counts the rest when the cover leaves
+a row unexplained) about 0.4 a row. Past that, only the rows no cause explains."""

@@ -65,9 +65,11 @@ def _hand_shapes(
     agree: Mapping[str, Mask],
     record: Callable[[int], dict[str, Any]],
     names: Sequence[str] = (),
+    weights: npt.NDArray[np.int64] | None = None,
 ) -> Any:
     """Hand rows ``sel`` counted by their records' atom sets, vectorised (``lost``: rows
-    with wrong claims; a bull claimed for a hand without one: from its record)."""
+    with wrong claims; a bull claimed for a hand without one: from its record);
+    ``weights``: agreeing rows, row ``sel[i]`` counted ``weights[i]`` times."""
     from solver.games.niuniu.rules import LABELS
     from solver.kit.learn import Extra, atoms, card_atom_counts, claim_codes
 
@@ -91,6 +93,8 @@ def _hand_shapes(
             keep = ~(wrong["bull"] & ~np.asarray(ans["has_bull"], dtype=bool)[sel])
             extras.append((wrong["bull"].astype(np.int64), [None, "bull wrong"]))
             out = Counter(atoms(record(int(i))) for i in sel[~keep].tolist())
+    if weights is not None and not lost:
+        return card_atom_counts(cards[sel], extras=extras, weights=weights)
     return card_atom_counts(cards[sel[keep]], extras=[(c[keep], n) for c, n in extras]) + out
 
 
@@ -114,10 +118,43 @@ class _Records:
         """Disagreeing rows counted by atom set, their wrong claims included."""
         return self.atom_counts(rows, True)
 
+    def weighted_atom_counts(
+        self, rows: npt.NDArray[np.int64], weight: npt.NDArray[np.int64]
+    ) -> Any:
+        """Agreeing rows counted by atom set, row ``rows[i]`` counted ``weight[i]`` times."""
+        return self.atom_counts(rows, False, weight)
+
 
 _FIRST_AT = np.array([[p, *(q for q in range(5) if q != p)] for p in range(5)])
 """Per place ``p`` among the sorted cards: the order written that puts card ``p`` first,
 the others sorted."""
+
+
+def _first_at(srt: npt.NDArray[np.uint8], first: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """Sorted hands (n, 5) written with card ``first[i]`` first, the others sorted:
+    ``srt`` in the order :data:`_FIRST_AT` gives, a column at a time.
+
+    >>> _first_at(np.array([[1, 2, 3, 4, 5]] * 3, dtype=np.uint8), np.array([0, 2, 4])).tolist()
+    [[1, 2, 3, 4, 5], [3, 1, 2, 4, 5], [5, 1, 2, 3, 4]]
+    """
+    out = np.empty_like(srt)
+    out[:, 0] = srt[np.arange(len(srt)), first]
+    for j in range(1, srt.shape[1]):  # before the first card's place: one column on
+        out[:, j] = np.where(first >= j, srt[:, j - 1], srt[:, j])
+    return out
+
+
+def _place_of(srt: npt.NDArray[np.uint8], card: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """The first place of ``card[i]`` (one of row ``i``'s cards) among the sorted cards
+    ``srt[i]``: how many are lower.
+
+    >>> _place_of(np.array([[1, 2, 2, 5, 9]], dtype=np.uint8), np.array([5], dtype=np.uint8))
+    array([3])
+    """
+    place = np.zeros(len(card), dtype=np.int64)
+    for j in range(srt.shape[1]):
+        place += srt[:, j] < card
+    return place
 
 
 def _nn_labels() -> dict[str, int]:
@@ -265,13 +302,14 @@ class NiuNiuChecker:
             parts.append((bull.bad, bull.messages))
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
-        cards = hands.ids[rows]
+        every = len(rows) == len(bad)  # no row malformed: the arrays as they are
+        cards = hands.ids if every else hands.ids[rows]
         stated, cv = claim_rows(claims, rows)
         claimed_bull = None
         if bull is not None:
             stated["bull"] = bull.stated[rows]
             claimed_bull = (bull.ids[rows], bull.none[rows])
-        srt = None if hands.sorted is None else hands.sorted[rows]
+        srt = hands.sorted if every or hands.sorted is None else hands.sorted[rows]
         return self._hands(rows, bad, messages, cards, srt, stated, cv, claimed_bull)
 
     def _key_rows(
@@ -286,7 +324,7 @@ class NiuNiuChecker:
         srt = self._every_hand()[rank]
         n = len(keys)
         at = np.arange(n)
-        cards = np.take_along_axis(srt, _FIRST_AT[first], axis=1)
+        cards = _first_at(srt, first)
         ans = self.answers(cards, srt, rank)
         types = {"has_bull": bool, "points": np.int64, "category": np.int64}
         said = ans if claims is None else claims
@@ -386,9 +424,9 @@ class NiuNiuChecker:
         def record(i: int) -> dict[str, Any]:
             return hand_record(self.rules, i, ans, cv, stated, base_agree, bull_ids)
 
-        def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
+        def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False, weights: Any = None) -> Any:
             return _hand_shapes(
-                sel, lost, cards, ans, cv, stated, base_agree, record, self.rules.labels
+                sel, lost, cards, ans, cv, stated, base_agree, record, self.rules.labels, weights
             )
 
         # a row's key: its hand's rank and the place of the first card written (what
@@ -396,7 +434,7 @@ class NiuNiuChecker:
         # first card, depends on); a claimed bull is the row's own
         keys = None
         if not virtual:
-            first = np.argmax(srt == cards[:, :1], axis=1)
+            first = _place_of(srt, cards[:, 0])
             key = np.asarray(ans["rank"], dtype=np.int64) * 5 + first
             if bull_ids is not None:
                 key[stated["bull"]] = -1

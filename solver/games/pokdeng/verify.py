@@ -102,6 +102,8 @@ class PokDengChecker:
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
         stated, cv = claim_rows(claims, rows)
+        if len(rows) == len(bad):  # no row malformed: the arrays as they are
+            return self._hands(rows, bad, messages, hands.ids, hands.size, stated, cv)
         return self._hands(rows, bad, messages, hands.ids[rows], hands.size[rows], stated, cv)
 
     def _key_rows(
@@ -172,7 +174,7 @@ class PokDengChecker:
 
             c0, c1, c2 = (np.minimum(c, 52).astype(np.int64) for c in sort_columns(list(cards.T)))
             key = (c0 * 53 + c1) * 53 + c2
-            ans = {k: v[key] for k, v in self._answers().items()}
+            ans = {k: np.take(v, key, axis=0) for k, v in self._answers().items()}
 
         def agree(a: Mapping[str, Any], sel: Any = slice(None)) -> dict[str, Mask]:
             return equal_fields(cv, a, sel, _HAND_KEYS)

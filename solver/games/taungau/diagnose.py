@@ -14,7 +14,7 @@ stage and one of the ``values`` stage apply at once in a combination (``a+b``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -248,9 +248,10 @@ _ANALYSES: dict[bytes, Any] = {}
 digest of the tiles."""
 
 
-def _analysis(tiles: npt.NDArray[np.integer]) -> Any:
+def _analysis(tiles: npt.NDArray[np.integer], make: Callable[[], Any] | None = None) -> Any:
     """:func:`~solver.games.taungau.hands.analyse` of ``tiles``, kept for the next
-    variants scored on the same hands (the player's and the banker's)."""
+    variants scored on the same hands (the player's and the banker's); ``make()``: the
+    same analysis by other means (e.g. gathered from every shape's), if it is needed."""
     import hashlib
 
     from solver.games.taungau.hands import analyse
@@ -259,11 +260,17 @@ def _analysis(tiles: npt.NDArray[np.integer]) -> Any:
     key = hashlib.blake2b(t.tobytes() + bytes(str(t.shape), "ascii"), digest_size=16).digest()
     hit = _ANALYSES.get(key)
     if hit is None:
-        hit = analyse(t)
+        hit = analyse(t) if make is None else make()
         if len(_ANALYSES) >= 4:
             _ANALYSES.pop(next(iter(_ANALYSES)))
         _ANALYSES[key] = hit
     return hit
+
+
+def remember_analysis(tiles: npt.NDArray[np.integer], make: Callable[[], Any]) -> None:
+    """Have the variants scored next on the sorted hands ``tiles`` read their analysis
+    from ``make()`` (rows of an analysis made before) rather than analyse them anew."""
+    _analysis(tiles, make)
 
 
 def _written_triples(written: npt.NDArray[np.integer] | None, n: int) -> npt.NDArray[np.int64]:
@@ -283,7 +290,8 @@ def _written_triples(written: npt.NDArray[np.integer] | None, n: int) -> npt.NDA
     for t, tri in enumerate(TRIPLES):
         index[sum(1 << p for p in tri)] = t
     w = np.asarray(written, dtype=np.int64)
-    masks = np.stack([(1 << w[:, list(tri)]).sum(axis=1) for tri in TRIPLES])
+    bit = [np.left_shift(1, w[:, j]) for j in range(w.shape[1])]  # a column at a time
+    masks = np.stack([bit[a] | bit[b] | bit[c] for a, b, c in TRIPLES])
     return np.asarray(index[masks], dtype=np.int64)
 
 

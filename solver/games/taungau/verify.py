@@ -13,8 +13,6 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,6 +22,7 @@ import pyarrow.compute as pc
 
 from solver.core.errors import BullError
 from solver.core.indexing import colex_rank_array
+from solver.games.taungau.verify_shapes import Shapes, type_of_tile
 from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
     AgreeingAtoms,
@@ -59,14 +58,6 @@ _HAND_KEYS = {"has_bull": "has_bull", "points": "points"}
 """Hand claims right when equal to our answer (bull and values are checked as such)."""
 
 
-@cache
-def _type_of_tile() -> npt.NDArray[np.int64]:
-    """Tile id → tile type, for every byte (:data:`PAD` and other fillers: 255)."""
-    from solver.core.tiles import TYPE_OF_TILE
-
-    return np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
-
-
 _TN_LABEL_NONE = -1
 
 _PERMS = np.array(list(itertools.permutations(range(5))), dtype=np.int64)
@@ -75,53 +66,20 @@ _ORDERS = len(_PERMS)
 _BASE5 = 5 ** np.arange(5, dtype=np.int64)
 _ORDER_OF = np.full(5**5, -1, dtype=np.int64)
 _ORDER_OF[_PERMS @ _BASE5] = np.arange(_ORDERS)
+_GATHER = 4096
+"""Rows from which a variant's hand analysis is gathered from every shape's."""
 
 
-@dataclass(frozen=True)
-class _Shapes:
-    """Every shape of a Tau Ngau hand (its sorted tile ids, copy 0 of a type first: a
-    multiset of tile types), with our answers and, per 3/6 choice, its last digit and
-    whether it holds a bull: a row reads them by its shape."""
+def _order_code(order: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """Orders written (n, 5) in base 5 (``order @ _BASE5``), a column at a time.
 
-    hands: npt.NDArray[np.uint8]
-    index: npt.NDArray[np.int64]
-    """A sorted hand's colex rank → its shape (-1: not one)."""
-    answers: dict[str, npt.NDArray[Any]]
-    digit: npt.NDArray[np.int64]
-    exists: npt.NDArray[np.bool_]
-    interesting: npt.NDArray[np.bool_]
-    """The shapes the scoped variants may answer differently (see :meth:`TauNgauChecker._hands`)."""
-
-    @classmethod
-    def of(cls, rules: Any) -> _Shapes:
-        from solver.core.indexing import all_subsets
-        from solver.games.taungau.diagnose import taungau_hand_answers
-        from solver.games.taungau.hands import _VALUES, TRIPLES
-
-        every = all_subsets(32, 5)
-        t = _type_of_tile()[every]
-        dup = np.zeros(t.shape, dtype=np.int64)
-        dup[:, 1:] = t[:, 1:] == t[:, :-1]
-        canon = (TILE_FIRST[t] + dup == every).all(axis=1)
-        hands = every[canon]
-        index = np.full(len(every), -1, dtype=np.int64)
-        index[canon] = np.arange(len(hands))
-        hv = _VALUES[:, hands].astype(np.int64)  # (4, n, 5) values mod 10
-        exists = np.zeros((4, len(hands)), dtype=bool)
-        for tri in TRIPLES:
-            exists |= hv[:, :, list(tri)].sum(axis=2) % 10 == 0
-        answers = {k: np.asarray(v) for k, v in taungau_hand_answers(hands, rules).items()}
-        from solver.games.taungau.hands import WILD_TILES
-
-        # a [2:1]/[4:2] held (3/6 mistakes, several scores), a reachable 0 (its value),
-        # or no bull at all (its score: 0 or none)
-        interesting = (
-            (hands == WILD_TILES[0]).any(axis=1)
-            | (hands == WILD_TILES[1]).any(axis=1)
-            | (answers["reach"] & 1).astype(bool)
-            | ~answers["has_bull"].astype(bool)
-        )
-        return cls(hands, index, answers, hv.sum(axis=2) % 10, exists, interesting)
+    >>> _order_code(np.array([[0, 1, 2, 3, 4], [4, 3, 2, 1, 0]], dtype=np.int8)).tolist()
+    [2930, 194]
+    """
+    code = np.zeros(len(order), dtype=np.int64)
+    for j in range(order.shape[1] - 1, -1, -1):
+        code = code * 5 + order[:, j]
+    return code
 
 
 class TauNgauChecker:
@@ -146,7 +104,7 @@ class TauNgauChecker:
         self.reveals = options.get("banker_reveals") or self.rules.banker_reveals
         self.variants = taungau_catalogue(self.rules, "all", self.reveals)
         self._decisions: dict[Any, npt.NDArray[np.uint8]] = {}
-        self._every: _Shapes | None = None
+        self._every: Shapes | None = None
 
     def prepare(self) -> None:
         """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
@@ -179,15 +137,16 @@ class TauNgauChecker:
             parts.append((vals[3], vals[4]))
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
+        every = len(rows) == len(bad)  # no row malformed: the arrays as they are
         stated, cv = claim_rows(claims, rows)
-        order = None if hands.written is None else hands.written[rows].astype(np.int64)
+        order = hands.written if every or hands.written is None else hands.written[rows]
 
         def written() -> npt.NDArray[np.int64]:
-            return written_positions(cols["hand"], rows) if order is None else order
+            return written_positions(cols["hand"], rows) if order is None else order.astype(int)
 
-        tiles = hands.ids[rows]
+        tiles = hands.ids if every else hands.ids[rows]
         at = self._shapes().index[colex_rank_array(tiles, presorted=True)]
-        key = None if order is None else at * _ORDERS + _ORDER_OF[order @ _BASE5]
+        key = None if order is None else at * _ORDERS + _ORDER_OF[_order_code(order)]
         return self._hands(rows, bad, messages, tiles, stated, cv, bull, vals, written, at, key)
 
     def _key_rows(
@@ -212,10 +171,10 @@ class TauNgauChecker:
             np.arange(n), no, {}, tiles, stated, cv, None, None, lambda: order, at, None
         )
 
-    def _shapes(self) -> _Shapes:
+    def _shapes(self) -> Shapes:
         """Every hand shape (sorted tile ids, copy 0 of a type first), once."""
         if self._every is None:
-            self._every = _Shapes.of(self.rules)
+            self._every = Shapes.of(self.rules)
         return self._every
 
     def _hands(
@@ -239,13 +198,18 @@ class TauNgauChecker:
         from solver.games.taungau.diagnose import (
             FIRST_WRITTEN,
             claimed_bull_ok,
+            remember_analysis,
             taungau_hand_answers,
         )
 
         shapes = self._shapes()
-        ans = {k: v[at] for k, v in shapes.answers.items()}
+        ans = {k: np.take(v, at, axis=0) for k, v in shapes.answers.items()}
         m = len(rows)
-        digit, exists = shapes.digit[:, at], shapes.exists[:, at]  # (4, m) per 3/6 choice
+        choices = bull is not None or vals is not None  # claims the 3/6 choices bear on
+        # per 3/6 choice (4, m): the digit left, and whether the hand holds a bull
+        digit = np.take(shapes.digit, at, axis=0).T if choices else np.zeros((4, m), np.int64)
+        exists = None if vals is None else np.take(shapes.exists, at, axis=0).T
+        scaled = self._scale_digit(cv["points"]) if "points" in cv else None
         cons = np.ones((4, m), dtype=bool)
         if vals is not None:
             vm, vb = vals[0][rows], vals[1][rows]
@@ -253,8 +217,8 @@ class TauNgauChecker:
             for c in range(4):
                 cons[c] = (c & vm) == vb
         score_ok = np.ones((4, m), dtype=bool)
-        if "points" in cv:
-            d, is_score = self._scale_digit(cv["points"])
+        if scaled is not None and choices:
+            d, is_score = scaled
             use = stated["points"] & is_score
             score_ok = ~use[None, :] | (digit == d[None, :])
         b_valid = b_none = bull_ids = None
@@ -269,14 +233,14 @@ class TauNgauChecker:
             out = equal_fields(cv, a, sel, _HAND_KEYS)
             if b_valid is not None and b_none is not None:
                 out["bull"] = np.where(b_none[sel], ~np.asarray(a["has_bull"], bool), b_valid[sel])
-            if vals is not None:
+            if exists is not None:  # values stated
                 out["values"] = np.asarray((cons & exists & score_ok).any(axis=0))[sel]
             return out
 
         base_agree = agree(ans)
         kinds: dict[str, dict[str, Mask]] = {}
-        if "points" in cv:
-            d, is_score = self._scale_digit(cv["points"])
+        if scaled is not None:
+            d, is_score = scaled
             legal = is_score & ((ans["reach"] >> np.clip(d, 0, 9)) & 1).astype(bool)
             wrong = stated["points"] & ~base_agree["points"]
             kinds["points"] = {"suboptimal": wrong & legal, "illegal": wrong & ~legal}
@@ -295,9 +259,11 @@ class TauNgauChecker:
                 if not written:
                     written.append(read_written())
                 claims["written"] = written[0][sel]
+            if len(sel) >= _GATHER:  # the hands' analysis: rows of every shape's
+                remember_analysis(tiles[sel], lambda: shapes.analysis(at[sel]))
             return taungau_hand_answers(tiles[sel], self.rules, variant, claims)
 
-        # the variants' scope, a shape of the hand whatever the rules (_Shapes.interesting)
+        # the variants' scope, a shape of the hand whatever the rules (Shapes.interesting)
         interesting = shapes.interesting[at]
 
         def record(i: int) -> dict[str, Any]:
@@ -309,7 +275,7 @@ class TauNgauChecker:
             from solver.games.taungau.hands import WILD_TILES
 
             t = tiles[sel]
-            types = _type_of_tile()[t]  # sorted ids: tiles of a type side by side
+            types = type_of_tile()[t]  # sorted ids: tiles of a type side by side
             code = (
                 (t == WILD_TILES[0]).any(axis=1)
                 + 2 * (t == WILD_TILES[1]).any(axis=1)
@@ -479,7 +445,7 @@ class TauNgauChecker:
         sd = read_showdowns(cols, parse_tile_hands, (5,))
         player, banker = sd.player, sd.banker
         # the two hands come from one set: give the banker the other copy of a shared type
-        tot = _type_of_tile()
+        tot = type_of_tile()
         pt, bt = tot[player.ids], tot[banker.ids]
         in_p = (bt[:, :, None] == pt[:, None, :]).sum(axis=2)
         own = np.zeros(bt.shape, dtype=np.int64)

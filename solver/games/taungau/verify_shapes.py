@@ -1,0 +1,95 @@
+"""Every shape of a Tau Ngau hand, for ``bull verify`` (:mod:`solver.games.taungau.verify`):
+a hand's sorted tile ids with copy 0 of a type first (a multiset of tile types), our
+answers for each, and each shape's analysis, which a row reads by its shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.kit.parse import TILE_FIRST
+
+__all__ = ["Shapes", "type_of_tile"]
+
+
+@cache
+def type_of_tile() -> npt.NDArray[np.int64]:
+    """Tile id → tile type, for every byte (:data:`PAD` and other fillers: 255)."""
+    from solver.core.tiles import TYPE_OF_TILE
+
+    return np.array(TYPE_OF_TILE + (255,) * (256 - len(TYPE_OF_TILE)), dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """Every shape of a Tau Ngau hand (its sorted tile ids, copy 0 of a type first: a
+    multiset of tile types), with our answers and, per 3/6 choice, its last digit and
+    whether it holds a bull: a row reads them by its shape."""
+
+    hands: npt.NDArray[np.uint8]
+    index: npt.NDArray[np.int64]
+    """A sorted hand's colex rank → its shape (-1: not one)."""
+    answers: dict[str, npt.NDArray[Any]]
+    digit: npt.NDArray[np.int64]
+    """(n, 4): per shape and 3/6 choice, the last digit of the two tiles left."""
+    exists: npt.NDArray[np.bool_]
+    """(n, 4): per shape and 3/6 choice, whether some three tiles make a bull."""
+    interesting: npt.NDArray[np.bool_]
+    """The shapes the scoped variants may answer differently (see :meth:`TauNgauChecker._hands`)."""
+    every: list[Any] = field(default_factory=list)
+    """Every shape's :class:`~solver.games.taungau.hands.Analysis`, once asked for."""
+
+    def analysis(self, at: npt.NDArray[np.int64]) -> Any:
+        """The analysis of the shapes ``at``: rows of every shape's, gathered."""
+        from dataclasses import fields
+
+        from solver.games.taungau.hands import Analysis, analyse
+
+        if not self.every:
+            self.every.append(analyse(self.hands))
+        a = self.every[0]
+        axis = {"hands": 0}  # the others: one value per hand last
+        return Analysis(
+            **{
+                f.name: np.take(getattr(a, f.name), at, axis=axis.get(f.name, -1))
+                for f in fields(a)
+            }
+        )
+
+    @classmethod
+    def of(cls, rules: Any) -> Shapes:
+        from solver.core.indexing import all_subsets
+        from solver.games.taungau.diagnose import taungau_hand_answers
+        from solver.games.taungau.hands import _VALUES, TRIPLES
+
+        every = all_subsets(32, 5)
+        t = type_of_tile()[every]
+        dup = np.zeros(t.shape, dtype=np.int64)
+        dup[:, 1:] = t[:, 1:] == t[:, :-1]
+        canon = (TILE_FIRST[t] + dup == every).all(axis=1)
+        hands = every[canon]
+        index = np.full(len(every), -1, dtype=np.int64)
+        index[canon] = np.arange(len(hands))
+        hv = _VALUES[:, hands].astype(np.int64)  # (4, n, 5) values mod 10
+        exists = np.zeros((4, len(hands)), dtype=bool)
+        for tri in TRIPLES:
+            exists |= hv[:, :, list(tri)].sum(axis=2) % 10 == 0
+        answers = {k: np.asarray(v) for k, v in taungau_hand_answers(hands, rules).items()}
+        from solver.games.taungau.hands import WILD_TILES
+
+        # a [2:1]/[4:2] held (3/6 mistakes, several scores), a reachable 0 (its value),
+        # or no bull at all (its score: 0 or none)
+        interesting = (
+            (hands == WILD_TILES[0]).any(axis=1)
+            | (hands == WILD_TILES[1]).any(axis=1)
+            | (answers["reach"] & 1).astype(bool)
+            | ~answers["has_bull"].astype(bool)
+        )
+        # per shape, its four choices side by side: a row's are one gather
+        digit = np.ascontiguousarray((hv.sum(axis=2) % 10).T)
+        return cls(hands, index, answers, digit, np.ascontiguousarray(exists.T), interesting)
