@@ -230,6 +230,12 @@ class Game(Protocol):
         ...
 
     # -- audit
+    def hand_space(self, rules: str | None) -> dict[str, Any]:
+        """What the game deals under ``rules``: ``kind``, ``hand_size``, ``sizes``,
+        ``deck``, ``unit``, ``unit_names``, ``copies`` (the keys of :meth:`audit_spec`
+        that need no table or figure; ``bull probe`` asks its questions from them)."""
+        ...
+
     def audit_spec(
         self,
         rules: str | None,

@@ -226,6 +226,11 @@ class GameEntry:
         return cast("BankerRisk", res)
 
     # -- audit (``bull audit``, ``bull deal``)
+    def hand_space(self, rules: str | None) -> dict[str, Any]:
+        """What the game deals under ``rules`` (kind, sizes, deck, units, their names
+        and copies): the part of :meth:`audit_spec` that reads no table or figure."""
+        return cast("dict[str, Any]", self.room("audit").hand_space(rules))
+
     def audit_spec(
         self,
         rules: str | None,

@@ -62,8 +62,9 @@ class Space:
 
 
 def space(game: str, rules: Any, options: Mapping[str, Any], tables: str | None) -> Space:
-    """The question space of ``game`` under ``rules`` (from the registry)."""
-    spec = games.get(game).audit_spec(rules, dict(options), tables)
+    """The question space of ``game`` under ``rules`` (from the registry: what the game
+    deals, without the tables and exact figures an audit reads)."""
+    spec = games.get(game).hand_space(rules)
     unit = [int(u) for u in np.asarray(spec["unit"]).tolist()]
     names = list(spec["unit_names"])
     return Space(

@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from solver.core.errors import BullError
 
-__all__ = ["audit_spec", "exact_figures"]
+__all__ = ["audit_spec", "exact_figures", "hand_space"]
 
 _FIGURES: dict[tuple[str, str | None], dict[str, Any]] = {}
 
@@ -165,6 +165,32 @@ def _grid(
     return cell.astype(np.uint8).reshape(k * k)
 
 
+def hand_space(rules: Any) -> dict[str, Any]:
+    """What Niu Niu deals under ``rules``: the part of :func:`audit_spec` that reads no
+    table and no figure (the kind of item, the hand sizes, the deck's items, their
+    units, the units' names and copies; ``bull probe`` asks its questions from it).
+
+    >>> s = hand_space("classic")
+    >>> s["kind"], s["sizes"], len(s["deck"]), int(s["copies"][0])
+    ('card', (5,), 52, 1)
+    """
+    from solver.core.cards import CARD_NAMES
+    from solver.games.niuniu.rules import NiuNiuRules, load_rules
+
+    r = rules if isinstance(rules, NiuNiuRules) else load_rules(rules)
+    decks = int(r.decks)
+    return {
+        "kind": "card",
+        "hand_size": 5,
+        "sizes": (5,),
+        # the 40-card deck: ids of A..10; a shoe: every card `decks` times
+        "deck": np.repeat(np.arange(r.deck_size, dtype=np.uint8), decks),
+        "unit": np.arange(52, dtype=np.int64),
+        "unit_names": list(CARD_NAMES),
+        "copies": np.full(52, decks, dtype=np.int64),
+    }
+
+
 def audit_spec(
     rules: Any,
     options: Mapping[str, Any],
@@ -172,7 +198,6 @@ def audit_spec(
     arrays: Mapping[str, npt.NDArray[Any]] | None = None,
 ) -> dict[str, Any]:
     """The audit description of Niu Niu under ``rules`` (see the module docstring)."""
-    from solver.core.cards import CARD_NAMES
     from solver.core.indexing import batch_lookup, multiset_rank_array
     from solver.games.niuniu.rules import Category, load_rules
     from solver.games.niuniu.source import rules_table
@@ -205,8 +230,6 @@ def audit_spec(
             "figures": np.array(json.dumps(fig)),
         }
     cat_col, str_col, raw_cat = arrays["category"], arrays["strength"], arrays["raw_category"]
-    # the 40-card deck: ids of A..10; a shoe: every card `decks` times
-    deck = np.repeat(np.arange(r.deck_size, dtype=np.uint8), decks)
 
     def lookup(ids: npt.NDArray[np.uint8], cols: list[Any]) -> list[npt.NDArray[Any]]:
         """The table's ``cols`` at each hand's row: its colex rank (one deck) or its
@@ -310,13 +333,7 @@ def audit_spec(
     return {
         "game": "niuniu",
         "rules": r.name,
-        "kind": "card",
-        "hand_size": 5,
-        "sizes": (5,),
-        "deck": deck,
-        "unit": np.arange(52, dtype=np.int64),
-        "unit_names": list(CARD_NAMES),
-        "copies": np.full(52, decks, dtype=np.int64),
+        **hand_space(r),
         "parse": lambda arr: parse_card_hands(arr, (5,), copies=decks),
         "labels": labels,
         "expected": expected,

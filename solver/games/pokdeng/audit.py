@@ -34,8 +34,8 @@ import numpy.typing as npt
 from solver.games.pokdeng.rules import HandType
 
 __all__ = [
-    "STRATEGIES", "audit_spec", "exact_net", "net_distribution", "shoe_net_distribution",
-    "strategy_draws",
+    "STRATEGIES", "audit_spec", "exact_net", "hand_space", "net_distribution",
+    "shoe_net_distribution", "strategy_draws",
 ]  # fmt: skip
 
 PAD = 255
@@ -353,6 +353,30 @@ def exact_net(
     return net
 
 
+def hand_space(rules: Any) -> dict[str, Any]:
+    """What Pok Deng deals under ``rules``: the part of :func:`audit_spec` that reads no
+    table and no figure (``bull probe`` asks its questions from it).
+
+    >>> s = hand_space("standard")
+    >>> s["kind"], s["sizes"], len(s["deck"]), int(s["copies"][0])
+    ('card', (2, 3), 52, 1)
+    """
+    from solver.core.cards import CARD_NAMES
+    from solver.games.pokdeng.rules import PokDengRules, load_rules
+
+    r = rules if isinstance(rules, PokDengRules) else load_rules(rules)
+    decks = int(r.decks)
+    return {
+        "kind": "card",
+        "hand_size": 2,
+        "sizes": (2, 3),
+        "deck": np.repeat(np.arange(52, dtype=np.uint8), decks),
+        "unit": np.arange(52, dtype=np.int64),
+        "unit_names": list(CARD_NAMES),
+        "copies": np.full(52, decks, dtype=np.int64),
+    }
+
+
 def audit_spec(
     rules: Any,
     options: Mapping[str, Any],
@@ -360,7 +384,6 @@ def audit_spec(
     arrays: Mapping[str, npt.NDArray[Any]] | None = None,
 ) -> dict[str, Any]:
     """The audit description of Pok Deng under ``rules`` (see the module docstring)."""
-    from solver.core.cards import CARD_NAMES
     from solver.core.errors import BullError
     from solver.core.indexing import all_subsets, colex_rank_array, multiset_rank_array
     from solver.games.pokdeng.hands import all_shoe_hands
@@ -469,13 +492,7 @@ def audit_spec(
     return {
         "game": "pokdeng",
         "rules": r.name,
-        "kind": "card",
-        "hand_size": 2,
-        "sizes": (2, 3),
-        "deck": np.repeat(np.arange(52, dtype=np.uint8), decks),
-        "unit": np.arange(52, dtype=np.int64),
-        "unit_names": list(CARD_NAMES),
-        "copies": np.full(52, decks, dtype=np.int64),
+        **hand_space(r),
         "parse": lambda arr: parse_card_hands(arr, (2, 3), copies=decks),
         "labels": labels,
         "expected": expected,

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["audit_spec"]
+__all__ = ["audit_spec", "hand_space"]
 
 
 @lru_cache(maxsize=8)
@@ -91,6 +91,28 @@ def separate(
     return (first[tp] + own_p).astype(np.uint8), (first[tb] + in_p + own_b).astype(np.uint8)
 
 
+def hand_space(rules: Any = None) -> dict[str, Any]:
+    """What Tau Ngau deals (every rule set the same 32 tiles): the part of
+    :func:`audit_spec` that reads no table and no figure (``bull probe`` asks its
+    questions from it).
+
+    >>> s = hand_space()
+    >>> s["kind"], s["sizes"], len(s["deck"]), s["copies"][:3].tolist()
+    ('tile', (5,), 32, [2, 1, 2])
+    """
+    from solver.core.tiles import NUM_TILES, TYPE_COPIES, TYPE_NAMES, TYPE_OF_TILE
+
+    return {
+        "kind": "tile",
+        "hand_size": 5,
+        "sizes": (5,),
+        "deck": np.arange(NUM_TILES, dtype=np.uint8),
+        "unit": np.array(TYPE_OF_TILE, dtype=np.int64),
+        "unit_names": list(TYPE_NAMES),
+        "copies": np.array(TYPE_COPIES, dtype=np.int64),
+    }
+
+
 def audit_spec(
     rules: Any,
     options: Mapping[str, Any],
@@ -99,7 +121,6 @@ def audit_spec(
 ) -> dict[str, Any]:
     """The audit description of Tau Ngau under ``rules`` (see the module docstring)."""
     from solver.core.indexing import colex_rank_array
-    from solver.core.tiles import NUM_TILES, TYPE_COPIES, TYPE_NAMES, TYPE_OF_TILE
     from solver.games.taungau.odds import odds
     from solver.games.taungau.play import rule_columns, settle_batch
     from solver.games.taungau.rules import load_rules
@@ -145,13 +166,7 @@ def audit_spec(
     return {
         "game": "taungau",
         "rules": r.name,
-        "kind": "tile",
-        "hand_size": 5,
-        "sizes": (5,),
-        "deck": np.arange(NUM_TILES, dtype=np.uint8),
-        "unit": np.array(TYPE_OF_TILE, dtype=np.int64),
-        "unit_names": list(TYPE_NAMES),
-        "copies": np.array(TYPE_COPIES, dtype=np.int64),
+        **hand_space(r),
         "parse": lambda arr: parse_tile_hands(arr, (5,)),
         "labels": labels,
         "expected": expected,
