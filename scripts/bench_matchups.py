@@ -25,6 +25,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+from bench_risk import fresh_tables  # noqa: E402  (the same copy of the tables)
 
 
 def run(argv: list[str], env: dict[str, str]) -> dict[str, float]:
@@ -40,13 +43,6 @@ def run(argv: list[str], env: dict[str, str]) -> dict[str, float]:
 
 def best(runs: list[dict[str, float]]) -> dict[str, float]:
     return min(runs, key=lambda r: r["cpu_s"])
-
-
-def fresh_tables(work: Path, name: str) -> Path:
-    """A copy of the repository's tables without anything computed from them."""
-    out = work / name
-    shutil.copytree(REPO / "tables", out, symlinks=True, ignore=lambda d, n: {"rules"} & set(n))
-    return out
 
 
 def main() -> int:
