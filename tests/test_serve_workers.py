@@ -73,9 +73,12 @@ def _sockets_of(pid: int) -> set[int]:
 @pytest.mark.skipif(
     not reuse_port() or not Path("/proc/net/tcp").exists(), reason="SO_REUSEPORT and /proc"
 )
-def test_connections_spread_over_the_workers_and_ctrl_c_ends_them(niuniu_tables: Path) -> None:
+def test_connections_spread_over_the_workers_and_ctrl_c_ends_them(
+    niuniu_tables: Path, tmp_path: Path
+) -> None:
     port = _free_port()
     env = {**os.environ, CONFIG_ENV: json.dumps({"tables": str(niuniu_tables)})}
+    env["TMPDIR"] = str(tmp_path)  # where each worker's private folder is made
     code = (
         "from solver.serve.workers import serve_workers\n"
         "from solver.serve.protocol import HeadTimeout\n"
@@ -110,6 +113,8 @@ def test_connections_spread_over_the_workers_and_ctrl_c_ends_them(niuniu_tables:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(30) == 0
     assert not any(Path(f"/proc/{w}").exists() for w in workers)
+    # each worker removed its private folder as it stopped (a worker ends by os._exit)
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("bull-serve-")]
 
 
 def test_a_port_in_use_is_one_line_before_anything_starts() -> None:

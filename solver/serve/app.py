@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import Annotated, Any
@@ -134,7 +136,16 @@ def create_app(config: ServeConfig | None = None) -> Any:
     calls = Calls(cfg.tables, cfg.max_batch)
     if cfg.warm:
         calls.warm()
+
+    @asynccontextmanager
+    async def lifespan(_app: Any) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            calls.close()  # the private folder goes with the server, whatever ends it
+
     app = FastAPI(
+        lifespan=lifespan,
         title="bull-solver",
         version=__version__,
         summary="The exact reference for Niu Niu, Tau Ngau and Pok Deng: the CLI's JSON "

@@ -132,6 +132,11 @@ class Calls:
         self._memo: dict[tuple[Any, ...], Answer] = {}
         self._warm: set[tuple[str, str | None]] = set()
 
+    def close(self) -> None:
+        """Remove the private folder (the server's shutdown: a worker process ends by
+        ``os._exit``, which runs no exit handler)."""
+        self._tmp.cleanup()
+
     def _memoised(self, key: tuple[Any, ...], compute: Callable[[], Answer]) -> Answer:
         """Exact whole-deck figures (odds, edge, the chart) are computed once per rule set
         and options: they take up to tens of seconds and never change."""
