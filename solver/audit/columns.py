@@ -40,6 +40,8 @@ __all__ = [
     "hand_lists",
     "label",
     "number",
+    "raw_values",
+    "validity",
 ]
 
 RESULT_LABELS = {
@@ -78,9 +80,9 @@ def label(
     if key + "#" not in t.column_names:
         return parse_label(raw if rows is None else raw.take(pa.array(rows)), key, labels)
     codes = column(t, key + "#")
-    code = np.frombuffer(codes.buffers()[1], np.int8, len(codes), codes.offset)
+    code = raw_values(codes)
     if codes.null_count:  # rows the SQL left to the parser
-        code = np.where(_valid(codes), code, np.int8(UNKNOWN))
+        code = np.where(validity(codes), code, np.int8(UNKNOWN))
     if rows is not None:
         code = code[rows]
     code = code.astype(np.int64)
@@ -97,22 +99,34 @@ def label(
     return Parsed(code, stated, bad, {int(rest[i]): m for i, m in sub.messages.items()})
 
 
-def _valid(arr: pa.Array) -> npt.NDArray[np.bool_]:
-    """The validity bitmap of an array without nulls' offset, as booleans."""
-    if arr.offset:
-        return np.asarray(arr.is_valid())
-    bits = np.frombuffer(arr.buffers()[0], np.uint8)
-    return np.unpackbits(bits, count=len(arr), bitorder="little").view(bool)
+def raw_values(arr: pa.Array) -> npt.NDArray[Any]:
+    """The value buffer of a numeric array as numpy, no copy (a null row's slot as it
+    is: read it with :func:`validity`).
+
+    >>> raw_values(pa.array([7, 8, 9], pa.int8()).slice(1)).tolist()
+    [8, 9]
+    """
+    dtype = np.dtype(arr.type.to_pandas_dtype())
+    return np.frombuffer(arr.buffers()[1], dtype=dtype)[arr.offset : arr.offset + len(arr)]
+
+
+def validity(arr: pa.Array) -> npt.NDArray[np.bool_]:
+    """The validity bitmap of an array with nulls, one bool per row.
+
+    >>> validity(pa.array([1, None, 3]).slice(1)).tolist()
+    [False, True]
+    """
+    bits = np.frombuffer(arr.buffers()[0], dtype=np.uint8)
+    return np.unpackbits(bits, bitorder="little")[arr.offset : arr.offset + len(arr)].view(bool)
 
 
 def number(arr: pa.Array, name: str, rows: npt.NDArray[np.int64]) -> Parsed:
     """:func:`~solver.kit.parse.parse_float` of ``arr[rows]``; a float64 column is read
     from its buffers (no Arrow take)."""
-    if arr.type != pa.float64() or arr.offset:
+    if arr.type != pa.float64():
         return parse_float(arr.take(pa.array(rows)), name)
-    n = len(arr)
-    values = np.frombuffer(arr.buffers()[1], dtype=np.float64, count=n)[rows]
-    stated = _valid(arr)[rows] if arr.null_count else np.ones(len(rows), dtype=bool)
+    values = raw_values(arr)[rows]
+    stated = validity(arr)[rows] if arr.null_count else np.ones(len(rows), dtype=bool)
     bad = stated & ~np.isfinite(values)
     if bad.any():  # the messages name the values
         return parse_float(arr.take(pa.array(rows)), name)

@@ -24,12 +24,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from solver.audit.columns import EMPTY
+from solver.audit.columns import EMPTY, raw_values, validity
 from solver.core.errors import BullError
 from solver.core.files import arrow_source
 
@@ -92,27 +91,15 @@ def code_labels(arr: pa.Array, labels: Sequence[str], values: Mapping[str, int])
         # points past the dictionary's codes, at EMPTY (a tenth of the time of filling
         # the nulls and finding them again, which was a tenth of the audit's CPU)
         idx = arr.indices
-        at_row = _values(idx)
+        at_row = raw_values(idx)
         if idx.null_count:
-            code = np.append(code, np.int8(EMPTY))[np.where(_valid(idx), at_row, len(code))]
+            code = np.append(code, np.int8(EMPTY))[np.where(validity(idx), at_row, len(code))]
         else:
             code = code[at_row]
     elif arr.null_count:
         code[np.asarray(arr.is_null())] = EMPTY
     missing = code == other
     return pa.array(code, pa.int8(), mask=missing) if missing.any() else pa.array(code, pa.int8())
-
-
-def _values(arr: pa.Array) -> npt.NDArray[Any]:
-    """The value buffer of an integer array as numpy, nulls' slots as they are."""
-    dtype = np.dtype(arr.type.to_pandas_dtype())
-    return np.frombuffer(arr.buffers()[1], dtype=dtype)[arr.offset : arr.offset + len(arr)]
-
-
-def _valid(arr: pa.Array) -> npt.NDArray[np.bool_]:
-    """The validity bitmap of an array (with nulls) as one bool per row."""
-    bits = np.frombuffer(arr.buffers()[0], dtype=np.uint8)
-    return np.unpackbits(bits, bitorder="little")[arr.offset : arr.offset + len(arr)].view(bool)
 
 
 def slices(
