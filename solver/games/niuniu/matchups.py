@@ -127,6 +127,15 @@ def matchups_of(
     t0 = time.perf_counter()
     weights = _bet_weights(rules, category)
     c = disjoint_counts(hands, strength, deck, weights)
+    return _matchups(rules, category, c, time.perf_counter() - t0)
+
+
+def _matchups(
+    rules: Any, category: npt.NDArray[np.uint8], c: Any, seconds: float, shoe: bool = False
+) -> NiuNiuMatchups:
+    """The record of counts ``c`` (:func:`~solver.kit.exact.disjoint_counts`'s, or with
+    ``shoe`` one of :func:`~solver.kit.shoe.shoe_counts`', which carry the ways to deal
+    each player hand and their shoe's decks)."""
     return NiuNiuMatchups(
         rules=rules.name,
         bets=tuple(rules.bets),
@@ -136,7 +145,9 @@ def matchups_of(
         above=c.above,
         mult_above=np.asarray(c.weight_above, dtype=np.int64),
         banker_hands=c.total,
-        seconds=time.perf_counter() - t0,
+        seconds=seconds,
+        weight=c.weight if shoe else None,
+        decks=c.decks if shoe else 1,
     )
 
 
@@ -160,24 +171,9 @@ def shoe_matchups(
     the figures are the one-deck ones, the repeats weighing 0)."""
     t0 = time.perf_counter()
     weights = _bet_weights(rules, category)
-    out = []
-    for c in shoe_counts(hands, strength, faces, decks, weights):
-        out.append(
-            NiuNiuMatchups(
-                rules=rules.name,
-                bets=tuple(rules.bets),
-                category=category,
-                below=c.below,
-                equal=c.equal,
-                above=c.above,
-                mult_above=c.weight_above,
-                banker_hands=c.total,
-                seconds=(time.perf_counter() - t0) / len(decks),
-                weight=c.weight,
-                decks=c.decks,
-            )
-        )
-    return out
+    counts = shoe_counts(hands, strength, faces, decks, weights)
+    share = (time.perf_counter() - t0) / len(decks)
+    return [_matchups(rules, category, c, share, shoe=True) for c in counts]
 
 
 def niuniu_matchups(rules: Any = None, tables: TablesLike = None) -> NiuNiuMatchups:
