@@ -237,11 +237,11 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         ap.error(f"--only: unknown part {unknown[0]!r} (parts: {', '.join(PARTS)})")
     rows: list[Row] = []
-    for name in names:
-        rows += PARTS[name](args)
-        print(markdown(rows[-1:]).splitlines()[-1], flush=True)
-    if args.suite:
-        rows += suite(args)
+    parts = [PARTS[n] for n in names] + ([suite] if args.suite else [])
+    for part in parts:
+        got = part(args)
+        rows += got
+        print("\n".join(markdown(got).splitlines()[2:]), flush=True)  # its rows as they come
     print()
     print(markdown(rows))
     if args.json:
