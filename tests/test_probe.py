@@ -235,7 +235,7 @@ def test_block_requests_are_the_json_of_each_hand(game: str) -> None:
     from solver.probe.plan import space
     from solver.probe.wire import Encoder
 
-    sp = space(game, None, {}, None)
+    sp = space(game, None)
     rng = np.random.default_rng(5)
     for k in sp.sizes:
         hands = rng.integers(0, len(sp.names), (40, k))

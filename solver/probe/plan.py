@@ -9,7 +9,7 @@ first two suited), each in a seeded random order and suit relabelling; for tiles
 seeded sample of the multisets of tile types (there are 33,934 five-tile multisets:
 the whole set is the confirm phase).
 
->>> sp = space("pokdeng", None, {}, None)
+>>> sp = space("pokdeng", None)
 >>> sp.sizes, len(sp.names)
 ((2, 3), 52)
 >>> len(list(every(sp)))  # 1,326 two-card and 22,100 three-card hands
@@ -61,7 +61,7 @@ class Space:
         return sorted({self.unit[i] for i in self.deck})
 
 
-def space(game: str, rules: Any, options: Mapping[str, Any], tables: str | None) -> Space:
+def space(game: str, rules: Any) -> Space:
     """The question space of ``game`` under ``rules`` (from the registry: what the game
     deals, without the tables and exact figures an audit reads)."""
     spec = games.get(game).hand_space(rules)
@@ -241,7 +241,7 @@ def neighbours(
     A cause that shows on a question usually shows on many of its neighbours, so they
     are where thin evidence for a cause is found.
 
-    >>> sp = space("niuniu", None, {}, None)
+    >>> sp = space("niuniu", None)
     >>> near = neighbours(sp, [[0, 1, 2, 3, 4]], np.random.default_rng(0))
     >>> len(near), all(len(set(h[0])) == 5 and len(h[0]) == 5 for h in near)
     (235, True)

@@ -184,7 +184,7 @@ class Prober:
         self.out = out
         self.shows = shows
         self.progress = progress
-        self.space = plan.space(game, rules, self.options, tables)
+        self.space = plan.space(game, rules)
         self.quoted = [json.dumps(n) for n in self.space.names]
         self.key = {k: self.columns.get(k, k) for k in ("hand", "player", "banker")}
         self.next_id = 1
