@@ -279,10 +279,14 @@ def _tables(game: str, request: pytest.FixtureRequest) -> Path:
 
 
 @pytest.mark.parametrize("game", ["niuniu", "pokdeng", "taungau"])
-def test_a_key_answers_as_its_rows(game: str, request: pytest.FixtureRequest) -> None:
+def test_a_key_answers_as_its_rows(
+    game: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import solver.games.niuniu.verify_keys as nv
     from solver.kit.scoring import Causes
     from solver.verify import make_checker
 
+    monkeypatch.setattr(nv, "SKIPPED_AFTER", 0)  # the table of every hand at once
     tables = _tables(game, request)
     checker = make_checker(game, RULES[game], {}, str(tables))
     checker.prepare()
@@ -301,6 +305,7 @@ def test_a_key_answers_as_its_rows(game: str, request: pytest.FixtureRequest) ->
     causes = Causes.of(checker.variants, checker.rules.to_data()).all
     hand = [c for c in causes if "hand" in c.modes]
     assert any(c.order for c in hand) == (game != "pokdeng") and len(hand) > 8
+    said_by_keys = 0
     for code in np.unique(said).tolist():
         sel = agreeing[said == code]
         stated = tuple(f for j, f in enumerate(fields) if code >> j & 1)
@@ -316,8 +321,49 @@ def test_a_key_answers_as_its_rows(game: str, request: pytest.FixtureRequest) ->
                 want = res.variant_agree(c, sel)
                 assert (virtual.variant_agree(c, at) == want).all(), (c.key, stated, fine)
             assert virtual.record.atom_counts(at) == res.record.atom_counts(sel)
+            if keys.agree is not None:  # what the checker says from the keys alone
+                for c in hand:
+                    got = keys.agree(c, k, stated)
+                    if got is not None and (fine or not c.order):
+                        said_by_keys += 1
+                        ok, special = got
+                        want = res.variant_agree(c, sel)
+                        assert (ok == want).all(), (c.key, stated, fine)
+                        assert (special == res.interesting[sel]).all()
             some = sel[:: max(1, len(sel) // 150)]  # the vectorised atoms: the records'
             assert res.record.atom_counts(some) == Counter(atoms(res.record(int(i))) for i in some)
+    assert (said_by_keys > 0) == (keys.agree is not None)
+
+
+@pytest.mark.parametrize("trips", [False, True])
+def test_skipped_points_are_the_mistakes_points(trips: bool) -> None:
+    """The bull search that skips the first card, read per sorted hand and place from
+    ``skipped_points``, finds what the catalogue's mistake finds in the hand written
+    with that card first and the others shuffled; and on a few hands worked by hand."""
+    from solver.core.cards import parse_cards
+    from solver.games.niuniu.diagnose import niuniu_catalogue, niuniu_hand_answers
+    from solver.games.niuniu.rules import load_rules
+    from solver.games.niuniu.verify_keys import skipped_points
+
+    rules = load_rules("classic")
+    if trips:
+        rules = type(rules).from_data(
+            rules.name, {**rules.to_data(), "bull_from_three_of_a_kind": True}
+        )
+    skip = next(v for v in niuniu_catalogue(rules, "hand") if v.key == "mistake=bull_skips_first")
+    rng = np.random.default_rng(7)
+    srt = np.sort(np.argsort(rng.random((6_000, 52)), axis=1)[:, :5], axis=1).astype(np.uint8)
+    table = skipped_points(srt, trips)
+    for p in range(5):
+        rest = np.delete(srt, p, axis=1)
+        written = np.concatenate([srt[:, p : p + 1], rng.permuted(rest, axis=1)], axis=1)
+        got = np.asarray(niuniu_hand_answers(written, rules, skip)["points"])
+        assert (table[:, p] == got).all()
+    # by hand, 5 5 5 Q K sorted: without a 5, 5+5+Q = 20 leaves the other face and the
+    # skipped 5 (15: points 5); without the Q or the K, 5+5+K (or Q) = 20 leaves 5 and
+    # the skipped face (5), and with trips the three 5s leave Q+K = 20 (Niu Niu, 10)
+    hand = np.array([sorted(parse_cards("5S 5H 5D QS KS"))], dtype=np.uint8)
+    assert skipped_points(hand, trips).tolist() == [[5, 5, 5, *([10, 10] if trips else [5, 5])]]
 
 
 def test_our_answers_from_the_table_are_the_evaluators(niuniu_tables: Path) -> None:
@@ -376,9 +422,12 @@ def test_keyed_report_is_the_row_by_row_report(
     game: str, batch: int, tmp_path: Path, request: pytest.FixtureRequest,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
+    import solver.games.niuniu.verify_keys as nv
     import solver.kit.keycounts as keycounts
     import solver.kit.scoring as scoring
 
+    if batch > 2_000:  # Niu Niu's written-order mistake read from its table of every hand
+        monkeypatch.setattr(nv, "SKIPPED_AFTER", 0)
     tables = _tables(game, request)
     path = _write(tmp_path / "c.parquet", ROWS[game](12_000, 11))
     out_k, out_r = tmp_path / "k.jsonl", tmp_path / "r.jsonl"

@@ -103,6 +103,11 @@ class Keys:
     rows: Callable[..., Checked]
     """``rows(keys, fields, claims=None)``: a group of one row per key (above)."""
     order: int = 1
+    agree: Callable[..., tuple[Mask, Mask] | None] | None = None
+    """``agree(variant, keys, fields)``, when the checker can say it from the keys alone
+    (without making the group of :attr:`rows`): per key, whether ``variant`` agrees with
+    that group's row (our answers claimed on ``fields``), and the row's ``interesting``
+    flag; ``None`` for a variant it cannot (the group's rows are scored instead)."""
 
 
 class AgreeingAtoms:

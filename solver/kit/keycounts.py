@@ -36,8 +36,10 @@ __all__ = [
     "MAX_WEIGHTS",
     "Deferred",
     "KeyCounts",
+    "Part",
     "Waiting",
     "by_fields",
+    "by_keys",
     "row_atoms",
     "weighted_atoms",
 ]
@@ -58,6 +60,8 @@ class _Table:
     space: int
     order: int
     rows: Callable[[npt.NDArray[np.int64], Sequence[str]], Checked]
+    agree: Callable[..., Any] | None = None
+    """The checker's :attr:`~solver.kit.check.Keys.agree`, if any."""
     keys: npt.NDArray[np.int64] | None = None
     counts: npt.NDArray[np.int64] | None = None
     pending: list[npt.NDArray[np.integer]] = field(default_factory=list)
@@ -113,6 +117,23 @@ def _runs(
     return np.take(k, start).astype(np.int64, copy=False), counts
 
 
+@dataclass(frozen=True)
+class Part:
+    """Up to :data:`GROUP` keys present of one set of stated fields, with their counts:
+    the group of one agreeing row per key is made only when asked (:meth:`group`); the
+    checker's ``agree`` (:attr:`~solver.kit.check.Keys.agree`) may answer for a variant
+    without it."""
+
+    fields: tuple[str, ...]
+    keys: npt.NDArray[np.int64]
+    weight: npt.NDArray[np.int64]
+    rows: Callable[[npt.NDArray[np.int64], Sequence[str]], Checked]
+    agree: Callable[..., Any] | None
+
+    def group(self) -> Checked:
+        return self.rows(self.keys, self.fields)
+
+
 class KeyCounts:
     """Agreeing keyed rows counted per ``(kind of row, stated fields)`` by key."""
 
@@ -125,7 +146,7 @@ class KeyCounts:
         """Count the keys ``at`` (agreeing rows of ``mode`` stating exactly ``fields``)."""
         t = self.tables.get((mode, fields))
         if t is None:
-            t = self.tables[(mode, fields)] = _Table(keys.space, keys.order, keys.rows)
+            t = self.tables[(mode, fields)] = _Table(keys.space, keys.order, keys.rows, keys.agree)
         t.add(at)
 
     def modes(self) -> set[str]:
@@ -158,12 +179,18 @@ class KeyCounts:
         """Groups of one agreeing row per key present (:meth:`present`), at most
         :data:`GROUP` at a time, and each row's count; with ``stating`` only those of
         rows that state some field (no cause contradicts a row that states none)."""
+        for part in self.parts(mode, fine, stating):
+            yield part.group(), part.weight
+
+    def parts(self, mode: str, fine: bool, stating: bool = False) -> Iterator[Part]:
+        """:meth:`groups` as their keys, the group made on demand (:meth:`Part.group`)."""
         for fields, at, weight in self.present(mode, fine):
             if stating and not fields:
                 continue
-            rows = self.tables[(mode, fields)].rows
+            table = self.tables[(mode, fields)]
             for start in range(0, len(at), GROUP):
-                yield rows(at[start : start + GROUP], fields), weight[start : start + GROUP]
+                end = start + GROUP
+                yield Part(fields, at[start:end], weight[start:end], table.rows, table.agree)
 
     def order(self, mode: str) -> int:
         """How many written orders a shape's keys tell apart (1: none)."""
@@ -268,6 +295,31 @@ def by_fields(
         code |= res.stated[f][at].astype(np.int64) << j
     for c in np.unique(code).tolist():
         yield tuple(f for j, f in enumerate(fields) if c >> j & 1), np.flatnonzero(code == c)
+
+
+def by_keys(
+    part: Part, mode: str, variants: Sequence[Any], todo: Sequence[int]
+) -> dict[int, tuple[int, int]]:
+    """Per cause of ``todo`` (indices into ``variants``) the checker answers for from
+    ``part``'s keys alone (:attr:`~solver.kit.check.Keys.agree`): the agreeing rows it
+    contradicts among them, and how many of those are not interesting (0 for a cause
+    scoped to ``mode``: it is scored on the interesting rows only) — the counts the
+    group of the keys would give (:meth:`solver.kit.scoring.Scorer._score`)."""
+    out: dict[int, tuple[int, int]] = {}
+    if part.agree is None:
+        return out
+    for v in todo:
+        got = part.agree(variants[v], part.keys, part.fields)
+        if got is None:
+            continue
+        ok, special = got
+        bad = ~np.asarray(ok, dtype=bool)
+        if mode in variants[v].scope:
+            bad &= special
+            out[v] = (int(part.weight[bad].sum()), 0)
+        else:
+            out[v] = (int(part.weight[bad].sum()), int(part.weight[bad & ~special].sum()))
+    return out
 
 
 def row_atoms(res: Checked, rows: npt.NDArray[np.int64], counts: str = "lost_counts") -> Shapes:

@@ -41,8 +41,10 @@ from solver.kit.keycounts import (
     DEFER,
     Deferred,
     KeyCounts,
+    Part,
     Waiting,
     by_fields,
+    by_keys,
     row_atoms,
     weighted_atoms,
 )
@@ -106,6 +108,7 @@ class Scorer:
         self.mode_index = {
             m: [i for i, v in enumerate(self.variants) if m in v.modes] for m in MODES
         }
+        self._in_mode = {m: set(ix) for m, ix in self.mode_index.items()}
         self.pair_at = {m: dict(zip(found.cols[m], found.pairs[m], strict=True)) for m in MODES}
         self.alone: dict[str, dict[int, int]] = {m: {} for m in MODES}
         """Per kind of row, the pairs not scored on it of which only one member can
@@ -425,9 +428,13 @@ class Scorer:
                     plan.append((mode, fine, one, two))
         left = Counter(v for _, _, one, _ in plan for v in one)  # sweeps a count awaits
         for mode, fine, one, two in plan:
-            for group, weight in self.keyed.groups(mode, fine, stating=True):
+            for part in self.keyed.parts(mode, fine, stating=True):
                 two = {c for c in two if self._may_list(c, explains, left)}
-                self._sweep = _Sweep(weight, one, two)
+                rest = one - self._by_keys(mode, part, one)
+                if not rest and not two:
+                    continue
+                group, weight = part.group(), part.weight
+                self._sweep = _Sweep(weight, rest, two)
                 try:
                     none = np.zeros(len(group.rows), dtype=bool)
                     _, contradicts = self._score(mode, group, none)
@@ -436,6 +443,19 @@ class Scorer:
                 finally:
                     self._sweep = None
             left.subtract(one)
+
+    def _by_keys(self, mode: str, part: Part, one: set[int]) -> set[int]:
+        """The causes of ``one`` counted from ``part``'s keys alone (:func:`by_keys`) or
+        not scored on rows of ``mode`` (nothing to count): the rest need the group."""
+        done = {v for v in one if v not in self._in_mode[mode]}
+        contradicts = np.zeros(len(self.causes), dtype=np.int64)
+        for v, (inside, off) in by_keys(part, mode, self.variants, sorted(one - done)).items():
+            contradicts[v] = inside
+            self.contradicts_in[mode][v] += inside
+            self.contradicts_off[mode][v] += off
+            done.add(v)
+        self.tally.add_counts(0, contradicts)
+        return done
 
     def _may_list(self, col: int, explains: npt.NDArray[np.int64], left: Counter[int]) -> bool:
         """Whether pair ``col`` may yet be listed (:meth:`next_pass`): its explained rows

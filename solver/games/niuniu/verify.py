@@ -19,6 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from solver.core.errors import BullError
+from solver.games.niuniu.verify_keys import SkipFirst, special_ish
 from solver.games.niuniu.verify_reasons import WINNERS, hand_record, showdown_record
 from solver.kit.check import (
     Checked,
@@ -197,6 +198,7 @@ class NiuNiuChecker:
         self.tables = tables
         self._cols: dict[str, npt.NDArray[Any]] | None = None
         self._hands_cache: npt.NDArray[np.uint8] | None = None
+        self._skip_first: SkipFirst | None = None
         self.labels = _nn_labels()
         for code, name in enumerate(self.rules.labels):  # a rule file's own categories
             if name:
@@ -405,21 +407,7 @@ class NiuNiuChecker:
                 known = {k: ans[k] if every else ans[k][sel] for k in names}
             return niuniu_hand_answers(cards if every else cards[sel], self.rules, variant, known)
 
-        # special-ish hands, where the special-hand variants can differ: every card
-        # small (a total <= 10 needs all ranks <= 6), four faces, every card ten-valued,
-        # three or four of a kind (also the bull from three of a kind), a flush, a
-        # straight
-        r0, r1, r2, r3, r4 = (srt[:, j] >> 2 for j in range(5))
-        s0 = srt[:, 0] & 3
-        flush = (
-            ((srt[:, 1] & 3) == s0)
-            & ((srt[:, 2] & 3) == s0)
-            & ((srt[:, 3] & 3) == s0)
-            & ((srt[:, 4] & 3) == s0)
-        )
-        trips = (r0 == r2) | (r1 == r3) | (r2 == r4)
-        straight = (r1 == r0 + 1) & (r2 == r1 + 1) & (r3 == r2 + 1) & (r4 == r3 + 1)
-        interesting = (r4 <= 5) | (r1 >= 10) | (r0 >= 9) | trips | flush | straight
+        interesting = special_ish(srt)
 
         def record(i: int) -> dict[str, Any]:
             return hand_record(self.rules, i, ans, cv, stated, base_agree, bull_ids)
@@ -438,7 +426,10 @@ class NiuNiuChecker:
             key = np.asarray(ans["rank"], dtype=np.int64) * 5 + first
             if bull_ids is not None:
                 key[stated["bull"]] = -1
-            keys = Keys(key, self._hand_count() * 5, self._key_rows, 5)
+            skip = self._skip_first
+            if skip is None:
+                skip = self._skip_first = SkipFirst(self.rules, self._every_hand, self._table)
+            keys = Keys(key, self._hand_count() * 5, self._key_rows, 5, skip)
         return Checked(
             "hand",
             rows,
