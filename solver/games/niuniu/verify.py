@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from solver.core.errors import BullError
-from solver.games.niuniu.verify_keys import SkipFirst, special_ish
+from solver.games.niuniu.verify_keys import KeyAnswers, special_ish
 from solver.games.niuniu.verify_reasons import WINNERS, hand_record, showdown_record
 from solver.kit.check import (
     Checked,
@@ -198,7 +198,7 @@ class NiuNiuChecker:
         self.tables = tables
         self._cols: dict[str, npt.NDArray[Any]] | None = None
         self._hands_cache: npt.NDArray[np.uint8] | None = None
-        self._skip_first: SkipFirst | None = None
+        self._key_answers: KeyAnswers | None = None
         self.labels = _nn_labels()
         for code, name in enumerate(self.rules.labels):  # a rule file's own categories
             if name:
@@ -426,10 +426,10 @@ class NiuNiuChecker:
             key = np.asarray(ans["rank"], dtype=np.int64) * 5 + first
             if bull_ids is not None:
                 key[stated["bull"]] = -1
-            skip = self._skip_first
-            if skip is None:
-                skip = self._skip_first = SkipFirst(self.rules, self._every_hand, self._table)
-            keys = Keys(key, self._hand_count() * 5, self._key_rows, 5, skip)
+            said = self._key_answers
+            if said is None:
+                said = self._key_answers = KeyAnswers(self.rules, self._every_hand, self._table)
+            keys = Keys(key, self._hand_count() * 5, self._key_rows, 5, said)
         return Checked(
             "hand",
             rows,

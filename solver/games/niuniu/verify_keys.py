@@ -1,11 +1,13 @@
 """Niu Niu ``bull verify``: what an agreeing row's key says without the row.
 
 :mod:`solver.kit.scoring` sweeps the causes the report needs over every key present
-(:mod:`solver.kit.keycounts`). The bull search that skips the first card written is
-swept over every key with its written order — in a large file millions — and its
-answer for a key depends on the hand and the place of the card written first alone:
-:class:`SkipFirst` reads it from :func:`skipped_points` of every hand of the table (made
-once) instead of the hand made anew in its written order for each key.
+(:mod:`solver.kit.keycounts`), a group of one row per key at a time. :class:`KeyAnswers`
+answers for most causes from the keys alone: the bull search that skips the first card
+written — swept over every key with its written order, in a large file millions; its
+answer depends on the hand and the card written first alone — read from
+:func:`skipped_points` of every hand of the table (made once) instead of each key's
+hand made anew in its written order; a cause scoped to the special-ish hands
+evaluated on those keys only (about one random hand in 17).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["SKIPPED_AFTER", "SkipFirst", "skipped_points", "special_ish"]
+__all__ = ["SKIPPED_AFTER", "KeyAnswers", "skipped_points", "special_ish"]
 
 _FIELDS = ("has_bull", "points", "category")
 """The claims compared with our answer as they are (the bull is checked as a bull)."""
@@ -58,37 +60,64 @@ def skipped_points(srt: npt.NDArray[np.uint8], trips: bool) -> npt.NDArray[np.ui
     >>> skipped_points(np.array([[0, 4, 8, 28, 36]], dtype=np.uint8), False).tolist()
     [[4, 0, 4, 0, 0]]
     """
-    rank = (srt >> 2).astype(np.int16)
-    value = np.minimum(rank + 1, 10)
-    total = value.sum(axis=1)
-    out = np.zeros(srt.shape, dtype=np.uint8)
+    rank = [srt[:, j] >> 2 for j in range(5)]  # a column each, small integers
+    value = [np.take(_VALUE, srt[:, j]) for j in range(5)]
+    total = value[0] + value[1] + value[2] + value[3] + value[4]
+    out = [np.zeros(len(srt), dtype=np.uint8) for _ in range(5)]
     for a, b, c in combinations(range(5), 3):
-        bsum = value[:, a] + value[:, b] + value[:, c]
-        ok = bsum % 10 == 0
+        bsum = value[a] + value[b] + value[c]
+        # a bull's points (0: none) by the three cards' sum and the five's
+        pts = np.take(_BULL_POINTS, bsum.astype(np.uint16) << 6 | total)
         if trips:
-            ok |= (rank[:, a] == rank[:, b]) & (rank[:, b] == rank[:, c])
-        pts = np.where(ok, (total - bsum - 1) % 10 + 1, 0).astype(np.uint8)
+            three = (rank[a] == rank[b]) & (rank[b] == rank[c])
+            pts = np.where(three, np.take(_LAST_DIGIT, total - bsum), pts)
         for p in {0, 1, 2, 3, 4} - {a, b, c}:  # a skipped card outside the bull
-            np.maximum(out[:, p], pts, out=out[:, p])
-    return out
+            np.maximum(out[p], pts, out=out[p])
+    return np.stack(out, axis=1)
+
+
+_VALUE = np.array([min(c // 4 + 1, 10) for c in range(256)], dtype=np.uint8)
+"""A card id's value: A 1 ... 10, J, Q, K 10 (ids past 51: unused)."""
+_LAST_DIGIT = ((np.arange(64) - 1) % 10 + 1).astype(np.uint8)
+"""The points of two cards' total: its last digit, 0 as 10."""
+
+
+def _bull_points() -> npt.NDArray[np.uint8]:
+    """``[bull << 6 | total]``: the points of a hand whose five values sum to ``total``
+    with three of them summing to ``bull`` — the last digit of the other two (0 as 10)
+    when ``bull`` is a multiple of 10, else 0 (no bull there)."""
+    bull, total = np.arange(64)[:, None], np.arange(64)[None, :]
+    rest = np.clip(total - bull, 0, 63)
+    out = np.where((bull % 10 == 0) & (total > bull), _LAST_DIGIT[rest], 0)
+    return out.astype(np.uint8).ravel()
+
+
+_BULL_POINTS = _bull_points()
 
 
 SKIPPED_AFTER = 1 << 20
-"""Keys asked of a :class:`SkipFirst` after which the bull search that skips
+"""Keys asked of a :class:`KeyAnswers` after which the bull search that skips
 the first card is read from a table of every hand (:func:`skipped_points`, made once in
 about a second of CPU) rather than scored on each key's hand as written."""
 
 
-class SkipFirst:
+class KeyAnswers:
     """:attr:`~solver.kit.check.Keys.agree` of Niu Niu hand rows (key: the hand's rank
-    and the place of its first card written among its sorted cards) for the bull search
-    that skips the first card written, alone: its points read from
-    :func:`skipped_points` of every hand (``every()``, sorted, row = rank), made once
-    :data:`SKIPPED_AFTER` keys have been asked, and its answers made from them as
-    :func:`~solver.games.niuniu.diagnose.niuniu_hand_answers` makes them (no bull
-    without points; a category that is not special is the points); our answers from
-    the table's ``packed`` column (``table()``). ``None`` for any other variant, a rule
-    set in the rule language, and before then."""
+    in the table times 5 plus the place of its first card written among its sorted
+    cards), for a rule set of the presets' kind (not the rule language):
+
+    * the bull search that skips the first card written, alone: its points read from
+      :func:`skipped_points` of every hand (``every()``, sorted, row = rank), made once
+      :data:`SKIPPED_AFTER` keys have been asked (``None`` before), and its answers made
+      from them as :func:`~solver.games.niuniu.diagnose.niuniu_hand_answers` makes them
+      (no bull without points; a category that is not special is the points);
+    * a cause that does not depend on the written order: evaluated by
+      ``niuniu_hand_answers`` on the keys' sorted hands as a group of the keys does
+      (our answers given for a mistake), and for a cause scoped to hand rows on the
+      special-ish hands alone (:func:`special_ish`; off them it is not counted).
+
+    Our answers come from the table's ``packed`` column (``table()``); ``None`` for any
+    other cause."""
 
     def __init__(
         self,
@@ -99,20 +128,62 @@ class SkipFirst:
         self.rules, self.every, self.table = rules, every, table
         self.asked = 0
         self.made: tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]] | None = None
+        self.last: tuple[Any, Any, dict[str, npt.NDArray[Any]]] | None = None
+        """The keys asked last, their ranks and our answers, and their hands if made."""
 
     def __call__(
         self, variant: Any, keys: npt.NDArray[np.int64], fields: Sequence[str]
     ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None:
-        from solver.games.niuniu.rules import Category
         from solver.kit.diagnosis import mistakes_of
 
-        if (
-            variant.rules is not None
-            or self.rules.categories
-            or mistakes_of(variant) != {"bull_skips_first"}
-            or not set(fields) <= set(_FIELDS)
-        ):
+        if self.rules.categories or not set(fields) <= set(_FIELDS):
             return None
+        skip = variant.rules is None and mistakes_of(variant) == {"bull_skips_first"}
+        if variant.order and not skip:
+            return None
+        if self.last is None or self.last[0] is not keys:  # the causes ask in turn
+            self.last = (keys, self._ours(keys), {})
+        _, (rank, ours), hands = self.last
+        if skip:
+            return self._skipped(keys, rank, fields, ours)
+        from solver.games.niuniu.diagnose import niuniu_hand_answers
+
+        if not hands:
+            hands["sorted"] = self.every()[rank]
+            hands["special"] = special_ish(hands["sorted"])
+        srt, special = hands["sorted"], hands["special"]
+        at = np.flatnonzero(special) if "hand" in variant.scope else np.arange(len(keys))
+        mine = {f: v[at] for f, v in ours.items()}
+        known = None if variant.rules is not None else {**mine, "sorted": srt[at]}
+        theirs = niuniu_hand_answers(srt[at], self.rules, variant, known)
+        ok = np.ones(len(keys), dtype=bool)
+        for f in fields:
+            ok[at] &= mine[f] == np.asarray(theirs[f])
+        return ok, special
+
+    def _ours(
+        self, keys: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], dict[str, npt.NDArray[Any]]]:
+        """The keys' ranks and our answers for them (from the table)."""
+        rank = keys // 5
+        packed = self.table()["packed"][rank]
+        ours = {
+            "has_bull": (packed & 1).astype(bool),
+            "points": ((packed >> 1) & 15).astype(np.int64),
+            "category": (packed >> 5).astype(np.int64),
+        }
+        return rank, ours
+
+    def _skipped(
+        self,
+        keys: npt.NDArray[np.int64],
+        rank: npt.NDArray[np.int64],
+        fields: Sequence[str],
+        ours: Mapping[str, npt.NDArray[Any]],
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None:
+        """The bull search that skips the first card written, from the table."""
+        from solver.games.niuniu.rules import Category
+
         self.asked += len(keys)
         if self.made is None:
             if self.asked <= SKIPPED_AFTER:
@@ -121,13 +192,6 @@ class SkipFirst:
             trips = bool(self.rules.bull_from_three_of_a_kind)
             self.made = (skipped_points(every, trips).ravel(), special_ish(every))
         points_by_key, special = self.made
-        rank = keys // 5
-        packed = self.table()["packed"][rank]
-        ours = {
-            "has_bull": (packed & 1).astype(bool),
-            "points": ((packed >> 1) & 15).astype(np.int64),
-            "category": (packed >> 5).astype(np.int64),
-        }
         pts = points_by_key[keys].astype(np.int64)
         theirs = {
             "has_bull": pts > 0,
