@@ -283,10 +283,12 @@ def test_a_key_answers_as_its_rows(
     game: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import solver.games.niuniu.verify_keys as nv
+    import solver.games.taungau.verify_keys as tv
     from solver.kit.scoring import Causes
     from solver.verify import make_checker
 
-    monkeypatch.setattr(nv, "SKIPPED_AFTER", 0)  # the table of every hand at once
+    monkeypatch.setattr(nv, "SKIPPED_AFTER", 0)  # the tables of every hand at once
+    monkeypatch.setattr(tv, "FIRST_AFTER", 0)
     tables = _tables(game, request)
     checker = make_checker(game, RULES[game], {}, str(tables))
     checker.prepare()
@@ -423,11 +425,13 @@ def test_keyed_report_is_the_row_by_row_report(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     import solver.games.niuniu.verify_keys as nv
+    import solver.games.taungau.verify_keys as tv
     import solver.kit.keycounts as keycounts
     import solver.kit.scoring as scoring
 
-    if batch > 2_000:  # Niu Niu's written-order mistake read from its table of every hand
+    if batch > 2_000:  # the written-order mistakes read from tables of every hand
         monkeypatch.setattr(nv, "SKIPPED_AFTER", 0)
+        monkeypatch.setattr(tv, "FIRST_AFTER", 0)
     tables = _tables(game, request)
     path = _write(tmp_path / "c.parquet", ROWS[game](12_000, 11))
     out_k, out_r = tmp_path / "k.jsonl", tmp_path / "r.jsonl"

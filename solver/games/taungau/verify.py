@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 
 from solver.core.errors import BullError
 from solver.core.indexing import colex_rank_array
+from solver.games.taungau.verify_keys import FirstWritten
 from solver.games.taungau.verify_shapes import Shapes, type_of_tile
 from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
@@ -105,6 +106,7 @@ class TauNgauChecker:
         self.variants = taungau_catalogue(self.rules, "all", self.reveals)
         self._decisions: dict[Any, npt.NDArray[np.uint8]] = {}
         self._every: Shapes | None = None
+        self._first: FirstWritten | None = None
 
     def prepare(self) -> None:
         """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
@@ -296,7 +298,9 @@ class TauNgauChecker:
             for f in ("bull", "values"):
                 if f in stated:
                     key[stated[f]] = -1
-            keys = Keys(key, len(shapes.hands) * _ORDERS, self._key_rows, _ORDERS)
+            if self._first is None:
+                self._first = FirstWritten(self.rules, self._shapes, _PERMS)
+            keys = Keys(key, len(shapes.hands) * _ORDERS, self._key_rows, _ORDERS, self._first)
         return Checked(
             "hand",
             rows,
