@@ -32,6 +32,7 @@ from solver.kit.learn import Shapes, atoms
 
 __all__ = [
     "DEFER",
+    "FIRST_PART",
     "GROUP",
     "MAX_WEIGHTS",
     "Deferred",
@@ -46,6 +47,8 @@ __all__ = [
 
 GROUP = 1 << 17
 """Keys scored at a time (one group of agreeing rows per so many keys)."""
+FIRST_PART = 1 << 13
+"""Keys of the first group of a sweep (the next ones four times more, up to :data:`GROUP`)."""
 _PENDING = 1 << 24
 """Keys buffered before they are counted, at least (or as many as the key space holds:
 four bytes each, 64 MB; one sort for them all, merged with the counts so far)."""
@@ -183,14 +186,18 @@ class KeyCounts:
             yield part.group(), part.weight
 
     def parts(self, mode: str, fine: bool, stating: bool = False) -> Iterator[Part]:
-        """:meth:`groups` as their keys, the group made on demand (:meth:`Part.group`)."""
+        """:meth:`groups` as their keys, the group made on demand (:meth:`Part.group`);
+        the first few smaller (:data:`FIRST_PART`, four times more each): a pair of
+        causes scored on them often shows it cannot be listed before the next."""
         for fields, at, weight in self.present(mode, fine):
             if stating and not fields:
                 continue
             table = self.tables[(mode, fields)]
-            for start in range(0, len(at), GROUP):
-                end = start + GROUP
+            start, step = 0, min(GROUP, FIRST_PART)
+            while start < len(at):
+                end = start + step
                 yield Part(fields, at[start:end], weight[start:end], table.rows, table.agree)
+                start, step = end, min(GROUP, step * 4)
 
     def order(self, mode: str) -> int:
         """How many written orders a shape's keys tell apart (1: none)."""
