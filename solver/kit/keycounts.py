@@ -7,7 +7,9 @@ per key, per kind of row and per set of stated fields, as the sorted distinct ke
 their counts (at most one entry per key: bounded whatever the file's size). Once the
 first pass is over, the causes whose counts the report needs are scored once per
 distinct key present (:meth:`KeyCounts.groups` makes the group of one agreeing row per
-key) and weighted by its count — exactly the sum a pass over the rows would make.
+key) and weighted by its count — exactly the sum a pass over the rows would make; a
+checker whose keys answer for a cause themselves (:attr:`~solver.kit.check.Keys.agree`)
+is asked first, and the group is made only for the causes it leaves (:func:`by_keys`).
 
 >>> from solver.kit.check import Keys
 >>> keys = Keys(np.array([3, 1, 3, -1]), 8, lambda k, f: None)
