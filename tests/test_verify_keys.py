@@ -344,8 +344,9 @@ def test_skipped_points_are_the_mistakes_points(trips: bool) -> None:
     ``skipped_points``, finds what the catalogue's mistake finds in the hand written
     with that card first and the others shuffled; and on a few hands worked by hand."""
     from solver.core.cards import parse_cards
-    from solver.games.niuniu.diagnose import niuniu_catalogue, niuniu_hand_answers
+    from solver.games.niuniu.diagnose import niuniu_catalogue
     from solver.games.niuniu.rules import load_rules
+    from solver.games.niuniu.variant_answers import niuniu_hand_answers
     from solver.games.niuniu.verify_keys import skipped_points
 
     rules = load_rules("classic")

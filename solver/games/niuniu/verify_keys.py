@@ -109,7 +109,7 @@ class KeyAnswers:
     * the bull search that skips the first card written, alone: its points read from
       :func:`skipped_points` of every hand (``every()``, sorted, row = rank), made once
       :data:`SKIPPED_AFTER` keys have been asked (``None`` before), and its answers made
-      from them as :func:`~solver.games.niuniu.diagnose.niuniu_hand_answers` makes them
+      from them as :func:`~solver.games.niuniu.variant_answers.niuniu_hand_answers` makes them
       (no bull without points; a category that is not special is the points);
     * a cause that does not depend on the written order: evaluated by
       ``niuniu_hand_answers`` on the keys' sorted hands as a group of the keys does
@@ -146,7 +146,7 @@ class KeyAnswers:
         _, (rank, ours), hands = self.last
         if skip:
             return self._skipped(keys, rank, fields, ours)
-        from solver.games.niuniu.diagnose import niuniu_hand_answers
+        from solver.games.niuniu.variant_answers import niuniu_hand_answers
 
         if not hands:
             hands["sorted"] = self.every()[rank]
