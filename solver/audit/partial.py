@@ -37,7 +37,9 @@ __all__ = [
     "Partial",
     "Room",
     "TooManyGroups",
+    "byte_counts",
     "held_counts",
+    "held_micro",
     "net_counts",
     "round_order",
 ]
@@ -136,16 +138,56 @@ def held_counts(
     """
     if held is None or not len(held):
         return [(0, 0, 0)] * groups
-    micro = np.rint(np.clip(held, -HELD_CLIP, HELD_CLIP) * 1e6).astype(np.int64)
     if code is None:  # rounds are numbered 0.. within a block: count rows per round
         c = np.bincount(rnd)
-        return [(len(held), int((c * (c - 1)).sum()), int(micro.sum()))]
+        return [(len(held), int((c * (c - 1)).sum()), held_micro(held))]
+    micro = _micro(held)
     rows = np.bincount(code, minlength=groups)
     key, c = np.unique(rnd * groups + code, return_counts=True)
     pairs = np.bincount(key % groups, weights=(c * (c - 1)).astype(np.float64), minlength=groups)
     total = np.zeros(groups, dtype=np.int64)
     np.add.at(total, code, micro)
     return [(int(r), int(p), int(t)) for r, p, t in zip(rows, pairs, total, strict=True)]
+
+
+def _micro(held: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    return np.rint(np.clip(held, -HELD_CLIP, HELD_CLIP) * 1e6).astype(np.int64)
+
+
+def held_micro(held: npt.NDArray[np.float64]) -> int:
+    """The total of ``held`` nets in micro-units, each clipped to +-:data:`HELD_CLIP`
+    (as :func:`held_counts` adds them).
+
+    >>> held_micro(np.array([1.0, -0.5, 2e6]))
+    1000000500000
+    """
+    return int(_micro(held).sum())
+
+
+def byte_counts(items: npt.NDArray[Any], minlength: int) -> npt.NDArray[np.int64]:
+    """``np.bincount(items, minlength=minlength)``; for bytes (uint8) a quarter of its
+    time: the items are counted in pairs, as uint16 (65,536 bins, then folded), so
+    half as many are widened to int64 and counted.
+
+    >>> x = np.array([3, 1, 3, 0, 255], dtype=np.uint8)
+    >>> bool((byte_counts(x, 4) == np.bincount(x, minlength=4)).all()), len(byte_counts(x[:4], 6))
+    (True, 6)
+    """
+    if items.dtype != np.uint8 or len(items) < 2:
+        return np.bincount(items, minlength=minlength)
+    flat = np.ascontiguousarray(items).ravel()
+    even = len(flat) - len(flat) % 2
+    pairs = np.bincount(flat[:even].view(np.uint16), minlength=1 << 16).reshape(256, 256)
+    counts = pairs.sum(axis=0) + pairs.sum(axis=1)  # the low bytes, the high bytes
+    if even < len(flat):
+        counts[flat[-1]] += 1
+    used = np.flatnonzero(counts)
+    size = max(minlength, int(used[-1]) + 1 if len(used) else 0)
+    return (
+        counts[:size]
+        if size <= len(counts)
+        else np.concatenate([counts, np.zeros(size - len(counts), dtype=counts.dtype)])
+    )
 
 
 @dataclass
