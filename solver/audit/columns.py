@@ -17,7 +17,7 @@ only the rows without a code, so every engine makes the same of every row.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,7 @@ __all__ = [
     "ROLES",
     "UNKNOWN",
     "NotInRoundOrder",
+    "Pick",
     "RoundKeys",
     "changes",
     "column",
@@ -69,13 +70,22 @@ def column(t: pa.Table, name: str) -> pa.Array:
     return c.chunk(0) if c.num_chunks == 1 else c.combine_chunks()
 
 
+Pick = Callable[[npt.NDArray[Any]], npt.NDArray[Any]]
+"""A column's values at some rows (``x[rows]``, by a faster way)."""
+
+
 def label(
-    t: pa.Table, key: str, labels: dict[str, int], rows: npt.NDArray[np.int64] | None = None
+    t: pa.Table,
+    key: str,
+    labels: dict[str, int],
+    rows: npt.NDArray[np.int64] | None = None,
+    pick: Pick | None = None,
 ) -> Parsed:
     """:func:`~solver.kit.parse.parse_label` of column ``key`` (of ``rows``; None: all),
     or of its label codes when the engine read them in SQL (column ``key#``, see
     :func:`solver.audit.duckdb_engine.coded`): only the rows without a code are parsed
-    here, so both give the same values, rows and messages."""
+    here, so both give the same values, rows and messages. ``pick``: the codes at
+    ``rows`` (for ``code[rows]``); the values are int8 then, else int64."""
     raw = column(t, key)
     if key + "#" not in t.column_names:
         return parse_label(raw if rows is None else raw.take(pa.array(rows)), key, labels)
@@ -84,8 +94,8 @@ def label(
     if codes.null_count:  # rows the SQL left to the parser
         code = np.where(validity(codes), code, np.int8(UNKNOWN))
     if rows is not None:
-        code = code[rows]
-    code = code.astype(np.int64)
+        code = code[rows] if pick is None else pick(code)
+    code = code.astype(np.int64) if pick is None else code.astype(np.int8)  # a copy
     known = code >= 0
     if known.all():
         return Parsed(code, known, np.zeros(len(code), dtype=bool))
@@ -120,13 +130,16 @@ def validity(arr: pa.Array) -> npt.NDArray[np.bool_]:
     return np.unpackbits(bits, bitorder="little")[arr.offset : arr.offset + len(arr)].view(bool)
 
 
-def number(arr: pa.Array, name: str, rows: npt.NDArray[np.int64]) -> Parsed:
+def number(
+    arr: pa.Array, name: str, rows: npt.NDArray[np.int64], pick: Pick | None = None
+) -> Parsed:
     """:func:`~solver.kit.parse.parse_float` of ``arr[rows]``; a float64 column is read
-    from its buffers (no Arrow take)."""
+    from its buffers (no Arrow take; ``pick``: for ``x[rows]``)."""
     if arr.type != pa.float64():
         return parse_float(arr.take(pa.array(rows)), name)
-    values = raw_values(arr)[rows]
-    stated = validity(arr)[rows] if arr.null_count else np.ones(len(rows), dtype=bool)
+    at = (lambda x: x[rows]) if pick is None else pick
+    values = at(raw_values(arr))
+    stated = at(validity(arr)) if arr.null_count else np.ones(len(rows), dtype=bool)
     bad = stated & ~np.isfinite(values)
     if bad.any():  # the messages name the values
         return parse_float(arr.take(pa.array(rows)), name)

@@ -161,7 +161,12 @@ def held_micro(held: npt.NDArray[np.float64]) -> int:
     >>> held_micro(np.array([1.0, -0.5, 2e6]))
     1000000500000
     """
-    return int(_micro(held).sum())
+    y = np.clip(held, -HELD_CLIP, HELD_CLIP)
+    y *= 1e6
+    np.rint(y, out=y)
+    if len(y) * float(np.abs(y).max(initial=0)) < 2**53:  # every partial sum exact
+        return int(y.sum())
+    return int(y.astype(np.int64).sum())
 
 
 def byte_counts(items: npt.NDArray[Any], minlength: int) -> npt.NDArray[np.int64]:
