@@ -34,6 +34,7 @@ from solver.audit.columns import (
     changes,
     column,
     label,
+    raw_values,
 )
 from solver.audit.partial import (
     MAX_AGREE_ROWS,
@@ -357,11 +358,11 @@ class Auditor:
         if (pa.types.is_list(typ) or pa.types.is_large_list(typ)) and pa.types.is_integer(
             typ.value_type
         ):
-            offsets = np.asarray(arr.offsets)
+            offsets = raw_values(arr.offsets)  # (np.asarray of Arrow imports pandas)
             lengths = np.diff(offsets)
             values = arr.values
             if pa.types.is_uint8(values.type) and not values.null_count:
-                vals = np.asarray(values)  # as is: every value is 0..255
+                vals = raw_values(values)  # as is: every value is 0..255
             else:
                 v = np.asarray(pc.fill_null(values, 254), dtype=np.int64)
                 vals = np.where((v < 0) | (v > 255), 254, v).astype(np.uint8)

@@ -36,12 +36,14 @@ __all__ = [
     "NotInRoundOrder",
     "Pick",
     "RoundKeys",
+    "arrow_of",
     "changes",
     "column",
     "hand_lists",
     "label",
     "number",
     "raw_values",
+    "text_of",
     "validity",
 ]
 
@@ -169,7 +171,7 @@ def changes(rnd: pa.Array, scope: pa.Array | None = None) -> npt.NDArray[np.bool
         return out
     if n > 1:
         if pa.types.is_integer(rnd.type) and rnd.null_count == 0:
-            x = np.asarray(rnd)
+            x = raw_values(rnd)  # (np.asarray of Arrow imports pandas)
             if (x[1:] < x[:-1]).any():
                 raise NotInRoundOrder("round ids are not in order")
             out[1:] = x[1:] != x[:-1]
@@ -211,12 +213,43 @@ class RoundKeys:
 
     def take(self, rows: npt.NDArray[np.int64]) -> pa.Array:
         """The keys of ``rows`` as strings."""
-        idx = pa.array(rows, pa.int64())
+        idx = arrow_of(np.asarray(rows, dtype=np.int64))
         r = pc.cast(self.round.take(idx), pa.string())
         if self.scope is None:
             return r
         sc = [self._scope(v) for v in self.scope.take(idx).to_pylist()]
         return pc.binary_join_element_wise(pa.array(sc, pa.string()), r, ":")
+
+
+def arrow_of(values: npt.NDArray[Any], mask: npt.NDArray[np.bool_] | None = None) -> pa.Array:
+    """A numeric numpy array as Arrow, from its buffer (``mask``: the null rows): what
+    ``pa.array(values, mask=mask)`` gives, without ``pa.array``, which imports pandas
+    (a third of a second, in each worker) to ask whether they are a pandas object.
+
+    >>> arrow_of(np.array([1, 2, 3], np.int8), np.array([False, True, False])).to_pylist()
+    [1, None, 3]
+    """
+    v = np.ascontiguousarray(values)
+    if v.dtype.kind not in "iuf":
+        raise TypeError(f"arrow_of: {v.dtype} is not a number type")
+    valid = None
+    if mask is not None and mask.any():
+        valid = pa.py_buffer(np.packbits(~np.asarray(mask, dtype=bool), bitorder="little"))
+    return pa.Array.from_buffers(pa.from_numpy_dtype(v.dtype), len(v), [valid, pa.py_buffer(v)])
+
+
+def text_of(words: Sequence[str]) -> pa.Array:
+    """A string Arrow array of ``words``, from buffers (see :func:`arrow_of`).
+
+    >>> text_of(["player", "", "banker"]).to_pylist()
+    ['player', '', 'banker']
+    """
+    data = [w.encode() for w in words]
+    off = np.zeros(len(data) + 1, dtype=np.int32)
+    np.cumsum([len(d) for d in data], out=off[1:])
+    return pa.Array.from_buffers(
+        pa.string(), len(data), [None, pa.py_buffer(off), pa.py_buffer(b"".join(data))]
+    )
 
 
 def hand_lists(ids: npt.NDArray[np.uint8], pad: int = 255) -> pa.Array:
@@ -230,7 +263,7 @@ def hand_lists(ids: npt.NDArray[np.uint8], pad: int = 255) -> pa.Array:
         k = ids.shape[1]
         offsets = np.arange(0, (len(ids) + 1) * k, k, dtype=np.int32)
         values = np.ascontiguousarray(ids, dtype=np.uint8).ravel()
-        return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, pa.uint8()))
+        return pa.ListArray.from_arrays(arrow_of(offsets), arrow_of(values))
     offsets = np.zeros(len(ids) + 1, dtype=np.int32)
     np.cumsum(mask.sum(axis=1), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ids[mask], pa.uint8()))
+    return pa.ListArray.from_arrays(arrow_of(offsets), arrow_of(ids[mask].astype(np.uint8)))

@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from solver.audit.columns import EMPTY, raw_values, validity
+from solver.audit.columns import EMPTY, arrow_of, raw_values, text_of, validity
 from solver.core.errors import BullError
 from solver.core.files import arrow_source
 
@@ -80,11 +80,13 @@ def code_labels(arr: pa.Array, labels: Sequence[str], values: Mapping[str, int])
     [0, None, 0]
     """
     other = -3  # not coded: null in the column
-    words = pa.array(list(labels), pa.string())
+    words = text_of(list(labels))
     table = np.array([values[k] for k in labels], dtype=np.int8)
     text = arr.dictionary if isinstance(arr, pa.DictionaryArray) else arr
     pos = pc.index_in(text.cast(pa.string()), value_set=words)
-    at = np.asarray(pc.fill_null(pos, -1), dtype=np.int64)
+    at = raw_values(pos).astype(np.int64)  # (pc.fill_null's scalar imports pandas)
+    if pos.null_count:
+        at[~validity(pos)] = -1
     code = np.where(at >= 0, table[np.maximum(at, 0)], other).astype(np.int8)
     if isinstance(arr, pa.DictionaryArray):
         # each row's code by its index, read from the buffers: np.take in "clip" mode
@@ -101,7 +103,7 @@ def code_labels(arr: pa.Array, labels: Sequence[str], values: Mapping[str, int])
     elif arr.null_count:
         code[np.asarray(arr.is_null())] = EMPTY
     missing = code == other
-    return pa.array(code, pa.int8(), mask=missing) if missing.any() else pa.array(code, pa.int8())
+    return arrow_of(code.astype(np.int8), missing)
 
 
 def slices(
@@ -167,7 +169,7 @@ def _file_slice(
         names, arrays = [], []
         if scope:
             names.append("scope")
-            arrays.append(pa.array(np.full(part.num_rows, index, dtype=np.int32)))
+            arrays.append(arrow_of(np.full(part.num_rows, index, dtype=np.int32)))
         for key in keys:
             arr = part.column(mapping[key])
             if key in coded and _is_text(arr.type):

@@ -21,10 +21,12 @@ from solver.audit.columns import (
     RESULT_LABELS,
     Pick,
     RoundKeys,
+    arrow_of,
     column,
     hand_lists,
     label,
     number,
+    text_of,
 )
 from solver.audit.partial import Partial, Room
 from solver.audit.spec import AuditSpec
@@ -136,15 +138,15 @@ def _agree_rows(
     net = pa.nulls(len(at), pa.float64())
     if "winner" in claims:  # a stated, agreeing claim is 0, 1 or 2: a label
         st, val, _ = claims["winner"]
-        code = pa.array(np.where(st[at], val[at], 0).astype(np.int8), mask=~st[at])
-        winner = pc.take(pa.array(labels, pa.string()), code)
+        code = arrow_of(np.where(st[at], val[at], 0).astype(np.int8), ~st[at])
+        winner = pc.take(text_of(labels), code)
     if "net" in claims:
         st, val, _ = claims["net"]
-        net = pa.array(np.asarray(val[at], dtype=np.float64), mask=~st[at])
+        net = arrow_of(np.asarray(val[at], dtype=np.float64), ~st[at])
     return pa.table(
         {
             "round": keys,
-            "seat": pa.array(prow - brow, pa.int64()),
+            "seat": arrow_of((prow - brow).astype(np.int64)),
             "player": hand_lists(pl),
             "banker": hand_lists(bk),
             "winner": winner,
