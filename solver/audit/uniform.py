@@ -42,7 +42,7 @@ class Auditing(Protocol):
     unit: npt.NDArray[np.int64]
 
 
-__all__ = ["Auditing", "audit_uniform", "layout"]
+__all__ = ["Auditing", "audit_uniform", "bit_counts", "layout"]
 
 
 def layout(change: npt.NDArray[np.bool_], role: npt.NDArray[Any]) -> tuple[int, int] | None:
@@ -64,6 +64,33 @@ def layout(change: npt.NDArray[np.bool_], role: npt.NDArray[Any]) -> tuple[int, 
     if not (grid[:, j] == 1).all() or int(np.count_nonzero(role)) != rounds:
         return None
     return m, j
+
+
+_LANE = 11
+_BITS = ((np.arange(1 << _LANE)[:, None] >> np.arange(_LANE)) & 1).astype(np.float64)
+"""Row v: the bits of v (a lane's value), as floats for a matrix product."""
+
+
+def bit_counts(words: npt.NDArray[np.uint64], size: int) -> npt.NDArray[np.int64]:
+    """How many of ``words`` have each bit ``0..size-1`` set (``size`` <= 64): the
+    words cut in lanes of 11 bits, each lane's values counted (one ``bincount`` of a
+    key per lane and word: a round's 25 cards are counted as 5), then the counts of
+    the values holding each bit added up (a matrix product, exact: integers below
+    2**53).
+
+    >>> w = np.array([0b1011, 1 << 63, 0b10], dtype=np.uint64)
+    >>> bit_counts(w, 64)[[0, 1, 2, 3, 63]].tolist()
+    [1, 2, 0, 1, 1]
+    """
+    lanes = max(1, -(-size // _LANE))  # the lanes holding bits below size
+    key = np.empty((lanes, len(words)), dtype=np.int64)
+    mask = np.uint64((1 << _LANE) - 1)
+    for i in range(lanes):
+        np.bitwise_and(words >> np.uint64(i * _LANE), mask, out=key[i], casting="unsafe")
+        key[i] += i << _LANE
+    hist = np.bincount(key.ravel(), minlength=lanes << _LANE).reshape(lanes, 1 << _LANE)
+    per_bit = (hist.astype(np.float64) @ _BITS).reshape(-1)  # lane by lane: bit order
+    return np.rint(per_bit[:size]).astype(np.int64)
 
 
 def audit_uniform(
@@ -127,9 +154,12 @@ def audit_uniform(
     banker = np.bincount(cats[j::m], minlength=L)
     player = np.bincount(cats, minlength=L)
     player[: len(banker)] -= banker
-    dealt = ids[:, :hs]
-    items = dealt.ravel() if auditor.identity else auditor.unit[dealt.ravel()]
-    unit = byte_counts(items, U)
+    if auditor.identity and hs == ids.shape[1]:  # an item at most once in a round
+        unit = bit_counts(r_or, U)
+    else:
+        dealt = ids[:, :hs]
+        items = dealt.ravel() if auditor.identity else auditor.unit[dealt.ravel()]
+        unit = byte_counts(items, U)
     first = np.arange(0, len(winner), players)  # the first player row of each round
     outcome = np.bincount(winner[first].astype(np.int64), minlength=3)
     per = m * hs

@@ -12,6 +12,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.audit import uniform
 from solver.audit.batch import Auditor
@@ -118,3 +120,11 @@ def test_layout() -> None:
     assert uniform.layout(start, np.array([1, 1, 0, 1, 0, 1])) is None  # two bankers
     assert uniform.layout(np.array([1, 0, 0, 1, 0, 1], bool), np.zeros(6)) is None
     assert uniform.layout(np.ones(3, bool), np.ones(3)) is None  # no player
+
+
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=60), st.integers(1, 64))
+@settings(max_examples=60, deadline=None)
+def test_bit_counts_count_each_bit(words: list[int], size: int) -> None:
+    w = np.array(words, dtype=np.uint64)
+    want = [sum((x >> b) & 1 for x in words) for b in range(size)]  # bit by bit
+    assert uniform.bit_counts(w, size).tolist() == want
