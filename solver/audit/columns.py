@@ -142,10 +142,12 @@ def number(
     at = (lambda x: x[rows]) if pick is None else pick
     values = at(raw_values(arr))
     stated = at(validity(arr)) if arr.null_count else np.ones(len(rows), dtype=bool)
-    bad = stated & ~np.isfinite(values)
-    if bad.any():  # the messages name the values
+    finite = np.isfinite(values)
+    if not finite.all() and (stated & ~finite).any():  # the messages name the values
         return parse_float(arr.take(pa.array(rows)), name)
-    return Parsed(np.where(stated, values, 0.0), stated, bad)
+    every = bool(stated.all())
+    return Parsed(values if every else np.where(stated, values, 0.0), stated,
+                  np.zeros(len(stated), dtype=bool))  # fmt: skip
 
 
 def changes(rnd: pa.Array, scope: pa.Array | None = None) -> npt.NDArray[np.bool_]:

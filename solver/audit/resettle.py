@@ -71,9 +71,9 @@ def resettle(
         nv = number(column(t, "net"), "net", prow, pick)
         claims["net"] = (nv.stated, nv.value, nv.bad)
         usable = nv.stated & ~nv.bad & np.isfinite(nv.value)
-        logged = np.where(usable, nv.value, logged)
+        logged = nv.value if usable.all() else np.where(usable, nv.value, logged)
     for f, (st, val, bd) in claims.items():
-        ok = val == winner if f == "winner" else np.abs(val - net) <= 1e-6
+        ok = val == winner if f == "winner" else _near(val, net)
         stats = part.fields.setdefault(f, [0, 0, 0])
         off = st & ~ok
         n_stated, n_off = int(np.count_nonzero(st)), int(np.count_nonzero(off))
@@ -115,6 +115,19 @@ def resettle(
             row["net"] = float(claims["net"][1][i])
         part.disagree_rows.append(row)
     return logged
+
+
+def _near(claim: npt.NDArray[np.float64], net: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """``|claim - net| <= 1e-6`` (``net`` finite), worked out only where they differ.
+
+    >>> _near(np.array([1.0, 2.0, 3.0, np.inf]), np.array([1.0, 2.0000001, 4.0, 1.0])).tolist()
+    [True, True, False, False]
+    """
+    ok: npt.NDArray[np.bool_] = np.asarray(claim == net)
+    if not ok.all():
+        at = np.flatnonzero(~ok)
+        ok[at] = np.abs(claim[at] - net[at]) <= 1e-6
+    return ok
 
 
 def _agree_rows(

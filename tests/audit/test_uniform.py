@@ -128,3 +128,25 @@ def test_bit_counts_count_each_bit(words: list[int], size: int) -> None:
     w = np.array(words, dtype=np.uint64)
     want = [sum((x >> b) & 1 for x in words) for b in range(size)]  # bit by bit
     assert uniform.bit_counts(w, size).tolist() == want
+
+
+@given(
+    st.lists(st.sampled_from([-2.0, -1.0, -0.0, 0.0, 0.95, 1.9, 1e-9, 3.0]), max_size=400),
+    st.lists(st.floats(-10, 10), max_size=30),
+)
+@settings(max_examples=60, deadline=None)
+def test_net_counts_of_one_group_are_those_of_the_groups_way(
+    common: list[float], rare: list[float]
+) -> None:
+    """The one group's amounts counted by hashing (partial._amount_counts) as the
+    per-group search counts them, and as a plain count by amount."""
+    from collections import Counter
+
+    from solver.audit.partial import net_counts
+
+    x = np.array(common + rare, dtype=np.float64)
+    one = net_counts(x, None, 1)
+    assert one == net_counts(x, np.zeros(len(x), dtype=np.int64), 1)
+    assert list(one[0]) == sorted(one[0])
+    if not (np.signbit(x) & (x == 0)).any():
+        assert one[0] == dict(Counter(x.tolist()))
