@@ -53,8 +53,9 @@ print(json.dumps(r.to_json()))
 def generate(path: Path, seed: int = 1) -> None:
     from solver.core.cards import CARD_NAMES
     from solver.core.indexing import all_subsets
-    from solver.games.niuniu.diagnose import niuniu_catalogue, niuniu_hand_answers
+    from solver.games.niuniu.diagnose import niuniu_catalogue
     from solver.games.niuniu.rules import Category, load_rules
+    from solver.games.niuniu.variant_answers import niuniu_hand_answers
 
     rules = load_rules("classic")
     skip = next(v for v in niuniu_catalogue(rules, "hand") if v.key == "mistake=bull_skips_first")

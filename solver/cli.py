@@ -182,6 +182,12 @@ def _parser() -> _Parser:
         help="the shoe sizes the one-deck-to-shoe tables compare (default 1,2,...,8)",
     )
     add_sim_tables(r, _bounded)
+    r.add_argument(
+        "--players",
+        type=_bounded(1, 16),
+        metavar="N",
+        help="the risk sections' tables seat 1 to N players (default: each game's full table)",
+    )
     r.add_argument("--progress", action="store_true", help="progress on stderr, even piped")
     common(r, rules=False)
     r.set_defaults(run=module_command("solver.report", "cli_report"))

@@ -112,10 +112,12 @@ def write_report(
     rule_files: Sequence[str] = (),
     shoe_decks: Sequence[int] = (1, 2, 3, 4, 5, 6, 7, 8),
     sim_tables: int | None = None,
+    players: int | None = None,
 ) -> ReportResult:
     """Compute every figure and write ``report.md`` (and PNGs) into ``out``; each of
     ``rule_files`` (a user's rule file, for the game its ``game`` key names) adds a
-    section with its exact odds and edge."""
+    section with its exact odds and edge; ``players``: the risk sections' largest table
+    (None: each game's full table)."""
     house = [_house_game(f) for f in rule_files]  # bad files fail before any work
     say = log or (lambda s: None)
     t_start = time.perf_counter()
@@ -131,7 +133,14 @@ def write_report(
         except ImportError:
             plots = False
     ctx = ReportContext(
-        folder, tables, plots, simulate_rounds, tuple(shoe_decks), sim_tables, say=say
+        folder,
+        tables,
+        plots,
+        simulate_rounds,
+        tuple(shoe_decks),
+        sim_tables,
+        say=say,
+        players=players,
     )
     ctx.md += [
         "# Bull games: exact odds and house edge",
@@ -225,6 +234,7 @@ def cli_report(args: Any, out: Any) -> int:
             rule_files=getattr(args, "rules", None) or (),
             shoe_decks=getattr(args, "shoe_decks", None) or (1, 2, 3, 4, 5, 6, 7, 8),
             sim_tables=getattr(args, "sim_tables", None),
+            players=getattr(args, "players", None),
         )
     if not res.images and err is not None:
         err.write(

@@ -29,10 +29,10 @@ from _houses import (
 )
 
 from solver.cli import main
-from solver.games.niuniu.diagnose import niuniu_showdown_answers
 from solver.games.niuniu.hands import compiled_arrays
 from solver.games.niuniu.induce import learn
 from solver.games.niuniu.rules import NiuNiuRules, load_rules
+from solver.games.niuniu.variant_answers import niuniu_showdown_answers
 
 
 def run(*argv: str) -> tuple[int, str, str]:

@@ -147,8 +147,9 @@ def _niuniu_rows(n: int, seed: int) -> list[dict[str, Any]]:
     """Niu Niu hand rows (claims from the checker's answers under a few causes, some
     random), some fields left empty, some bulls claimed; hands repeat (a pool)."""
     from solver.core.cards import CARD_NAMES
-    from solver.games.niuniu.diagnose import niuniu_catalogue, niuniu_hand_answers
+    from solver.games.niuniu.diagnose import niuniu_catalogue
     from solver.games.niuniu.rules import load_rules
+    from solver.games.niuniu.variant_answers import niuniu_hand_answers
 
     rules = load_rules("casino")
     rng = np.random.default_rng(seed)
@@ -323,7 +324,8 @@ def test_a_key_answers_as_its_rows(game: str, request: pytest.FixtureRequest) ->
 def test_our_answers_from_the_table_are_the_evaluators(niuniu_tables: Path) -> None:
     """A mistake scored with our answers read from the table (``known``) answers as
     when it evaluates the hands itself."""
-    from solver.games.niuniu.diagnose import niuniu_catalogue, niuniu_hand_answers
+    from solver.games.niuniu.diagnose import niuniu_catalogue
+    from solver.games.niuniu.variant_answers import niuniu_hand_answers
     from solver.verify import make_checker
 
     rng = np.random.default_rng(3)

@@ -36,7 +36,8 @@ What the rule-variant diagnosis shares across games: a :class:`Variant`, the
 :class:`Catalogue` a game builds its variants in, the rules object of a data variant
 (:func:`variant_rules`), and the :class:`Tally` that ranks the variants by the
 disagreements they explain (:mod:`solver.kit.scoring` scores them batch by batch).
-The games' catalogues and evaluators are in :mod:`solver.games.niuniu.diagnose`,
+The games' catalogues and evaluators are in :mod:`solver.games.niuniu.diagnose` (its
+evaluators in :mod:`solver.games.niuniu.variant_answers`),
 :mod:`solver.games.taungau.diagnose` and :mod:`solver.games.pokdeng.diagnose`.
 
 >>> t = Tally([Variant("a", "A"), Variant("b", "B")])

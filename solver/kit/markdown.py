@@ -112,6 +112,8 @@ class ReportContext:
     sims: list[list[Any]] = field(default_factory=list)
     say: Callable[[str], Any] | None = None
     """Where progress goes (the report's status line), if anywhere."""
+    players: int | None = None
+    """The risk sections' largest table (None: each game's full table)."""
 
     def progress(self, text: str) -> None:
         """Report progress (a no-op without ``say``)."""

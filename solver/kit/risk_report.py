@@ -47,8 +47,10 @@ def risk_section(
 ) -> None:
     """Append the risk figures of ``game`` under ``preset`` (``setting``: the bet or
     options in words; ``tag``: a word that tells the charts of one preset apart, e.g.
-    the bet) to the report; ``risk(n)`` answers ``bull risk`` for n players."""
-    sizes = list(range(1, max_players + 1))
+    the bet) to the report; ``risk(n)`` answers ``bull risk`` for n players, from one to
+    ``max_players`` (the game's full table) or ``ctx.players`` when fewer."""
+    last = max_players if ctx.players is None else min(ctx.players, max_players)
+    sizes = list(range(1, last + 1))
     answers = [risk(n) for n in sizes]
     one, full = answers[0], answers[-1]
     md = ctx.md

@@ -54,6 +54,7 @@ __all__ = [
     "special_flags",
     "strength_arrays",
     "table_name",
+    "tie_keys",
 ]
 
 
@@ -136,13 +137,17 @@ def special_flags(
     else:  # all_ten_valued: every card 10/J/Q/K, but not five faces
         four_faces = (rank[:, 0] >= 9) & (faces < 5)
     # ranks of sorted cards are sorted: equal ranks sit next to each other
-    step = np.diff(rank.astype(np.int8), axis=1)
-    straight = (step == 1).all(axis=1)  # five consecutive ranks, ace low, no wrap
+    # column by column: a reduction along rows of five is many times slower
+    straight = rank[:, 1] == rank[:, 0] + 1  # five consecutive ranks, ace low, no wrap
+    flush = suit[:, 1] == suit[:, 0]
+    for j in range(2, 5):
+        straight &= rank[:, j] == rank[:, j - 1] + 1
+        flush &= suit[:, j] == suit[:, 0]
     return {
         "five_faces": faces == 5,
         "four_faces": four_faces,
         "four_of_a_kind": (rank[:, 0] == rank[:, 3]) | (rank[:, 1] == rank[:, 4]),
-        "straight_flush": straight & (suit == suit[:, :1]).all(axis=1),
+        "straight_flush": straight & flush,
         "five_small_bull": small,
         "three_of_a_kind": (rank[:, 0] == rank[:, 2])
         | (rank[:, 1] == rank[:, 3])
@@ -163,42 +168,55 @@ def categories(
     return cat
 
 
+def tie_keys(cards: npt.NDArray[np.integer], rules: NiuNiuRules) -> npt.NDArray[np.int32]:
+    """The tie-break part of :func:`strength_arrays` of sorted hands (n, 5), before a
+    four of a kind is moved first (it depends on the cards and the rules' tie-break and
+    suit order alone: every variant of a hand's category shares it)."""
+    c = np.asarray(cards, dtype=np.int32)
+    if rules.tie_break == "none":
+        return np.zeros(len(c), dtype=np.int32)
+    rank = c >> 2
+    suit_strength = np.array(rules.suit_strength, dtype=np.int32)
+    # the highest card under the suit order: among the cards of the top rank (sorted
+    # ids: the last card's); a column at a time (a reduction along rows of five is many
+    # times slower)
+    top_rank = c[:, -1] >> 2
+    best = np.full(len(c), -1, dtype=np.int32)
+    for i in range(c.shape[1]):
+        ss = np.where(rank[:, i] == top_rank, suit_strength[c[:, i] & 3], -1)
+        np.maximum(best, ss, out=best)
+    if rules.tie_break == "highest_card":
+        return top_rank * 4 + best
+    key = rank[:, 4].copy()  # rank_by_rank: the ranks high to low, four bits each
+    for i in (3, 2, 1, 0):
+        key = key * 16 + rank[:, i]
+    return key * 4 + best
+
+
 def strength_arrays(
-    cards: npt.NDArray[np.integer], category: npt.NDArray[np.integer], rules: NiuNiuRules
+    cards: npt.NDArray[np.integer],
+    category: npt.NDArray[np.integer],
+    rules: NiuNiuRules,
+    keys: npt.NDArray[np.int32] | None = None,
 ) -> npt.NDArray[np.int32]:
     """One integer (int32) per hand: comparing two hands under ``rules`` (tie-break included) is
     comparing their strengths. Equal strengths are a tie (``rules.on_tie`` settles it).
+    ``keys``: the hands' :func:`tie_keys` under ``rules``, when known.
 
     Layout: the category's rank << 24, then the tie-break key (rank_by_rank: five ranks
     of 4 bits, high to low, then 2 bits of the highest card's suit; highest_card: the
     highest card's rank * 4 + suit strength; none: 0)."""
-    c = np.asarray(cards, dtype=np.int32)
-    rank = c >> 2
-    top = c.max(axis=1)  # sorted ids: the highest rank, its highest-id suit
-    suit_strength = np.array(rules.suit_strength, dtype=np.int32)
-    if rules.tie_break != "none":
-        # the highest card under the suit order: among the cards of the top rank
-        top_rank = top >> 2
-        best = np.full(len(c), -1, dtype=np.int32)
-        for i in range(5):
-            ss = np.where(rank[:, i] == top_rank, suit_strength[c[:, i] & 3], -1)
-            np.maximum(best, ss, out=best)
-        top_key = top_rank * 4 + best
-    cat_rank = np.array(rules.category_rank, dtype=np.int32)[np.asarray(category)]
-    if rules.tie_break == "highest_card":
-        key = top_key
-    elif rules.tie_break == "rank_by_rank":
-        order = rank[:, ::-1].copy()  # ranks high to low (cards are sorted)
-        if rules.quads_first:
-            quads = np.asarray(category) == Category.FOUR_OF_A_KIND
-            low_quad = quads & (rank[:, 0] == rank[:, 3])
-            order[low_quad] = np.stack([rank[low_quad, 0]] * 4 + [rank[low_quad, 4]], axis=1)
-        key = np.zeros(len(c), dtype=np.int32)
-        for i in range(5):
-            key = key * 16 + order[:, i]
-        key = key * 4 + (top_key & 3)
-    else:
-        key = np.zeros(len(c), dtype=np.int32)
+    key = tie_keys(cards, rules) if keys is None else keys
+    cat = np.asarray(category)
+    cat_rank = np.array(rules.category_rank, dtype=np.int32)[cat]
+    if rules.tie_break == "rank_by_rank" and rules.quads_first:
+        # a low four of a kind (its odd card on top) compares its four first
+        rank = np.asarray(cards, dtype=np.int32) >> 2
+        low = np.flatnonzero((cat == Category.FOUR_OF_A_KIND) & (rank[:, 0] == rank[:, 3]))
+        if len(low):
+            q, odd = rank[low, 0], rank[low, 4]
+            key = key.copy()
+            key[low] = ((((q * 16 + q) * 16 + q) * 16 + q) * 16 + odd) * 4 + (key[low] & 3)
     strength: npt.NDArray[np.int32] = ((cat_rank << 24) | key).astype(np.int32)
     return strength
 

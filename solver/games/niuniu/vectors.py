@@ -153,13 +153,10 @@ def niuniu_vectors(
     rules: Any = None, seed: int = 20261129, sample: int = 200
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Niu Niu vectors under ``rules`` and their coverage summary."""
-    from solver.games.niuniu.diagnose import (
-        niuniu_catalogue,
-        niuniu_hand_answers,
-        niuniu_showdown_answers,
-    )
+    from solver.games.niuniu.diagnose import niuniu_catalogue
     from solver.games.niuniu.hands import evaluate_arrays
     from solver.games.niuniu.rules import Category, load_rules
+    from solver.games.niuniu.variant_answers import niuniu_hand_answers, niuniu_showdown_answers
 
     r = load_rules(rules)
     bet_names = list(r.bets)

@@ -349,7 +349,7 @@ class NiuNiuChecker:
         """The group of well-formed hand rows ``rows`` (``cards`` in the order written),
         checked: their claims ``cv`` where ``stated`` (a claimed bull: its cards, and
         which rows claim none)."""
-        from solver.games.niuniu.diagnose import niuniu_hand_answers
+        from solver.games.niuniu.variant_answers import niuniu_hand_answers
 
         if ans is None:
             ans = self.answers(cards, srt)
@@ -468,7 +468,7 @@ class NiuNiuChecker:
 
     # -- showdown rows
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
-        from solver.games.niuniu.diagnose import niuniu_showdown_answers
+        from solver.games.niuniu.variant_answers import niuniu_showdown_answers
 
         n = len(cols["player"])
         copies = self.rules.decks
