@@ -24,6 +24,7 @@ a second; the banker distributions use inclusion-exclusion over shared tiles.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -59,6 +60,7 @@ __all__ = [
     "choice_values",
     "decline_analysis",
     "evaluate_rows",
+    "every_hand_analysis",
     "rule_set_columns",
     "rule_set_table",
     "settle",
@@ -223,26 +225,40 @@ def banker_distribution(strength: npt.ArrayLike) -> npt.NDArray[np.int32]:
     from H number ``Σ_{S⊆H} (-1)^|S| · N(S)``, where ``N(S)`` counts the hands that
     contain the subset S. ``N`` per strength is one ``bincount`` over the colex ranks
     of every k-subset of every hand (k = 0..5): about 6 million increments in all,
-    instead of 16 billion (player, banker) pairs.
+    instead of 16 billion (player, banker) pairs. The array is read-only: the last few
+    are kept for the next rule set with the same strengths.
     """
     s = np.asarray(strength).astype(np.int64)
     if s.shape != (HAND_COUNT,):
         raise ValueError(f"need one strength per hand ({HAND_COUNT}), got {s.shape}")
+    # rule sets that rank the hands alike (a payout, a settlement apart) share it
+    digest = hashlib.blake2b(s.tobytes(), digest_size=16).digest()
+    got = _DISTRIBUTIONS.get(digest)
+    if got is not None:
+        return got
     hands = all_subsets(NUM_TILES, HAND_SIZE)
     dist = np.broadcast_to(
-        np.bincount(s, minlength=_STRENGTHS).astype(np.int64), (HAND_COUNT, _STRENGTHS)
+        np.bincount(s, minlength=_STRENGTHS).astype(np.int32), (HAND_COUNT, _STRENGTHS)
     ).copy()
     for k in range(1, HAND_SIZE + 1):
         positions = _subset_positions(k)
         ranks = [colex_rank_array(hands[:, list(p)], presorted=True) for p in positions]
         keys = np.concatenate([r * _STRENGTHS + s for r in ranks])
-        counts = np.bincount(keys, minlength=comb(NUM_TILES, k) * _STRENGTHS).reshape(
-            -1, _STRENGTHS
-        )
-        sign = -1 if k % 2 else 1
+        counts = np.bincount(keys, minlength=comb(NUM_TILES, k) * _STRENGTHS)
+        # every partial sum fits in int32 (at most 32 x 201,376)
+        counts32 = counts.astype(np.int32).reshape(-1, _STRENGTHS)
+        op = np.subtract if k % 2 else np.add
         for r in ranks:
-            dist += sign * counts[r]
-    return dist.astype(np.int32)
+            op(dist, counts32[r], out=dist)
+    dist.flags.writeable = False
+    if len(_DISTRIBUTIONS) >= 4:
+        _DISTRIBUTIONS.pop(next(iter(_DISTRIBUTIONS)))
+    _DISTRIBUTIONS[digest] = dist
+    return dist
+
+
+_DISTRIBUTIONS: dict[bytes, npt.NDArray[np.int32]] = {}
+"""The last banker distributions made, by a digest of the strengths (read-only)."""
 
 
 @lru_cache(maxsize=1)
@@ -385,7 +401,7 @@ def all_strengths(rules: TauNgauRules) -> npt.NDArray[np.uint8]:
 def _all_strengths_cached(key: str) -> npt.NDArray[np.uint8]:
     data = json.loads(key)
     rules = TauNgauRules.from_data(data["name"], data)
-    return best_plays(analyse(all_subsets(NUM_TILES, HAND_SIZE)), rules).strength
+    return best_plays(every_hand_analysis(), rules).strength
 
 
 def _banker_columns(
@@ -465,9 +481,19 @@ def _hand_columns(a: Analysis) -> dict[str, npt.ArrayLike]:
     return columns
 
 
+@lru_cache(maxsize=1)
+def every_hand_analysis() -> Analysis:
+    """:func:`analyse` of every hand in colex order, made once (it is rule-free: every
+    rule set's table starts from it); its arrays are read-only."""
+    a = analyse(all_subsets(NUM_TILES, HAND_SIZE))
+    for value in vars(a).values():
+        value.flags.writeable = False
+    return a
+
+
 def build_tables() -> dict[str, pa.Table]:
     """The ``taungau`` table: every 5-tile hand, colex order, both presets."""
-    a = analyse(all_subsets(NUM_TILES, HAND_SIZE))
+    a = every_hand_analysis()
     columns = _hand_columns(a)
     rules_meta: dict[str, Any] = {}
     for preset in PRESETS:
@@ -482,7 +508,7 @@ def rule_set_table(rules: TauNgauRules) -> pa.Table:
     """The ``taungau`` table of one rule set that is not a preset (a user's rule file):
     every hand in colex order, its columns unprefixed (``points``, ``banker_0`` …),
     built by :func:`solver.store.custom.rule_table` on first use."""
-    a = analyse(all_subsets(NUM_TILES, HAND_SIZE))
+    a = every_hand_analysis()
     columns = _hand_columns(a) | rule_set_columns(a, rules)
     extra = _EXTRA | {"prefix": "none: one rule set, columns unprefixed"}
     return make_table("taungau", columns, rules={rules.name: rules.to_data()}, extra=extra)
