@@ -20,7 +20,11 @@ against are computed once per rule set and cached with the tables; a first audit
 small log warms that cache, and its time is reported apart (``warm_up_seconds``).
 Also printed: ``count(*)`` alone (Parquet metadata), a scan touching every audited
 column, peak memory, the load average; and Spark local mode on ``--spark-rows`` rows
-with its time over DuckDB's on that log.
+with its time over DuckDB's on that log. The floor under the audit's time
+(``read_floor_*``, Parquet, in the same runs): a process that only reads the five
+columns an audit reads, the way its two worker processes read them (pyarrow, half the
+row groups each, the same options), and does nothing with them; the scan's time over
+it is the most the audit's ratio could reach with all its own work free.
 """
 
 from __future__ import annotations
@@ -48,6 +52,19 @@ if what in ("count", "hand_scan", "column_scan"):
          "column_scan": "SELECT count(round), count(role), sum(length(hand)), count(result), "
                         "sum(net) FROM %s"}[what] % src
     out = con.execute(q).fetchall()[0]
+elif what == "arrow_read":  # the floor: the audit's read alone, as its workers read
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    import pyarrow.parquet as pq
+    groups = pq.ParquetFile(path).metadata.num_row_groups
+    def read(part):
+        pf = pq.ParquetFile(path, read_dictionary=["role", "result"], pre_buffer=False)
+        cols = ["round", "role", "hand", "result", "net"]
+        return sum(b.num_rows for b in pf.iter_batches(
+            1 << 18, row_groups=part, columns=cols, use_threads=False))
+    halves = [list(range(groups // 2)), list(range(groups // 2, groups))]
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        out = [sum(pool.map(read, halves))]
 else:
     from solver.audit.command import cli_audit
     res = cli_audit("niuniu", [path], engine=what)
@@ -58,7 +75,7 @@ me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource
 print(json.dumps({"what": what, "seconds": secs,
                   "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
                   "peak_mb": me.ru_maxrss / 1024, "worker_peak_mb": kids.ru_maxrss / 1024,
-                  "out": [float(x) for x in out], **extra}))
+                  "out": [float(x) for x in out], "pandas": "pandas" in sys.modules, **extra}))
 """
 
 
@@ -101,13 +118,23 @@ def make_log(path: str, rows: int, hand_format: str) -> None:
 def compare(path: str, fmt: str, rows: int, runs: int, before: str | None) -> dict[str, Any]:
     """DuckDB's scan and the audit of one log (and the audit by the code in ``before``),
     alternating, best of ``runs``."""
-    scans, audits, olds = [], [], []
+    scans, audits, olds, reads = [], [], [], []
     for _ in range(runs):
         scans.append(measure("hand_scan", path, fmt))
+        if fmt == "parquet":
+            reads.append(measure("arrow_read", path, fmt))
         if before:
             olds.append(measure("duckdb", path, fmt, before))
         audits.append(measure("duckdb", path, fmt))
     scan, audit = best(scans), best(audits)
+    floor = {}
+    if reads:
+        read = best(reads)
+        floor = {
+            "read_floor_seconds": round(read["seconds"], 3),
+            "read_floor_cpu": round(read["cpu_best"], 3),
+            "ratio_scan_to_read_floor": round(float(scan["seconds"]) / float(read["seconds"]), 3),
+        }
     old = {}
     if olds:
         was = best(olds)
@@ -116,24 +143,29 @@ def compare(path: str, fmt: str, rows: int, runs: int, before: str | None) -> di
             "before_audit_cpu": round(was["cpu_best"], 3),
             "before_same_counts": was["out"] == audit["out"],
         }
-    return old | {
-        "rows": rows,
-        "format": fmt,
-        "file_mb": round(os.path.getsize(path) / 2**20, 1),
-        "hand_scan_seconds": round(scan["seconds"], 3),
-        "hand_scan_cpu": round(scan["cpu_best"], 3),
-        "audit_seconds": round(audit["seconds"], 3),
-        "audit_seconds_all": audit["seconds_all"],
-        "audit_cpu": round(audit["cpu_best"], 3),
-        "audit_engine_seconds": audit["engine_seconds"],
-        "audit_rows_per_s": round(rows / float(audit["seconds"])),
-        "audit_engine_rows_per_s": round(rows / float(audit["engine_seconds"])),
-        "ratio_scan_to_audit": round(float(scan["seconds"]) / float(audit["seconds"]), 3),
-        "ratio_scan_to_audit_cpu": round(scan["cpu_best"] / audit["cpu_best"], 3),
-        "audit_peak_mb": round(audit["peak_mb"]),
-        "audit_worker_peak_mb": round(audit["worker_peak_mb"]),
-        "same_rows": scan["out"][0] == audit["out"][0] == rows,
-    }
+    return (
+        old
+        | floor
+        | {
+            "rows": rows,
+            "format": fmt,
+            "file_mb": round(os.path.getsize(path) / 2**20, 1),
+            "hand_scan_seconds": round(scan["seconds"], 3),
+            "hand_scan_cpu": round(scan["cpu_best"], 3),
+            "audit_seconds": round(audit["seconds"], 3),
+            "audit_seconds_all": audit["seconds_all"],
+            "audit_cpu": round(audit["cpu_best"], 3),
+            "audit_engine_seconds": audit["engine_seconds"],
+            "audit_rows_per_s": round(rows / float(audit["seconds"])),
+            "audit_engine_rows_per_s": round(rows / float(audit["engine_seconds"])),
+            "ratio_scan_to_audit": round(float(scan["seconds"]) / float(audit["seconds"]), 3),
+            "ratio_scan_to_audit_cpu": round(scan["cpu_best"] / audit["cpu_best"], 3),
+            "audit_peak_mb": round(audit["peak_mb"]),
+            "audit_worker_peak_mb": round(audit["worker_peak_mb"]),
+            "audit_imported_pandas": audit["pandas"],
+            "same_rows": scan["out"][0] == audit["out"][0] == rows,
+        }
+    )
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ from solver.audit.columns import (
     changes,
     column,
     label,
+    raw_values,
 )
 from solver.audit.partial import (
     MAX_AGREE_ROWS,
@@ -44,11 +45,13 @@ from solver.audit.partial import (
     Partial,
     Room,
     TooManyGroups,
+    byte_counts,
     held_counts,
     net_counts,
 )
 from solver.audit.resettle import resettle
 from solver.audit.spec import AuditSpec
+from solver.audit.uniform import audit_uniform, layout
 
 __all__ = [
     "MAX_EXAMPLES",
@@ -63,32 +66,6 @@ __all__ = [
 ]
 
 PAD = 255
-
-
-def byte_counts(items: npt.NDArray[Any], minlength: int) -> npt.NDArray[np.int64]:
-    """``np.bincount(items, minlength=minlength)``; for bytes (uint8) a quarter of its
-    time: the items are counted in pairs, as uint16 (65,536 bins, then folded), so
-    half as many are widened to int64 and counted.
-
-    >>> x = np.array([3, 1, 3, 0, 255], dtype=np.uint8)
-    >>> bool((byte_counts(x, 4) == np.bincount(x, minlength=4)).all()), len(byte_counts(x[:4], 6))
-    (True, 6)
-    """
-    if items.dtype != np.uint8 or len(items) < 2:
-        return np.bincount(items, minlength=minlength)
-    flat = np.ascontiguousarray(items).ravel()
-    even = len(flat) - len(flat) % 2
-    pairs = np.bincount(flat[:even].view(np.uint16), minlength=1 << 16).reshape(256, 256)
-    counts = pairs.sum(axis=0) + pairs.sum(axis=1)  # the low bytes, the high bytes
-    if even < len(flat):
-        counts[flat[-1]] += 1
-    used = np.flatnonzero(counts)
-    size = max(minlength, int(used[-1]) + 1 if len(used) else 0)
-    return (
-        counts[:size]
-        if size <= len(counts)
-        else np.concatenate([counts, np.zeros(size - len(counts), dtype=counts.dtype)])
-    )
 
 
 class Auditor:
@@ -107,6 +84,7 @@ class Auditor:
         settle: bool = True,
         workers: int = 1,
         files: Sequence[str] | None = None,
+        fast: bool = True,
     ) -> None:
         self.spec = spec
         self.files = files
@@ -137,6 +115,11 @@ class Auditor:
             and deck.max(initial=0) < 64
             and len(np.unique(self.unit[deck])) == len(deck)
         )
+        hooks = spec.hooks
+        self.fast = bool(
+            fast and self.bitwise and hooks.get("evaluate") and hooks.get("settle_values")
+        )
+        """A block of rounds all alike is audited as a grid (:mod:`solver.audit.uniform`)."""
 
     # -- feeding
     def feed(self, batch: pa.RecordBatch | pa.Table) -> None:
@@ -230,7 +213,6 @@ class Auditor:
         n = t.num_rows
         part.rows = n
         rnd_arr = RoundKeys(t, self.files)
-        rid = np.cumsum(change) - 1  # round index of every row
         first_row = np.flatnonzero(change)
         n_rounds = len(first_row)
         bad = np.zeros(n, dtype=bool)
@@ -250,7 +232,18 @@ class Auditor:
         bad |= hbad
         for i, m in hmsgs.items():
             msgs.setdefault(i, m)
+        # the ids column by column, once: the impossible-deal check and the game's
+        # evaluate read them so (an (n, k) view of it in Fortran order is what a table
+        # lookup transposes to: no second copy)
+        cols = np.ascontiguousarray(ids.T)
+        if self.fast and plain and not self.by and not bad.any() and not dup.any():
+            shape = layout(change, role.value)  # every round alike: a grid (uniform.py)
+            if shape is not None:
+                done = audit_uniform(self, t, rnd_arr, room, ids, cols, shape)
+                if done is not None:
+                    return done
         # rounds: one banker, at least one player, no item dealt twice
+        rid = np.cumsum(change) - 1  # round index of every row
         good: npt.NDArray[np.bool_] | None = None
         if bad.any():
             good = ~bad
@@ -265,7 +258,7 @@ class Auditor:
             players = np.diff(first_row, append=n) - bankers
         else:
             players = np.add.reduceat(is_player, first_row, dtype=np.int64)
-        impossible = self._impossible(ids, rid, first_row, good, plain)
+        impossible = self._impossible(cols.T, rid, first_row, good, plain)
         if dup.any():
             impossible |= np.bincount(rid[dup], minlength=n_rounds) > 0
         if impossible.any():
@@ -307,7 +300,7 @@ class Auditor:
         cats = np.full(n, -1, dtype=np.int64)
         evaluate = spec.hooks.get("evaluate")
         if evaluate is not None and len(dealt):  # one table gather per row
-            vals = evaluate(np.ascontiguousarray(dealt))
+            vals = evaluate(cols[:hs].T if sel is None else cols[:hs, sel].T)
             if sel is None:
                 cats, pv, bv = vals["category"], prow, brow
             else:
@@ -365,11 +358,11 @@ class Auditor:
         if (pa.types.is_list(typ) or pa.types.is_large_list(typ)) and pa.types.is_integer(
             typ.value_type
         ):
-            offsets = np.asarray(arr.offsets)
+            offsets = raw_values(arr.offsets)  # (np.asarray of Arrow imports pandas)
             lengths = np.diff(offsets)
             values = arr.values
             if pa.types.is_uint8(values.type) and not values.null_count:
-                vals = np.asarray(values)  # as is: every value is 0..255
+                vals = raw_values(values)  # as is: every value is 0..255
             else:
                 v = np.asarray(pc.fill_null(values, 254), dtype=np.int64)
                 vals = np.where((v < 0) | (v > 255), 254, v).astype(np.uint8)

@@ -17,7 +17,7 @@ only the rows without a code, so every engine makes the same of every row.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,13 +34,16 @@ __all__ = [
     "ROLES",
     "UNKNOWN",
     "NotInRoundOrder",
+    "Pick",
     "RoundKeys",
+    "arrow_of",
     "changes",
     "column",
     "hand_lists",
     "label",
     "number",
     "raw_values",
+    "text_of",
     "validity",
 ]
 
@@ -69,13 +72,22 @@ def column(t: pa.Table, name: str) -> pa.Array:
     return c.chunk(0) if c.num_chunks == 1 else c.combine_chunks()
 
 
+Pick = Callable[[npt.NDArray[Any]], npt.NDArray[Any]]
+"""A column's values at some rows (``x[rows]``, by a faster way)."""
+
+
 def label(
-    t: pa.Table, key: str, labels: dict[str, int], rows: npt.NDArray[np.int64] | None = None
+    t: pa.Table,
+    key: str,
+    labels: dict[str, int],
+    rows: npt.NDArray[np.int64] | None = None,
+    pick: Pick | None = None,
 ) -> Parsed:
     """:func:`~solver.kit.parse.parse_label` of column ``key`` (of ``rows``; None: all),
     or of its label codes when the engine read them in SQL (column ``key#``, see
     :func:`solver.audit.duckdb_engine.coded`): only the rows without a code are parsed
-    here, so both give the same values, rows and messages."""
+    here, so both give the same values, rows and messages. ``pick``: the codes at
+    ``rows`` (for ``code[rows]``); the values are int8 then, else int64."""
     raw = column(t, key)
     if key + "#" not in t.column_names:
         return parse_label(raw if rows is None else raw.take(pa.array(rows)), key, labels)
@@ -84,8 +96,8 @@ def label(
     if codes.null_count:  # rows the SQL left to the parser
         code = np.where(validity(codes), code, np.int8(UNKNOWN))
     if rows is not None:
-        code = code[rows]
-    code = code.astype(np.int64)
+        code = code[rows] if pick is None else pick(code)
+    code = code.astype(np.int64) if pick is None else code.astype(np.int8)  # a copy
     known = code >= 0
     if known.all():
         return Parsed(code, known, np.zeros(len(code), dtype=bool))
@@ -120,17 +132,22 @@ def validity(arr: pa.Array) -> npt.NDArray[np.bool_]:
     return np.unpackbits(bits, bitorder="little")[arr.offset : arr.offset + len(arr)].view(bool)
 
 
-def number(arr: pa.Array, name: str, rows: npt.NDArray[np.int64]) -> Parsed:
+def number(
+    arr: pa.Array, name: str, rows: npt.NDArray[np.int64], pick: Pick | None = None
+) -> Parsed:
     """:func:`~solver.kit.parse.parse_float` of ``arr[rows]``; a float64 column is read
-    from its buffers (no Arrow take)."""
+    from its buffers (no Arrow take; ``pick``: for ``x[rows]``)."""
     if arr.type != pa.float64():
         return parse_float(arr.take(pa.array(rows)), name)
-    values = raw_values(arr)[rows]
-    stated = validity(arr)[rows] if arr.null_count else np.ones(len(rows), dtype=bool)
-    bad = stated & ~np.isfinite(values)
-    if bad.any():  # the messages name the values
+    at = (lambda x: x[rows]) if pick is None else pick
+    values = at(raw_values(arr))
+    stated = at(validity(arr)) if arr.null_count else np.ones(len(rows), dtype=bool)
+    finite = np.isfinite(values)
+    if not finite.all() and (stated & ~finite).any():  # the messages name the values
         return parse_float(arr.take(pa.array(rows)), name)
-    return Parsed(np.where(stated, values, 0.0), stated, bad)
+    every = bool(stated.all())
+    return Parsed(values if every else np.where(stated, values, 0.0), stated,
+                  np.zeros(len(stated), dtype=bool))  # fmt: skip
 
 
 def changes(rnd: pa.Array, scope: pa.Array | None = None) -> npt.NDArray[np.bool_]:
@@ -156,7 +173,7 @@ def changes(rnd: pa.Array, scope: pa.Array | None = None) -> npt.NDArray[np.bool
         return out
     if n > 1:
         if pa.types.is_integer(rnd.type) and rnd.null_count == 0:
-            x = np.asarray(rnd)
+            x = raw_values(rnd)  # (np.asarray of Arrow imports pandas)
             if (x[1:] < x[:-1]).any():
                 raise NotInRoundOrder("round ids are not in order")
             out[1:] = x[1:] != x[:-1]
@@ -198,12 +215,43 @@ class RoundKeys:
 
     def take(self, rows: npt.NDArray[np.int64]) -> pa.Array:
         """The keys of ``rows`` as strings."""
-        idx = pa.array(rows, pa.int64())
+        idx = arrow_of(np.asarray(rows, dtype=np.int64))
         r = pc.cast(self.round.take(idx), pa.string())
         if self.scope is None:
             return r
         sc = [self._scope(v) for v in self.scope.take(idx).to_pylist()]
         return pc.binary_join_element_wise(pa.array(sc, pa.string()), r, ":")
+
+
+def arrow_of(values: npt.NDArray[Any], mask: npt.NDArray[np.bool_] | None = None) -> pa.Array:
+    """A numeric numpy array as Arrow, from its buffer (``mask``: the null rows): what
+    ``pa.array(values, mask=mask)`` gives, without ``pa.array``, which imports pandas
+    (a third of a second, in each worker) to ask whether they are a pandas object.
+
+    >>> arrow_of(np.array([1, 2, 3], np.int8), np.array([False, True, False])).to_pylist()
+    [1, None, 3]
+    """
+    v = np.ascontiguousarray(values)
+    if v.dtype.kind not in "iuf":
+        raise TypeError(f"arrow_of: {v.dtype} is not a number type")
+    valid = None
+    if mask is not None and mask.any():
+        valid = pa.py_buffer(np.packbits(~np.asarray(mask, dtype=bool), bitorder="little"))
+    return pa.Array.from_buffers(pa.from_numpy_dtype(v.dtype), len(v), [valid, pa.py_buffer(v)])
+
+
+def text_of(words: Sequence[str]) -> pa.Array:
+    """A string Arrow array of ``words``, from buffers (see :func:`arrow_of`).
+
+    >>> text_of(["player", "", "banker"]).to_pylist()
+    ['player', '', 'banker']
+    """
+    data = [w.encode() for w in words]
+    off = np.zeros(len(data) + 1, dtype=np.int32)
+    np.cumsum([len(d) for d in data], out=off[1:])
+    return pa.Array.from_buffers(
+        pa.string(), len(data), [None, pa.py_buffer(off), pa.py_buffer(b"".join(data))]
+    )
 
 
 def hand_lists(ids: npt.NDArray[np.uint8], pad: int = 255) -> pa.Array:
@@ -217,7 +265,7 @@ def hand_lists(ids: npt.NDArray[np.uint8], pad: int = 255) -> pa.Array:
         k = ids.shape[1]
         offsets = np.arange(0, (len(ids) + 1) * k, k, dtype=np.int32)
         values = np.ascontiguousarray(ids, dtype=np.uint8).ravel()
-        return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, pa.uint8()))
+        return pa.ListArray.from_arrays(arrow_of(offsets), arrow_of(values))
     offsets = np.zeros(len(ids) + 1, dtype=np.int32)
     np.cumsum(mask.sum(axis=1), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(ids[mask], pa.uint8()))
+    return pa.ListArray.from_arrays(arrow_of(offsets), arrow_of(ids[mask].astype(np.uint8)))

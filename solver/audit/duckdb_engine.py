@@ -472,9 +472,10 @@ def _run_ranges(
     _SPEC["spec"] = spec
     _SPEC["files"] = files
     _SPEC["read"] = read
-    # pyarrow imports pandas (when installed: Spark's extra) on its first conversion to
-    # or from numpy, ~0.5 s of CPU: once here, before the fork, not in every worker
-    pa.scalar(0)
+    # (pyarrow imports pandas, when installed, on its first pa.array, pa.scalar or
+    # np.asarray of an array: ~0.3 s of CPU. The workers' reading and batch work use
+    # none of them (Arrow buffers both ways, see columns.arrow_of), so nothing imports
+    # pandas before the fork to spare the workers)
     ctx = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(len(jobs), mp_context=ctx) as pool:

@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from solver.audit.columns import EMPTY, raw_values, validity
+from solver.audit.columns import EMPTY, arrow_of, raw_values, text_of, validity
 from solver.core.errors import BullError
 from solver.core.files import arrow_source
 
@@ -80,26 +80,30 @@ def code_labels(arr: pa.Array, labels: Sequence[str], values: Mapping[str, int])
     [0, None, 0]
     """
     other = -3  # not coded: null in the column
-    words = pa.array(list(labels), pa.string())
+    words = text_of(list(labels))
     table = np.array([values[k] for k in labels], dtype=np.int8)
     text = arr.dictionary if isinstance(arr, pa.DictionaryArray) else arr
     pos = pc.index_in(text.cast(pa.string()), value_set=words)
-    at = np.asarray(pc.fill_null(pos, -1), dtype=np.int64)
+    at = raw_values(pos).astype(np.int64)  # (pc.fill_null's scalar imports pandas)
+    if pos.null_count:
+        at[~validity(pos)] = -1
     code = np.where(at >= 0, table[np.maximum(at, 0)], other).astype(np.int8)
     if isinstance(arr, pa.DictionaryArray):
-        # each row's code by its index, read from the buffers: a null row's index slot
-        # points past the dictionary's codes, at EMPTY (a tenth of the time of filling
-        # the nulls and finding them again, which was a tenth of the audit's CPU)
+        # each row's code by its index, read from the buffers: np.take in "clip" mode
+        # reads the int32 indices as they are (fancy indexing widens them to int64 first:
+        # twice the time); a null row's slot, which Arrow leaves undefined, is clipped
+        # into range, then overwritten with EMPTY
         idx = arr.indices
-        at_row = raw_values(idx)
-        if idx.null_count:
-            code = np.append(code, np.int8(EMPTY))[np.where(validity(idx), at_row, len(code))]
+        if not len(code):  # no words: every row is null
+            code = np.full(len(idx), EMPTY, dtype=np.int8)
         else:
-            code = code[at_row]
+            code = np.take(code, raw_values(idx), mode="clip")
+            if idx.null_count:
+                code = np.where(validity(idx), code, np.int8(EMPTY))
     elif arr.null_count:
         code[np.asarray(arr.is_null())] = EMPTY
     missing = code == other
-    return pa.array(code, pa.int8(), mask=missing) if missing.any() else pa.array(code, pa.int8())
+    return arrow_of(code.astype(np.int8), missing)
 
 
 def slices(
@@ -165,7 +169,7 @@ def _file_slice(
         names, arrays = [], []
         if scope:
             names.append("scope")
-            arrays.append(pa.array(np.full(part.num_rows, index, dtype=np.int32)))
+            arrays.append(arrow_of(np.full(part.num_rows, index, dtype=np.int32)))
         for key in keys:
             arr = part.column(mapping[key])
             if key in coded and _is_text(arr.type):

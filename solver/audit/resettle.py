@@ -17,7 +17,17 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from solver.audit.columns import RESULT_LABELS, RoundKeys, column, hand_lists, label, number
+from solver.audit.columns import (
+    RESULT_LABELS,
+    Pick,
+    RoundKeys,
+    arrow_of,
+    column,
+    hand_lists,
+    label,
+    number,
+    text_of,
+)
 from solver.audit.partial import Partial, Room
 from solver.audit.spec import AuditSpec
 from solver.kit.parse import parse_float
@@ -38,9 +48,11 @@ def resettle(
     ids: npt.NDArray[np.uint8],
     winner: npt.NDArray[np.int8],
     net: npt.NDArray[np.float64],
+    pick: Pick | None = None,
 ) -> npt.NDArray[np.float64]:
     """Re-check the claims of the player rows ``prow`` (bankers ``brow``) of the block
-    ``t``; the logged net of each (see the module docstring)."""
+    ``t``; the logged net of each (see the module docstring). ``pick``: gives a
+    column's values at ``prow`` (faster than indexing by it)."""
     stated_any = np.zeros(len(prow), dtype=bool)
     wrong = np.zeros(len(prow), dtype=bool)
     logged = np.asarray(net, dtype=np.float64)  # read only: the hold check adds it up
@@ -52,16 +64,16 @@ def resettle(
             val = np.where(v.value > 0, 0, np.where(v.value < 0, 1, 2))
             res_st, res_bad = v.stated, v.bad
         else:
-            lab = label(t, "result", RESULT_LABELS, prow)
+            lab = label(t, "result", RESULT_LABELS, prow, pick)
             val, res_st, res_bad = lab.value, lab.stated, lab.bad
         claims["winner"] = (res_st, val, res_bad)
     if "net" in t.column_names:
-        nv = number(column(t, "net"), "net", prow)
+        nv = number(column(t, "net"), "net", prow, pick)
         claims["net"] = (nv.stated, nv.value, nv.bad)
         usable = nv.stated & ~nv.bad & np.isfinite(nv.value)
-        logged = np.where(usable, nv.value, logged)
+        logged = nv.value if usable.all() else np.where(usable, nv.value, logged)
     for f, (st, val, bd) in claims.items():
-        ok = val == winner if f == "winner" else np.abs(val - net) <= 1e-6
+        ok = val == winner if f == "winner" else _near(val, net)
         stats = part.fields.setdefault(f, [0, 0, 0])
         off = st & ~ok
         n_stated, n_off = int(np.count_nonzero(st)), int(np.count_nonzero(off))
@@ -105,6 +117,19 @@ def resettle(
     return logged
 
 
+def _near(claim: npt.NDArray[np.float64], net: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """``|claim - net| <= 1e-6`` (``net`` finite), worked out only where they differ.
+
+    >>> _near(np.array([1.0, 2.0, 3.0, np.inf]), np.array([1.0, 2.0000001, 4.0, 1.0])).tolist()
+    [True, True, False, False]
+    """
+    ok: npt.NDArray[np.bool_] = np.asarray(claim == net)
+    if not ok.all():
+        at = np.flatnonzero(~ok)
+        ok[at] = np.abs(claim[at] - net[at]) <= 1e-6
+    return ok
+
+
 def _agree_rows(
     spec: AuditSpec,
     rnd_arr: RoundKeys,
@@ -126,15 +151,15 @@ def _agree_rows(
     net = pa.nulls(len(at), pa.float64())
     if "winner" in claims:  # a stated, agreeing claim is 0, 1 or 2: a label
         st, val, _ = claims["winner"]
-        code = pa.array(np.where(st[at], val[at], 0).astype(np.int8), mask=~st[at])
-        winner = pc.take(pa.array(labels, pa.string()), code)
+        code = arrow_of(np.where(st[at], val[at], 0).astype(np.int8), ~st[at])
+        winner = pc.take(text_of(labels), code)
     if "net" in claims:
         st, val, _ = claims["net"]
-        net = pa.array(np.asarray(val[at], dtype=np.float64), mask=~st[at])
+        net = arrow_of(np.asarray(val[at], dtype=np.float64), ~st[at])
     return pa.table(
         {
             "round": keys,
-            "seat": pa.array(prow - brow, pa.int64()),
+            "seat": arrow_of((prow - brow).astype(np.int64)),
             "player": hand_lists(pl),
             "banker": hand_lists(bk),
             "winner": winner,

@@ -313,21 +313,36 @@ def audit_spec(
             amount = np.concatenate([won, lost, [0.0]])
             who = np.array([0] * n_raw + [1] * n_raw + [2], dtype=np.int8)
 
+            # the code and the audited category of each hand in one uint16 (the
+            # category in the top bits) when both fit: one gather serves both
+            shift = int(max(k - 1, 1)).bit_length()
+            both = None
+            if int(v_cat.min(initial=0)) >= 0 and int(v_cat.max(initial=0)) < 1 << (16 - shift):
+                both = code_of | (v_cat[code_of].astype(np.uint16) << np.uint16(shift))
+            low = np.uint16((1 << shift) - 1)
+
             def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
                 """One small gather per hand: its value's dense code, and ``category``."""
+                if both is not None:
+                    v = lookup(ids, [both])[0]
+                    return {"category": v >> np.uint16(shift), "code": v & low}
                 c = lookup(ids, [code_of])[0]
                 return {"category": v_cat[c], "code": c}
 
             def settle_values(
                 p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
             ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
-                """:func:`settle` from the hands' codes (:func:`evaluate`): one gather in
-                the grid of every pair of codes when it is small, else by strength."""
+                """:func:`settle` from the hands' codes (:func:`evaluate`; arrays that
+                broadcast): one gather in the grid of every pair of codes when it is
+                small, else by strength."""
                 pc_, bc_ = p["code"], b["code"]
                 if grid is None:
                     return outcome(v_str[pc_], v_str[bc_], v_raw[pc_], v_raw[bc_])
-                cell = grid[pc_.astype(np.int32) * k + bc_]
-                return who[cell], amount[cell]
+                at = pc_.astype(np.int32)
+                at *= k
+                at += bc_
+                cell = np.take(grid, at)  # (np.take: the int32 index as it is)
+                return np.take(who, cell), np.take(amount, cell)
 
     pw, pl, pp = (Fraction(x) for x in fig["outcome"])
     return {

@@ -15,6 +15,9 @@ Equal hands paid the higher deng in full is a house rule (``equal_points =
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -166,9 +169,69 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
 
 
 def _pokdeng_rules(variant: Variant | None, base: Any) -> Any:
+    return variant_rules(variant, base, _rules_of_data)
+
+
+def _rules_of_data(name: str, data: Mapping[str, Any]) -> Any:
+    """The rule set of ``data``, made once per content: each verify makes its catalogue's
+    variants anew, with the same rule data as the last one's."""
     from solver.games.pokdeng.rules import PokDengRules
 
-    return variant_rules(variant, base, PokDengRules.from_data)
+    key = (name, json.dumps(data, sort_keys=True, default=str))
+    got = _MADE.get(key)
+    if got is None:
+        if len(_MADE) >= 4096:
+            _MADE.clear()
+        got = _MADE[key] = PokDengRules.from_data(name, data)
+    return got
+
+
+_MADE: dict[tuple[str, str], Any] = {}
+"""Rule sets made by :func:`_rules_of_data`, by name and content."""
+
+
+def _classified(
+    c: npt.NDArray[np.int64], sz: npt.NDArray[Any], rules: Any
+) -> tuple[npt.NDArray[np.int64], ...]:
+    """Type, points, deng and kind of the hands ``c`` (sizes ``sz``) under ``rules``:
+    kept for the next variant that classifies the same hands alike (a variant of the
+    settlement, a payout order or a mistake shares its rule set's)."""
+    from solver.games.pokdeng.hands import classify, two_card_kind
+
+    key: tuple[Any, ...] | None = None
+    if not rules.types and len(c) <= _SMALL:  # today's keys: what classify reads
+        digest = hashlib.blake2b(c.tobytes() + sz.tobytes(), digest_size=16).digest()
+        key = (digest, c.shape, rules.deng, rules.straights, rules.ace)
+        key += (rules.flush_with_identical,)
+        hit = _CLASSIFIED.get(key)
+        if hit is not None:
+            return hit
+    n = len(c)
+    t = np.zeros(n, dtype=np.int64)
+    p = np.zeros(n, dtype=np.int64)
+    d = np.ones(n, dtype=np.int64)
+    kind = np.zeros(n, dtype=np.int64)
+    for k in (2, 3):
+        sel = np.flatnonzero(sz == k)
+        if len(sel):
+            tt, pp, dd = classify(c[sel, :k], rules)
+            t[sel], p[sel], d[sel] = tt, pp, dd
+            kind[sel] = two_card_kind(c[sel, :k])
+    got = (t, p, d, kind)
+    for a in got:
+        a.flags.writeable = False
+    if key is not None:
+        if len(_CLASSIFIED) >= 8:
+            _CLASSIFIED.pop(next(iter(_CLASSIFIED)))
+        _CLASSIFIED[key] = got
+    return got
+
+
+_SMALL = 1 << 16
+"""Hands kept only in batches of at most this many (the rows a diagnosis scores its
+variants on; a whole file's batch is classified once anyway)."""
+_CLASSIFIED: dict[tuple[Any, ...], tuple[npt.NDArray[np.int64], ...]] = {}
+"""The last hands classified, by their cards and what classify reads of the rules."""
 
 
 def pokdeng_hand_answers(
@@ -188,25 +251,15 @@ def pokdeng_hand_answers(
     >>> a["type"].tolist(), a["points"].tolist(), a["deng"].tolist()
     ([5, 0], [8, 5], [2, 3])
     """
-    from solver.games.pokdeng.hands import classify, two_card_kind
     from solver.games.pokdeng.rules import HandType
 
     rules = _pokdeng_rules(variant, base)
-    c = np.asarray(cards, dtype=np.int64)
-    sz = np.asarray(size)
-    n = len(c)
-    t = np.zeros(n, dtype=np.int64)
-    p = np.zeros(n, dtype=np.int64)
-    d = np.ones(n, dtype=np.int64)
-    kind = np.zeros(n, dtype=np.int64)
-    for k in (2, 3):
-        sel = np.flatnonzero(sz == k)
-        if len(sel):
-            tt, pp, dd = classify(c[sel, :k], rules)
-            t[sel], p[sel], d[sel] = tt, pp, dd
-            kind[sel] = two_card_kind(c[sel, :k])
+    c = np.ascontiguousarray(cards, dtype=np.int64)
+    sz = np.ascontiguousarray(size)
+    t, p, d, kind = _classified(c, sz, rules)
     if "three_card_pok" in mistakes_of(variant):
         pok3 = (sz == 3) & (p >= 8) & (t == HandType.NORMAL)
+        t = t.copy()
         t[pok3] = HandType.POK
     return {"type": t, "points": p, "deng": d, "kind": kind}
 
