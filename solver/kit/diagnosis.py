@@ -48,6 +48,7 @@ evaluators in :mod:`solver.games.niuniu.variant_answers`),
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -587,18 +588,27 @@ def options_of(variant: Variant | None) -> Mapping[str, Any]:
 def variant_rules(
     variant: Variant | None, base: Any, make: Callable[[str, Mapping[str, Any]], Any]
 ) -> Any:
-    """The rules object of a data variant, made once per variant by ``make(name, data)``;
-    ``base`` for no variant or one that is not data."""
+    """The rules object of a data variant, made by ``make(name, data)`` once per variant
+    and once per content (each verify makes its catalogue's variants anew, with the same
+    rule data as the last one's); ``base`` for no variant or one that is not data."""
     if variant is None or variant.rules is None:
         return base
     hit = _RULES_CACHE.get(id(variant))
     if hit is None or hit[0] is not variant:
-        hit = (variant, make(base.name, variant.rules))
+        key = (make, base.name, json.dumps(variant.rules, sort_keys=True, default=str))
+        made = _MADE.get(key)
+        if made is None:
+            if len(_MADE) >= 4096:
+                _MADE.clear()
+            made = _MADE[key] = make(base.name, variant.rules)
+        hit = (variant, made)
         _RULES_CACHE[id(variant)] = hit
     return hit[1]
 
 
 _RULES_CACHE: dict[int, tuple[Variant, Any]] = {}
+_MADE: dict[tuple[Any, str, str], Any] = {}
+"""Rules objects made by :func:`variant_rules`, by maker, name and rule data."""
 
 
 def winner_of_net(net: npt.NDArray[Any]) -> npt.NDArray[np.int64]:

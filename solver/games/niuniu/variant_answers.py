@@ -7,13 +7,12 @@ were written in, the loser's multiplier, commission on the stake) are evaluated 
 A diagnosis scores hundreds of variants on the same rows, so what variants share is
 computed once: the bull facts of the cards (per bull rule), the categories (per specials
 and their definitions), the tie keys (per tie-break and suit order) and each rule set
-made from its data.
+made from its data (:func:`~solver.kit.diagnosis.variant_rules`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -31,25 +30,9 @@ __all__ = [
 
 
 def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
-    return variant_rules(variant, base, _rules_of_data)
-
-
-def _rules_of_data(name: str, data: Mapping[str, Any]) -> Any:
-    """The rule set of ``data``, made once per content: each verify makes its catalogue's
-    variants anew, with the same rule data as the last one's."""
     from solver.games.niuniu.rules import NiuNiuRules
 
-    key = (name, json.dumps(data, sort_keys=True, default=str))
-    got = _MADE.get(key)
-    if got is None:
-        if len(_MADE) >= 4096:
-            _MADE.clear()
-        got = _MADE[key] = NiuNiuRules.from_data(name, data)
-    return got
-
-
-_MADE: dict[tuple[str, str], Any] = {}
-"""Rule sets made by :func:`_rules_of_data`, by name and content."""
+    return variant_rules(variant, base, NiuNiuRules.from_data)
 
 
 def niuniu_hand_answers(

@@ -16,8 +16,6 @@ Equal hands paid the higher deng in full is a house rule (``equal_points =
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -169,25 +167,9 @@ def pokdeng_catalogue(rules: Any, mode: str) -> list[Variant]:
 
 
 def _pokdeng_rules(variant: Variant | None, base: Any) -> Any:
-    return variant_rules(variant, base, _rules_of_data)
-
-
-def _rules_of_data(name: str, data: Mapping[str, Any]) -> Any:
-    """The rule set of ``data``, made once per content: each verify makes its catalogue's
-    variants anew, with the same rule data as the last one's."""
     from solver.games.pokdeng.rules import PokDengRules
 
-    key = (name, json.dumps(data, sort_keys=True, default=str))
-    got = _MADE.get(key)
-    if got is None:
-        if len(_MADE) >= 4096:
-            _MADE.clear()
-        got = _MADE[key] = PokDengRules.from_data(name, data)
-    return got
-
-
-_MADE: dict[tuple[str, str], Any] = {}
-"""Rule sets made by :func:`_rules_of_data`, by name and content."""
+    return variant_rules(variant, base, PokDengRules.from_data)
 
 
 def _classified(

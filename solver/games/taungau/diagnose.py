@@ -189,22 +189,23 @@ def taungau_catalogue(rules: Any, mode: str, banker_reveals: str | None = None) 
 
 
 def _taungau_rules(variant: Variant | None, base: Any) -> Any:
+    return variant_rules(variant, base, _variant_rules_of)
+
+
+def _variant_rules_of(name: str, data: Mapping[str, Any]) -> Any:
+    """The rule set of a variant's rule data: a combination of two variants may carry a
+    key one of them drops (None), or the other member's decline/no-bull keys beside an
+    even-money settlement, which has neither (so the combination is that settlement)."""
     from solver.games.taungau.rules import TauNgauRules
 
-    def make(name: str, data: Mapping[str, Any]) -> Any:
-        # a combination of two variants may carry a key one of them drops (None), or
-        # the other member's decline/no-bull keys beside an even-money settlement, which
-        # has neither (so the combination is that settlement)
-        clean = {k: v for k, v in data.items() if v is not None}
-        if clean.get("settlement") == "even_money":
-            clean.pop("no_bull_pays", None)
-            clean["decline_allowed"] = False
-        elif clean.get("settlement") == "difference":
-            clean.setdefault("no_bull_pays", 4)
-            clean.setdefault("decline_allowed", True)
-        return TauNgauRules.from_data(name + "-variant", clean)
-
-    return variant_rules(variant, base, make)
+    clean = {k: v for k, v in data.items() if v is not None}
+    if clean.get("settlement") == "even_money":
+        clean.pop("no_bull_pays", None)
+        clean["decline_allowed"] = False
+    elif clean.get("settlement") == "difference":
+        clean.setdefault("no_bull_pays", 4)
+        clean.setdefault("decline_allowed", True)
+    return TauNgauRules.from_data(name + "-variant", clean)
 
 
 FIRST_WRITTEN = "first_bull_as_written"
