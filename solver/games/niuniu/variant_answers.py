@@ -134,13 +134,17 @@ def _ties(
 ) -> npt.NDArray[np.int32]:
     """The tie keys of the sorted hands ``srt`` under ``rules``' tie-break and suit
     order, from ``kept`` (the same cards' keys, shared by every variant that keeps
-    both) or computed and kept there."""
+    both) or computed and kept there; the least recently used go past
+    :data:`_KEEP_TIES` (each suit order's variant asks for its own once)."""
     from solver.games.niuniu.hands import tie_keys
 
     key = (rules.tie_break, rules.suit_strength)
-    got = kept.get(key)
+    got = kept.pop(key, None)
     if got is None:
-        got = kept[key] = tie_keys(srt, rules)
+        got = tie_keys(srt, rules)
+        if len(kept) >= _KEEP_TIES:
+            kept.pop(next(iter(kept)))
+    kept[key] = got  # the most recently used last
     return got
 
 
@@ -218,6 +222,8 @@ sorted cards, the bull facts, the categories per specials and their definitions,
 the tie keys per tie-break and suit order."""
 _KEEP = 4
 """Entries kept (a showdown evaluates the player's and the banker's hands in turn)."""
+_KEEP_TIES = 8
+"""Tie keys kept per set of cards (the rule set's own, used by most variants, stays)."""
 
 
 class _Answers(dict[str, npt.NDArray[Any]]):
