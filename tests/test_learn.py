@@ -194,6 +194,38 @@ def test_pokdeng_rows_counted_vectorised_as_their_records() -> None:
         assert res.record.atom_counts(ok) == count_atoms(res.record(int(i)) for i in ok)
 
 
+def test_taungau_rows_counted_vectorised_as_their_records() -> None:
+    """Tau Ngau's checker counts showdown rows (agreeing, and disagreeing with their
+    wrong claims) and agreeing hand rows by atom set exactly as its records read."""
+    from solver.core.tiles import hand_names
+    from solver.verify import make_checker
+
+    rng = np.random.default_rng(8)
+    deals = [rng.choice(32, 10, replace=False).tolist() for _ in range(1_500)]
+    player = ["".join(hand_names(d[:5])) for d in deals]
+    banker = ["".join(hand_names(d[5:])) for d in deals]
+
+    def some(values: list[Any]) -> pa.Array:  # claims left out at random
+        return pa.array([v if rng.random() < 0.6 else None for v in values])
+
+    checker = make_checker("taungau", "macau", {}, None)
+    res = checker.check_showdowns(
+        {
+            "player": pa.array(player),
+            "banker": pa.array(banker),
+            "winner": some(rng.choice(["player", "banker", "push"], len(deals)).tolist()),
+            "net": some(rng.choice([-2.0, -1.0, 0.0, 1.0, 0.95], len(deals)).tolist()),
+        }
+    )
+    dis, ok = np.flatnonzero(res.disagree), np.flatnonzero(~res.disagree)
+    assert len(dis) > 300 and len(ok) > 300
+    assert res.record.lost_counts(dis) == count_atoms(res.record(int(i)) for i in dis)
+    assert res.record.atom_counts(ok) == count_atoms(res.record(int(i)) for i in ok)
+    hands = checker.check_hands({"hand": pa.array(player), "has_bull": some([True] * 1_500)})
+    ok = np.flatnonzero(~hands.disagree)
+    assert hands.record.atom_counts(ok) == count_atoms(hands.record(int(i)) for i in ok)
+
+
 def test_rows_left_to_a_cause_contradicting_more_are_learned(
     tmp_path: Path, niuniu_tables: Path
 ) -> None:

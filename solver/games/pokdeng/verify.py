@@ -8,7 +8,7 @@ Sam Lueang, straights when the rules count them, Normal) and ``deng``. Showdown 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -19,6 +19,7 @@ from solver.core.errors import BullError
 from solver.kit.check import (
     Checked,
     Keys,
+    LostAtoms,
     Mask,
     claim_parts,
     claim_rows,
@@ -60,25 +61,6 @@ def _pd_labels() -> dict[str, int]:
 
 
 _PD_WINNERS = ("player", "dealer", "push")
-
-
-class _Records:
-    """A row's verify record (``records(i)``), and its rows counted by the atom set of
-    their records, vectorised, for the pattern learner (:mod:`solver.kit.learn`):
-    agreeing rows (``atom_counts(rows)``) and disagreeing ones with their wrong claims
-    (``lost_counts(rows)``); the counts the records give, without a record per row."""
-
-    def __init__(self, record: Callable[[int], dict[str, Any]], counts: Callable[..., Any]) -> None:
-        self.record, self._counts = record, counts
-
-    def __call__(self, i: int) -> dict[str, Any]:
-        return self.record(i)
-
-    def atom_counts(self, rows: npt.NDArray[np.int64]) -> Any:
-        return self._counts(rows)
-
-    def lost_counts(self, rows: npt.NDArray[np.int64]) -> Any:
-        return self._counts(rows, True)
 
 
 class PokDengChecker:
@@ -263,7 +245,7 @@ class PokDengChecker:
             base_agree,
             {},
             variant_agreement(answers, agree, stated),
-            _Records(record, atom_counts),
+            LostAtoms(record, atom_counts),
             interesting,
             keys,
             cv,
@@ -338,7 +320,7 @@ class PokDengChecker:
             base_agree,
             {},
             variant_agreement(answers, agree, stated),
-            _Records(record, atom_counts),
+            LostAtoms(record, atom_counts),
             interesting,
         )
 
