@@ -43,3 +43,24 @@ def test_seeded_and_reproducible() -> None:
 def test_bad_input(call) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(BullError):
         call()
+
+
+@pytest.mark.parametrize(("deck", "cards"), [(312, 25), (312, 39), (312, 1), (52, 25), (32, 30)])
+def test_dealt_cards_are_the_full_shuffles(deck: int, cards: int) -> None:
+    """The first ``cards`` of a shuffle, by a partial selection, are the full sort's: the
+    order of the smallest keys, rows with ties at the boundary or among them included
+    (keys drawn from a few values so that ties are common)."""
+    import numpy as np
+
+    from solver.kit.simulation import deal, first_items
+
+    rng = np.random.default_rng(7)
+    keys = rng.random((400, deck))
+    coarse = np.floor(keys * deck / 2) / deck  # about two keys per value: many ties
+    for k in (keys, coarse):
+        want = np.argsort(k, axis=1)[:, :cards]
+        assert np.array_equal(first_items(k, cards), want)
+    assert np.array_equal(
+        deal(np.random.default_rng(3), 400, deck, cards),
+        np.argsort(np.random.default_rng(3).random((400, deck)), axis=1)[:, :cards],
+    )
