@@ -485,6 +485,24 @@ def test_kinds_fit_and_copy_counts() -> None:
         enc.encode([200])
 
 
+@pytest.mark.parametrize("width", [1, 7, 8, 13, 21])
+def test_rows_encode_as_each_row_alone(width: int) -> None:
+    """The column-wise encoding (every player type, every banker's leftover) is the
+    row-by-row one, field for field, counts up to the largest a field holds."""
+    from solver.kit.packing import encode_rows
+
+    enc = Kinds(width)
+    rows = np.random.default_rng(width).integers(0, 128, size=(300, width))
+    rows[0] = 127
+    got = encode_rows(enc, rows)
+    assert got == [enc.encode(r) for r in rows]
+    assert [enc.decode(e) for e in got[:5]] == rows[:5].tolist()
+    assert encode_rows(enc, rows[:0]) == []
+    rows[7, width - 1] = -1
+    with pytest.raises(ValueError, match="-1 does not fit"):
+        encode_rows(enc, rows)
+
+
 def test_a_search_past_its_budget_says_so() -> None:
     """Past its budget the search gives no answer; ``bull risk`` then shows the bound
     N x the largest win, labelled as a bound, and says why."""

@@ -42,6 +42,7 @@ __all__ = [
     "Packer",
     "WorstDeal",
     "WorstSearch",
+    "encode_rows",
     "pack",
     "worst_round",
 ]
@@ -363,9 +364,46 @@ def pack(
     """
     kinds = Kinds(len(left))
     arr = np.asarray(counts, dtype=np.int64)
-    enc = [kinds.encode(row) for row in arr]
+    enc = encode_rows(kinds, arr)
     p = Packer(np.asarray(weights, dtype=np.int64), arr, kinds, enc)
     return p.run(kinds.supply(left), players, floor, leaf)
+
+
+def encode_rows(kinds: Kinds, counts: npt.ArrayLike) -> list[int]:
+    """``[kinds.encode(row) for row in counts]``, a whole column of kinds at a time:
+    the fields of a few kinds fit in one 64-bit integer, and only the blocks are joined
+    per row (the worst round encodes every player type and, per banker type, what it
+    leaves: a Python loop per count cost seconds).
+
+    >>> k = Kinds(9)
+    >>> rows = [[1, 2, 3, 4, 5, 6, 7, 8, 127], [0] * 9]
+    >>> encode_rows(k, rows) == [k.encode(r) for r in rows]
+    True
+    >>> encode_rows(k, [[0] * 8 + [128]])
+    Traceback (most recent call last):
+    ...
+    ValueError: a kind count of 128 does not fit in 7 bits
+    """
+    arr = np.asarray(counts, dtype=np.int64)
+    if arr.ndim != 2:
+        arr = arr.reshape(len(arr), -1)
+    if not arr.shape[0]:
+        return []
+    wrong = (arr < 0) | (arr >= 1 << (FIELD - 1))
+    if wrong.any():
+        raise ValueError(f"a kind count of {int(arr[wrong][0])} does not fit in {FIELD - 1} bits")
+    per = 63 // FIELD  # kinds per 64-bit block (the sign bit left alone)
+    out: list[int] | None = None
+    for j in range(0, arr.shape[1], per):
+        block = arr[:, j : j + per]
+        shifts = np.arange(block.shape[1], dtype=np.int64) * FIELD
+        part = (block << shifts).sum(axis=1).tolist()  # the fields do not overlap
+        if out is None:
+            out = part
+        else:
+            at = FIELD * j
+            out = [a | (b << at) for a, b in zip(out, part, strict=True)]
+    return out if out is not None else [0] * arr.shape[0]
 
 
 @dataclass(frozen=True)
@@ -403,8 +441,14 @@ class WorstSearch:
     group_weights: Callable[[int], npt.NDArray[np.int64]]
     weights: Callable[[int], npt.NDArray[np.int64] | None]
     realize: Callable[[int, tuple[int, ...], int, int, list[int]], Deal | None]
-    cache: tuple[Kinds, list[int], list[int], dict[int, Packer]] | None = None
-    """What :func:`worst_round` keeps between table sizes (its encodings and searches)."""
+    cache: (
+        tuple[
+            Kinds, list[int], list[int], dict[int, Packer], dict[int, tuple[list[int], list[int]]]
+        ]
+        | None
+    ) = None
+    """What :func:`worst_round` keeps between table sizes (its encodings and searches;
+    per group of banker types, those the deck holds and what each leaves)."""
 
 
 def worst_round(
@@ -420,10 +464,10 @@ def worst_round(
     t0 = time.perf_counter()
     if search.cache is None:
         kinds = Kinds(len(search.supply))
-        penc = [kinds.encode(row) for row in search.player_kinds]
+        penc = encode_rows(kinds, search.player_kinds)
         tops = [int(np.max(search.group_weights(g))) for g in range(len(search.groups))]
-        search.cache = (kinds, penc, tops, {})
-    kinds, penc, tops, made = search.cache
+        search.cache = (kinds, penc, tops, {}, {})
+    kinds, penc, tops, made, rests = search.cache
     full = kinds.supply(search.supply)
     best: Deal | None = None
     floor = -(1 << 62)
@@ -481,12 +525,14 @@ def worst_round(
         top = p.bound(full, players)
         if top is None or top <= floor:
             continue
+        if g not in rests:  # each banker type the deck holds, and what it leaves
+            bs = np.asarray(search.groups[g], dtype=np.int64)
+            rest = search.supply[None, :] - search.banker_kinds[bs]
+            held = ~(rest < 0).any(axis=1)
+            guard = kinds.guard
+            rests[g] = (bs[held].tolist(), [e | guard for e in encode_rows(kinds, rest[held])])
         members = []
-        for b in np.asarray(search.groups[g]).tolist():
-            rest = search.supply - search.banker_kinds[b]
-            if (rest < 0).any():
-                continue
-            left = kinds.supply(rest)
+        for b, left in zip(*rests[g], strict=True):
             mb = p.bound(left, players)
             if mb is not None and mb > floor:
                 members.append((mb, b, left))
