@@ -15,6 +15,7 @@ import itertools
 import math
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from solver.kit.banker import BankerRisk
 from solver.kit.markdown import ReportContext, figure, md_table
@@ -142,6 +143,7 @@ def _plot_funnel(path: Path, one: BankerRisk, full: BankerRisk, rule: str) -> No
     # symmetric log: the first rounds' spread and the last rounds' drift both show
     ax.set_yscale("symlog", linthresh=max(1.0, 3 * one.sd))
     ax.axhline(0, color="black", linewidth=0.6)
+    _plain_ticks(ax)
     ax.set_xlabel("rounds played (log scale)")
     ax.set_ylabel("house's total net (stakes; symmetric log scale)")
     ax.set_title(f"{rule}: the house's total (normal approximation)", fontsize=9)
@@ -149,6 +151,28 @@ def _plot_funnel(path: Path, one: BankerRisk, full: BankerRisk, rule: str) -> No
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path)
+
+
+def _plain_number(v: float, _pos: object = None) -> str:
+    """A tick label in plain digits (no mathtext: the log axes' 10^k labels are slow to
+    lay out), thousands separated, with the typographic minus sign.
+
+    >>> [_plain_number(v) for v in (1e5, 0.0, 0.5)], _plain_number(-1e3)[1:]
+    (['100,000', '0', '0.5'], '1,000')
+    >>> _plain_number(-1e3)[0] == "\N{MINUS SIGN}"
+    True
+    """
+    return f"{v:,.15g}".replace("-", "\N{MINUS SIGN}")
+
+
+def _plain_ticks(ax: Any) -> None:
+    """Label the major ticks of both axes in plain digits, the minor ones not at all
+    (as the log scales leave them over several decades)."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(FuncFormatter(_plain_number))
+        axis.set_minor_formatter(NullFormatter())
 
 
 def _plot_reserve(path: Path, sizes: list[int], answers: list[BankerRisk], rule: str) -> None:
