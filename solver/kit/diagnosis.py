@@ -602,6 +602,8 @@ def variant_rules(
                 _MADE.clear()
             made = _MADE[key] = make(base.name, variant.rules)
         hit = (variant, made)
+        if len(_RULES_CACHE) >= 65_536:
+            _RULES_CACHE.clear()
         _RULES_CACHE[id(variant)] = hit
     return hit[1]
 
