@@ -13,6 +13,8 @@ suits the top rank holds (:func:`_best_suit`).
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -323,6 +325,8 @@ class ShowdownGroup:
     ) -> dict[str, npt.NDArray[Any]]:
         """The answers under ``variant`` (``None``: the base rules) on rows ``sel``
         (``None``: every row)."""
+        if variant is not None and _SCORED[0]() is not self:
+            self._scored()
         rules = _niuniu_rules(variant, self.base)
         consts = _consts(rules)
         mistakes = mistakes_of(variant)
@@ -348,6 +352,14 @@ class ShowdownGroup:
         winner = np.minimum(outcome, 1) if rules.on_tie == "banker" else outcome
         return _settle_known(rules, variant, consts.payouts, pc_, ps, bc, bs, winner, bet, comm)
 
+    def _scored(self) -> None:
+        """This group's variants are being scored: the group scored before is done, its
+        evaluations dropped (the checker may keep its groups, and check the next one
+        while this one is scored; if asked again, it evaluates anew)."""
+        before, _SCORED[0] = _SCORED[0](), weakref.ref(self)
+        if before is not None:
+            before._every, before._rows = None, []
+
     def _arange(self) -> npt.NDArray[np.int64]:
         if self._range is None:
             self._range = np.arange(len(self.player))
@@ -372,6 +384,8 @@ class ShowdownGroup:
         return rows
 
 
+_SCORED: list[Callable[[], ShowdownGroup | None]] = [lambda: None]
+"""The group whose variants are being scored (the last asked for a variant), weakly."""
 _SHARE_ROWS = 65_536
 """A group of up to this many rows is evaluated on every row, once per strength
 signature, whatever rows a variant is asked about (the cost of a step is then mostly

@@ -52,10 +52,10 @@ class _Kept:
         return value
 
 
-_KEEP_BYTES = 16 << 20
-"""What one side of a set of rows keeps of its evaluations (categories, tie keys,
-strengths), and one set of rows of its showdowns' outcomes: for a small group, every
-variant's; for a large one, the last few."""
+_KEEP_BYTES = 8 << 20
+"""What a set of cards keeps of its evaluations (special flags, categories, tie keys,
+strengths; the most recently used), and a set of showdown rows of their outcomes: for
+a small group every variant's, for a large one the last few."""
 
 
 def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
