@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
 from _tables import tables_for
+
+# The suite starts hundreds of Python processes (the CLI run as a user runs it, the probe
+# tests' peers, serve workers, builds killed on purpose). With PYTHONDONTWRITEBYTECODE
+# set, as on the machine CI runs on, each of them compiled the package and the tests'
+# models from source again. The suite writes bytecode (to the git-ignored __pycache__
+# folders) and its children read it.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -150,6 +151,79 @@ def test_lost_rows_counted_vectorised_as_their_records(niuniu_tables: Path) -> N
     assert len(dis) > 500
     assert res.record.lost_counts(dis) == count_atoms(res.record(int(i)) for i in dis)
     assert res.record.atom_counts(ok) == count_atoms(res.record(int(i)) for i in ok)
+
+
+def test_pokdeng_rows_counted_vectorised_as_their_records() -> None:
+    """Pok Deng's checker counts hand and showdown rows by atom set (agreeing rows, and
+    disagreeing ones with their wrong claims) exactly as its records read one by one."""
+    from solver.verify import make_checker
+
+    rng = np.random.default_rng(5)
+    deck = [r + s for r in ["A", *map(str, range(2, 11)), "J", "Q", "K"] for s in "SHDC"]
+
+    def dealt(n: int, cards: int) -> list[str]:
+        return [" ".join(deck[c] for c in rng.choice(52, cards, replace=False)) for _ in range(n)]
+
+    def some(values: list[Any], stated: float) -> pa.Array:  # claims left out at random
+        return pa.array([v if rng.random() < stated else None for v in values])
+
+    hands = dealt(1_500, 2) + dealt(1_500, 3)
+    types = ["normal", "sam_lueang", "straight", "straight_flush", "tong", "pok"]
+    n = len(hands)
+    cols = {
+        "hand": pa.array(hands),
+        "points": some(rng.integers(0, 10, n).tolist(), 0.3),
+        "category": some([types[t] for t in rng.integers(0, 6, n)], 0.5),
+        "deng": some(rng.integers(1, 6, n).tolist(), 0.3),
+    }
+    checker = make_checker("pokdeng", "straights", {}, None)
+    for res in (
+        checker.check_hands(cols),
+        checker.check_showdowns(
+            {
+                "player": pa.array(dealt(2_000, 2)),
+                "banker": pa.array(dealt(2_000, 3)),
+                "winner": some(rng.choice(["player", "dealer", "push"], 2_000).tolist(), 0.5),
+                "net": some(rng.choice([-2.0, -1.0, 0.0, 1.0, 3.0], 2_000).tolist(), 0.5),
+            }
+        ),
+    ):
+        dis, ok = np.flatnonzero(res.disagree), np.flatnonzero(~res.disagree)
+        assert len(dis) > 500 and len(ok) > 100
+        assert res.record.lost_counts(dis) == count_atoms(res.record(int(i)) for i in dis)
+        assert res.record.atom_counts(ok) == count_atoms(res.record(int(i)) for i in ok)
+
+
+def test_taungau_rows_counted_vectorised_as_their_records() -> None:
+    """Tau Ngau's checker counts showdown rows (agreeing, and disagreeing with their
+    wrong claims) and agreeing hand rows by atom set exactly as its records read."""
+    from solver.core.tiles import hand_names
+    from solver.verify import make_checker
+
+    rng = np.random.default_rng(8)
+    deals = [rng.choice(32, 10, replace=False).tolist() for _ in range(1_500)]
+    player = ["".join(hand_names(d[:5])) for d in deals]
+    banker = ["".join(hand_names(d[5:])) for d in deals]
+
+    def some(values: list[Any]) -> pa.Array:  # claims left out at random
+        return pa.array([v if rng.random() < 0.6 else None for v in values])
+
+    checker = make_checker("taungau", "macau", {}, None)
+    res = checker.check_showdowns(
+        {
+            "player": pa.array(player),
+            "banker": pa.array(banker),
+            "winner": some(rng.choice(["player", "banker", "push"], len(deals)).tolist()),
+            "net": some(rng.choice([-2.0, -1.0, 0.0, 1.0, 0.95], len(deals)).tolist()),
+        }
+    )
+    dis, ok = np.flatnonzero(res.disagree), np.flatnonzero(~res.disagree)
+    assert len(dis) > 300 and len(ok) > 300
+    assert res.record.lost_counts(dis) == count_atoms(res.record(int(i)) for i in dis)
+    assert res.record.atom_counts(ok) == count_atoms(res.record(int(i)) for i in ok)
+    hands = checker.check_hands({"hand": pa.array(player), "has_bull": some([True] * 1_500)})
+    ok = np.flatnonzero(~hands.disagree)
+    assert hands.record.atom_counts(ok) == count_atoms(hands.record(int(i)) for i in ok)
 
 
 def test_rows_left_to_a_cause_contradicting_more_are_learned(

@@ -126,6 +126,19 @@ class AgreeingAtoms:
         return self.record(i)
 
 
+class LostAtoms(AgreeingAtoms):
+    """An :class:`AgreeingAtoms` whose ``counts(rows, lost)`` also counts disagreeing
+    rows by atom set, their wrong claims included (``lost_counts(rows)``): the counts
+    their records give, without a record per row."""
+
+    def __init__(self, record: Callable[[int], dict[str, Any]], counts: Callable[..., Any]) -> None:
+        super().__init__(record, counts)
+        self._counts = counts
+
+    def lost_counts(self, rows: npt.NDArray[np.int64]) -> Any:
+        return self._counts(rows, True)
+
+
 class Checker(Protocol):
     """What a game's verify checker provides to the game-blind verify engine: the
     fields each row kind can claim, its rule set and diagnosis variants, and the batch

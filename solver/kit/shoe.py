@@ -35,13 +35,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from math import comb
+from math import comb, prod
 
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.indexing import multiset_rank_array
-from solver.core.shoe import multiplicities, shoe_weights
+from solver.core.indexing import BINOM
 
 __all__ = ["ShoeCounts", "exact_dot", "shoe_counts"]
 
@@ -78,7 +77,7 @@ def _runs(rid: npt.NDArray[np.int64], block: int) -> tuple[I64, I64]:
     rs = np.flatnonzero(brk)
     seg = np.cumsum(brk) - 1
     ends = np.append(rs[1:], n)
-    return rs[seg].astype(np.int64), ends[seg].astype(np.int64)
+    return rs[seg].astype(np.int64, copy=False), ends[seg].astype(np.int64, copy=False)
 
 
 def shoe_counts(
@@ -128,13 +127,17 @@ def shoe_counts(
     # the passes work in strength order (position p = the p-th weakest hand): their
     # reads and scatter-adds then run along each sorted block, not all over memory
     hands_s = np.ascontiguousarray(hands[order])
-    most = multiplicities(hands_s).max(axis=1)  # int8: the most copies of one face
     pattern = np.zeros(n, dtype=np.int64)  # bit j-1: position j repeats position j-1
     for j in range(1, h):
         pattern |= (hands_s[:, j] == hands_s[:, j - 1]).astype(np.int64) << (j - 1)
+    # a hand's runs of equal faces are its pattern's: the most copies of one face and the
+    # ways to deal it (Π C(decks, copies), as shoe_weights counts) looked up per pattern
+    runs = [_run_lengths(pat, h) for pat in range(1 << (h - 1))]
+    most = np.array([max(r) for r in runs], dtype=np.int64)[pattern]
     w_s = [np.ascontiguousarray(wcols[order, j]) for j in vary]
     sizes = list(decks)
-    w_n = [shoe_weights(hands, d) for d in sizes]
+    w_n = [np.array([prod(comb(d, c) for c in r) for r in runs], np.int64)[pattern][pos_of]
+           for d in sizes]  # fmt: skip
     acc = [
         {
             "lt": np.zeros(n, np.int64),
@@ -186,6 +189,22 @@ def shoe_counts(
             )
         )
     return out
+
+
+def _run_lengths(pat: int, h: int) -> list[int]:
+    """The lengths of the runs of equal faces of a sorted hand of ``h`` whose position j
+    repeats position j - 1 when bit j - 1 of ``pat`` is set.
+
+    >>> _run_lengths(0b0101, 5), _run_lengths(0, 3)
+    ([2, 2, 1], [1, 1, 1])
+    """
+    runs = [1]
+    for j in range(1, h):
+        if pat >> (j - 1) & 1:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+    return runs
 
 
 def _pattern_tables(
@@ -242,51 +261,77 @@ def _block_pass(
     of about ``chunk`` incidences at a time (whole blocks; the sorted keys are the one
     array of every incidence). Everything is in strength order: row p of ``hands`` is
     the p-th weakest hand, and so are ``pattern``, ``w_s`` and the accumulators."""
-    h = hands.shape[1]
+    n, h = hands.shape
     combos = list(combinations(range(h), k))
-    cbits = max(len(combos) - 1, 1).bit_length()
-    g = comb(faces + h - k - 1, h - k)  # hands containing a given k-multiset
     valid, coef, vals = _pattern_tables(h, k, sizes)
-    # the keys of every (T, B) incidence, written into one buffer (no list + concatenate;
-    # each combination's hands found again when its keys are written: one at a time)
+    ncells = valid.size  # (pattern, combo) cells: what a_T and v_T depend on
+    cbits = max(ncells - 1, 1).bit_length()
+    g = comb(faces + h - k - 1, h - k)  # hands containing a given k-multiset
+    # key = (rank of T, position of B, cell): sorted, the blocks of T in strength order;
+    # rank of T = sum over its j-th face f of C(f + j, j + 1), looked up per column
+    terms = [np.ascontiguousarray(BINOM[j : j + faces, j + 1]) for j in range(k)]
+    low = (np.arange(n, dtype=np.int64) << cbits) | pattern * len(combos)
     n_pat = np.bincount(pattern, minlength=valid.shape[0])
     key = np.empty(int(n_pat @ valid.sum(axis=1)), dtype=np.int64)
     at = 0
+    part = np.empty(n, dtype=np.int64)
+    cols = [hands[:, q].astype(np.intp) for q in range(h)]  # index arrays, once
     for i, combo in enumerate(combos):
-        idx = np.flatnonzero(valid[pattern, i])
-        trank = multiset_rank_array(hands[idx][:, list(combo)], presorted=True).astype(np.int64)
-        part = key[at : at + len(idx)]
-        np.left_shift(trank, bits + cbits, out=part)
-        part |= idx << cbits
-        part |= i
-        at += len(idx)
-        del trank, idx
+        np.take(terms[0], cols[combo[0]], out=part, mode="clip")
+        for j in range(1, k):
+            part += terms[j][cols[combo[j]]]
+        part <<= bits + cbits
+        part |= low
+        part += i
+        ok = valid[:, i]
+        if ok.all():
+            key[at : at + n] = part
+            at += n
+        else:
+            kept = part[ok[pattern]]
+            key[at : at + len(kept)] = kept
+            at += len(kept)
+            del kept
+    del part, low, cols
     key.sort()
-    if len(key) != comb(faces + k - 1, k) * g:
+    if at != len(key) or len(key) != comb(faces + k - 1, k) * g:
         raise AssertionError("sub-multiset blocks are not all full")
     coef_flat = coef.ravel()
     vals_flat = [v.ravel() for v in vals]
-    # whole blocks (g incidences each: one sub-multiset T) at a time bound the temporaries
-    step = max(g, (chunk // g) * g)
-    for a0 in range(0, len(key), step):
-        kb = key[a0 : a0 + step]
-        pos = (kb >> cbits) & ((1 << bits) - 1)
-        cell = pattern[pos] * len(combos) + (kb & ((1 << cbits) - 1))  # (pattern, combo)
+    # whole blocks (g incidences each: one sub-multiset T) at a time bound the temporaries;
+    # each block's running sums in a row of g + 1 (a leading 0): no per-block offsets
+    nb_step = max(1, chunk // g)
+    csum = np.zeros((nb_step, g + 1), dtype=np.int64)
+    for a0 in range(0, len(key), nb_step * g):
+        kb = key[a0 : a0 + nb_step * g]
+        nb = len(kb) // g
+        cell = kb & ((1 << cbits) - 1)
+        pos = kb >> cbits
+        pos &= (1 << bits) - 1
+        del kb
         rs, re = _runs(run_id[pos], g)
-        start = (np.arange(len(pos), dtype=np.int64) // g) * g
+        blk = np.arange(len(pos), dtype=np.int64) // g  # a row of g + 1 per block
+        rs += blk
+        re += blk
+        del blk
         a_e = coef_flat[cell]
         wx = [w[pos] for w in w_s]
+        cz = csum[:nb]
+        flat = cz.reshape(-1)
         for d, acc_d in enumerate(acc):
-            v = vals_flat[d][cell]
-            cv = np.concatenate(([0], np.cumsum(v)))
-            base = cv[start]
-            _bin_add(acc_d["lt"], pos, a_e * (cv[rs] - base))
-            _bin_add(acc_d["le"], pos, a_e * (cv[re] - base))
+            v = vals_flat[d][cell].reshape(nb, g)
+            np.cumsum(v, axis=1, out=cz[:, 1:])
+            _bin_add(acc_d["lt"], pos, a_e * flat[rs])
+            _bin_add(acc_d["le"], pos, a_e * flat[re])
             for j, wj in enumerate(wx):
-                cvm = np.concatenate(([0], np.cumsum(v * wj)))
-                _bin_add(acc_d["wgt"][j], pos, a_e * (cvm[start + g] - cvm[re]))
-            del v, cv, base
-        del kb, pos, cell, rs, re, start, a_e, wx
+                np.cumsum(v * wj.reshape(nb, g), axis=1, out=cz[:, 1:])
+                top = np.repeat(cz[:, g], g)
+                top -= flat[re]
+                top *= a_e
+                _bin_add(acc_d["wgt"][j], pos, top)
+                del top
+            del v
+        del pos, cell, rs, re, a_e, wx
 
 
 def _bin_add(out: I64, x: I64, values: I64) -> None:

@@ -17,9 +17,9 @@ import pyarrow as pa
 
 from solver.core.errors import BullError
 from solver.kit.check import (
-    AgreeingAtoms,
     Checked,
     Keys,
+    LostAtoms,
     Mask,
     claim_parts,
     claim_rows,
@@ -213,14 +213,25 @@ class PokDengChecker:
                 f"under {self.rules.name}",
             }
 
-        def atom_counts(sel: npt.NDArray[np.int64]) -> Any:
-            """Agreeing rows counted by the atom set of their records, vectorised."""
+        def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
+            """Rows counted by the atom set of their records, vectorised (``lost``: rows
+            with wrong claims, the claims' atoms included)."""
             from solver.games.pokdeng.rules import HandType
-            from solver.kit.learn import card_atom_counts
+            from solver.kit.learn import Extra, card_atom_counts, claim_codes
 
-            names = [None, *(f"category {HandType(t).label}" for t in range(len(HandType)))]
-            kind = np.asarray(ans["type"], dtype=np.int64)[sel] + 1
-            return card_atom_counts(cards[sel], extras=[(kind, names)])
+            labels = np.array([HandType(t).label for t in range(len(HandType))])
+            kind = np.asarray(ans["type"], dtype=np.int64)[sel]
+            wrong = {f: stated[f][sel] & ~base_agree[f][sel] for f in stated} if lost else {}
+            type_wrong = wrong.get("category", np.zeros(len(sel), dtype=bool))
+            names = [None, *(f"category {label}" for label in labels)]
+            extras: list[Extra] = [(np.where(type_wrong, 0, kind + 1), names)]
+            for f in ("points", "category", "deng"):
+                if f in wrong:
+                    got, want = cv[f][sel].astype(np.int64), np.asarray(ans[_HAND_KEYS[f]])[sel]
+                    if f == "category":
+                        got, want = labels[np.clip(got, 0, len(labels) - 1)], labels[kind]
+                    extras.append(claim_codes(f, wrong[f], got, want.astype(got.dtype)))
+            return card_atom_counts(cards[sel], extras=extras)
 
         keys = None
         if key is not None and not virtual:  # a row's key: its cards sorted, PAD as 52
@@ -234,7 +245,7 @@ class PokDengChecker:
             base_agree,
             {},
             variant_agreement(answers, agree, stated),
-            AgreeingAtoms(record, atom_counts),
+            LostAtoms(record, atom_counts),
             interesting,
             keys,
             cv,
@@ -264,6 +275,23 @@ class PokDengChecker:
         # every showdown row: each variant changes some equal-type or special settlement
         interesting = np.ones(len(rows), dtype=bool)
 
+        def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
+            """Rows counted by the atom set of their records (the player's hand's shape;
+            ``lost``: the wrong claims too), vectorised."""
+            from solver.kit.learn import card_atom_counts, claim_codes
+
+            extras, names = [], np.array(_PD_WINNERS)
+            for f in ("winner", "net") if lost else ():
+                if f in stated:
+                    wrong = stated[f][sel] & ~base_agree[f][sel]
+                    got, want = cv[f][sel], np.asarray(ans[f])[sel]
+                    if f == "winner":
+                        got, want = names[np.clip(got, 0, 2)], names[want]
+                    else:  # a claimed net reads as a number, ours as an integer
+                        got, want = got.astype(np.float64), want.astype(np.int64)
+                    extras.append(claim_codes(f, wrong, got, want))
+            return card_atom_counts(pl[sel], showdown=True, extras=extras)
+
         def record(i: int) -> dict[str, Any]:
             from solver.core.cards import hand_names
             from solver.games.pokdeng.hands import classify_hand, settle_classes
@@ -292,7 +320,7 @@ class PokDengChecker:
             base_agree,
             {},
             variant_agreement(answers, agree, stated),
-            record,
+            LostAtoms(record, atom_counts),
             interesting,
         )
 

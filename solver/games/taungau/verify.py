@@ -11,7 +11,6 @@ reveal order; the two hands share one tile set.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -23,12 +22,13 @@ import pyarrow.compute as pc
 from solver.core.errors import BullError
 from solver.core.indexing import colex_rank_array
 from solver.games.taungau.verify_keys import FirstWritten
-from solver.games.taungau.verify_shapes import Shapes, type_of_tile
+from solver.games.taungau.verify_shapes import Shapes, tile_atom_counts, type_of_tile
 from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
     AgreeingAtoms,
     Checked,
     Keys,
+    LostAtoms,
     Mask,
     claim_parts,
     claim_rows,
@@ -42,6 +42,7 @@ from solver.kit.check import (
     showdown_claims,
     variant_agreement,
 )
+from solver.kit.learn import claim_codes
 from solver.kit.parse import (
     PAD,
     TILE_COPIES,
@@ -274,24 +275,7 @@ class TauNgauChecker:
         def atom_counts(sel: npt.NDArray[np.int64]) -> Any:
             """Agreeing rows counted by the atom set of their records (the hand's shape:
             a [2:1], a [4:2], two tiles of a type), vectorised."""
-            from solver.games.taungau.hands import WILD_TILES
-
-            t = tiles[sel]
-            types = type_of_tile()[t]  # sorted ids: tiles of a type side by side
-            code = (
-                (t == WILD_TILES[0]).any(axis=1)
-                + 2 * (t == WILD_TILES[1]).any(axis=1)
-                + 4 * (types[:, 1:] == types[:, :-1]).any(axis=1)
-            )
-            out: Counter[frozenset[str]] = Counter()
-            for c, k in enumerate(np.bincount(code, minlength=8).tolist()):
-                if k:
-                    shape = ["hands of 5 tiles", "holding [2:1]", "holding [4:2]"]
-                    out[
-                        frozenset([x for b, x in enumerate(shape) if not b or c >> (b - 1) & 1])
-                        | ({"holding a pair of tiles"} if c & 4 else set())
-                    ] += k
-            return out
+            return tile_atom_counts(tiles[sel])
 
         keys = None
         if key is not None:  # a row's key: its shape and written order (a bull, values: none)
@@ -518,6 +502,19 @@ class TauNgauChecker:
                 "reason": reason,
             }
 
+        def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
+            """Rows counted by the atom set of their records (the player's hand's shape;
+            ``lost``: the wrong claims too), vectorised."""
+            extras, names = [], np.array(WINNERS)
+            for f in ("winner", "net") if lost else ():
+                if f in stated:
+                    wrong = stated[f][sel] & ~base_agree[f][sel]
+                    got, want = cv[f][sel], np.asarray(ans[f])[sel]
+                    if f == "winner":
+                        got, want = names[np.clip(got, 0, 2)], names[want]
+                    extras.append(claim_codes(f, wrong, got.astype(want.dtype), want))
+            return tile_atom_counts(pl[sel], showdown=True, extras=extras)
+
         interesting = np.ones(len(rows), dtype=bool)
         return Checked(
             "showdown",
@@ -528,7 +525,7 @@ class TauNgauChecker:
             base_agree,
             {},
             variant_agreement(answers, agree, stated),
-            record,
+            LostAtoms(record, atom_counts),
             interesting,
         )
 

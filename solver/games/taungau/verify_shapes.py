@@ -5,6 +5,8 @@ answers for each, and each shape's analysis, which a row reads by its shape.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -14,7 +16,7 @@ import numpy.typing as npt
 
 from solver.kit.parse import TILE_FIRST
 
-__all__ = ["Shapes", "type_of_tile"]
+__all__ = ["Shapes", "tile_atom_counts", "type_of_tile"]
 
 
 @cache
@@ -93,3 +95,48 @@ class Shapes:
         # per shape, its four choices side by side: a row's are one gather
         digit = np.ascontiguousarray((hv.sum(axis=2) % 10).T)
         return cls(hands, index, answers, digit, np.ascontiguousarray(exists.T), interesting)
+
+
+def tile_atom_counts(
+    tiles: npt.NDArray[np.uint8],
+    *,
+    showdown: bool = False,
+    extras: Sequence[tuple[npt.NDArray[np.int64], Sequence[str | None]]] = (),
+) -> Counter[frozenset[str]]:
+    """Rows of sorted five-tile hands counted by the atom set of their verify records
+    (:func:`solver.kit.learn.atoms`), vectorised: a hand row's shape (a [2:1], a [4:2],
+    two tiles of a type), or with ``showdown`` a showdown row's player's, plus per
+    ``(codes, names)`` of ``extras`` the atom ``names[codes[i]]`` of row ``i`` (a wrong
+    claim: :func:`solver.kit.learn.claim_codes`).
+
+    >>> from solver.core.tiles import parse_hand
+    >>> t = np.sort(np.array([parse_hand("[2:1][4:2][6:6][6:6][1:1]")], dtype=np.uint8))
+    >>> sorted(next(iter(tile_atom_counts(t, showdown=True))))
+    ['player holding [2:1]', 'player holding [4:2]', 'player holding a pair of tiles', 'showdowns']
+    """
+    from solver.games.taungau.hands import WILD_TILES
+
+    types = type_of_tile()[tiles]  # sorted ids: tiles of a type side by side
+    code = (
+        (tiles == WILD_TILES[0]).any(axis=1)
+        + 2 * (tiles == WILD_TILES[1]).any(axis=1)
+        + 4 * (types[:, 1:] == types[:, :-1]).any(axis=1)
+    ).astype(np.int64)
+    for codes, names in extras:  # mixed radix: one integer per atom set
+        code = code * len(names) + np.asarray(codes, dtype=np.int64)
+    uniq, counts = np.unique(code, return_counts=True)
+    out: Counter[frozenset[str]] = Counter()
+    for k, n in zip(uniq.tolist(), counts.tolist(), strict=True):
+        got: list[str] = []
+        for _, names in reversed(extras):
+            k, e = divmod(k, len(names))
+            if names[e] is not None:
+                got.append(str(names[e]))
+        shape = ["holding [2:1]"] * (k & 1) + ["holding [4:2]"] * (k >> 1 & 1)
+        shape += ["holding a pair of tiles"] * (k >> 2 & 1)
+        if showdown:
+            got += ["showdowns", *(f"player {x}" for x in shape)]
+        else:
+            got += ["hands of 5 tiles", *shape]
+        out[frozenset(got)] += n
+    return out
