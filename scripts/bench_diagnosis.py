@@ -133,8 +133,8 @@ def main() -> None:
         generate(path)
         print(f"generated {path} in {time.perf_counter() - t:.1f} s")
     rows = pq.ParquetFile(path).metadata.num_rows
-    n_proc, n_in, n_peak, n_out = run(NO_DIAGNOSIS, path)
-    d_proc, d_in, d_peak, d_out = run(DIAGNOSIS, path)
+    n_proc, n_in, _, n_peak, n_out = run(NO_DIAGNOSIS, path, "niuniu")
+    d_proc, d_in, _, d_peak, d_out = run(DIAGNOSIS, path, "niuniu")
     s = json.loads(d_out)
     print(f"rows {rows:,}, disagreements {s['disagree']:,} (no-diagnosis run: {n_out.strip()})")
     print(f"verify, no diagnosis : {n_in:6.2f} s  peak {n_peak:5.0f} MB (process {n_proc:.2f} s)")
@@ -147,7 +147,7 @@ def main() -> None:
     other = path.with_name(path.stem + "-rules.parquet")
     if not other.exists():
         generate_rules(other)
-    i_proc, i_in, i_peak, i_out = run(INFER, other)
+    i_proc, i_in, _, i_peak, i_out = run(INFER, other, "niuniu")
     inf = json.loads(i_out)
     print(
         f"verify --infer        : {i_in:6.2f} s  peak {i_peak:5.0f} MB (process {i_proc:.2f} s; "

@@ -110,11 +110,10 @@ def _pokdeng_brute_force(r: object, draws: np.ndarray, k: int) -> dict[Fraction,
                      ck[:, None], ck[None])  # fmt: skip
     id2 = np.full((52, 52), -1, dtype=np.int64)
     id2[two[:, 0], two[:, 1]] = id2[two[:, 1], two[:, 0]] = np.arange(len(two))
-    id3 = np.full((52, 52, 52), -1, dtype=np.int64)
+    cls2, cls3 = cls[: len(two)], cls[len(two) :].astype(np.int32)
+    c3 = np.full((52, 52, 52), -1, dtype=np.int32)  # a three-card hand's class, any order
     for perm in itertools.permutations(range(3)):
-        id3[three[:, perm[0]], three[:, perm[1]], three[:, perm[2]]] = len(two) + np.arange(
-            len(three)
-        )
+        c3[three[:, perm[0]], three[:, perm[1]], three[:, perm[2]]] = cls3
     pok2 = t2 == int(HandType.POK)
     # suit orbits of the starts (the strategy is checked to be suit-blind)
     canon = np.arange(len(two))
@@ -124,24 +123,33 @@ def _pokdeng_brute_force(r: object, draws: np.ndarray, k: int) -> dict[Fraction,
         assert (draws[img] == draws).all()
         canon = np.minimum(canon, img)
     reps, weight = np.unique(canon, return_counts=True)
-    counts: dict[Fraction, int] = {}
+    n_cls = len(classes)
+    pairs = np.zeros(n_cls * n_cls, dtype=np.int64)  # deals by (player's, dealer's) class
+    others = np.array([[c for c in range(48) if c != j] for j in range(48)])  # (48, 47)
     for rep, w in zip(reps.tolist(), weight.tolist(), strict=True):
         a, b = two[rep]
         left = np.array([c for c in range(52) if c not in (a, b)])
-        dl = np.array(list(itertools.combinations(left, 2)))  # 1225 dealer starts
+        at = np.array(list(itertools.combinations(range(50), 2)))  # 1225 dealer starts
+        dl = left[at]
         di = id2[dl[:, 0], dl[:, 1]]
-        rest = np.array([[c for c in left if c not in d] for d in dl.tolist()])  # (1225, 48)
-        xs = np.repeat(rest[:, :, None], 47, axis=2)  # the player's x
-        cs = np.stack([np.delete(rest, j, axis=1) for j in range(48)], axis=1)  # c != x
+        keep = np.ones((len(at), 50), dtype=bool)
+        keep[np.arange(len(at))[:, None], at] = False
+        rest = np.broadcast_to(left, keep.shape)[keep].reshape(len(at), 48)  # the 48 left
+        cs = rest[:, others]  # (1225, 48, 47): the dealer's c for each player's x
         any_pok = pok2[rep] | pok2[di]  # (1225,)
         p_draw = bool(draws[rep]) & ~any_pok
         d_draw = ~any_pok & (p2[di] <= k)
-        pfin = np.where(p_draw[:, None, None], id3[a, b, xs], rep)
-        dfin = np.where(d_draw[:, None, None], id3[dl[:, 0, None, None], dl[:, 1, None, None],
-                                                    cs], di[:, None, None])  # fmt: skip
-        vals, n = np.unique(amounts[cls[pfin], cls[dfin]], return_counts=True)
-        for v, c in zip(vals.tolist(), n.tolist(), strict=True):
-            counts[Fraction(v)] = counts.get(Fraction(v), 0) + w * c
+        pfin = np.where(p_draw[:, None], c3[a, b, rest], cls2[rep])  # (1225, 48): by x
+        dfin = np.where(
+            d_draw[:, None, None], c3[dl[:, 0, None, None], dl[:, 1, None, None], cs],
+            cls2[di][:, None, None],
+        )  # fmt: skip
+        code = pfin[:, :, None] * n_cls + dfin
+        pairs += w * np.bincount(code.ravel(), minlength=len(pairs))
+    counts: dict[Fraction, int] = {}
+    for at in np.flatnonzero(pairs).tolist():
+        v = Fraction(amounts[at // n_cls, at % n_cls].item())
+        counts[v] = counts.get(v, 0) + int(pairs[at])
     return counts
 
 

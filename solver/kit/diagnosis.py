@@ -51,12 +51,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from solver.kit.rule_merge import merge_list
 
 __all__ = [
     "MAX_PAIRS",
@@ -380,44 +382,6 @@ MAX_PAIRS = 200
 """The most two-cause combinations of a scoped cause scored per kind of row."""
 
 
-def _merge_list(a: list[Any], b: list[Any], base: list[Any]) -> list[Any] | None:
-    """``base`` with the additions and removals of both ``a`` and ``b`` (each made from
-    ``base``); ``None`` when both reorder it (a conflict). Items may be tables (a rule
-    file's ``[[types]]``): a changed one is a removal and an addition at its place.
-
-    >>> base = [{"t": "pok"}, {"t": "tong", "d": 5}, {"t": "straight"}, {"t": "normal"}]
-    >>> a = [base[0], base[1], base[3]]                        # drops the straight
-    >>> b = [base[0], {"t": "tong", "d": 3}, base[2], base[3]]  # Tong paid 3
-    >>> _merge_list(a, b, base)
-    [{'t': 'pok'}, {'t': 'tong', 'd': 3}, {'t': 'normal'}]
-    >>> _merge_list([base[0], {"t": "tong", "d": 1}, *base[2:]], b, base) is None
-    True
-    """
-    if any(isinstance(x, (dict, list)) for x in (*a, *b, *base)):
-        import json
-
-        def key(x: Any) -> str:
-            return json.dumps(x, sort_keys=True)
-
-        ka, kb, k0 = [key(x) for x in a], [key(x) for x in b], [key(x) for x in base]
-        if (set(k0) - set(ka)) & (set(k0) - set(kb)) and set(ka) - set(k0) and set(kb) - set(k0):
-            return None  # both change one table, each its own way
-        items = {key(x): x for x in (*base, *a, *b)}
-        got = _merge_list(ka, kb, k0)
-        return None if got is None else [items[k] for k in got]
-    a_reorders = set(a) == set(base) and a != base
-    b_reorders = set(b) == set(base) and b != base
-    if (a_reorders and b != base) or (b_reorders and a != base):
-        return None
-    out = [x for x in a if x in b or x not in base]  # removals of b, additions of a
-    for i, x in enumerate(b):
-        if x in out or x in base:
-            continue
-        before = [y for y in b[:i] if y in out]
-        out.insert(out.index(before[-1]) + 1 if before else 0, x)
-    return out
-
-
 def combine(a: Variant, b: Variant, base: Mapping[str, Any]) -> Variant | None:
     """The two causes at once (``None`` when they cannot combine: two mistakes that do
     not both declare a stage, or of one stage; both changing one rule option
@@ -478,7 +442,7 @@ def combine(a: Variant, b: Variant, base: Mapping[str, Any]) -> Variant | None:
                     merged[k] = x if x != z else y
                 rules[key] = merged
             elif isinstance(v0, list) and isinstance(va, list) and isinstance(vb, list):
-                got = _merge_list(va, vb, v0)
+                got = merge_list(va, vb, v0)
                 if got is None:
                     return None
                 rules[key] = got
@@ -513,7 +477,27 @@ def pairs_of(
     of the hand, whatever the rules), else only with another scoped variant or a
     settlement option; at most :data:`MAX_PAIRS`, settlement options first. As ``(a, b,
     combined)``, ``b`` the member whose agreement holds off the scope. Then every pair
-    of two mistakes that compose (:func:`mistake_pairs`)."""
+    of two mistakes that compose (:func:`mistake_pairs`). Kept per content (each verify
+    makes its catalogue anew, as the last one's)."""
+    try:
+        said = [[getattr(v, f.name) for f in fields(v)] for v in variants]
+        key = json.dumps([mode, structural, base, said], sort_keys=True)
+    except (TypeError, ValueError):  # a value JSON does not say: not kept
+        return _pairs_of(variants, mode, base, structural)
+    if key not in _PAIRS:
+        if len(_PAIRS) >= 64:
+            _PAIRS.clear()
+        _PAIRS[key] = _pairs_of(variants, mode, base, structural)
+    return list(_PAIRS[key])
+
+
+_PAIRS: dict[str, list[tuple[int, int, Variant]]] = {}
+""":func:`pairs_of`'s answers, by the content of its arguments (every variant's fields)."""
+
+
+def _pairs_of(
+    variants: Sequence[Variant], mode: str, base: Mapping[str, Any], structural: bool
+) -> list[tuple[int, int, Variant]]:
     found: list[tuple[int, int, int, Variant]] = []
     idx = [i for i, v in enumerate(variants) if mode in v.modes]
     for ai in idx:
@@ -602,6 +586,8 @@ def variant_rules(
                 _MADE.clear()
             made = _MADE[key] = make(base.name, variant.rules)
         hit = (variant, made)
+        if len(_RULES_CACHE) >= 65_536:
+            _RULES_CACHE.clear()
         _RULES_CACHE[id(variant)] = hit
     return hit[1]
 

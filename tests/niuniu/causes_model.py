@@ -80,7 +80,8 @@ def hand_answers(
 ) -> dict[str, npt.NDArray[Any]]:
     """``has_bull``, ``points`` (as reported), ``category`` (a label index into
     :data:`LABELS`) and, with ``strength``, the showdown key of hands written as
-    ``cards``. The parts are cached per array (the bull per bull rule, the shape once)."""
+    ``cards``. The parts are cached per array (the bull per bull rule, the shape once,
+    the tie key per tie-break, suit order and suit mistake)."""
     points = _cached(cards, ("bull", m.skip_first, m.trips_bull), lambda: _points(cards, m))
     sh = _cached(cards, ("shape",), lambda: _shape(cards))
     faces, tens, srank, total = sh["faces"], sh["tens"], sh["srank"], sh["total"]
@@ -110,7 +111,15 @@ def hand_answers(
     reported = np.where((points == 10) & m.niu_zero, 0, points)
     out = {"has_bull": points > 0, "points": reported.astype(np.int64), "category": cat}
     if strength:
-        out["strength"] = crank * 10**9 + _tie_key(cards, m, sh, cat)
+
+        def tie() -> npt.NDArray[np.int64]:
+            return _tie_key(cards, m, sh, cat)
+
+        if m.tie_break == "rank_by_rank" and m.quads_first:  # it reads the category
+            key = tie()
+        else:
+            key = _cached(cards, ("tie", m.tie_break, m.suit_order, m.suit_from), tie)
+        out["strength"] = crank * 10**9 + key
     return out
 
 
@@ -122,7 +131,7 @@ def _cached(cards: Any, what: tuple[Any, ...], make: Any) -> Any:
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is cards:
         return hit[1]
-    if len(_CACHE) > 32:
+    if len(_CACHE) > 64:
         _CACHE.clear()
     value = make()
     _CACHE[key] = (cards, value)

@@ -198,17 +198,21 @@ def strength_arrays(
     category: npt.NDArray[np.integer],
     rules: NiuNiuRules,
     keys: npt.NDArray[np.int32] | None = None,
+    cat_rank: npt.NDArray[np.int32] | None = None,
 ) -> npt.NDArray[np.int32]:
     """One integer (int32) per hand: comparing two hands under ``rules`` (tie-break included) is
     comparing their strengths. Equal strengths are a tie (``rules.on_tie`` settles it).
-    ``keys``: the hands' :func:`tie_keys` under ``rules``, when known.
+    ``keys``: the hands' :func:`tie_keys` under ``rules``, when known; ``cat_rank``:
+    ``rules.category_rank`` as an int32 array, when the caller keeps one.
 
     Layout: the category's rank << 24, then the tie-break key (rank_by_rank: five ranks
     of 4 bits, high to low, then 2 bits of the highest card's suit; highest_card: the
     highest card's rank * 4 + suit strength; none: 0)."""
     key = tie_keys(cards, rules) if keys is None else keys
     cat = np.asarray(category)
-    cat_rank = np.array(rules.category_rank, dtype=np.int32)[cat]
+    if cat_rank is None:
+        cat_rank = np.array(rules.category_rank, dtype=np.int32)
+    cat_rank = cat_rank[cat]
     if rules.tie_break == "rank_by_rank" and rules.quads_first:
         # a low four of a kind (its odd card on top) compares its four first
         rank = np.asarray(cards, dtype=np.int32) >> 2
@@ -217,7 +221,7 @@ def strength_arrays(
             q, odd = rank[low, 0], rank[low, 4]
             key = key.copy()
             key[low] = ((((q * 16 + q) * 16 + q) * 16 + q) * 16 + odd) * 4 + (key[low] & 3)
-    strength: npt.NDArray[np.int32] = ((cat_rank << 24) | key).astype(np.int32)
+    strength: npt.NDArray[np.int32] = ((cat_rank << 24) | key).astype(np.int32, copy=False)
     return strength
 
 

@@ -29,6 +29,35 @@ __all__ = [
 ]
 
 
+class _Kept:
+    """Values by key, the most recently used kept up to ``budget`` bytes (the last one
+    always)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget, self.size = budget, 0
+        self.items: dict[Any, tuple[Any, int]] = {}
+
+    def get(self, key: Any) -> Any:
+        hit = self.items.pop(key, None)
+        if hit is None:
+            return None
+        self.items[key] = hit  # the most recently used last
+        return hit[0]
+
+    def put(self, key: Any, value: Any, nbytes: int) -> Any:
+        self.items[key] = (value, nbytes)
+        self.size += nbytes
+        while self.size > self.budget and len(self.items) > 1:
+            self.size -= self.items.pop(next(iter(self.items)))[1]
+        return value
+
+
+_KEEP_BYTES = 8 << 20
+"""What a set of cards keeps of its evaluations (special flags, categories, tie keys,
+strengths; the most recently used), and a set of showdown rows of their outcomes: for
+a small group every variant's, for a large one the last few."""
+
+
 def _niuniu_rules(variant: Variant | None, base: Any) -> Any:
     from solver.games.niuniu.rules import NiuNiuRules
 
@@ -58,7 +87,7 @@ def niuniu_hand_answers(
     >>> bool(niuniu_hand_answers(h, load_rules("classic"), v)["has_bull"][0])
     False
     """
-    from solver.games.niuniu.hands import _base_arrays, categories, special_flags, strength_arrays
+    from solver.games.niuniu.hands import _base_arrays, categories, strength_arrays
 
     rules = _niuniu_rules(variant, base)
     c = np.asarray(cards, dtype=np.uint8)
@@ -81,7 +110,8 @@ def niuniu_hand_answers(
     hit = _LAST.get(key)
     if hit is None:
         srt = sort_rows(c)
-        hit = (srt, _base_arrays(srt, rules), {}, {})  # evaluate_arrays, strength lazily
+        # evaluate_arrays, strength lazily
+        hit = (srt, _base_arrays(srt, rules), _Kept(_KEEP_BYTES), _Kept(_KEEP_BYTES))
         if len(_LAST) >= _KEEP:
             _LAST.pop(next(iter(_LAST)))
         _LAST[key] = hit
@@ -106,11 +136,11 @@ def niuniu_hand_answers(
 
             code, own = compiled_arrays(srt, rules)
             got = (rules, code.astype(np.int64), own)
+            cats.put(ckey, got, got[1].nbytes + own.nbytes)
         else:
-            got = (rules, categories(ev, special_flags(ev, rules), rules).astype(np.int64), None)
-        if len(cats) >= _KEEP:
-            cats.pop(next(iter(cats)))
-        cats[ckey] = got
+            flags = _flags(cats, ev, rules)
+            got = (rules, categories(ev, flags, rules).astype(np.int64), None)
+            cats.put(ckey, got, got[1].nbytes)
     cat0, own_strength = got[1], got[2]
     return _mistakes(
         c,
@@ -127,25 +157,36 @@ def niuniu_hand_answers(
     )
 
 
-def _ties(
-    kept: dict[tuple[str, tuple[int, ...]], npt.NDArray[np.int32]],
-    srt: npt.NDArray[np.uint8],
-    rules: Any,
-) -> npt.NDArray[np.int32]:
+def _flags(
+    kept: _Kept, shape: Mapping[str, npt.NDArray[Any]], rules: Any
+) -> dict[str, npt.NDArray[np.bool_]]:
+    """:func:`~solver.games.niuniu.hands.special_flags` of hands of ``shape`` (their
+    :func:`~solver.games.niuniu.hands.hand_shape`) under ``rules``' definitions, from
+    ``kept`` (the same hands' flags, shared by every specials list of those
+    definitions) or made and kept there."""
+    from solver.games.niuniu.hands import special_flags
+
+    defs = (rules.five_small_bull_total, rules.five_small_bull_max_rank, rules.four_faces_fifth)
+    key = ("flags", *defs)
+    got = kept.get(key)
+    if got is None:
+        got = special_flags(shape, rules)
+        kept.put(key, got, sum(a.nbytes for a in got.values()))
+    return got  # type: ignore[no-any-return]
+
+
+def _ties(kept: _Kept, srt: npt.NDArray[np.uint8], rules: Any) -> npt.NDArray[np.int32]:
     """The tie keys of the sorted hands ``srt`` under ``rules``' tie-break and suit
     order, from ``kept`` (the same cards' keys, shared by every variant that keeps
-    both) or computed and kept there; the least recently used go past
-    :data:`_KEEP_TIES` (each suit order's variant asks for its own once)."""
+    both) or computed and kept there."""
     from solver.games.niuniu.hands import tie_keys
 
     key = (rules.tie_break, rules.suit_strength)
-    got = kept.pop(key, None)
+    got = kept.get(key)
     if got is None:
         got = tie_keys(srt, rules)
-        if len(kept) >= _KEEP_TIES:
-            kept.pop(next(iter(kept)))
-    kept[key] = got  # the most recently used last
-    return got
+        kept.put(key, got, got.nbytes)
+    return got  # type: ignore[no-any-return]
 
 
 def _mistakes(
@@ -216,14 +257,13 @@ _TENS = np.arange(64) % 10 == 0
 _LAST_DIGIT = ((np.arange(64) - 1) % 10 + 1).astype(np.int16)
 """The points of two cards' total: its last digit, 0 as 10."""
 
-_LAST: dict[tuple[Any, ...], tuple[Any, Any, dict[Any, tuple[Any, Any, Any]], dict[Any, Any]]] = {}
+_LAST: dict[tuple[Any, ...], tuple[Any, Any, _Kept, _Kept]] = {}
 """The last evaluations of :func:`niuniu_hand_answers`, by cards and bull rule: the
 sorted cards, the bull facts, the categories per specials and their definitions, and
-the tie keys per tie-break and suit order."""
+the tie keys per tie-break and suit order (the most recently used, up to
+:data:`_KEEP_BYTES` each)."""
 _KEEP = 4
 """Entries kept (a showdown evaluates the player's and the banker's hands in turn)."""
-_KEEP_TIES = 8
-"""Tie keys kept per set of cards (the rule set's own, used by most variants, stays)."""
 
 
 class _Answers(dict[str, npt.NDArray[Any]]):
@@ -272,25 +312,45 @@ def niuniu_showdown_strengths(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """``(category, strength)`` of hands written as ``cards`` under a variant."""
     a = niuniu_hand_answers(cards, rules, variant)
-    cat, strength = a["category"], a["strength"]
-    mistakes = mistakes_of(variant)
-    suit_from = mistakes & {"suit_from_input_order", "suit_from_last_written"}
-    if suit_from:
-        mistake = min(suit_from)
-        r = _niuniu_rules(variant, rules)
-        c = np.asarray(cards, dtype=np.int64)
-        rank = c >> 2
-        top = rank.max(axis=1)
-        at_top = rank == top[:, None]
-        if mistake == "suit_from_input_order":
-            first = np.argmax(at_top, axis=1)
-        else:  # the last-written card of the top rank
-            first = c.shape[1] - 1 - np.argmax(at_top[:, ::-1], axis=1)
-        suit = c[np.arange(len(c)), first] & 3
-        ss = np.array(r.suit_strength, dtype=np.int64)[suit]
-        if r.tie_break in ("highest_card", "rank_by_rank"):
-            strength = (strength & ~np.int64(3)) | ss
-    return cat, strength
+    r = _niuniu_rules(variant, rules)
+    return a["category"], _suit_from(cards, r, mistakes_of(variant), a["strength"])
+
+
+def _suit_from(
+    cards: npt.NDArray[np.integer],
+    rules: Any,
+    mistakes: frozenset[str],
+    strength: Any,
+    written: Callable[[str], npt.NDArray[np.int64]] | None = None,
+) -> Any:
+    """``strength`` with a tie-break suit taken from the order the cards were written
+    in (the first or the last written card of the top rank), under that mistake;
+    ``written(mistake)``: :func:`_written_suit` of ``cards``, when the caller keeps it."""
+    suit_from = mistakes & _SUIT_FROM
+    if not suit_from or rules.tie_break not in ("highest_card", "rank_by_rank"):
+        return strength
+    mistake = min(suit_from)
+    suit = _written_suit(cards, mistake) if written is None else written(mistake)
+    ss = np.array(rules.suit_strength, dtype=np.int64)[suit]
+    return (strength & ~np.int64(3)) | ss
+
+
+_SUIT_FROM = frozenset({"suit_from_input_order", "suit_from_last_written"})
+
+
+def _written_suit(cards: npt.NDArray[np.integer], mistake: str) -> npt.NDArray[np.int64]:
+    """The suit of the first (``suit_from_input_order``) or the last written card of
+    each hand's top rank."""
+    c = np.asarray(cards, dtype=np.int64)
+    rank = c >> 2
+    top = rank.max(axis=1)
+    at_top = rank == top[:, None]
+    if mistake == "suit_from_input_order":
+        first = np.argmax(at_top, axis=1)
+    else:  # the last-written card of the top rank
+        first = c.shape[1] - 1 - np.argmax(at_top[:, ::-1], axis=1)
+    suit: npt.NDArray[np.int64] = c[np.arange(len(c)), first] & 3
+    return suit
 
 
 def niuniu_showdown_answers(
@@ -302,22 +362,66 @@ def niuniu_showdown_answers(
     variant: Variant | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
     """``winner`` (0 player, 1 banker, 2 push) and ``net`` (the player's, in stakes) of
-    showdowns, under ``base`` or a variant. ``bet`` indexes ``base.bets`` per row."""
+    showdowns, under ``base`` or a variant. ``bet`` indexes ``base.bets`` per row.
+    (:class:`~solver.games.niuniu.showdown_group.ShowdownGroup` answers the same for
+    many variants of one group of rows.)"""
     rules = _niuniu_rules(variant, base)
     pc_, ps = niuniu_showdown_strengths(player, rules, variant)
     bc, bs = niuniu_showdown_strengths(banker, rules, variant)
+    return _settle(rules, variant, _payouts(rules), pc_, ps, bc, bs, bet, commission)
+
+
+def _payouts(rules: Any) -> npt.NDArray[np.float64]:
+    """The winner's multiplier per bet (``rules.bets``' order) and category code."""
+    return np.array([rules.multiplier_row(b) for b in rules.bets], dtype=np.float64)
+
+
+def _settle(
+    rules: Any,
+    variant: Variant | None,
+    rows: npt.NDArray[np.float64],
+    pc_: npt.NDArray[np.int64],
+    ps: npt.NDArray[Any],
+    bc: npt.NDArray[np.int64],
+    bs: npt.NDArray[Any],
+    bet: npt.NDArray[np.int64],
+    commission: npt.NDArray[np.float64],
+) -> dict[str, npt.NDArray[Any]]:
+    """The answers of showdowns whose hands' categories and strengths are known, under
+    ``rules`` (``rows``: its :func:`_payouts`) and the variant's settlement options and
+    mistakes."""
     tie = 1 if rules.on_tie == "banker" else 2
     winner = np.where(ps > bs, 0, np.where(ps < bs, 1, tie))
+    return _settle_known(rules, variant, rows, pc_, ps, bc, bs, winner, bet, commission)
+
+
+def _settle_known(
+    rules: Any,
+    variant: Variant | None,
+    rows: npt.NDArray[np.float64],
+    pc_: npt.NDArray[np.int64],
+    ps: npt.NDArray[Any],
+    bc: npt.NDArray[np.int64],
+    bs: npt.NDArray[Any],
+    winner: npt.NDArray[np.int64],
+    bet: npt.NDArray[np.int64] | int,
+    commission: npt.NDArray[np.float64] | float,
+) -> dict[str, npt.NDArray[Any]]:
+    """:func:`_settle` once the ``winner`` is known; ``bet`` and ``commission`` may be
+    one for every row (the same arithmetic)."""
     opts = options_of(variant)
-    rows = np.array([rules.multiplier_row(b) for b in rules.bets], dtype=np.float64)
-    bet_idx = np.asarray(bet, dtype=np.int64)
     if "bet" in opts:
-        bet_idx = np.full(len(bet_idx), list(rules.bets).index(opts["bet"]))
-    comm = np.asarray(commission, dtype=np.float64)
+        bet = list(rules.bets).index(opts["bet"])
+    if isinstance(bet, int):  # one bet on every row
+        pm, bm = rows[bet][pc_], rows[bet][bc]
+    else:
+        bet_idx = np.asarray(bet, dtype=np.int64)
+        pm, bm = rows[bet_idx, pc_], rows[bet_idx, bc]
+    comm: Any = commission
     if "commission" in opts:
-        comm = np.full(len(comm), float(opts["commission"]))
-    pm = rows[bet_idx, pc_]
-    bm = rows[bet_idx, bc]
+        comm = float(opts["commission"])
+    elif not isinstance(comm, float):
+        comm = np.asarray(comm, dtype=np.float64)
     mistakes = mistakes_of(variant)
     if "loser_multiplier" in mistakes:
         pm, bm = bm, pm

@@ -158,6 +158,42 @@ def _place_of(srt: npt.NDArray[np.uint8], card: npt.NDArray[np.uint8]) -> npt.ND
     return place
 
 
+def _packed(
+    has: npt.NDArray[Any], pts: npt.NDArray[Any], cat: npt.NDArray[Any]
+) -> npt.NDArray[Any]:
+    """A table's answers packed (uint16) for one gather per hand instead of three:
+    bull | points << 1 | category << 5. Kept for the last two tables' columns (a table's
+    columns are read once per process, and every verify of its rule set packs them)."""
+    for got in _PACKED:
+        if got[0] is has and got[1] is pts and got[2] is cat:
+            return got[3]
+    packed: npt.NDArray[Any] = (
+        has.astype(np.uint16) | (pts.astype(np.uint16) << 1) | (cat.astype(np.uint16) << 5)
+    )
+    _PACKED.insert(0, (has, pts, cat, packed))
+    del _PACKED[2:]
+    return packed
+
+
+_PACKED: list[tuple[Any, Any, Any, npt.NDArray[Any]]] = []
+
+
+def _every_hand(shoe: bool) -> npt.NDArray[np.uint8]:
+    """Every hand of a table (one deck's subsets, or a shoe's multisets), sorted, in the
+    table's order: made once per process (read-only), as every verify reads the same."""
+    got = _EVERY.get(shoe)
+    if got is None:
+        from solver.core.indexing import all_multisets, all_subsets
+
+        got = all_multisets(52, 5) if shoe else all_subsets(52, 5)
+        got.setflags(write=False)
+        _EVERY[shoe] = got
+    return got
+
+
+_EVERY: dict[bool, npt.NDArray[np.uint8]] = {}
+
+
 def _nn_labels() -> dict[str, int]:
     from solver.games.niuniu.rules import Category
 
@@ -217,11 +253,7 @@ class NiuNiuChecker:
             t = rules_table(self.rules, self.tables)
             name = self.rules.name
             has, pts, cat = (t.column("has_bull"), t.column("points"), t.column(f"{name}_category"))
-            # one gather per hand instead of three: bull | points << 1 | category << 5
-            packed = (
-                has.astype(np.uint16) | (pts.astype(np.uint16) << 1) | (cat.astype(np.uint16) << 5)
-            )
-            self._cols = {"packed": packed, "bull_mask": t.column("bull_mask")}
+            self._cols = {"packed": _packed(has, pts, cat), "bull_mask": t.column("bull_mask")}
         return self._cols
 
     def answers(
@@ -451,15 +483,12 @@ class NiuNiuChecker:
     def _every_hand(self) -> npt.NDArray[np.uint8]:
         """Every hand of the table, sorted, in the table's order (row = rank)."""
         if self._hands_cache is None:
-            from solver.core.indexing import all_multisets, all_subsets
-
-            every = all_multisets(52, 5) if self.rules.shoe else all_subsets(52, 5)
-            self._hands_cache = every
+            self._hands_cache = _every_hand(bool(self.rules.shoe))
         return self._hands_cache
 
     # -- showdown rows
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
-        from solver.games.niuniu.variant_answers import niuniu_showdown_answers
+        from solver.games.niuniu.showdown_group import ShowdownGroup
 
         n = len(cols["player"])
         copies = self.rules.decks
@@ -497,15 +526,14 @@ class NiuNiuChecker:
         rows = np.flatnonzero(~bad)
         pl, bk = sd.player.ids[rows], sd.banker.ids[rows]
         bet, comm = bet[rows], comm[rows]
-        ans = niuniu_showdown_answers(pl, bk, bet, comm, self.rules)
+        group = ShowdownGroup(pl, bk, bet, comm, self.rules)
+        ans = group(None)
         stated, cv = claim_rows(sd.claims, rows)
         agree = showdown_agree(cv)
         base_agree = agree(ans)
 
         def answers(variant: Any, sel: npt.NDArray[np.int64]) -> Mapping[str, Any]:
-            return niuniu_showdown_answers(
-                pl[sel], bk[sel], bet[sel], comm[sel], self.rules, variant
-            )
+            return group(variant, sel)
 
         interesting = ans["player_category"] == ans["banker_category"]
         interesting |= (ans["player_category"] > 10) | (ans["banker_category"] > 10)
