@@ -45,6 +45,7 @@ __all__ = [
     "count_atoms",
     "explain_patterns",
     "learn",
+    "showdown_claim_codes",
 ]
 
 Shapes = Counter[frozenset[str]]
@@ -258,6 +259,40 @@ def claim_codes(
         x, y = uc[p // len(uk)].item(), uk[p % len(uk)].item()
         names.append(f"claimed {field} {_value(x)}, correct {_value(y)}")
     return codes, names
+
+
+def showdown_claim_codes(
+    sel: npt.NDArray[np.int64],
+    stated: Mapping[str, npt.NDArray[np.bool_]],
+    agree: Mapping[str, npt.NDArray[np.bool_]],
+    claimed: Mapping[str, npt.NDArray[Any]],
+    correct: Mapping[str, Any],
+    winners: Sequence[str],
+    int_net: bool = False,
+) -> list[Extra]:
+    """The wrong ``winner`` and ``net`` claims of showdown rows ``sel`` as the records
+    state them (:func:`claim_codes`): a winner by its name (codes into ``winners``), a
+    claimed net as a number, ours as a number too (``int_net``: as an integer).
+
+    >>> codes, names = showdown_claim_codes(
+    ...     np.array([0, 1]), {"net": np.array([True, True])}, {"net": np.array([False, True])},
+    ...     {"net": np.array([2, 1])}, {"net": np.array([1, 1])}, ("player", "dealer", "push"),
+    ...     int_net=True)[0]
+    >>> [names[k] for k in codes]
+    ['claimed net 2.0, correct 1', None]
+    """
+    extras, names = [], np.array(winners)
+    for f in ("winner", "net"):
+        if f in stated:
+            wrong = stated[f][sel] & ~agree[f][sel]
+            got, want = claimed[f][sel], np.asarray(correct[f])[sel]
+            if f == "winner":
+                got, want = names[np.clip(got, 0, len(names) - 1)], names[want]
+            else:
+                got = got.astype(np.float64)
+                want = want.astype(np.int64 if int_net else np.float64)
+            extras.append(claim_codes(f, wrong, got, want))
+    return extras
 
 
 def _is_claim(a: str) -> bool:

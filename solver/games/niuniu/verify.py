@@ -542,16 +542,9 @@ class NiuNiuChecker:
             return showdown_record(self.rules, i, pl, bk, bet, comm, ans, cv, stated, base_agree)
 
         def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
-            from solver.kit.learn import card_atom_counts, claim_codes
+            from solver.kit.learn import card_atom_counts, showdown_claim_codes
 
-            extras, names = [], np.array(WINNERS)
-            for f in ("winner", "net") if lost else ():
-                if f in stated:
-                    wrong = stated[f][sel] & ~base_agree[f][sel]
-                    got, want = cv[f][sel], np.asarray(ans[f])[sel]
-                    if f == "winner":
-                        got, want = names[np.clip(got, 0, 2)], names[want]
-                    extras.append(claim_codes(f, wrong, got.astype(want.dtype), want))
+            extras = showdown_claim_codes(sel, stated, base_agree, cv, ans, WINNERS) if lost else []
             return card_atom_counts(pl[sel], showdown=True, extras=extras)
 
         return Checked(

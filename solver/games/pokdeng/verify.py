@@ -278,18 +278,13 @@ class PokDengChecker:
         def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
             """Rows counted by the atom set of their records (the player's hand's shape;
             ``lost``: the wrong claims too), vectorised."""
-            from solver.kit.learn import card_atom_counts, claim_codes
+            from solver.kit.learn import card_atom_counts, showdown_claim_codes
 
-            extras, names = [], np.array(_PD_WINNERS)
-            for f in ("winner", "net") if lost else ():
-                if f in stated:
-                    wrong = stated[f][sel] & ~base_agree[f][sel]
-                    got, want = cv[f][sel], np.asarray(ans[f])[sel]
-                    if f == "winner":
-                        got, want = names[np.clip(got, 0, 2)], names[want]
-                    else:  # a claimed net reads as a number, ours as an integer
-                        got, want = got.astype(np.float64), want.astype(np.int64)
-                    extras.append(claim_codes(f, wrong, got, want))
+            extras = (
+                showdown_claim_codes(sel, stated, base_agree, cv, ans, _PD_WINNERS, True)
+                if lost
+                else []
+            )
             return card_atom_counts(pl[sel], showdown=True, extras=extras)
 
         def record(i: int) -> dict[str, Any]:

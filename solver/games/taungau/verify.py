@@ -42,7 +42,7 @@ from solver.kit.check import (
     showdown_claims,
     variant_agreement,
 )
-from solver.kit.learn import claim_codes
+from solver.kit.learn import showdown_claim_codes
 from solver.kit.parse import (
     PAD,
     TILE_COPIES,
@@ -505,14 +505,7 @@ class TauNgauChecker:
         def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
             """Rows counted by the atom set of their records (the player's hand's shape;
             ``lost``: the wrong claims too), vectorised."""
-            extras, names = [], np.array(WINNERS)
-            for f in ("winner", "net") if lost else ():
-                if f in stated:
-                    wrong = stated[f][sel] & ~base_agree[f][sel]
-                    got, want = cv[f][sel], np.asarray(ans[f])[sel]
-                    if f == "winner":
-                        got, want = names[np.clip(got, 0, 2)], names[want]
-                    extras.append(claim_codes(f, wrong, got.astype(want.dtype), want))
+            extras = showdown_claim_codes(sel, stated, base_agree, cv, ans, WINNERS) if lost else []
             return tile_atom_counts(pl[sel], showdown=True, extras=extras)
 
         interesting = np.ones(len(rows), dtype=bool)
