@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,21 @@ from _tables import tables_for
 # folders) and its children read it.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# The suite's user-level caches (the text path's line store, the rule-set tables of a
+# tables folder that is not writable) go to a folder of this run, shared by its workers
+# (they inherit the variable), not to the user's ~/.cache: a run neither reads what an
+# earlier one left there nor leaves anything behind.
+_OWN_CACHE = "BULL_SUITE_CACHE" not in os.environ
+if _OWN_CACHE:
+    os.environ["BULL_SUITE_CACHE"] = tempfile.mkdtemp(prefix="bull-suite-cache-")
+os.environ["XDG_CACHE_HOME"] = os.environ["BULL_SUITE_CACHE"]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's cache folder removed by the process that made it."""
+    if _OWN_CACHE and not hasattr(config, "workerinput"):
+        shutil.rmtree(os.environ["BULL_SUITE_CACHE"], ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
