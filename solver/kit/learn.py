@@ -44,8 +44,10 @@ __all__ = [
     "claim_codes",
     "count_atoms",
     "explain_patterns",
+    "join_extras",
     "learn",
     "showdown_claim_codes",
+    "split_extras",
 ]
 
 Shapes = Counter[frozenset[str]]
@@ -195,8 +197,7 @@ def card_atom_counts(
         run = np.where(srt[:, j + 1] == srt[:, j], run + 1, 0)
         np.maximum(top, run + 1, out=top)
     code = ((((faces * 2 + ace) * 16 + top) * 2 + one_suit) * 16) + n
-    for codes, names in extras:  # mixed radix: one integer per atom set
-        code = code * len(names) + np.asarray(codes, dtype=np.int64)
+    code = join_extras(code, extras)
     if int(code.min()) >= 0 and int(code.max()) < max(_DENSE, 4 * len(code)):  # a table
         hit = np.bincount(code)
         uniq = np.flatnonzero(hit)
@@ -211,11 +212,7 @@ def card_atom_counts(
         counts = np.rint(summed).astype(np.int64)
     out: Shapes = Counter()
     for k, cnt in zip(uniq.tolist(), counts.tolist(), strict=True):
-        got: list[str] = []
-        for _, names in reversed(extras):
-            k, e = divmod(k, len(names))
-            if names[e] is not None:
-                got.append(str(names[e]))
+        k, got = split_extras(k, extras)
         size, k = k % 16, k // 16
         one, k = bool(k % 2), k // 2
         t, k = k % 16, k // 16
@@ -227,6 +224,29 @@ def card_atom_counts(
             got += [f"hands of {size} cards", *shape]
         out[frozenset(got)] += cnt
     return out
+
+
+def join_extras(code: npt.NDArray[np.int64], extras: Sequence[Extra]) -> npt.NDArray[np.int64]:
+    """Per row, ``code`` (a shape's) and the codes of ``extras`` as one integer (mixed
+    radix), read back by :func:`split_extras`.
+
+    >>> extra = (np.array([1, 0]), [None, "a"])
+    >>> [split_extras(k, [extra]) for k in join_extras(np.array([3, 5]), [extra]).tolist()]
+    [(3, ['a']), (5, [])]
+    """
+    for codes, names in extras:
+        code = code * len(names) + np.asarray(codes, dtype=np.int64)
+    return code
+
+
+def split_extras(k: int, extras: Sequence[Extra]) -> tuple[int, list[str]]:
+    """An integer of :func:`join_extras`: the shape's code and the extras' atoms."""
+    got: list[str] = []
+    for _, names in reversed(extras):
+        k, e = divmod(k, len(names))
+        if names[e] is not None:
+            got.append(str(names[e]))
+    return k, got
 
 
 _DENSE = 1 << 16

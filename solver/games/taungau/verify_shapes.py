@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.kit.learn import Extra, join_extras, split_extras
 from solver.kit.parse import TILE_FIRST
 
 __all__ = ["Shapes", "tile_atom_counts", "type_of_tile"]
@@ -101,7 +102,7 @@ def tile_atom_counts(
     tiles: npt.NDArray[np.uint8],
     *,
     showdown: bool = False,
-    extras: Sequence[tuple[npt.NDArray[np.int64], Sequence[str | None]]] = (),
+    extras: Sequence[Extra] = (),
 ) -> Counter[frozenset[str]]:
     """Rows of sorted five-tile hands counted by the atom set of their verify records
     (:func:`solver.kit.learn.atoms`), vectorised: a hand row's shape (a [2:1], a [4:2],
@@ -122,16 +123,10 @@ def tile_atom_counts(
         + 2 * (tiles == WILD_TILES[1]).any(axis=1)
         + 4 * (types[:, 1:] == types[:, :-1]).any(axis=1)
     ).astype(np.int64)
-    for codes, names in extras:  # mixed radix: one integer per atom set
-        code = code * len(names) + np.asarray(codes, dtype=np.int64)
-    uniq, counts = np.unique(code, return_counts=True)
+    uniq, counts = np.unique(join_extras(code, extras), return_counts=True)
     out: Counter[frozenset[str]] = Counter()
-    for k, n in zip(uniq.tolist(), counts.tolist(), strict=True):
-        got: list[str] = []
-        for _, names in reversed(extras):
-            k, e = divmod(k, len(names))
-            if names[e] is not None:
-                got.append(str(names[e]))
+    for joined, n in zip(uniq.tolist(), counts.tolist(), strict=True):
+        k, got = split_extras(joined, extras)
         shape = ["holding [2:1]"] * (k & 1) + ["holding [4:2]"] * (k >> 1 & 1)
         shape += ["holding a pair of tiles"] * (k >> 2 & 1)
         if showdown:
