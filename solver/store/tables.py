@@ -433,9 +433,6 @@ def manifest_of(set_dir: Path) -> dict[str, Any] | None:
     return data
 
 
-# ---------------------------------------------------------------- writing a set
-
-
 def pid_alive(pid: int) -> bool:
     """Whether the process ``pid`` exists (whoever owns it)."""
     try:
@@ -505,11 +502,8 @@ class LoadedTable:
         return arr
 
     def keep(self, written: pa.Table) -> None:
-        """Keep the columns of ``written``, the table this process has just written to
-        this file (its checksums were computed from them), instead of reading them back."""
-        for name, col in zip(written.column_names, written.columns, strict=True):
-            if name in self._names:
-                self._columns[name] = to_numpy(col)
+        """Hold the columns of ``written``, just written to this file, not read back."""
+        self._columns |= {n: to_numpy(written.column(n)) for n in written.column_names}
 
     def _check(self, name: str, groups: Iterable[int], sums: Sequence[int]) -> None:
         """Refuse the table if the row groups ``groups`` of column ``name`` do not have
