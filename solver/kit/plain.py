@@ -92,53 +92,47 @@ def _plain_part(
     size: npt.NDArray[np.int8],
     ok: npt.NDArray[np.bool_],
 ) -> None:
-    """:func:`plain_cards` of the rows between offsets ``off``, written into the views."""
+    """:func:`plain_cards` of the rows between offsets ``off``, written into the views:
+    card after card, every row at once — a card's first two bytes (``10``: and the
+    third), then a space (another card follows) or the row's end (the row is read)."""
     base = int(off[0])
-    seg = np.zeros(int(off[-1]) - base + 1, dtype=np.uint8)  # a byte past the end
-    seg[:-1] = data[base : int(off[-1])]
-    st = (off[:-1] - base).astype(np.int64)
+    seg = np.zeros(int(off[-1]) - base + 4, dtype=np.uint8)  # bytes past the end: 0
+    seg[: int(off[-1]) - base] = data[base : int(off[-1])]
+    start = (off[:-1] - base).astype(np.int64)
     en = (off[1:] - base).astype(np.int64)
-    sp = np.flatnonzero(seg == 32)
-    n = len(st)
-    k0 = sizes[0]
-    if len(sizes) == 1 and len(sp) == n * (k0 - 1):  # as many spaces as one size needs
-        first = np.arange(0, len(sp), k0 - 1, dtype=np.int64) if k0 > 1 else np.zeros(n, np.int64)
-    else:
-        first = np.searchsorted(sp, st)
-    count = np.diff(first, append=len(sp)) + 1  # cards, if single spaces part them
+    last = len(seg) - 3  # a start past every row's end (its three bytes are in seg)
+    # every byte with the next as one little-endian number (a view: no copy)
+    pair = np.ndarray((len(seg) - 1,), dtype="<u2", buffer=seg, strides=(1,))
+    width = ids.shape[1]
+    got = np.empty((width, len(en)), dtype=np.int16)
+    live = valid.copy()  # rows whose cards so far were read, each with a space after
+    count = np.zeros(len(en), dtype=np.int8)  # cards read while the row was live
+    done = np.zeros(len(en), dtype=bool)  # rows that ended after a card
+    for j in range(width):
+        code = np.take(pair, start)  # a card's first two bytes
+        ten = code == _TEN_CODE
+        card = np.take(_CARD_TWO, code)
+        at = np.flatnonzero(ten)  # about 1 card in 13: ``10`` and a suit letter
+        if len(at):
+            card[at] = np.take(_CARD_TEN, np.take(seg, start[at] + 2))
+        stop = start + 2 + ten
+        live &= card >= 0
+        live &= stop <= en
+        got[j] = card
+        count += live
+        ended = live & (stop == en)
+        done |= ended
+        live &= ~ended
+        live &= np.take(seg, np.minimum(stop, last)) == 32
+        start = np.minimum(stop + 1, last)
+    read = np.zeros(len(en), dtype=bool)
     for k in sizes:
-        hit = valid & (count == k)
-        every = bool(hit.all())
-        rows = np.arange(n) if every else np.flatnonzero(hit)
-        if not len(rows):
-            continue
-        f = first if every else first[rows]
-        start = st if every else st[rows]
-        good = np.ones(len(rows), dtype=bool)
-        got = np.empty((len(rows), k), dtype=np.uint8)
-        for j in range(k):  # card j: from after the j-th space to the next (or the end)
-            end = np.take(sp, f + j) if j < k - 1 else (en if every else en[rows])
-            # the first two bytes as one little-endian number: a card, or ``10``
-            code = np.take(seg, start).astype(np.uint16)
-            code |= np.take(seg, start + 1).astype(np.uint16) << 8
-            length = end - start
-            card = np.where(length == 2, np.take(_CARD_TWO, code), -1)
-            ten = np.flatnonzero((length == 3) & (code == _TEN_CODE))  # about 1 card in 13
-            if len(ten):
-                card[ten] = np.take(_CARD_TEN, np.take(seg, np.take(end, ten) - 1))
-            good &= card >= 0
-            got[:, j] = card
-            start = end + 1
-        if every and good.all():  # the common case: a block of rows, all read
-            ids[:, :k] = got
-            size[:] = k
-            ok[:] = True
-            continue
-        read = rows[good]
-        for j in range(k):  # a column at a time: faster than a block of rows
-            ids[read, j] = got[good, j]
-        size[read] = k
-        ok[read] = True
+        read |= count == k
+    read &= done
+    for j in range(width):
+        ids[:, j] = np.where(read & (count > j), got[j], PAD)
+    size[:] = np.where(read, count, 0)
+    ok[:] = read
 
 
 def _pip_table() -> npt.NDArray[np.int8]:
