@@ -205,3 +205,69 @@ def plain_tiles(
             size[read] = k
             ok[read] = True
     return types, size, ok
+
+
+def _bytes_of(text: pa.Array) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]] | None:
+    """A string column's offsets (its rows') and data bytes; ``None`` when it has none."""
+    if not len(text) or not pa.types.is_string(text.type) or text.buffers()[2] is None:
+        return None
+    bufs = text.buffers()
+    off = np.frombuffer(bufs[1], dtype=np.int32)[text.offset : text.offset + len(text) + 1]
+    return off, np.frombuffer(bufs[2], dtype=np.uint8)
+
+
+def plain_bools(text: pa.Array) -> npt.NDArray[np.bool_] | None:
+    """The values of a text column whose every row is ``true`` or ``false`` (as Arrow's
+    CSV writer spells them), read from the bytes; ``None`` when some row is anything
+    else (a null, another word, another case: every row is then read by the rules).
+
+    >>> plain_bools(pa.array(["true", "false", "true"])).tolist()
+    [True, False, True]
+    >>> plain_bools(pa.array(["true", "True"])) is None, plain_bools(pa.array(["falsy"])) is None
+    (True, True)
+    """
+    got = _bytes_of(text)
+    if got is None or text.null_count:
+        return None
+    off, data = got
+    start, size = off[:-1], np.diff(off)
+    true, false = size == 4, size == 5
+    if not (true | false).all():
+        return None
+    last = len(data) - 1
+    for i, (t, f) in enumerate(zip(b"true", b"false", strict=False)):
+        byte = np.take(data, np.minimum(start + i, last))  # the rows' i-th bytes
+        true &= byte == t
+        false &= byte == f
+    false &= np.take(data, np.minimum(start + 4, last)) == ord("e")
+    if not (true | false).all():
+        return None
+    return true
+
+
+def plain_digits(text: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None:
+    """``(value, stated)`` of a text column whose every row is one or two digits or
+    empty (not stated), read from the bytes; ``None`` when some row is anything else
+    (a null, a sign, a longer number, a space: every row is then read otherwise).
+
+    >>> v, stated = plain_digits(pa.array(["7", "", "10", "03"]))
+    >>> v.tolist(), stated.tolist()
+    ([7, 0, 10, 3], [True, False, True, True])
+    >>> plain_digits(pa.array(["7", "-1"])) is None, plain_digits(pa.array(["100"])) is None
+    (True, True)
+    """
+    got = _bytes_of(text)
+    if got is None or text.null_count:
+        return None
+    off, data = got
+    start, size = off[:-1], np.diff(off)
+    if size.max() > 2:
+        return None
+    d0 = np.take(data, start, mode="clip").astype(np.int64) - 48
+    d1 = np.take(data, start + 1, mode="clip").astype(np.int64) - 48
+    one, two = size == 1, size == 2
+    digit0, digit1 = (d0 >= 0) & (d0 <= 9), (d1 >= 0) & (d1 <= 9)
+    if not (~(one | two) | digit0).all() or not (~two | digit1).all():
+        return None
+    value = np.where(two, d0 * 10 + d1, np.where(one, d0, 0))
+    return value, size > 0
