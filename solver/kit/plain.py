@@ -242,7 +242,7 @@ def plain_bools(text: pa.Array) -> npt.NDArray[np.bool_] | None:
     false &= np.take(data, np.minimum(start + 4, last)) == ord("e")
     if not (true | false).all():
         return None
-    return true
+    return np.asarray(true, dtype=bool)
 
 
 def plain_digits(text: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None:

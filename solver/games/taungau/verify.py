@@ -110,7 +110,9 @@ class TauNgauChecker:
         self._first: FirstWritten | None = None
 
     def prepare(self) -> None:
-        """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
+        """Every hand shape with its answers (:class:`Shapes`), made while the reader
+        thread reads the first chunks (the table serves showdowns)."""
+        self._shapes()
 
     def _scale_digit(
         self, points: npt.NDArray[np.int64]
