@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +36,9 @@ from solver.kit.columns import (
     parse_column_options,
 )
 from solver.kit.read_jsonl import read_jsonl
+
+S = TypeVar("S")
+T = TypeVar("T")
 
 __all__ = [
     "FIELDS",
@@ -362,48 +365,63 @@ class _PhysicalLines:
         return physical, bad
 
 
-def prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Prefetch:
+def prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Prefetch[Chunk]:
     """Read (decode, decompress) the next chunks in a background thread while the
     current one is checked: Arrow releases the GIL while it decodes. The thread starts
     at once (the first chunk is read while the caller prepares); iterate the result, or
     :meth:`Prefetch.close` it."""
-    return Prefetch(chunks, depth)
+    return Prefetch(chunks, lambda c: c, depth, "bull-verify-reader")
 
 
-class Prefetch:
-    """The chunks of :func:`prefetch`, read ahead by a thread started on creation."""
+class Prefetch(Generic[T]):
+    """``work(item)`` of each of ``items``, in order, made ahead by a thread started on
+    creation (at most ``depth`` waiting): an item's work overlaps the consumer's use of
+    the one before (numpy and Arrow release the GIL in their loops). An exception is
+    raised to the consumer in the item's place."""
 
-    def __init__(self, chunks: Iterator[Chunk], depth: int) -> None:
+    def __init__(self, items: Iterable[S], work: Callable[[S], T], depth: int, name: str) -> None:
         import queue
         import threading
 
         self._q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
         self._stop = threading.Event()
-        self._chunks = chunks
-        self._thread = threading.Thread(target=self._work, name="bull-verify-reader", daemon=True)
+        self._thread = threading.Thread(
+            target=self._work, args=(items, work), name=name, daemon=True
+        )
         self._thread.start()
 
-    def _work(self) -> None:
+    def _put(self, kind: str, item: Any) -> bool:
+        """Hand over an item unless stopped meanwhile (then: ``False``)."""
+        import queue
+
+        while not self._stop.is_set():
+            try:
+                self._q.put((kind, item), timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _work(self, items: Iterable[S], work: Callable[[S], T]) -> None:
+        try:
+            for item in items:
+                if not self._put("item", work(item)):
+                    return
+            self._put("end", None)
+        except BaseException as exc:  # handed to the consumer
+            self._put("error", exc)
+
+    def __iter__(self) -> Iterator[T]:
         import queue
 
         try:
-            for c in self._chunks:
-                while not self._stop.is_set():
-                    try:
-                        self._q.put(("chunk", c), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if self._stop.is_set():
-                    return
-            self._q.put(("end", None))
-        except BaseException as exc:  # handed to the consumer
-            self._q.put(("error", exc))
-
-    def __iter__(self) -> Iterator[Chunk]:
-        try:
             while True:
-                kind, item = self._q.get()
+                try:
+                    kind, item = self._q.get(timeout=0.1)
+                except queue.Empty:
+                    if self._stop.is_set():  # closed: nothing more comes
+                        return
+                    continue
                 if kind == "end":
                     return
                 if kind == "error":
@@ -413,6 +431,6 @@ class Prefetch:
             self.close()
 
     def close(self) -> None:
-        """Stop the reader (the chunks not taken are dropped)."""
+        """Stop the thread (the items not taken are dropped)."""
         self._stop.set()
         self._thread.join(timeout=5)
