@@ -452,8 +452,8 @@ def parse_items(
             continue
         ids[i, : len(items)] = items
         size[i] = len(items)
-    srt = None
-    if done.any():  # repeated items within a fast-read row (PAD sorts last)
+    srt = ids if item == "tile" else None  # tiles: read sorted, no id twice (copies)
+    if done.any() and item != "tile":  # repeated items in a fast-read row (PAD last)
         cols = sort_columns([ids[:, j] for j in range(width)])
         dup = np.zeros(n, dtype=bool)
         for j in range(width - copies):  # copies + 1 equal sorted ids in a row
