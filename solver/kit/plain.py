@@ -94,44 +94,40 @@ def _plain_part(
 ) -> None:
     """:func:`plain_cards` of the rows between offsets ``off``, written into the views:
     card after card, every row at once — a card's first two bytes (``10``: and the
-    third), then a space (another card follows) or the row's end (the row is read)."""
+    third); a row of ``k`` cards ends right after its ``k``-th card, and a space
+    follows each card before."""
+    width = ids.shape[1]
     base = int(off[0])
-    seg = np.zeros(int(off[-1]) - base + 4, dtype=np.uint8)  # bytes past the end: 0
+    # zeros past the end: a start moves at most 4 bytes a card, from at most the end
+    seg = np.zeros(int(off[-1]) - base + 4 * width + 4, dtype=np.uint8)
     seg[: int(off[-1]) - base] = data[base : int(off[-1])]
-    start = (off[:-1] - base).astype(np.int64)
-    en = (off[1:] - base).astype(np.int64)
-    last = len(seg) - 3  # a start past every row's end (its three bytes are in seg)
     # every byte with the next as one little-endian number (a view: no copy)
     pair = np.ndarray((len(seg) - 1,), dtype="<u2", buffer=seg, strides=(1,))
-    width = ids.shape[1]
+    start = (off[:-1] - base).astype(np.int64)
+    en = (off[1:] - base).astype(np.int64)
     got = np.empty((width, len(en)), dtype=np.int16)
-    live = valid.copy()  # rows whose cards so far were read, each with a space after
-    count = np.zeros(len(en), dtype=np.int8)  # cards read while the row was live
-    done = np.zeros(len(en), dtype=bool)  # rows that ended after a card
+    good = valid.copy()  # the cards so far read, each followed by a space
+    count = np.zeros(len(en), dtype=np.int8)  # the rows read: their cards
     for j in range(width):
         code = np.take(pair, start)  # a card's first two bytes
-        ten = code == _TEN_CODE
         card = np.take(_CARD_TWO, code)
+        ten = code == _TEN_CODE
         at = np.flatnonzero(ten)  # about 1 card in 13: ``10`` and a suit letter
         if len(at):
             card[at] = np.take(_CARD_TEN, np.take(seg, start[at] + 2))
-        stop = start + 2 + ten
-        live &= card >= 0
-        live &= stop <= en
         got[j] = card
-        count += live
-        ended = live & (stop == en)
-        done |= ended
-        live &= ~ended
-        live &= np.take(seg, np.minimum(stop, last)) == 32
-        start = np.minimum(stop + 1, last)
-    read = np.zeros(len(en), dtype=bool)
-    for k in sizes:
-        read |= count == k
-    read &= done
+        good &= card >= 0
+        stop = start + 2
+        stop += ten
+        if j + 1 in sizes:  # rows of j + 1 cards end here
+            count[good & (stop == en)] = j + 1
+        if j + 1 < width:
+            good &= np.take(seg, stop) == 32
+            start = stop + 1
+    read = count > 0
     for j in range(width):
-        ids[:, j] = np.where(read & (count > j), got[j], PAD)
-    size[:] = np.where(read, count, 0)
+        ids[:, j] = np.where(count > j, got[j], PAD)
+    size[:] = count
     ok[:] = read
 
 
