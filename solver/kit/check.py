@@ -255,7 +255,10 @@ def claim_parts(claims: Mapping[str, Parsed]) -> list[Part]:
 def claim_rows(
     claims: Mapping[str, Parsed], rows: npt.NDArray[np.int64]
 ) -> tuple[dict[str, Mask], dict[str, npt.NDArray[Any]]]:
-    """``(stated, value)`` per claimed field, over the well-formed ``rows``."""
+    """``(stated, value)`` per claimed field, over the well-formed ``rows`` (increasing:
+    as many as the column's rows, they are all of them, and the arrays are not copied)."""
+    if all(len(rows) == len(p.value) for p in claims.values()):
+        return {f: p.stated for f, p in claims.items()}, {f: p.value for f, p in claims.items()}
     return (
         {f: p.stated[rows] for f, p in claims.items()},
         {f: p.value[rows] for f, p in claims.items()},

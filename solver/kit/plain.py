@@ -169,8 +169,31 @@ def plain_tiles(
     bufs = text.buffers()
     off = np.frombuffer(bufs[1], dtype=np.int32)[text.offset : text.offset + n + 1]
     data = np.frombuffer(bufs[2], dtype=np.uint8)
-    length = np.diff(off)
     valid = _valid(text)
+    for lo in range(0, n, _TILE_ROWS):  # a part at a time: its bytes stay in the cache
+        hi = min(n, lo + _TILE_ROWS)
+        part = (types[lo:hi], size[lo:hi], ok[lo:hi])
+        _tiles_part(data, off[lo : hi + 1], valid[lo:hi], sizes, *part)
+    return types, size, ok
+
+
+_TILE_ROWS = 1 << 15
+"""Tile hands read at a time by :func:`plain_tiles` (a column of their bytes is read
+a byte a row: the rows' bytes stay in the cache for the next)."""
+
+
+def _tiles_part(
+    data: npt.NDArray[np.uint8],
+    off: npt.NDArray[np.int32],
+    valid: npt.NDArray[np.bool_],
+    sizes: tuple[int, ...],
+    types: npt.NDArray[np.int8],
+    size: npt.NDArray[np.int8],
+    ok: npt.NDArray[np.bool_],
+) -> None:
+    """:func:`plain_tiles` of the rows between offsets ``off``, written into the views."""
+    n = len(valid)
+    length = np.diff(off)
     for k in sizes:
         for gap in (0, 1):  # no separator, or one space
             width_k = 5 * k + gap * (k - 1)
@@ -200,7 +223,6 @@ def plain_tiles(
             types[read, :k] = got[good]
             size[read] = k
             ok[read] = True
-    return types, size, ok
 
 
 def _bytes_of(text: pa.Array) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]] | None:
