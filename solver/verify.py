@@ -49,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -68,7 +68,6 @@ from solver.kit.read import (
     FIELDS,
     MAX_LISTED,
     Chunk,
-    Prefetch,
     detect_format,
     parse_column_options,
     prefetch,
@@ -332,11 +331,10 @@ def verify_file(
         stream.close()
         raise
     run = _Run(checker, fields, writer, diagnose)
-    # each chunk checked by a thread of its own while the one before is added here
-    checked: Prefetch[tuple[Chunk, tuple[int, list[Any]]]] = Prefetch(
-        stream, lambda c: (c, _groups(c, checker, modes, fmt)), 1, "bull-verify-checker"
-    )
     try:
+        checked: Iterable[tuple[Chunk, tuple[int, list[Any]]]] = (
+            (chunk, _groups(chunk, checker, modes, fmt)) for chunk in stream
+        )
         for chunk, (kept, groups) in checked:
             for line, msg in chunk.bad:
                 run.rows_read += 1
@@ -352,7 +350,6 @@ def verify_file(
                 for mode, _sel, res in _groups(chunk, checker, modes, fmt)[1]:
                     run.scorer.again(mode, res)
     except BaseException:
-        checked.close()
         stream.close()
         if writer is not None:
             writer.discard()

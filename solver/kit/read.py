@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -37,7 +37,6 @@ from solver.kit.columns import (
 )
 from solver.kit.read_jsonl import read_jsonl
 
-S = TypeVar("S")
 T = TypeVar("T")
 
 __all__ = [
@@ -370,23 +369,21 @@ def prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Prefetch[Chunk]:
     current one is checked: Arrow releases the GIL while it decodes. The thread starts
     at once (the first chunk is read while the caller prepares); iterate the result, or
     :meth:`Prefetch.close` it."""
-    return Prefetch(chunks, lambda c: c, depth, "bull-verify-reader")
+    return Prefetch(chunks, depth)
 
 
 class Prefetch(Generic[T]):
-    """``work(item)`` of each of ``items``, in order, made ahead by a thread started on
-    creation (at most ``depth`` waiting): an item's work overlaps the consumer's use of
-    the one before (numpy and Arrow release the GIL in their loops). An exception is
-    raised to the consumer in the item's place."""
+    """The ``items``, in order, taken ahead by a thread started on creation (at most
+    ``depth`` waiting). An exception is raised to the consumer in the item's place."""
 
-    def __init__(self, items: Iterable[S], work: Callable[[S], T], depth: int, name: str) -> None:
+    def __init__(self, items: Iterable[T], depth: int) -> None:
         import queue
         import threading
 
         self._q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
         self._stop = threading.Event()
         self._thread = threading.Thread(
-            target=self._work, args=(items, work), name=name, daemon=True
+            target=self._work, args=(items,), name="bull-verify-reader", daemon=True
         )
         self._thread.start()
 
@@ -402,10 +399,10 @@ class Prefetch(Generic[T]):
                 continue
         return False
 
-    def _work(self, items: Iterable[S], work: Callable[[S], T]) -> None:
+    def _work(self, items: Iterable[T]) -> None:
         try:
             for item in items:
-                if not self._put("item", work(item)):
+                if not self._put("item", item):
                     return
             self._put("end", None)
         except BaseException as exc:  # handed to the consumer
