@@ -110,9 +110,8 @@ class TauNgauChecker:
         self._first: FirstWritten | None = None
 
     def prepare(self) -> None:
-        """Every hand shape with its answers (:class:`Shapes`), made while the reader
-        thread reads the first chunks (the table serves showdowns)."""
-        self._shapes()
+        """Nothing to preload: hands are analysed directly, their shapes made when the
+        first hand rows come (a file of showdowns needs none; the table serves them)."""
 
     def _scale_digit(
         self, points: npt.NDArray[np.int64]
