@@ -37,11 +37,11 @@ def all_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def report(all_tables: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("report")
     buf, err = io.StringIO(), io.StringIO()
-    # two shoe sizes, small table simulations and tables of up to three players keep the
-    # suite fast; the curve's figures are tested in the shoe tests, the risk figures at
-    # every table size in tests/test_risk_*.py
+    # two shoe sizes, small table simulations and tables of up to two players keep the
+    # suite fast (a third player cost 8 CPU-s); the curve's figures are tested in the
+    # shoe tests, the risk figures at every table size in tests/test_risk_*.py
     argv = ["report", "--out", str(out), "--tables", str(all_tables), "--json"]
-    small = ["--shoe-decks", "1,6", "--sim-tables", "20000", "--players", "3"]
+    small = ["--shoe-decks", "1,6", "--sim-tables", "20000", "--players", "2"]
     code = main([*argv, *small], out=buf, err=err)
     assert code == 0, err.getvalue()
     rec = json.loads(buf.getvalue())
@@ -205,7 +205,7 @@ def test_shoe_decks_option_is_validated() -> None:
 
 
 def test_report_risk_tables_seat_the_players_asked_for(report: tuple[Path, dict]) -> None:
-    """``--players 3``: every risk section's table has the rows 1, 2 and 3 players (no
+    """``--players 2``: every risk section's table has the rows 1 and 2 players (no
     game's full table is smaller), one per size, in order."""
     out, _ = report
     text = (out / "report.md").read_text(encoding="utf-8")
@@ -214,7 +214,7 @@ def test_report_risk_tables_seat_the_players_asked_for(report: tuple[Path, dict]
     for section in sections:
         table = section.split("\n\n")[2]  # the heading's rest, the text, then the table
         rows = [line.split("|")[1].strip() for line in table.splitlines()[2:]]
-        assert rows == ["1", "2", "3"], table
+        assert rows == ["1", "2"], table
 
 
 def test_players_option_is_validated() -> None:

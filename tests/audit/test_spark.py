@@ -107,3 +107,37 @@ def test_spark_reads_every_line_end_and_a_bom_as_the_lf_log(tmp_path: Path, fmt:
         names = text.split(b"\n", 1)[0].decode().replace('"', "").split(",")
         assert names[:3] == ["round", "seat", "role"]
         assert spark_columns(styled[:1], fmt) == names
+
+
+def test_java_options_reach_both_jvms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$BULL_SPARK_JAVA_OPTIONS`` is added to the driver's and the executors' JVM
+    options, after the logging switch (a builder that records what it is given)."""
+    from solver.audit import spark_engine
+
+    class Builder:
+        def __init__(self) -> None:
+            self.conf: dict[str, str] = {}
+
+        def master(self, _: str) -> Builder:
+            return self
+
+        appName = master
+
+        def config(self, key: str, value: str) -> Builder:
+            self.conf[key] = value
+            return self
+
+        def getOrCreate(self) -> dict[str, str]:
+            return self.conf
+
+    class Session:
+        builder = Builder()  # pyspark's SparkSession.builder: one, reused
+
+    monkeypatch.setenv("BULL_SPARK_JAVA_OPTIONS", " -Xss4m  -XX:TieredStopAtLevel=1 ")
+    conf = spark_engine._build(Session, "local[1]", "-Dquiet")
+    for side in ("driver", "executor"):
+        assert conf[f"spark.{side}.extraJavaOptions"] == "-Dquiet -Xss4m -XX:TieredStopAtLevel=1"
+    monkeypatch.delenv("BULL_SPARK_JAVA_OPTIONS")
+    assert spark_engine._build(Session, "local[1]", "-Dquiet")["spark.driver.extraJavaOptions"] == (
+        "-Dquiet"
+    )

@@ -9,6 +9,7 @@ is spelled out here from the rule text.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from itertools import combinations, permutations
 from typing import Any
@@ -123,18 +124,24 @@ def hand_answers(
     return out
 
 
-_CACHE: dict[Any, tuple[Any, Any]] = {}
+_KEEP = {"bull": 24, "shape": 12, "tie": 48}
+"""Entries kept per part, least recently used out: the many tie keys (every tie-break,
+suit order and suit mistake) must not push out the few bulls and shapes, which every
+cause reads (a cache cleared whole recomputed them ~10 times over)."""
+_CACHE: dict[str, OrderedDict[Any, tuple[Any, Any]]] = {part: OrderedDict() for part in _KEEP}
 
 
 def _cached(cards: Any, what: tuple[Any, ...], make: Any) -> Any:
+    part = _CACHE[what[0]]
     key = (id(cards), len(cards), *what)
-    hit = _CACHE.get(key)
+    hit = part.get(key)
     if hit is not None and hit[0] is cards:
+        part.move_to_end(key)
         return hit[1]
-    if len(_CACHE) > 64:
-        _CACHE.clear()
     value = make()
-    _CACHE[key] = (cards, value)
+    part[key] = (cards, value)
+    while len(part) > _KEEP[what[0]]:
+        part.popitem(last=False)
     return value
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "NO_BULL_PAYS_TRIED",
     "WRONG_BULL",
     "claimed_bull_ok",
+    "decision_spec",
     "taungau_candidates",
     "taungau_catalogue",
     "taungau_hand_answers",
@@ -206,6 +207,31 @@ def _variant_rules_of(name: str, data: Mapping[str, Any]) -> Any:
         clean.setdefault("no_bull_pays", 4)
         clean.setdefault("decline_allowed", True)
     return TauNgauRules.from_data(name + "-variant", clean)
+
+
+def decision_spec(rules: Any, base: Any) -> Any:
+    """What a variant's decisions are asked of (:func:`~solver.games.taungau.play.evaluate_batch`):
+    ``base`` itself when the variant is ``base``, else the variant's rule data, renamed
+    only when it carries a preset's name (whose committed columns would answer instead).
+    One name per content: each name of the same rules would cost a table build of its own.
+
+    >>> from solver.games.taungau.rules import load_rules
+    >>> m = load_rules("macau")
+    >>> decision_spec(m, m) is m
+    True
+    >>> decision_spec(load_rules("pagat"), m)["name"]
+    'pagat-variant'
+    >>> decision_spec(_variant_rules_of("macau", {**m.to_data(), "zero_counts_as": 0}), m)["name"]
+    'macau-variant'
+    """
+    from solver.games.taungau.rules import PRESETS
+
+    if rules == base:
+        return base
+    spec = rules.to_data()
+    if spec.get("name") in PRESETS:
+        spec = {**spec, "name": f"{spec['name']}-variant"}
+    return spec
 
 
 FIRST_WRITTEN = "first_bull_as_written"

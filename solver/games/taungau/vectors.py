@@ -83,6 +83,7 @@ def taungau_vectors(
     from solver.core.indexing import all_subsets
     from solver.core.tiles import TILE_NAMES, canonical_hand, parse_tiles
     from solver.games.taungau.diagnose import (
+        decision_spec,
         taungau_catalogue,
         taungau_hand_answers,
         taungau_showdown_answers,
@@ -148,10 +149,7 @@ def taungau_vectors(
     pick((ps == r.max_score) | (bs == r.max_score), "max_score_in_play")
 
     def decision(rr: Any, tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-        spec = rr.to_data() if rr != r else r
-        if isinstance(spec, dict):
-            spec = {**spec, "name": f"{spec['name']}-variant"}
-        out = evaluate_batch(tiles, spec, tables=tables)
+        out = evaluate_batch(tiles, decision_spec(rr, r), tables=tables)
         return np.asarray(out.get("decision_last", np.zeros(len(tiles), np.uint8)))
 
     base = {"net": np.asarray(res["net"], dtype=np.float64)}

@@ -418,12 +418,10 @@ class TauNgauChecker:
 
     # -- showdowns
     def _decision_last(self, rules: Any, tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        from solver.games.taungau.diagnose import decision_spec
         from solver.games.taungau.play import evaluate_batch
 
-        spec = rules.to_data() if rules != self.rules else self.rules
-        if isinstance(spec, dict) and spec.get("name") in ("macau", "pagat"):
-            spec = {**spec, "name": f"{spec['name']}-variant"}
-        out = evaluate_batch(tiles, spec, tables=self.tables)
+        out = evaluate_batch(tiles, decision_spec(rules, self.rules), tables=self.tables)
         return np.asarray(out.get("decision_last", np.zeros(len(tiles), np.uint8)))
 
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
