@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from _tables import tables_for
+from _tables import REPO_TABLES, committed_tables, tables_for
 
 # The suite starts hundreds of Python processes (the CLI run as a user runs it, the probe
 # tests' peers, serve workers, builds killed on purpose). With PYTHONDONTWRITEBYTECODE
@@ -58,13 +58,22 @@ def pokdeng_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def other_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Tau Ngau and Pok Deng tables freshly built into a temporary directory (one set
-    holding both, as a user's ``bull build --game taungau --game pokdeng`` makes)."""
+    """A tables directory holding the Tau Ngau and Pok Deng tables: the committed ones
+    (tests/test_tables.py proves a fresh build reproduces them), else both freshly built
+    into one set, as a user's ``bull build --game taungau --game pokdeng`` makes."""
     from solver.build import build
 
+    if taungau_and_pokdeng() <= committed_tables():
+        return REPO_TABLES
     out = tmp_path_factory.mktemp("other_tables")
     build(["taungau", "pokdeng"], tables=out)
     return out
+
+
+def taungau_and_pokdeng() -> set[str]:
+    from solver import games
+
+    return set(games.get("taungau").tables) | set(games.get("pokdeng").tables)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

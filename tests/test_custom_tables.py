@@ -41,6 +41,36 @@ def test_built_once_then_reused(tmp_path: Path) -> None:
     assert calls == [1, 1] and len(list((tmp_path / "rules").glob("demo-*.parquet"))) == 2
 
 
+def test_a_table_just_built_is_kept_not_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process that builds a small rule-set table keeps its columns (what the file
+    holds); a large one, and any table a later process opens, is read from the file."""
+    import pyarrow.parquet as pq
+
+    data = {"game": "demo", "name": "mine", "k": 3}
+    custom._OPEN.clear()
+    real_read = pq.ParquetFile.read
+    reads: list[object] = []
+
+    def read(self: pq.ParquetFile, *args: object, **kwargs: object) -> object:
+        reads.append(kwargs.get("columns"))
+        return real_read(self, *args, **kwargs)
+
+    monkeypatch.setattr(pq.ParquetFile, "read", read)
+    t = custom.rule_table("demo", data, _builder(data, []), tmp_path, 10, lambda s: None)
+    assert t.column("x").tolist() == list(range(10)) and reads == []
+    assert t.column("x").dtype == pq.read_table(t.path).column("x").to_numpy().dtype
+    custom._OPEN.clear()  # the next process reads the file
+    again = custom.rule_table("demo", data, _builder(data, []), tmp_path, 10, lambda s: None)
+    assert again.column("x").tolist() == list(range(10)) and reads == [["x"]]
+    custom._OPEN.clear()
+    monkeypatch.setattr(custom, "KEEP_BYTES", 0)  # too large to keep: read back
+    other = {**data, "k": 4}
+    big = custom.rule_table("demo", other, _builder(other, []), tmp_path, 10, lambda s: None)
+    assert big.column("x").tolist() == list(range(10)) and reads == [["x"], ["x"]]
+
+
 def test_a_cached_file_for_other_content_is_rebuilt(tmp_path: Path) -> None:
     data = {"game": "demo", "name": "mine", "k": 3}
     calls: list[int] = []

@@ -121,6 +121,12 @@ def _open(path: Path, table: str, data: Mapping[str, Any], rows: int | None) -> 
     return LoadedTable(name=table, path=path, meta=meta, num_rows=meta["rows"], _file=pf)
 
 
+KEEP_BYTES = 64 << 20
+"""A rule-set table this process has just built is kept in memory, not read back from
+its file, when it is this small (a Tau Ngau one, ~10 MB; a Niu Niu one is read back
+column by column as it is used)."""
+
+
 def rule_table(
     table: str,
     data: Mapping[str, Any],
@@ -162,6 +168,8 @@ def rule_table(
         loaded = _open(path, table, data, rows)
         if loaded is None:
             raise TableError(f"the rule-set table {path} does not read back; delete it and retry")
+        if built.nbytes <= KEEP_BYTES:
+            loaded.keep(built)
     _OPEN[key] = loaded
     return loaded
 

@@ -504,6 +504,13 @@ class LoadedTable:
             self._columns[name] = arr
         return arr
 
+    def keep(self, written: pa.Table) -> None:
+        """Keep the columns of ``written``, the table this process has just written to
+        this file (its checksums were computed from them), instead of reading them back."""
+        for name, col in zip(written.column_names, written.columns, strict=True):
+            if name in self._names:
+                self._columns[name] = to_numpy(col)
+
     def _check(self, name: str, groups: Iterable[int], sums: Sequence[int]) -> None:
         """Refuse the table if the row groups ``groups`` of column ``name`` do not have
         the checksums its metadata records."""

@@ -146,6 +146,18 @@ def text(hands: npt.NDArray[np.int64]) -> list[str]:
     return ["".join(h) for h in names[hands]]
 
 
+@cache
+def distinct_text() -> list[str]:
+    """:func:`text` of :func:`distinct_hands`, written once for every implementation."""
+    return text(distinct_hands())
+
+
+@cache
+def showdown_text() -> tuple[list[str], list[str]]:
+    player, banker = showdown_deals()
+    return text(player), text(banker)
+
+
 # ---------------------------------------------------------------- showdowns
 
 
@@ -260,7 +272,7 @@ def claims_table(impl: Impl, hand_rows: bool = True, showdowns: bool = True) -> 
             keys = np.random.default_rng(23).random(h.shape)
             h = np.take_along_axis(h, np.argsort(keys, axis=1), axis=1)
         s, pick = evaluate(impl, h)
-        cols["hand"] += text(h)
+        cols["hand"] += text(h) if impl.bull == "first_written" else distinct_text()
         cols["has_bull"] += (s > 0).tolist()
         cols["points"] += points_of(impl, s)
         if impl.bull == "claimed":
@@ -272,12 +284,12 @@ def claims_table(impl: Impl, hand_rows: bool = True, showdowns: bool = True) -> 
         for k in ("player", "banker", "winner", "net"):
             cols[k] += [None] * len(h)
     if showdowns:
-        player, banker = showdown_deals()
+        player = showdown_deals()[0]
         winner, net = settle(impl)
         for k in ("hand", "has_bull", "points", "bull"):
             cols[k] += [None] * len(player)
-        cols["player"] += text(player)
-        cols["banker"] += text(banker)
+        cols["player"] += showdown_text()[0]
+        cols["banker"] += showdown_text()[1]
         cols["winner"] += winner
         cols["net"] += net
     types = {"has_bull": pa.bool_(), "points": pa.int64(), "net": pa.int64()}
