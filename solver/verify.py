@@ -323,12 +323,17 @@ def verify_file(
     if not fields:
         want = ", ".join(f for m in modes for f in checker.fields[m])
         raise BullError(f"{path}: no claim columns to check (expected any of: {want})")
-    checker.prepare()
-    writer = RowWriter(out) if out else None
+    stream = prefetch(chunks)  # the first chunks are read while the checker prepares
+    try:
+        checker.prepare()
+        writer = RowWriter(out) if out else None
+    except BaseException:
+        stream.close()
+        raise
     run = _Run(checker, fields, writer, diagnose)
     try:
         checked: Iterable[tuple[Chunk, tuple[int, list[Any]]]] = (
-            (chunk, _groups(chunk, checker, modes, fmt)) for chunk in prefetch(chunks)
+            (chunk, _groups(chunk, checker, modes, fmt)) for chunk in stream
         )
         for chunk, (kept, groups) in checked:
             for line, msg in chunk.bad:
@@ -345,6 +350,7 @@ def verify_file(
                 for mode, _sel, res in _groups(chunk, checker, modes, fmt)[1]:
                     run.scorer.again(mode, res)
     except BaseException:
+        stream.close()
         if writer is not None:
             writer.discard()
         raise

@@ -181,23 +181,27 @@ def merge_bad(n: int, parts: Sequence[Part]) -> tuple[Mask, dict[int, str]]:
 
 def blank(columns: Mapping[str, pa.Array], n: int) -> npt.NDArray[np.bool_]:
     """Rows where every mapped column is empty or white space (e.g. a blank CSV line):
-    ignored. A text column none of whose bytes can be white space holds text in every
-    row of some length; only the rows still blank are trimmed.
+    ignored. A value whose first byte cannot be, or begin, white space is not blank (one
+    byte read per row, :func:`_solid`); only the rows no column so rules out are trimmed.
 
     >>> blank({"a": pa.array(["x", "", " ", None]), "b": pa.array(["", "", "\t", None])}, 4)
     array([False,  True,  True,  True])
     """
     empty = np.ones(n, dtype=bool)
-    for arr in sorted(columns.values(), key=lambda a: not _no_space(a)):
+    text = []
+    for arr in columns.values():
         if not empty.any():
-            break
+            return empty
         if not is_text(arr.type):
             empty &= nulls(arr)
-        elif _no_space(arr):
-            empty &= ~nonempty(arr)
         else:
-            rows = np.flatnonzero(empty)
-            empty[rows] = ~nonempty(pc.utf8_trim_whitespace(pc.take(arr, arrow_ints(rows))))
+            empty &= ~_solid(arr)
+            text.append(arr)
+    rows = np.flatnonzero(empty)
+    if len(rows):
+        idx = arrow_ints(rows)
+        for arr in text:
+            empty[rows] &= ~nonempty(pc.utf8_trim_whitespace(pc.take(arr, idx)))
     return empty
 
 
@@ -206,17 +210,21 @@ _SPACE_BYTE[[*b" \t\n\r\v\f", *range(0x1C, 0x20), *range(0x80, 0x100)]] = True
 """Bytes that may be, or begin, white space to ``utf8_trim_whitespace``."""
 
 
-def _no_space(arr: pa.Array) -> bool:
-    """Whether no byte of a string column's values can be white space."""
-    if not pa.types.is_string(arr.type) or arr.buffers()[2] is None:
-        return False
-    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
-    data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[off[0] : off[-1]]
-    if (data == 32).any():  # a space (hands are written with them): found by a compare
-        return False
-    if not ((data <= 32) | (data >= 0x80)).any():  # every white-space byte is one of these
-        return True
-    return not _SPACE_BYTE[data].any()
+def _solid(arr: pa.Array) -> npt.NDArray[np.bool_]:
+    """Rows of a text column whose first byte cannot be, or begin, white space: their
+    trimmed value is not empty (a null, an empty value: false).
+
+    >>> _solid(pa.array(["x", " x", "", None, "\u00e9"])).tolist()
+    [True, False, False, False, False]
+    """
+    n = len(arr)
+    if not pa.types.is_string(arr.type) or arr.buffers()[2] is None or not n:
+        return np.zeros(n, dtype=bool)
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + n + 1]
+    data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)
+    some = off[1:] > off[:-1]
+    first = np.take(data, np.minimum(off[:-1], len(data) - 1))
+    return some & ~_SPACE_BYTE[first] & ~nulls(arr)
 
 
 def take(columns: Mapping[str, pa.Array], rows: npt.NDArray[np.int64]) -> dict[str, pa.Array]:
@@ -247,7 +255,10 @@ def claim_parts(claims: Mapping[str, Parsed]) -> list[Part]:
 def claim_rows(
     claims: Mapping[str, Parsed], rows: npt.NDArray[np.int64]
 ) -> tuple[dict[str, Mask], dict[str, npt.NDArray[Any]]]:
-    """``(stated, value)`` per claimed field, over the well-formed ``rows``."""
+    """``(stated, value)`` per claimed field, over the well-formed ``rows`` (increasing:
+    as many as the column's rows, they are all of them, and the arrays are not copied)."""
+    if all(len(rows) == len(p.value) for p in claims.values()):
+        return {f: p.stated for f, p in claims.items()}, {f: p.value for f, p in claims.items()}
     return (
         {f: p.stated[rows] for f, p in claims.items()},
         {f: p.value[rows] for f, p in claims.items()},

@@ -22,7 +22,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from solver.core.errors import BullError
+from solver.core.indexing import sort_columns
 from solver.kit.columns import arrow_ints, arrow_mask
+from solver.kit.plain import plain_bools, plain_cards, plain_digits, plain_tiles
 from solver.kit.read import MAX_LISTED
 
 __all__ = [
@@ -199,6 +201,8 @@ def parse_bool(arr: pa.Array, name: str) -> Parsed:
         v = _filled(arr)
         bad = stated & (v != 0) & (v != 1)
         return Parsed(v == 1, stated & ~bad, bad, _messages(arr, bad, name, "true or false"))
+    if (plain := plain_bools(arr)) is not None:  # every row "true" or "false"
+        return Parsed(plain, np.ones(n, dtype=bool), np.zeros(n, dtype=bool))
     val, found, stated = _text_lookup(arr, _BOOL_WORDS, bool, False)
     bad = stated & ~found
     return Parsed(val, stated & found, bad, _messages(arr, bad, name, "true or false"))
@@ -258,6 +262,8 @@ def _plain_ints(arr: pa.Array) -> Parsed | None:
     >>> _plain_ints(pa.array(["7", " 7"])) is None, _plain_ints(pa.array(["0x5"])) is None
     (True, True)
     """
+    if (small := plain_digits(arr)) is not None:  # one or two digits a row (or empty)
+        return Parsed(small[0], small[1], np.zeros(len(arr), dtype=bool))
     if not pa.types.is_string(arr.type) or not len(arr):
         return None
     data = arr.buffers()[2]
@@ -336,7 +342,6 @@ def _fast_cards(
     bytes (:func:`plain_cards`), the rest by the token table (:func:`solver.kit.notation.
     card_tokens`); rows neither reads (``ok`` false) go to the slow parser."""
     from solver.kit.notation import Spans, card_tokens
-    from solver.kit.plain import plain_cards
 
     ids, size, ok = plain_cards(text, sizes)
     rest = np.flatnonzero(~ok)
@@ -447,10 +452,8 @@ def parse_items(
             continue
         ids[i, : len(items)] = items
         size[i] = len(items)
-    srt = None
-    if done.any():  # repeated items within a fast-read row (PAD sorts last)
-        from solver.core.indexing import sort_columns
-
+    srt = ids if item == "tile" else None  # tiles: read sorted, no id twice (copies)
+    if done.any() and item != "tile":  # repeated items in a fast-read row (PAD last)
         cols = sort_columns([ids[:, j] for j in range(width)])
         dup = np.zeros(n, dtype=bool)
         for j in range(width - copies):  # copies + 1 equal sorted ids in a row
@@ -537,15 +540,12 @@ def _fast_tiles(
     a hand with more copies of a type than the set holds is left to the slow parser.
     Also the order written (:attr:`Hands.written`)."""
     from solver.kit.notation import Spans, tile_tokens
-    from solver.kit.plain import plain_tiles
 
     types, size, ok = plain_tiles(text, sizes)
     rest = np.flatnonzero(~ok)
     if len(rest):
         some = Spans.of_arrow(text).take(rest)
         types[rest], size[rest], ok[rest] = tile_tokens(some, sizes)
-    from solver.core.indexing import sort_columns
-
     n, width = types.shape
     if ok.all() and (size == width).all():  # every row read, of the full size
         written = _places(types)

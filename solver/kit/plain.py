@@ -92,53 +92,43 @@ def _plain_part(
     size: npt.NDArray[np.int8],
     ok: npt.NDArray[np.bool_],
 ) -> None:
-    """:func:`plain_cards` of the rows between offsets ``off``, written into the views."""
+    """:func:`plain_cards` of the rows between offsets ``off``, written into the views:
+    card after card, every row at once — a card's first two bytes (``10``: and the
+    third); a row of ``k`` cards ends right after its ``k``-th card, and a space
+    follows each card before."""
+    width = ids.shape[1]
     base = int(off[0])
-    seg = np.zeros(int(off[-1]) - base + 1, dtype=np.uint8)  # a byte past the end
-    seg[:-1] = data[base : int(off[-1])]
-    st = (off[:-1] - base).astype(np.int64)
+    # zeros past the end: a start moves at most 4 bytes a card, from at most the end
+    seg = np.zeros(int(off[-1]) - base + 4 * width + 4, dtype=np.uint8)
+    seg[: int(off[-1]) - base] = data[base : int(off[-1])]
+    # every byte with the next as one little-endian number (a view: no copy)
+    pair = np.ndarray((len(seg) - 1,), dtype="<u2", buffer=seg, strides=(1,))
+    start = (off[:-1] - base).astype(np.int64)
     en = (off[1:] - base).astype(np.int64)
-    sp = np.flatnonzero(seg == 32)
-    n = len(st)
-    k0 = sizes[0]
-    if len(sizes) == 1 and len(sp) == n * (k0 - 1):  # as many spaces as one size needs
-        first = np.arange(0, len(sp), k0 - 1, dtype=np.int64) if k0 > 1 else np.zeros(n, np.int64)
-    else:
-        first = np.searchsorted(sp, st)
-    count = np.diff(first, append=len(sp)) + 1  # cards, if single spaces part them
-    for k in sizes:
-        hit = valid & (count == k)
-        every = bool(hit.all())
-        rows = np.arange(n) if every else np.flatnonzero(hit)
-        if not len(rows):
-            continue
-        f = first if every else first[rows]
-        start = st if every else st[rows]
-        good = np.ones(len(rows), dtype=bool)
-        got = np.empty((len(rows), k), dtype=np.uint8)
-        for j in range(k):  # card j: from after the j-th space to the next (or the end)
-            end = np.take(sp, f + j) if j < k - 1 else (en if every else en[rows])
-            # the first two bytes as one little-endian number: a card, or ``10``
-            code = np.take(seg, start).astype(np.uint16)
-            code |= np.take(seg, start + 1).astype(np.uint16) << 8
-            length = end - start
-            card = np.where(length == 2, np.take(_CARD_TWO, code), -1)
-            ten = np.flatnonzero((length == 3) & (code == _TEN_CODE))  # about 1 card in 13
-            if len(ten):
-                card[ten] = np.take(_CARD_TEN, np.take(seg, np.take(end, ten) - 1))
-            good &= card >= 0
-            got[:, j] = card
-            start = end + 1
-        if every and good.all():  # the common case: a block of rows, all read
-            ids[:, :k] = got
-            size[:] = k
-            ok[:] = True
-            continue
-        read = rows[good]
-        for j in range(k):  # a column at a time: faster than a block of rows
-            ids[read, j] = got[good, j]
-        size[read] = k
-        ok[read] = True
+    got = np.empty((width, len(en)), dtype=np.int16)
+    good = valid.copy()  # the cards so far read, each followed by a space
+    count = np.zeros(len(en), dtype=np.int8)  # the rows read: their cards
+    for j in range(width):
+        code = np.take(pair, start)  # a card's first two bytes
+        card = np.take(_CARD_TWO, code)
+        ten = code == _TEN_CODE
+        at = np.flatnonzero(ten)  # about 1 card in 13: ``10`` and a suit letter
+        if len(at):
+            card[at] = np.take(_CARD_TEN, np.take(seg, start[at] + 2))
+        got[j] = card
+        good &= card >= 0
+        stop = start + 2
+        stop += ten
+        if j + 1 in sizes:  # rows of j + 1 cards end here
+            count[good & (stop == en)] = j + 1
+        if j + 1 < width:
+            good &= np.take(seg, stop) == 32
+            start = stop + 1
+    read = count > 0
+    for j in range(width):
+        ids[:, j] = np.where(count > j, got[j], PAD)
+    size[:] = count
+    ok[:] = read
 
 
 def _pip_table() -> npt.NDArray[np.int8]:
@@ -179,28 +169,59 @@ def plain_tiles(
     bufs = text.buffers()
     off = np.frombuffer(bufs[1], dtype=np.int32)[text.offset : text.offset + n + 1]
     data = np.frombuffer(bufs[2], dtype=np.uint8)
-    length = np.diff(off)
     valid = _valid(text)
+    for lo in range(0, n, _TILE_ROWS):  # a part at a time: its bytes stay in the cache
+        hi = min(n, lo + _TILE_ROWS)
+        part = (types[lo:hi], size[lo:hi], ok[lo:hi])
+        _tiles_part(data, off[lo : hi + 1], valid[lo:hi], sizes, *part)
+    return types, size, ok
+
+
+_TILE_ROWS = 1 << 15
+"""Tile hands read at a time by :func:`plain_tiles` (a column of their bytes is read
+a byte a row: the rows' bytes stay in the cache for the next)."""
+
+
+def _tiles_part(
+    data: npt.NDArray[np.uint8],
+    off: npt.NDArray[np.int32],
+    valid: npt.NDArray[np.bool_],
+    sizes: tuple[int, ...],
+    types: npt.NDArray[np.int8],
+    size: npt.NDArray[np.int8],
+    ok: npt.NDArray[np.bool_],
+) -> None:
+    """:func:`plain_tiles` of the rows between offsets ``off``, written into the views."""
+    n = len(valid)
+    length = np.diff(off)
     for k in sizes:
         for gap in (0, 1):  # no separator, or one space
             width_k = 5 * k + gap * (k - 1)
             rows = np.flatnonzero(valid & (length == width_k))
             if not len(rows):
                 continue
+            # a row per byte place (the part's bytes transposed in the cache): each
+            # place read contiguously
             if len(rows) == n and (length == width_k).all():  # one block: a matrix
-                b = data[off[0] : off[0] + n * width_k].reshape(n, width_k)
+                b = data[off[0] : off[0] + n * width_k].reshape(n, width_k).T.copy()
             else:
-                b = data[off[rows][:, None] + np.arange(width_k)]
+                b = data[off[rows][None, :] + np.arange(width_k)[:, None]]
             step = 5 + gap
-            got = np.empty((len(rows), k), dtype=np.int8)
+            got = np.empty((k, len(rows)), dtype=np.int8)
             good = np.ones(len(rows), dtype=bool)
             for j in range(k):
                 at = j * step
-                good &= (b[:, at] == 91) & (b[:, at + 2] == 58) & (b[:, at + 4] == 93)
+                good &= b[at] == 91
+                good &= b[at + 2] == 58
+                good &= b[at + 4] == 93
                 if gap and j < k - 1:
-                    good &= b[:, at + 5] == 32
-                got[:, j] = _PIPS[b[:, at + 1].astype(np.int32) << 8 | b[:, at + 3]]
-                good &= got[:, j] >= 0  # a column at a time: all(axis=1) is 9x slower
+                    good &= b[at + 5] == 32
+                pips = b[at + 1].astype(np.intp)
+                pips <<= 8
+                pips |= b[at + 3]
+                np.take(_PIPS, pips, out=got[j])
+                good &= got[j] >= 0
+            got = got.T
             if len(rows) == n and good.all():  # every row, all read
                 types[:, :k] = got
                 size[:] = k
@@ -210,4 +231,69 @@ def plain_tiles(
             types[read, :k] = got[good]
             size[read] = k
             ok[read] = True
-    return types, size, ok
+
+
+def _bytes_of(text: pa.Array) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]] | None:
+    """A string column's offsets (its rows') and data bytes; ``None`` when it has none."""
+    if not len(text) or not pa.types.is_string(text.type) or text.buffers()[2] is None:
+        return None
+    bufs = text.buffers()
+    off = np.frombuffer(bufs[1], dtype=np.int32)[text.offset : text.offset + len(text) + 1]
+    return off, np.frombuffer(bufs[2], dtype=np.uint8)
+
+
+def plain_bools(text: pa.Array) -> npt.NDArray[np.bool_] | None:
+    """The values of a text column whose every row is ``true`` or ``false`` (as Arrow's
+    CSV writer spells them), read from the bytes; ``None`` when some row is anything
+    else (a null, another word, another case: every row is then read by the rules).
+
+    >>> plain_bools(pa.array(["true", "false", "true"])).tolist()
+    [True, False, True]
+    >>> plain_bools(pa.array(["true", "True"])) is None, plain_bools(pa.array(["falsy"])) is None
+    (True, True)
+    """
+    got = _bytes_of(text)
+    if got is None or text.null_count:
+        return None
+    off, data = got
+    start, size = off[:-1], np.diff(off)
+    true, false = size == 4, size == 5
+    if not (true | false).all():
+        return None
+    last = len(data) - 1
+    for i, (t, f) in enumerate(zip(b"true", b"false", strict=False)):
+        byte = np.take(data, np.minimum(start + i, last))  # the rows' i-th bytes
+        true &= byte == t
+        false &= byte == f
+    false &= np.take(data, np.minimum(start + 4, last)) == ord("e")
+    if not (true | false).all():
+        return None
+    return np.asarray(true, dtype=bool)
+
+
+def plain_digits(text: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None:
+    """``(value, stated)`` of a text column whose every row is one or two digits or
+    empty (not stated), read from the bytes; ``None`` when some row is anything else
+    (a null, a sign, a longer number, a space: every row is then read otherwise).
+
+    >>> v, stated = plain_digits(pa.array(["7", "", "10", "03"]))
+    >>> v.tolist(), stated.tolist()
+    ([7, 0, 10, 3], [True, False, True, True])
+    >>> plain_digits(pa.array(["7", "-1"])) is None, plain_digits(pa.array(["100"])) is None
+    (True, True)
+    """
+    got = _bytes_of(text)
+    if got is None or text.null_count:
+        return None
+    off, data = got
+    start, size = off[:-1], np.diff(off)
+    if size.max() > 2:
+        return None
+    d0 = np.take(data, start, mode="clip").astype(np.int64) - 48
+    d1 = np.take(data, start + 1, mode="clip").astype(np.int64) - 48
+    one, two = size == 1, size == 2
+    digit0, digit1 = (d0 >= 0) & (d0 <= 9), (d1 >= 0) & (d1 <= 9)
+    if not (~(one | two) | digit0).all() or not (~two | digit1).all():
+        return None
+    value = np.where(two, d0 * 10 + d1, np.where(one, d0, 0))
+    return value, size > 0

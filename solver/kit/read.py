@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,10 +37,13 @@ from solver.kit.columns import (
 )
 from solver.kit.read_jsonl import read_jsonl
 
+T = TypeVar("T")
+
 __all__ = [
     "FIELDS",
     "MAX_LISTED",
     "Chunk",
+    "Prefetch",
     "detect_format",
     "map_columns",
     "parse_column_options",
@@ -255,19 +258,16 @@ def _read_csv(
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
-    try:
-        reader = pacsv.open_csv(
-            _arrow_source(path),
-            read_options=read_opts,
-            parse_options=parse_opts,
-            convert_options=conv,
-        )
-    except (OSError, pa.ArrowException) as exc:
-        raise BullError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from None
-
+    source = _arrow_source(path)
     lines = _PhysicalLines()
 
-    def gen() -> Iterator[Chunk]:
+    def gen() -> Iterator[Chunk]:  # opened here: the first block is read by the reader
+        try:
+            reader = pacsv.open_csv(
+                source, read_options=read_opts, parse_options=parse_opts, convert_options=conv
+            )
+        except (OSError, pa.ArrowException) as exc:
+            raise BullError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from None
         done = 0
         try:
             for batch in reader:
@@ -364,40 +364,70 @@ class _PhysicalLines:
         return physical, bad
 
 
-def prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Iterator[Chunk]:
+def prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Prefetch[Chunk]:
     """Read (decode, decompress) the next chunks in a background thread while the
-    current one is checked: Arrow releases the GIL while it decodes."""
-    import queue
-    import threading
+    current one is checked: Arrow releases the GIL while it decodes. The thread starts
+    at once (the first chunk is read while the caller prepares); iterate the result, or
+    :meth:`Prefetch.close` it."""
+    return Prefetch(chunks, depth)
 
-    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
-    stop = threading.Event()
 
-    def work() -> None:
+class Prefetch(Generic[T]):
+    """The ``items``, in order, taken ahead by a thread started on creation (at most
+    ``depth`` waiting). An exception is raised to the consumer in the item's place."""
+
+    def __init__(self, items: Iterable[T], depth: int) -> None:
+        import queue
+        import threading
+
+        self._q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._work, args=(items,), name="bull-verify-reader", daemon=True
+        )
+        self._thread.start()
+
+    def _put(self, kind: str, item: Any) -> bool:
+        """Hand over an item unless stopped meanwhile (then: ``False``)."""
+        import queue
+
+        while not self._stop.is_set():
+            try:
+                self._q.put((kind, item), timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _work(self, items: Iterable[T]) -> None:
         try:
-            for c in chunks:
-                while not stop.is_set():
-                    try:
-                        q.put(("chunk", c), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
+            for item in items:
+                if not self._put("item", item):
                     return
-            q.put(("end", None))
+            self._put("end", None)
         except BaseException as exc:  # handed to the consumer
-            q.put(("error", exc))
+            self._put("error", exc)
 
-    t = threading.Thread(target=work, name="bull-verify-reader", daemon=True)
-    t.start()
-    try:
-        while True:
-            kind, item = q.get()
-            if kind == "end":
-                return
-            if kind == "error":
-                raise item
-            yield item
-    finally:
-        stop.set()
-        t.join(timeout=5)
+    def __iter__(self) -> Iterator[T]:
+        import queue
+
+        try:
+            while True:
+                try:
+                    kind, item = self._q.get(timeout=0.1)
+                except queue.Empty:
+                    if self._stop.is_set():  # closed: nothing more comes
+                        return
+                    continue
+                if kind == "end":
+                    return
+                if kind == "error":
+                    raise item
+                yield item
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the thread (the items not taken are dropped)."""
+        self._stop.set()
+        self._thread.join(timeout=5)

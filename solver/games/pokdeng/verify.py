@@ -144,11 +144,12 @@ class PokDengChecker:
             ans = pokdeng_hand_answers(hands, size, self.rules)
             c = np.minimum(hands, 52).astype(np.int64)
             at = (c[:, 0] * 53 + c[:, 1]) * 53 + c[:, 2]
-            self._by_key = {}
+            by_key = {}
             for k, v in ans.items():
                 col = np.zeros(53**3, dtype=np.asarray(v).dtype)
                 col[at] = v
-                self._by_key[k] = col
+                by_key[k] = col
+            self._by_key = by_key  # whole: the checker's thread and the scorer's share it
         return self._by_key
 
     def _hands(

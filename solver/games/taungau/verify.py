@@ -110,7 +110,8 @@ class TauNgauChecker:
         self._first: FirstWritten | None = None
 
     def prepare(self) -> None:
-        """Nothing to preload: hands are analysed directly (the table serves showdowns)."""
+        """Nothing to preload: hands are analysed directly, their shapes made when the
+        first hand rows come (a file of showdowns needs none; the table serves them)."""
 
     def _scale_digit(
         self, points: npt.NDArray[np.int64]

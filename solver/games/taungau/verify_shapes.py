@@ -66,6 +66,16 @@ class Shapes:
 
     @classmethod
     def of(cls, rules: Any) -> Shapes:
+        """Every shape under ``rules``: made once per rule set in a process (the last
+        few kept; their arrays read-only, shared by every checker of those rules)."""
+        made = _MADE.pop(rules, None) or cls._make(rules)
+        _MADE[rules] = made  # the most recent last
+        while len(_MADE) > _KEEP:
+            del _MADE[next(iter(_MADE))]
+        return made
+
+    @classmethod
+    def _make(cls, rules: Any) -> Shapes:
         from solver.core.indexing import all_subsets
         from solver.games.taungau.diagnose import taungau_hand_answers
         from solver.games.taungau.hands import _VALUES, TRIPLES
@@ -95,7 +105,15 @@ class Shapes:
         )
         # per shape, its four choices side by side: a row's are one gather
         digit = np.ascontiguousarray((hv.sum(axis=2) % 10).T)
-        return cls(hands, index, answers, digit, np.ascontiguousarray(exists.T), interesting)
+        made = cls(hands, index, answers, digit, np.ascontiguousarray(exists.T), interesting)
+        for a in (hands, index, digit, made.exists, interesting, *answers.values()):
+            a.flags.writeable = False
+        return made
+
+
+_MADE: dict[Any, Shapes] = {}
+"""The shapes made per rule set (:meth:`Shapes.of`)."""
+_KEEP = 4
 
 
 def tile_atom_counts(
