@@ -260,3 +260,31 @@ def test_block_encoder_declines_names_needing_escapes() -> None:
     assert not Encoder(["A S", "KS"], "hand").ok
     assert not Encoder(['K"S', "KS"], "hand").ok
     assert Encoder(["[4:2]", "10S"], "hand").ok
+
+
+def test_vector_rows_are_kept_per_rule_content(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A probe's conformance vectors are made once per rule content, options, tables
+    and sample in a process; each caller gets its own copy of the rows."""
+    from solver.probe import plan
+
+    made: list[str] = []
+    real = plan._vector_rows
+
+    def counted(game: str, *args: Any) -> list[dict[str, Any]]:
+        made.append(game)
+        return real(game, *args)
+
+    monkeypatch.setattr(plan, "_vector_rows", counted)
+    monkeypatch.setattr(plan, "_VECTOR_ROWS", {})
+    a = plan.vector_rows("pokdeng", "standard", {}, None)
+    b = plan.vector_rows("pokdeng", "standard", {}, None)
+    assert made == ["pokdeng"] and a == b and a and a[0] is not b[0]
+    a[0]["hand"] = ["spoiled"]
+    assert plan.vector_rows("pokdeng", "standard", {}, None)[0] == b[0]
+    house = tmp_path / "house.toml"  # other content: its own vectors
+    house.write_text('game = "pokdeng"\nbase = "standard"\nname = "house"\nequal_points = "push"\n')
+    plan.vector_rows("pokdeng", str(house), {}, None)
+    plan.vector_rows("pokdeng", "standard", {"bet": "x"}, None)
+    assert made == ["pokdeng"] * 3

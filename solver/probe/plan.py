@@ -18,6 +18,7 @@ the whole set is the confirm phase).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -286,10 +287,29 @@ def vector_rows(
     """The game's conformance vectors (``bull vectors``) with ``sample`` random hands
     and showdowns: questions that catch each catalogued cause, with our answers. A
     showdown keeps only its two hands (``banker`` for the dealer too) and only when it
-    is dealt under the default bet."""
-    recs, _ = games.get(game).vectors(rules, 20_261_202, sample, dict(options), tables)
-    default_bet = None
+    is dealt under the default bet. Kept for the next probe of the same rules in this
+    process (a probe re-run, ``bull serve``): each is a copy."""
     data = games.get(game).load_rules(rules).to_data()
+    key = json.dumps([game, data, dict(options), tables, sample], sort_keys=True, default=str)
+    if key not in _VECTOR_ROWS:
+        if len(_VECTOR_ROWS) >= 8:
+            _VECTOR_ROWS.pop(next(iter(_VECTOR_ROWS)))
+        _VECTOR_ROWS[key] = _vector_rows(game, rules, options, tables, sample, data)
+    return [dict(r) for r in _VECTOR_ROWS[key]]
+
+
+_VECTOR_ROWS: dict[str, list[dict[str, Any]]] = {}
+
+
+def _vector_rows(
+    game: str,
+    rules: Any,
+    options: Mapping[str, Any],
+    tables: str | None,
+    sample: int,
+    data: Mapping[str, Any],
+) -> list[dict[str, Any]]:
+    recs, _ = games.get(game).vectors(rules, 20_261_202, sample, dict(options), tables)
     default_bet = data.get("default_bet")
     out = []
     for r in recs:
