@@ -324,13 +324,16 @@ def verify_file(
         want = ", ".join(f for m in modes for f in checker.fields[m])
         raise BullError(f"{path}: no claim columns to check (expected any of: {want})")
     stream = prefetch(chunks)  # the first chunks are read while the checker prepares
+    writer: RowWriter | None = None
     try:
         checker.prepare()
         writer = RowWriter(out) if out else None
-    except BaseException:
+        run = _Run(checker, fields, writer, diagnose)
+    except BaseException:  # the reader thread stopped: nothing will take its chunks
         stream.close()
+        if writer is not None:
+            writer.discard()
         raise
-    run = _Run(checker, fields, writer, diagnose)
     try:
         checked: Iterable[tuple[Chunk, tuple[int, list[Any]]]] = (
             (chunk, _groups(chunk, checker, modes, fmt)) for chunk in stream
