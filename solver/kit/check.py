@@ -35,6 +35,7 @@ from solver.kit.parse import (
     parse_float,
     parse_label,
 )
+from solver.kit.plain import text_bytes
 from solver.kit.read import MAX_LISTED
 
 Mask = npt.NDArray[np.bool_]
@@ -217,11 +218,10 @@ def _solid(arr: pa.Array) -> npt.NDArray[np.bool_]:
     >>> _solid(pa.array(["x", " x", "", None, "\u00e9"])).tolist()
     [True, False, False, False, False]
     """
-    n = len(arr)
-    if not pa.types.is_string(arr.type) or arr.buffers()[2] is None or not n:
-        return np.zeros(n, dtype=bool)
-    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + n + 1]
-    data = np.frombuffer(arr.buffers()[2], dtype=np.uint8)
+    got = text_bytes(arr)
+    if got is None:
+        return np.zeros(len(arr), dtype=bool)
+    off, data = got
     some = off[1:] > off[:-1]
     first = np.take(data, np.minimum(off[:-1], len(data) - 1))
     return some & ~_SPACE_BYTE[first] & ~nulls(arr)

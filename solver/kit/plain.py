@@ -11,11 +11,14 @@ broken text), and then to the per-hand parsers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-__all__ = ["PAD", "plain_cards", "plain_tiles"]
+__all__ = ["PAD", "plain_bools", "plain_cards", "plain_digits", "plain_tiles", "text_bytes"]
 
 PAD = 255
 """Filler after the last card of a short hand."""
@@ -69,18 +72,28 @@ def plain_cards(
     ids = np.full((n, width), PAD, dtype=np.uint8)
     size = np.zeros(n, dtype=np.int8)
     ok = np.zeros(n, dtype=bool)
-    if not n or pa.types.is_large_string(text.type):
-        return ids, size, ok
-    bufs = text.buffers()
-    if bufs[2] is None:
-        return ids, size, ok
-    off = np.frombuffer(bufs[1], dtype=np.int32)[text.offset : text.offset + n + 1]
-    data = np.frombuffer(bufs[2], dtype=np.uint8)
-    valid = _valid(text)
-    for lo in range(0, n, _PLAIN_ROWS):
-        hi = min(n, lo + _PLAIN_ROWS)
-        _plain_part(data, off[lo : hi + 1], valid[lo:hi], sizes, ids[lo:hi], size[lo:hi], ok[lo:hi])
+    _by_parts(text, sizes, _PLAIN_ROWS, _plain_part, (ids, size, ok))
     return ids, size, ok
+
+
+def _by_parts(
+    text: pa.Array,
+    sizes: tuple[int, ...],
+    rows: int,
+    part: Callable[..., None],
+    outs: tuple[npt.NDArray[Any], ...],
+) -> None:
+    """Call ``part(data, offsets, valid, sizes, *views)`` on ``rows`` rows of ``text``
+    at a time (their bytes stay in the cache), the views those rows of ``outs``;
+    nothing when the column holds no bytes."""
+    got = text_bytes(text)
+    if got is None:
+        return
+    off, data = got
+    valid = _valid(text)
+    for lo in range(0, len(text), rows):
+        hi = min(len(text), lo + rows)
+        part(data, off[lo : hi + 1], valid[lo:hi], sizes, *(o[lo:hi] for o in outs))
 
 
 def _plain_part(
@@ -164,16 +177,7 @@ def plain_tiles(
     types = np.full((n, width), -1, dtype=np.int8)
     size = np.zeros(n, dtype=np.int8)
     ok = np.zeros(n, dtype=bool)
-    if not n or not pa.types.is_string(text.type) or text.buffers()[2] is None:
-        return types, size, ok
-    bufs = text.buffers()
-    off = np.frombuffer(bufs[1], dtype=np.int32)[text.offset : text.offset + n + 1]
-    data = np.frombuffer(bufs[2], dtype=np.uint8)
-    valid = _valid(text)
-    for lo in range(0, n, _TILE_ROWS):  # a part at a time: its bytes stay in the cache
-        hi = min(n, lo + _TILE_ROWS)
-        part = (types[lo:hi], size[lo:hi], ok[lo:hi])
-        _tiles_part(data, off[lo : hi + 1], valid[lo:hi], sizes, *part)
+    _by_parts(text, sizes, _TILE_ROWS, _tiles_part, (types, size, ok))
     return types, size, ok
 
 
@@ -233,8 +237,9 @@ def _tiles_part(
             ok[read] = True
 
 
-def _bytes_of(text: pa.Array) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]] | None:
-    """A string column's offsets (its rows') and data bytes; ``None`` when it has none."""
+def text_bytes(text: pa.Array) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]] | None:
+    """A string column's offsets (its rows') and data bytes; ``None`` when it has none
+    (no rows, no bytes, or not a string column)."""
     if not len(text) or not pa.types.is_string(text.type) or text.buffers()[2] is None:
         return None
     bufs = text.buffers()
@@ -252,7 +257,7 @@ def plain_bools(text: pa.Array) -> npt.NDArray[np.bool_] | None:
     >>> plain_bools(pa.array(["true", "True"])) is None, plain_bools(pa.array(["falsy"])) is None
     (True, True)
     """
-    got = _bytes_of(text)
+    got = text_bytes(text)
     if got is None or text.null_count:
         return None
     off, data = got
@@ -282,7 +287,7 @@ def plain_digits(text: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.
     >>> plain_digits(pa.array(["7", "-1"])) is None, plain_digits(pa.array(["100"])) is None
     (True, True)
     """
-    got = _bytes_of(text)
+    got = text_bytes(text)
     if got is None or text.null_count:
         return None
     off, data = got
