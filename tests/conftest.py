@@ -61,19 +61,14 @@ def other_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tables directory holding the Tau Ngau and Pok Deng tables: the committed ones
     (tests/test_tables.py proves a fresh build reproduces them), else both freshly built
     into one set, as a user's ``bull build --game taungau --game pokdeng`` makes."""
+    from solver import games
     from solver.build import build
 
-    if taungau_and_pokdeng() <= committed_tables():
+    if {t for g in ("taungau", "pokdeng") for t in games.get(g).tables} <= committed_tables():
         return REPO_TABLES
     out = tmp_path_factory.mktemp("other_tables")
     build(["taungau", "pokdeng"], tables=out)
     return out
-
-
-def taungau_and_pokdeng() -> set[str]:
-    from solver import games
-
-    return set(games.get("taungau").tables) | set(games.get("pokdeng").tables)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
