@@ -306,7 +306,9 @@ def _line_ends(col: pa.Array) -> npt.NDArray[np.int64] | int:
     buf = col.buffers()[2]
     data = np.zeros(0, dtype=np.uint8) if buf is None else np.frombuffer(buf, dtype=np.uint8)
     out: npt.NDArray[np.int64] | int = 0
-    ends = [(e, 1) for e in (b"\n", b"\r") if (data == e[0]).any()]  # no copy of the bytes
+    if not len(data) or data.min() > 13:  # one pass, no copy: no byte is CR or LF
+        return out
+    ends = [(e, 1) for e in (b"\n", b"\r") if (data == e[0]).any()]
     if len(ends) == 2:
         ends.append((b"\r\n", -1))
     for end, sign in ends:
@@ -341,6 +343,10 @@ class _PhysicalLines:
         the messages of the skipped rows placed with them (all the rest when ``nl`` is
         empty)."""
         n = len(nl)
+        if n and len(skipped) == self.taken and not nl.any():
+            # the common case: no row skipped since, no line end inside a value
+            start = done + 2 + self.taken + self.extra
+            return np.arange(start, start + n, dtype=np.int64), []
         rows = sorted(skipped)
         s = np.array([r[0] for r in rows], dtype=np.int64)
         before = s - 2 - np.arange(len(s))  # good rows before skipped row j
