@@ -49,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -60,7 +60,7 @@ import pyarrow.compute as pc
 from solver import games
 from solver.core.errors import BullError
 from solver.core.status import StatusLine
-from solver.kit.check import Checked, Checker, blank, take
+from solver.kit.check import Checked, Checker, Columns, blank, read_ahead, take
 from solver.kit.findings import FieldStats, Malformed, RowWriter, VerifyReport
 from solver.kit.infer import Inference
 from solver.kit.parse import joined_text, nonempty, nulls, parse_card_hands, parse_tile_hands
@@ -257,6 +257,8 @@ def _groups(
             },
             sel,
         )
+        if chunk.made and len(sel) == n:  # parsed ahead by the reader thread
+            cols = Columns(cols, chunk.made)
         res = checker.check_hands(cols) if mode == "hand" else checker.check_showdowns(cols)
         done.append((mode, sel, res))
     return len(keep), done
@@ -323,6 +325,8 @@ def verify_file(
     if not fields:
         want = ", ".join(f for m in modes for f in checker.fields[m])
         raise BullError(f"{path}: no claim columns to check (expected any of: {want})")
+    if modes == ["hand"]:  # the reader thread parses the columns too (Arrow and numpy
+        chunks = _read_ahead(chunks, checker.ahead)  # work mostly without the GIL)
     stream = prefetch(chunks)  # the first chunks are read while the checker prepares
     writer: RowWriter | None = None
     try:
@@ -360,6 +364,15 @@ def verify_file(
     if writer is not None:
         writer.commit(run.explained_by())
     return run.report(game, checker.rules.name, path, label)
+
+
+def _read_ahead(
+    chunks: Iterable[Chunk], parsers: Mapping[str, Callable[[pa.Array], Any]]
+) -> Iterator[Chunk]:
+    """The chunks, each with its columns parsed (:func:`~solver.kit.check.read_ahead`)."""
+    for chunk in chunks:
+        chunk.made = read_ahead(chunk.columns, parsers)
+        yield chunk
 
 
 def _stated_rows(arr: pa.Array) -> npt.NDArray[np.bool_]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +39,7 @@ from solver.kit.plain import text_bytes
 from solver.kit.read import MAX_LISTED
 
 Mask = npt.NDArray[np.bool_]
+T = TypeVar("T")
 Part = tuple[Mask, Mapping[int, str]]
 """A reason rows are malformed: the rows, and messages for some of them."""
 Agree = Callable[..., dict[str, Mask]]
@@ -152,6 +153,12 @@ class Checker(Protocol):
     @property
     def rules(self) -> RuleSet: ...
 
+    @property
+    def ahead(self) -> Mapping[str, Callable[[pa.Array], Any]]:
+        """The parses of a hand row's columns, by field, that :meth:`check_hands` takes
+        made ahead when its columns are :class:`Columns`."""
+        ...
+
     def prepare(self) -> None: ...
 
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked: ...
@@ -243,8 +250,47 @@ def take(columns: Mapping[str, pa.Array], rows: npt.NDArray[np.int64]) -> dict[s
 def read_claims(
     cols: Mapping[str, pa.Array], parsers: Mapping[str, Callable[[pa.Array], Parsed]]
 ) -> dict[str, Parsed]:
-    """The claim columns present in ``cols``, parsed (in the order of ``parsers``)."""
-    return {f: parse(cols[f]) for f, parse in parsers.items() if f in cols}
+    """The claim columns present in ``cols``, parsed (in the order of ``parsers``; a
+    parse made ahead is taken, :func:`parsed`)."""
+    return {f: parsed(cols, f, parse) for f, parse in parsers.items() if f in cols}
+
+
+class Columns(dict[str, pa.Array]):
+    """A group's columns with what was made of them ahead of need: :attr:`made`, field
+    → a checker's parse (:attr:`Checker.ahead`) of that very column, made by the reader
+    thread while the groups before were checked (:func:`read_ahead`)."""
+
+    def __init__(self, columns: Mapping[str, pa.Array], made: Mapping[str, Any]) -> None:
+        super().__init__(columns)
+        self.made = made
+
+
+def parsed(cols: Mapping[str, pa.Array], name: str, parse: Callable[[pa.Array], T]) -> T:
+    """``parse(cols[name])``, or the same made ahead (:class:`Columns`).
+
+    >>> cols = Columns({"points": pa.array(["7"])}, {"points": "made"})
+    >>> parsed(cols, "points", len), parsed(dict(cols), "points", len)
+    ('made', 1)
+    """
+    made: Mapping[str, Any] = getattr(cols, "made", {})
+    if name in made:
+        return made[name]  # type: ignore[no-any-return]
+    return parse(cols[name])
+
+
+def read_ahead(
+    columns: Mapping[str, pa.Array], parsers: Mapping[str, Callable[[pa.Array], Any]]
+) -> dict[str, Any]:
+    """Each column's parse (``parsers``: by field), for :class:`Columns`; a parse that
+    fails is left to be made, and to fail, where it is needed."""
+    made = {}
+    for name, parse in parsers.items():
+        if name in columns:
+            try:
+                made[name] = parse(columns[name])
+            except Exception:  # made again where needed, and raised there
+                continue
+    return made
 
 
 def claim_parts(claims: Mapping[str, Parsed]) -> list[Part]:

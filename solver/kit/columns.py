@@ -114,6 +114,9 @@ class Chunk:
     columns: dict[str, pa.Array]
     lines: npt.NDArray[np.int64]
     bad: list[tuple[int, str]] = field(default_factory=list)
+    made: dict[str, Any] = field(default_factory=dict)
+    """What was parsed of the columns ahead of need, by field (see
+    :class:`solver.kit.check.Columns`)."""
 
     def __post_init__(self) -> None:
         ok = np.ones(len(self.lines), dtype=bool)

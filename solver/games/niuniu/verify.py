@@ -31,6 +31,7 @@ from solver.kit.check import (
     equal_fields,
     merge_bad,
     one_deck,
+    parsed,
     read_claims,
     read_showdowns,
     showdown_agree,
@@ -313,16 +314,22 @@ class NiuNiuChecker:
         return valid, (total - vals - 1) % 10 + 1
 
     # -- hand rows
+    @property
+    def ahead(self) -> dict[str, Callable[[pa.Array], Any]]:
+        """The parses of a hand row's columns (:meth:`check_hands`), by field."""
+        decks = self.rules.decks
+        return {
+            "hand": lambda a: parse_card_hands(a, (5,), copies=decks),
+            "has_bull": lambda a: parse_bool(a, "has_bull"),
+            "points": lambda a: parse_int(a, "points", none_value=0),
+            "category": lambda a: parse_label(a, "category", self.labels),
+            "bull": lambda a: parse_card_hands(a, (3,), "bull", allow_none=True, copies=decks),
+        }
+
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        hands = parse_card_hands(cols["hand"], (5,), copies=self.rules.decks)
-        claims = read_claims(
-            cols,
-            {
-                "has_bull": lambda a: parse_bool(a, "has_bull"),
-                "points": lambda a: parse_int(a, "points", none_value=0),
-                "category": lambda a: parse_label(a, "category", self.labels),
-            },
-        )
+        ahead = self.ahead
+        hands = parsed(cols, "hand", ahead["hand"])
+        claims = read_claims(cols, {f: ahead[f] for f in ("has_bull", "points", "category")})
         parts = [
             (hands.bad | ~hands.stated, empty_messages(hands, "hand")),
             self._deck(hands, "hand"),
@@ -330,9 +337,7 @@ class NiuNiuChecker:
         ]
         bull = None
         if "bull" in cols:
-            bull = parse_card_hands(
-                cols["bull"], (3,), "bull", allow_none=True, copies=self.rules.decks
-            )
+            bull = parsed(cols, "bull", ahead["bull"])
             parts.append((bull.bad, bull.messages))
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)

@@ -8,7 +8,7 @@ Sam Lueang, straights when the rules count them, Normal) and ``deng``. Showdown 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -28,6 +28,7 @@ from solver.kit.check import (
     equal_fields,
     merge_bad,
     one_deck,
+    parsed,
     read_claims,
     read_showdowns,
     showdown_agree,
@@ -88,16 +89,21 @@ class PokDengChecker:
     def prepare(self) -> None:
         """Nothing to preload: hands are classified directly."""
 
+    @property
+    def ahead(self) -> dict[str, Callable[[pa.Array], Any]]:
+        """The parses of a hand row's columns (:meth:`check_hands`), by field."""
+        decks = self.rules.decks
+        return {
+            "hand": lambda a: parse_card_hands(a, (2, 3), copies=decks),
+            "points": lambda a: parse_int(a, "points"),
+            "category": lambda a: parse_label(a, "type", self.labels),
+            "deng": lambda a: parse_int(a, "deng"),
+        }
+
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        hands = parse_card_hands(cols["hand"], (2, 3), copies=self.rules.decks)
-        claims = read_claims(
-            cols,
-            {
-                "points": lambda a: parse_int(a, "points"),
-                "category": lambda a: parse_label(a, "type", self.labels),
-                "deng": lambda a: parse_int(a, "deng"),
-            },
-        )
+        ahead = self.ahead
+        hands = parsed(cols, "hand", ahead["hand"])
+        claims = read_claims(cols, {f: ahead[f] for f in ("points", "category", "deng")})
         parts = [(hands.bad | ~hands.stated, empty_messages(hands, "hand")), *claim_parts(claims)]
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)

@@ -36,6 +36,7 @@ from solver.kit.check import (
     empty_messages,
     equal_fields,
     merge_bad,
+    parsed,
     read_claims,
     read_showdowns,
     showdown_agree,
@@ -121,23 +122,29 @@ class TauNgauChecker:
             return points % 10, (points >= 1) & (points <= 10)
         return points, (points >= 0) & (points <= 9)
 
+    @property
+    def ahead(self) -> dict[str, Callable[[pa.Array], Any]]:
+        """The parses of a hand row's columns (:meth:`check_hands`), by field."""
+        return {
+            "hand": lambda a: parse_tile_hands(a, (5,)),
+            "has_bull": lambda a: parse_bool(a, "has_bull"),
+            "points": lambda a: parse_int(a, "points", none_value=_TN_LABEL_NONE),
+            "bull": lambda a: parse_tile_hands(a, (3,), "bull", allow_none=True),
+            "values": parse_values,
+        }
+
     def check_hands(self, cols: Mapping[str, pa.Array]) -> Checked:
-        hands = parse_tile_hands(cols["hand"], (5,))
-        claims = read_claims(
-            cols,
-            {
-                "has_bull": lambda a: parse_bool(a, "has_bull"),
-                "points": lambda a: parse_int(a, "points", none_value=_TN_LABEL_NONE),
-            },
-        )
+        ahead = self.ahead
+        hands = parsed(cols, "hand", ahead["hand"])
+        claims = read_claims(cols, {f: ahead[f] for f in ("has_bull", "points")})
         parts = [(hands.bad | ~hands.stated, empty_messages(hands, "hand")), *claim_parts(claims)]
         bull = None
         if "bull" in cols:
-            bull = parse_tile_hands(cols["bull"], (3,), "bull", allow_none=True)
+            bull = parsed(cols, "bull", ahead["bull"])
             parts.append((bull.bad, bull.messages))
         vals = None
         if "values" in cols:
-            vals = parse_values(cols["values"])
+            vals = parsed(cols, "values", ahead["values"])
             parts.append((vals[3], vals[4]))
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
