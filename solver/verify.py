@@ -49,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -325,9 +325,10 @@ def verify_file(
     if not fields:
         want = ", ".join(f for m in modes for f in checker.fields[m])
         raise BullError(f"{path}: no claim columns to check (expected any of: {want})")
-    if modes == ["hand"]:  # the reader thread parses the columns too (Arrow and numpy
-        chunks = _read_ahead(chunks, checker.ahead)  # work mostly without the GIL)
-    stream = prefetch(chunks)  # the first chunks are read while the checker prepares
+    # the first chunks are read while the checker prepares; the reader thread parses
+    # the columns too when it has time to spare (Arrow and numpy: mostly without the GIL)
+    spare = _read_ahead(checker.ahead) if modes == ["hand"] else None
+    stream = prefetch(chunks, spare=spare)
     writer: RowWriter | None = None
     try:
         checker.prepare()
@@ -366,13 +367,13 @@ def verify_file(
     return run.report(game, checker.rules.name, path, label)
 
 
-def _read_ahead(
-    chunks: Iterable[Chunk], parsers: Mapping[str, Callable[[pa.Array], Any]]
-) -> Iterator[Chunk]:
-    """The chunks, each with its columns parsed (:func:`~solver.kit.check.read_ahead`)."""
-    for chunk in chunks:
+def _read_ahead(parsers: Mapping[str, Callable[[pa.Array], Any]]) -> Callable[[Chunk], None]:
+    """Parse a chunk's columns (:func:`~solver.kit.check.read_ahead`) into it."""
+
+    def parse(chunk: Chunk) -> None:
         chunk.made = read_ahead(chunk.columns, parsers)
-        yield chunk
+
+    return parse
 
 
 def _stated_rows(arr: pa.Array) -> npt.NDArray[np.bool_]:

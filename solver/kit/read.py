@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -370,24 +370,35 @@ class _PhysicalLines:
         return physical, bad
 
 
-def prefetch(chunks: Iterator[Chunk], depth: int = 2) -> Prefetch[Chunk]:
+def prefetch(
+    chunks: Iterator[Chunk], depth: int = 2, spare: Callable[[Chunk], Any] | None = None
+) -> Prefetch[Chunk]:
     """Read (decode, decompress) the next chunks in a background thread while the
     current one is checked: Arrow releases the GIL while it decodes. The thread starts
     at once (the first chunk is read while the caller prepares); iterate the result, or
-    :meth:`Prefetch.close` it."""
-    return Prefetch(chunks, depth)
+    :meth:`Prefetch.close` it. ``spare(chunk)``: work the thread does on a chunk when it
+    has time to spare (see :class:`Prefetch`)."""
+    return Prefetch(chunks, depth, spare)
 
 
 class Prefetch(Generic[T]):
     """The ``items``, in order, taken ahead by a thread started on creation (at most
-    ``depth`` waiting). An exception is raised to the consumer in the item's place."""
+    ``depth`` waiting). An exception is raised to the consumer in the item's place.
 
-    def __init__(self, items: Iterable[T], depth: int) -> None:
+    ``spare(item)`` is called in the thread on an item read while an item before it
+    still waits to be taken (the consumer is busy: the thread would wait anyway); an
+    item read while none waits is handed over at once. The work so shared out follows
+    whichever side is slower, on an idle machine or a loaded one."""
+
+    def __init__(
+        self, items: Iterable[T], depth: int, spare: Callable[[T], Any] | None = None
+    ) -> None:
         import queue
         import threading
 
         self._q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
         self._stop = threading.Event()
+        self._spare = spare
         self._thread = threading.Thread(
             target=self._work, args=(items,), name="bull-verify-reader", daemon=True
         )
@@ -408,6 +419,8 @@ class Prefetch(Generic[T]):
     def _work(self, items: Iterable[T]) -> None:
         try:
             for item in items:
+                if self._spare is not None and not self._q.empty():
+                    self._spare(item)
                 if not self._put("item", item):
                     return
             self._put("end", None)
