@@ -603,6 +603,16 @@ def test_malformed_rows_reported_with_line_numbers(tmp_path: Path, niuniu_tables
         assert "three" in lines[7] and "niu_33" in lines[8] and "fields" in lines[9]
 
 
+def test_a_claim_column_empty_in_every_row(tmp_path: Path, niuniu_tables: Path) -> None:
+    """A claim column with no byte at all (every value empty: not stated) is read, not
+    a traceback."""
+    path = tmp_path / "e.csv"
+    path.write_text("hand,points\nAS 2C 4D 7H 9S,\nKS 9H 8C 3D 7S,\n")
+    code, s = verify_json(path, niuniu_tables)
+    assert code == 0 and s["checked"] == 2 and s["malformed"] == 0
+    assert s["fields"]["points"]["not_stated"] == 2
+
+
 @pytest.mark.parametrize("batch", ["262144", "2", "3"])
 def test_malformed_jsonl_lines(tmp_path: Path, niuniu_tables: Path, batch: str) -> None:
     """Blocks read by Arrow at once and blocks read line by line number lines alike."""

@@ -286,6 +286,8 @@ def plain_digits(text: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.
     ([7, 0, 10, 3], [True, False, True, True])
     >>> plain_digits(pa.array(["7", "-1"])) is None, plain_digits(pa.array(["100"])) is None
     (True, True)
+    >>> [a.tolist() for a in plain_digits(pa.array(["", ""]))]  # no bytes at all
+    [[0, 0], [False, False]]
     """
     got = text_bytes(text)
     if got is None or text.null_count:
@@ -294,11 +296,14 @@ def plain_digits(text: pa.Array) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.
     start, size = off[:-1], np.diff(off)
     if size.max() > 2:
         return None
-    d0 = np.take(data, start, mode="clip").astype(np.int64) - 48
-    d1 = np.take(data, start + 1, mode="clip").astype(np.int64) - 48
-    one, two = size == 1, size == 2
-    digit0, digit1 = (d0 >= 0) & (d0 <= 9), (d1 >= 0) & (d1 <= 9)
-    if not (~(one | two) | digit0).all() or not (~two | digit1).all():
+    if not len(data):  # every row empty: none stated
+        return np.zeros(len(size), dtype=np.int64), np.zeros(len(size), dtype=bool)
+    # bytes less "0", as bytes: a byte below "0" wraps past 9 (no wider copies)
+    d0 = np.take(data, start, mode="clip") - np.uint8(48)
+    d1 = np.take(data, start + 1, mode="clip") - np.uint8(48)
+    some, two = size > 0, size == 2
+    if ((d0 > 9) & some).any() or ((d1 > 9) & two).any():
         return None
-    value = np.where(two, d0 * 10 + d1, np.where(one, d0, 0))
-    return value, size > 0
+    d0[~some] = 0
+    np.copyto(d0, d0 * np.uint8(10) + d1, where=two)  # at most 99
+    return d0.astype(np.int64), some
