@@ -195,8 +195,9 @@ def _run_engine(
     """The audit's partial on ``engine``, the logs' column map and scope columns."""
     if engine == "duckdb":
         from solver.audit.duckdb_engine import column_types, run_duckdb
+        from solver.audit.ranges import parquet_types
 
-        types = column_types(files, fmt)
+        types = (parquet_types(files) if fmt == "parquet" else None) or column_types(files, fmt)
         names = list(types)
         mapping = map_log_columns(names, explicit, by)
         scope = scope_columns(names, key)

@@ -21,7 +21,7 @@ import pyarrow as pa
 from solver.audit.batch import Auditor, Partial
 from solver.audit.columns import EMPTY, RESULT_LABELS, ROLES, NotInRoundOrder
 from solver.audit.logs import bad_json_line, map_log_columns
-from solver.audit.ranges import arrow_types, slices
+from solver.audit.ranges import arrow_cuts, arrow_types, slices
 from solver.audit.spec import AuditSpec
 from solver.core.errors import BullError, first_line
 
@@ -203,7 +203,12 @@ def run_duckdb(
             return []  # the cuts would have to follow the scope: one reader
         same = arrow_types(files, list(mapping.values())) is not None
         if len(files) == 1:
-            cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
+            try:  # read with pyarrow where it can (no DuckDB in this process: its import)
+                if not same:
+                    raise TypeError("not read with pyarrow")
+                cuts = arrow_cuts(files[0], mapping["round"], workers, parallel_rows, _WINDOW)
+            except TypeError:
+                cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
             src = f"read_parquet([{_sql_text(files[0])}], file_row_number = true)"
             rows = " WHERE file_row_number >= {} AND file_row_number < {}"
             pairs = itertools.pairwise(cuts or [])
