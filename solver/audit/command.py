@@ -29,7 +29,7 @@ from solver.audit.findings import (
     list_groups,
     not_run,
 )
-from solver.audit.hold import hold_checks
+from solver.audit.hold import hold_ahead, hold_checks
 from solver.audit.logs import (
     check_logs,
     engine_view,
@@ -203,7 +203,7 @@ def _run_engine(
         scope = scope_columns(names, key)
         part = run_duckdb(
             spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope,
-            types=types,
+            types=types, meanwhile=lambda: hold_ahead(spec),
         )  # fmt: skip
         return part, mapping, scope
     from solver.audit.spark_engine import run_spark, spark_columns

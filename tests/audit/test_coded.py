@@ -109,8 +109,15 @@ def test_ranges_of_whole_rounds_in_worker_processes_give_the_single_readers_resu
     assert cuts is not None and cuts[0] == 0 and cuts[-1] == rows and len(cuts) == 4
     assert all(c % 4 == 0 for c in cuts)  # 80 and 160 are round starts; 81 would not be
     assert round_cuts(str(path), "round", 2, rows + 1, "1GB") is None  # too small
-    many = run_duckdb(spec, [str(path)], "parquet", cols, [], workers=3, parallel_rows=1)
-    assert _said(many) == _said(one)
+    calls: list[int] = []
+
+    def meanwhile() -> None:  # the parent's own work while the workers read: its error
+        calls.append(1)  # is left to the caller
+        raise RuntimeError("not now")
+
+    many = run_duckdb(spec, [str(path)], "parquet", cols, [], workers=3, parallel_rows=1,
+                      meanwhile=meanwhile)  # fmt: skip
+    assert _said(many) == _said(one) and calls == [1]
     # rounds of 1 to 5 rows, cut anywhere: the cuts move to round starts
     t = pq.read_table(path)
     ragged = t.filter(pa.array([(i * 7) % 11 != 3 for i in range(t.num_rows)]))
