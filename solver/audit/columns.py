@@ -36,6 +36,7 @@ __all__ = [
     "NotInRoundOrder",
     "Pick",
     "RoundKeys",
+    "all_finite",
     "arrow_of",
     "changes",
     "column",
@@ -142,12 +143,27 @@ def number(
     at = (lambda x: x[rows]) if pick is None else pick
     values = at(raw_values(arr))
     stated = at(validity(arr)) if arr.null_count else np.ones(len(rows), dtype=bool)
-    finite = np.isfinite(values)
-    if not finite.all() and (stated & ~finite).any():  # the messages name the values
-        return parse_float(arr.take(pa.array(rows)), name)
+    if not all_finite(values) and (stated & ~np.isfinite(values)).any():  # the messages
+        return parse_float(arr.take(pa.array(rows)), name)  # name the values
     every = bool(stated.all())
     return Parsed(values if every else np.where(stated, values, 0.0), stated,
                   np.zeros(len(stated), dtype=bool))  # fmt: skip
+
+
+def all_finite(x: npt.NDArray[np.floating[Any]]) -> bool:
+    """Whether every value of ``x`` is finite: by its sum when that is finite (a NaN or
+    an infinity makes it NaN or infinite; one pass, no array of flags), else value by
+    value (finite values whose sum overflows).
+
+    >>> all_finite(np.array([1.0, -2.0])), all_finite(np.array([1e308, 1e308, np.nan]))
+    (True, False)
+    >>> all_finite(np.array([1e308, 1e308]))
+    True
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(x)):
+            return True
+    return bool(np.isfinite(x).all())
 
 
 def changes(rnd: pa.Array, scope: pa.Array | None = None) -> npt.NDArray[np.bool_]:

@@ -174,6 +174,7 @@ def code_labels(arr: pa.Array, labels: Sequence[str], values: Mapping[str, int])
     if pos.null_count:
         at[~validity(pos)] = -1
     code = np.where(at >= 0, table[np.maximum(at, 0)], other).astype(np.int8)
+    table_of = code  # the code of each word
     if isinstance(arr, pa.DictionaryArray):
         # each row's code by its index, read from the buffers: np.take in "clip" mode
         # reads the int32 indices as they are (fancy indexing widens them to int64 first:
@@ -188,8 +189,9 @@ def code_labels(arr: pa.Array, labels: Sequence[str], values: Mapping[str, int])
                 code = np.where(validity(idx), code, np.int8(EMPTY))
     elif arr.null_count:
         code[np.asarray(arr.is_null())] = EMPTY
-    missing = code == other
-    return arrow_of(code.astype(np.int8), missing)
+    if isinstance(arr, pa.DictionaryArray) and not (table_of == other).any():
+        return arrow_of(code)  # every word coded: no row left to the parser
+    return arrow_of(code, code == other)
 
 
 def slices(

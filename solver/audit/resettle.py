@@ -21,6 +21,7 @@ from solver.audit.columns import (
     RESULT_LABELS,
     Pick,
     RoundKeys,
+    all_finite,
     arrow_of,
     column,
     hand_lists,
@@ -70,23 +71,33 @@ def resettle(
     if "net" in t.column_names:
         nv = number(column(t, "net"), "net", prow, pick)
         claims["net"] = (nv.stated, nv.value, nv.bad)
-        usable = nv.stated & ~nv.bad & np.isfinite(nv.value)
-        logged = nv.value if usable.all() else np.where(usable, nv.value, logged)
+        if nv.stated.all() and not nv.bad.any() and all_finite(nv.value):
+            logged = nv.value
+        else:
+            usable = nv.stated & ~nv.bad & np.isfinite(nv.value)
+            logged = np.where(usable, nv.value, logged)
+    everywhere = False  # a claim stated, and right, on every row
     for f, (st, val, bd) in claims.items():
         ok = val == winner if f == "winner" else _near(val, net)
         stats = part.fields.setdefault(f, [0, 0, 0])
-        off = st & ~ok
-        n_stated, n_off = int(np.count_nonzero(st)), int(np.count_nonzero(off))
-        stats[0] += n_stated - n_off
-        stats[1] += n_off
-        stats[2] += len(st) - n_stated
-        stated_any |= st
-        wrong |= off
+        if st.all() and ok.all():  # (the common case: two passes, no arrays of flags)
+            stats[0] += len(st)
+            everywhere = True
+        else:
+            off = st & ~ok
+            n_stated, n_off = int(np.count_nonzero(st)), int(np.count_nonzero(off))
+            stats[0] += n_stated - n_off
+            stats[1] += n_off
+            stats[2] += len(st) - n_stated
+            stated_any |= st
+            wrong |= off
         part.malformed += int(np.count_nonzero(bd))
         left = max(0, room["malformed"] - len(part.malformed_rows))
         for i in np.flatnonzero(bd)[:left].tolist():
             r = rnd_arr(int(prow[i]))
             part.malformed_rows.append((r, f"{'result' if f == 'winner' else f}: not readable"))
+    if everywhere:
+        stated_any[:] = True
     part.settled += int(np.count_nonzero(stated_any))
     n_wrong = int(np.count_nonzero(wrong))
     part.disagree += n_wrong
