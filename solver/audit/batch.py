@@ -227,8 +227,6 @@ class Auditor:
         n = t.num_rows
         part.rows = n
         rnd_arr = RoundKeys(t, self.files)
-        first_row = np.flatnonzero(change)
-        n_rounds = len(first_row)
         bad = np.zeros(n, dtype=bool)
         msgs: dict[int, str] = {}
         if rnd_arr.null_count:
@@ -257,6 +255,8 @@ class Auditor:
                 if done is not None:
                     return done
         # rounds: one banker, at least one player, no item dealt twice
+        first_row = np.flatnonzero(change)
+        n_rounds = len(first_row)
         rid = np.cumsum(change) - 1  # round index of every row
         good: npt.NDArray[np.bool_] | None = None
         if bad.any():
@@ -411,23 +411,23 @@ class Auditor:
                 dup[i] = True
         # a readable hand that repeats an item: an impossible deal (its round's), not a
         # malformed row (a shoe's log audited with one deck's rules)
-        whole = np.zeros(n, dtype=bool)  # every item of the set (looked at where it counts)
         maybe = np.flatnonzero(bad | dup)
-        if len(maybe):
+        if len(maybe):  # (else no row is bad or repeats an item: nothing to sort out)
+            whole = np.zeros(n, dtype=bool)  # every item of the set (where it counts)
             sub = ids[maybe]
             dealt_ok = self.real[sub[:, :hs]].all(axis=1)
             whole[maybe] = dealt_ok & self.in_deck[sub[:, hs:]].all(axis=1)
-        cand = np.flatnonzero(bad & whole & ~dup)
-        if len(cand):
-            sub = ids[cand]
-            real = sub != PAD
-            r = np.broadcast_to(np.arange(len(cand))[:, None], sub.shape)[real]
-            key = r * self.n_units + self.unit[sub[real]]
-            per = np.bincount(key, minlength=len(cand) * self.n_units)
-            over = (per.reshape(len(cand), self.n_units) > self.spec.copies[None, :]).any(axis=1)
-            dup[cand[over]] = True
-        dup &= whole
-        bad = bad & ~dup
+            cand = np.flatnonzero(bad & whole & ~dup)
+            if len(cand):
+                sub = ids[cand]
+                real = sub != PAD
+                r = np.broadcast_to(np.arange(len(cand))[:, None], sub.shape)[real]
+                key = r * self.n_units + self.unit[sub[real]]
+                per = np.bincount(key, minlength=len(cand) * self.n_units)
+                over = (per.reshape(len(cand), self.n_units) > self.spec.copies).any(axis=1)
+                dup[cand[over]] = True
+            dup &= whole
+            bad = bad & ~dup
         # no PAD, nothing off the deck
         plain = bool(ids.max(initial=0) < len(spec.deck) if self.dense else self.real[ids].all())
         if plain or (self.real[ids[:, :hs]].all() and self.in_deck[ids[:, hs:]].all()):

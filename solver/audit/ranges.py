@@ -24,6 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -153,6 +154,10 @@ def _rows_of(pf: pq.ParquetFile, ends: Any, col: str, first: int, stop: int) -> 
     return t.column(0).slice(first - start, stop - first).combine_chunks()
 
 
+_WORDS: dict[tuple[tuple[str, ...], tuple[int, ...]], tuple[pa.Array, npt.NDArray[np.int8]]] = {}
+"""The last dictionary coded per set of labels and their codes, and its words' codes."""
+
+
 def code_labels(arr: pa.Array, labels: Sequence[str], values: Mapping[str, int]) -> pa.Array:
     """The label codes DuckDB's ``CASE`` gives a text column (int8): the value of a row
     spelled exactly as one of ``labels``, ``EMPTY`` for a null, null for any other text
@@ -166,14 +171,21 @@ def code_labels(arr: pa.Array, labels: Sequence[str], values: Mapping[str, int])
     [0, None, 0]
     """
     other = -3  # not coded: null in the column
-    words = text_of(list(labels))
-    table = np.array([values[k] for k in labels], dtype=np.int8)
     text = arr.dictionary if isinstance(arr, pa.DictionaryArray) else arr
-    pos = pc.index_in(text.cast(pa.string()), value_set=words)
-    at = raw_values(pos).astype(np.int64)  # (pc.fill_null's scalar imports pandas)
-    if pos.null_count:
-        at[~validity(pos)] = -1
-    code = np.where(at >= 0, table[np.maximum(at, 0)], other).astype(np.int8)
+    key = (tuple(labels), tuple(int(values[k]) for k in labels))
+    memo = _WORDS.get(key)
+    if memo is not None and isinstance(arr, pa.DictionaryArray) and memo[0].equals(text):
+        code = memo[1]  # the dictionary of the batch before (a row group's, again)
+    else:
+        words = text_of(list(labels))
+        table = np.array([values[k] for k in labels], dtype=np.int8)
+        pos = pc.index_in(text.cast(pa.string()), value_set=words)
+        at = raw_values(pos).astype(np.int64)  # (pc.fill_null's scalar imports pandas)
+        if pos.null_count:
+            at[~validity(pos)] = -1
+        code = np.where(at >= 0, table[np.maximum(at, 0)], other).astype(np.int8)
+        if isinstance(arr, pa.DictionaryArray):
+            _WORDS[key] = (text, code)
     table_of = code  # the code of each word
     if isinstance(arr, pa.DictionaryArray):
         # each row's code by its index, read from the buffers: np.take in "clip" mode
