@@ -42,7 +42,7 @@ class Auditing(Protocol):
     unit: npt.NDArray[np.int64]
 
 
-__all__ = ["Auditing", "audit_uniform", "bit_counts", "layout"]
+__all__ = ["BITS_FROM", "Auditing", "audit_uniform", "bit_counts", "layout"]
 
 
 def layout(change: npt.NDArray[np.bool_], role: npt.NDArray[Any]) -> tuple[int, int] | None:
@@ -66,6 +66,9 @@ def layout(change: npt.NDArray[np.bool_], role: npt.NDArray[Any]) -> tuple[int, 
     return m, j
 
 
+BITS_FROM = 1 << 10
+"""The rounds from which a block's items are counted by their bits (:func:`bit_counts`:
+fewer, and the bins of its lanes cost more than counting the items)."""
 _LANE = 11
 _BITS = ((np.arange(1 << _LANE)[:, None] >> np.arange(_LANE)) & 1).astype(np.float64)
 """Row v: the bits of v (a lane's value), as floats for a matrix product."""
@@ -160,7 +163,8 @@ def audit_uniform(
     banker = byte_counts(cats[j::m], L)
     player = byte_counts(cats, L)
     player[: len(banker)] -= banker
-    if auditor.identity and hs == ids.shape[1]:  # an item at most once in a round
+    if auditor.identity and hs == ids.shape[1] and rounds >= BITS_FROM:  # an item at most
+        # once in a round
         unit = bit_counts(r_or, U)
     else:
         dealt = ids[:, :hs]
