@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -516,6 +517,13 @@ def _serve_parser(sub: Any) -> None:
     sv.set_defaults(run=module_command("solver.serve.command", "cli_serve"))
 
 
+@functools.cache
+def _shared_parser() -> _Parser:
+    """The parser, built once per process (~10 ms; a process calling :func:`main` many
+    times, as a test worker does, built it once a call)."""
+    return _parser()
+
+
 def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 disagreement found, 2 bad input)."""
     out = out or sys.stdout
@@ -524,13 +532,16 @@ def main(argv: Sequence[str] | None = None, out: Any = None, err: Any = None) ->
         # a file name that is not UTF-8 (surrogate escapes) is written back as its bytes
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="surrogateescape")
-    parser = _parser()
+    parser = _shared_parser()
     try:
         words = list(sys.argv[1:] if argv is None else argv)
         tail = None  # `bull probe GAME [OPTIONS] -- CMD [ARGS...]`: the command as given
         if "--" in words and "probe" in words[: words.index("--")]:
             words, tail = words[: words.index("--")], words[words.index("--") + 1 :]
         args = parser.parse_args(words)
+        for name, value in vars(args).items():  # a list default is the parser's own: copied
+            if isinstance(value, list):
+                setattr(args, name, list(value))
         if tail is not None:
             args.command = tail
     except _ArgError as exc:

@@ -257,6 +257,32 @@ def test_help_and_version() -> None:
     assert code == 0
 
 
+def test_one_parser_serves_every_call_and_keeps_nothing_between_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """:func:`main` builds its parser once per process; a list option's default is
+    copied into each call's arguments, so a command that changes it changes nothing
+    the next call sees."""
+    from solver import cli
+
+    parser = cli._shared_parser()
+    verify = next(a for a in parser._actions if a.dest == "command").choices["verify"]
+    seen: list[list[str]] = []
+
+    def run(args: object, out: object) -> int:
+        column = args.column  # type: ignore[attr-defined]
+        seen.append(list(column))
+        column.append("hand=changed")
+        return 0
+
+    monkeypatch.setitem(verify._defaults, "run", run)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["verify", "niuniu", "a.csv", "--column", "hand=cards"], out, err) == 0
+    assert main(["verify", "niuniu", "a.csv"], out, err) == 0
+    assert main(["verify", "niuniu", "a.csv"], out, err) == 0
+    assert seen == [["hand=cards"], [], []] and cli._shared_parser() is parser
+
+
 def test_console_script_and_module_entry_point(niuniu_tables: Path) -> None:
     proc = subprocess.run(
         [

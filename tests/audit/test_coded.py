@@ -70,17 +70,33 @@ def test_codes_read_in_sql_mean_what_the_parser_says(tmp_path: Path) -> None:
     assert any(m == "result: not readable" for _, m in want["malformed_rows"])
 
 
-def test_the_audits_one_gather_settlement_is_the_games_own() -> None:
+def test_the_audits_one_gather_settlement_is_the_games_own(monkeypatch: Any) -> None:
     """The audit settles Niu Niu from one small code per hand (and one gather in the grid
     of every pair of codes): the same winner and net as ``play.settle_batch``, for rule
-    sets with and without the grid, bets and a commission."""
+    sets with and without the grid, bets, a commission and ties to the banker (the
+    preset's hand table, settled otherwise). The codes are kept per table columns: the
+    second round of rule sets makes none anew and still settles every deal right."""
     import numpy as np
 
+    from solver.games.niuniu import audit
     from solver.games.niuniu.play import settle_batch
 
+    made: list[int] = []
+    make = audit._make_codes
+
+    def counted(*args: Any) -> Any:
+        made.append(1)
+        return make(*args)
+
+    monkeypatch.setattr(audit, "_CODES", {})
+    monkeypatch.setattr(audit, "_make_codes", counted)
+    banker = {"game": "niuniu", "base": "classic", "name": "ties_banker", "on_tie": "banker"}
     rng = np.random.default_rng(3)
-    for rules, opts in (("classic", {}), ("classic", {"bet": "double", "commission": 0.1}),
-                        ("casino", {}), ("no_faces", {})):  # fmt: skip
+    cases: list[tuple[Any, dict[str, Any]]] = [
+        ("classic", {}), ("classic", {"bet": "double", "commission": 0.1}), ("casino", {}),
+        (banker, {}), ("no_faces", {}),
+    ]  # fmt: skip
+    for rules, opts in cases + cases[::-1]:
         spec = load_spec("niuniu", rules, opts, None)
         deals = np.array([rng.choice(spec.deck, 10, replace=False) for _ in range(20_000)])
         p, b = deals[:, :5].astype(np.uint8), deals[:, 5:].astype(np.uint8)
@@ -89,6 +105,9 @@ def test_the_audits_one_gather_settlement_is_the_games_own() -> None:
         want = settle_batch(p, b, rules, bet=opts.get("bet"), commission=opts.get("commission"))
         assert np.array_equal(net, want), rules
         assert np.array_equal(winner, np.where(want > 0, 0, np.where(want < 0, 1, 2))), rules
+    # classic's two bets share codes, the other rule sets do not; the last three made
+    # are kept, so going back only classic's are made again
+    assert len(made) == 4 + 1
 
 
 def test_ranges_of_whole_rounds_in_worker_processes_give_the_single_readers_result(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -191,6 +192,94 @@ def hand_space(rules: Any) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class _Dense:
+    """The distinct hand values' dense codes (see :func:`_make_codes`)."""
+
+    code_of: npt.NDArray[np.uint16]
+    v_raw: npt.NDArray[np.int64]
+    v_cat: npt.NDArray[np.int8]
+    v_str: npt.NDArray[np.intp]
+    k: int
+    grid: npt.NDArray[np.uint8] | None
+    both: npt.NDArray[np.uint16] | None
+    shift: int
+
+
+@dataclass(frozen=True)
+class _Codes:
+    """The hands' values coded for the audit's gathers (see :func:`_codes`)."""
+
+    packed: npt.NDArray[np.uint32]
+    of_raw: npt.NDArray[np.int8]
+    dense: _Dense | None  # None: more values than a uint16 code holds
+
+
+_CODES: dict[tuple[Any, ...], tuple[tuple[npt.NDArray[Any], ...], _Codes | None]] = {}
+"""The last few rule sets' codes, by the identity of the table columns they come from
+and what else they depend on. The columns are held here, so an identity is never
+reused while its entry lives: a process that audits or deals under the same rules
+again (a test worker, ``bull serve``) skips the sort and the search over every hand."""
+
+
+def _codes(
+    cat: npt.NDArray[Any],
+    raw: npt.NDArray[Any],
+    strength: npt.NDArray[Any],
+    banker_ties: bool,
+    n_raw: int,
+    source: tuple[tuple[npt.NDArray[Any], ...], tuple[Any, ...]] | None = None,
+) -> _Codes | None:
+    """:func:`_make_codes`, kept per ``source``: the table columns ``cat``, ``raw`` and
+    ``strength`` come from and anything else ``cat`` depends on (the audited labels)."""
+    if source is None:
+        return _make_codes(cat, raw, strength, banker_ties, n_raw)
+    cols, more = source
+    key = (*map(id, cols), *more, banker_ties, n_raw)
+    hit = _CODES.get(key)
+    if hit is not None:
+        return hit[1]
+    got = _make_codes(cat, raw, strength, banker_ties, n_raw)
+    while len(_CODES) >= 3:
+        _CODES.pop(next(iter(_CODES)))
+    _CODES[key] = (cols, got)
+    return got
+
+
+def _make_codes(
+    cat: npt.NDArray[Any],
+    raw: npt.NDArray[Any],
+    strength: npt.NDArray[Any],
+    banker_ties: bool,
+    n_raw: int,
+) -> _Codes | None:
+    """Each hand's value (strength, raw category) as one uint32 (None when they do not
+    pack) and, when the distinct values fit a uint16, their dense codes (with the
+    audited category in the top bits when it fits too), and the settlement grid of
+    every pair of codes when they are few."""
+    pk = _packed(cat, raw, strength)
+    if pk is None:
+        return None
+    packed, of_raw = pk
+    values = np.unique(packed)  # (a sort, then a search: twice as fast as an inverse)
+    if len(values) > 1 << 16:
+        return _Codes(packed, of_raw, None)
+    code_of = np.searchsorted(values, packed).astype(np.uint16)  # its value, densely
+    v_raw = (values & np.uint32(15)).astype(np.int64)
+    v_cat = of_raw[v_raw]
+    v_str = np.unique(values >> np.uint32(4), return_inverse=True)[1].reshape(-1)
+    k = len(values)
+    small = k <= _GRID and 2 * n_raw < 255
+    grid = _grid(v_str, v_raw, k, banker_ties, n_raw) if small else None
+    # the code and the audited category of each hand in one uint16 (the category in
+    # the top bits) when both fit: one gather serves both
+    shift = int(max(k - 1, 1)).bit_length()
+    both = None
+    if int(v_cat.min(initial=0)) >= 0 and int(v_cat.max(initial=0)) < 1 << (16 - shift):
+        both = code_of | (v_cat[code_of].astype(np.uint16) << np.uint16(shift))
+    return _Codes(packed, of_raw, _Dense(code_of, v_raw, v_cat, v_str, k, grid, both, shift))
+
+
 def audit_spec(
     rules: Any,
     options: Mapping[str, Any],
@@ -215,6 +304,7 @@ def audit_spec(
     labels = list(fig["labels"])
     expected = [Fraction(n, fig["total"]) for n in fig["counts"]]
     index = {lb: i for i, lb in enumerate(labels)}
+    source = None  # the table columns the arrays come from (their codes are kept)
     if arrays is None:
         t = rules_table(r, tables)
         cat = np.asarray(t.column(f"{r.name}_category"))
@@ -229,6 +319,7 @@ def audit_spec(
             "raw_category": cat.astype(np.int8),
             "figures": np.array(json.dumps(fig)),
         }
+        source = ((cat, strength_col), tuple(labels))
     cat_col, str_col, raw_cat = arrays["category"], arrays["strength"], arrays["raw_category"]
 
     def lookup(ids: npt.NDArray[np.uint8], cols: list[Any]) -> list[npt.NDArray[Any]]:
@@ -271,8 +362,9 @@ def audit_spec(
         b_cat, b_str = lookup(banker, [raw_cat, str_col])
         return outcome(p_str, b_str, p_cat, b_cat)
 
-    pk = _packed(cat_col, raw_cat, str_col)
-    if pk is None:
+    n_raw = len(row)  # grid cells: a win with raw r, a loss to raw r, a push
+    codes = _codes(cat_col, raw_cat, str_col, banker_ties, n_raw, source)
+    if codes is None:
 
         def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
             cat, raw, st = lookup(ids, [cat_col, raw_cat, str_col])
@@ -283,66 +375,52 @@ def audit_spec(
         ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
             return outcome(p["strength"], b["strength"], p["raw"], b["raw"])
 
+    elif codes.dense is None:  # more hand values than a uint16 code holds
+        packed, of_raw = codes.packed, codes.of_raw
+
+        def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
+            """One gather per hand: ``packed`` (strength, raw category), ``category``."""
+            v = lookup(ids, [packed])[0]
+            return {"category": of_raw[v & np.uint32(15)], "packed": v}
+
+        def settle_values(
+            p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
+        ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
+            """:func:`settle` from the hands' looked-up values (:func:`evaluate`)."""
+            pv, bv = p["packed"], b["packed"]
+            four, low = np.uint32(4), np.uint32(15)
+            return outcome(pv >> four, bv >> four, pv & low, bv & low)
+
     else:
-        packed, of_raw = pk
-        values = np.unique(packed)  # (a sort, then a search: twice as fast as an inverse)
-        if len(values) > 1 << 16:  # more hand values than a uint16 code holds
+        d = codes.dense
+        code_of, v_raw, v_cat, v_str = d.code_of, d.v_raw, d.v_cat, d.v_str
+        k, grid, both, shift = d.k, d.grid, d.both, d.shift
+        amount = np.concatenate([won, lost, [0.0]])
+        who = np.array([0] * n_raw + [1] * n_raw + [2], dtype=np.int8)
+        low = np.uint16((1 << shift) - 1)
 
-            def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
-                """One gather per hand: ``packed`` (strength, raw category), ``category``."""
-                v = lookup(ids, [packed])[0]
-                return {"category": of_raw[v & np.uint32(15)], "packed": v}
+        def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
+            """One small gather per hand: its value's dense code, and ``category``."""
+            if both is not None:
+                v = lookup(ids, [both])[0]
+                return {"category": v >> np.uint16(shift), "code": v & low}
+            c = lookup(ids, [code_of])[0]
+            return {"category": v_cat[c], "code": c}
 
-            def settle_values(
-                p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
-            ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
-                """:func:`settle` from the hands' looked-up values (:func:`evaluate`)."""
-                pv, bv = p["packed"], b["packed"]
-                four, low = np.uint32(4), np.uint32(15)
-                return outcome(pv >> four, bv >> four, pv & low, bv & low)
-
-        else:
-            code_of = np.searchsorted(values, packed).astype(np.uint16)  # its value, densely
-            v_raw = (values & np.uint32(15)).astype(np.int64)
-            v_cat = of_raw[v_raw]
-            v_str = np.unique(values >> np.uint32(4), return_inverse=True)[1].reshape(-1)
-            k = len(values)
-            n_raw = len(row)  # grid cells: a win with raw r, a loss to raw r, a push
-            small = k <= _GRID and 2 * n_raw < 255
-            grid = _grid(v_str, v_raw, k, banker_ties, n_raw) if small else None
-            amount = np.concatenate([won, lost, [0.0]])
-            who = np.array([0] * n_raw + [1] * n_raw + [2], dtype=np.int8)
-
-            # the code and the audited category of each hand in one uint16 (the
-            # category in the top bits) when both fit: one gather serves both
-            shift = int(max(k - 1, 1)).bit_length()
-            both = None
-            if int(v_cat.min(initial=0)) >= 0 and int(v_cat.max(initial=0)) < 1 << (16 - shift):
-                both = code_of | (v_cat[code_of].astype(np.uint16) << np.uint16(shift))
-            low = np.uint16((1 << shift) - 1)
-
-            def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
-                """One small gather per hand: its value's dense code, and ``category``."""
-                if both is not None:
-                    v = lookup(ids, [both])[0]
-                    return {"category": v >> np.uint16(shift), "code": v & low}
-                c = lookup(ids, [code_of])[0]
-                return {"category": v_cat[c], "code": c}
-
-            def settle_values(
-                p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
-            ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
-                """:func:`settle` from the hands' codes (:func:`evaluate`; arrays that
-                broadcast): one gather in the grid of every pair of codes when it is
-                small, else by strength."""
-                pc_, bc_ = p["code"], b["code"]
-                if grid is None:
-                    return outcome(v_str[pc_], v_str[bc_], v_raw[pc_], v_raw[bc_])
-                at = pc_.astype(np.int32)
-                at *= k
-                at += bc_
-                cell = np.take(grid, at)  # (np.take: the int32 index as it is)
-                return np.take(who, cell), np.take(amount, cell)
+        def settle_values(
+            p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
+        ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
+            """:func:`settle` from the hands' codes (:func:`evaluate`; arrays that
+            broadcast): one gather in the grid of every pair of codes when it is
+            small, else by strength."""
+            pc_, bc_ = p["code"], b["code"]
+            if grid is None:
+                return outcome(v_str[pc_], v_str[bc_], v_raw[pc_], v_raw[bc_])
+            at = pc_.astype(np.int32)
+            at *= k
+            at += bc_
+            cell = np.take(grid, at)  # (np.take: the int32 index as it is)
+            return np.take(who, cell), np.take(amount, cell)
 
     pw, pl, pp = (Fraction(x) for x in fig["outcome"])
     return {
