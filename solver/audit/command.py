@@ -21,7 +21,7 @@ from typing import Any
 
 from solver import games
 from solver.audit.batch import Partial
-from solver.audit.fairness import ALPHA
+from solver.audit.fairness import ALPHA, POWER, noncentrality_needed
 from solver.audit.findings import (
     DEFAULT_BULL_RATE,
     fairness_tests,
@@ -203,7 +203,7 @@ def _run_engine(
         scope = scope_columns(names, key)
         part = run_duckdb(
             spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope,
-            types=types, meanwhile=lambda: hold_ahead(spec),
+            types=types, meanwhile=lambda: _ahead(spec),
         )  # fmt: skip
         return part, mapping, scope
     from solver.audit.spark_engine import run_spark, spark_columns
@@ -216,6 +216,17 @@ def _run_engine(
         per_file=per_file, scope=scope,
     )  # fmt: skip
     return part, mapping, scope
+
+
+def _ahead(spec: Any) -> None:
+    """The statistics' work that needs the rule set alone, done while the DuckDB
+    engine's workers read the logs (see :func:`~solver.audit.duckdb_engine.run_duckdb`):
+    the hold check's covariance, and the power searches of the tests' likely degrees of
+    freedom (each kept for this process)."""
+    hold_ahead(spec)
+    dfs = {1, 2, len(spec.labels) - 1, len(spec.unit_names) - 1, len(spec.net or ()) - 1}
+    for df in sorted(d for d in dfs if d > 0):
+        noncentrality_needed(df, ALPHA, POWER)  # (as rounds_needed asks: the same key)
 
 
 def shoe_hint(game: str, spec: Any, most: int) -> str:
