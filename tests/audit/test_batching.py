@@ -65,7 +65,7 @@ def test_batches_and_threads_do_not_change_the_result(tmp_path: Path) -> None:
     spec = load_spec("niuniu", None, {}, None)
     results = []
     # (blocks: a batch's whole rounds audited in blocks of about this many rows)
-    for size, workers, block in [(len(t), 1, len(t)), (29, 1, 1 << 18), (500, 2, 7),
+    for size, workers, block in [(len(t), 1, len(t)), (29, 1, 1 << 18), (500, 2, 40),
                                  (1001, 3, 100)]:  # fmt: skip
         a = Auditor(spec, ["table"], workers=workers, block_rows=block)
         part = a.run(t.to_batches(max_chunksize=size))

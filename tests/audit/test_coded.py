@@ -169,7 +169,7 @@ def test_cuts_read_with_pyarrow_are_duckdbs(tmp_path: Path) -> None:
 
     ids = [1, 1, None, None, 2, 2, 2, None, 3, 3, 4, 4, 4, 4, 5, 6, 6, 7]
     back = [3, 3, 1, 1, 2, 2, 5, 5, 4]
-    for typ, order in itertools.product((pa.int64(), pa.string(), pa.int16()), (ids, back)):
+    for typ, order in itertools.product((pa.int16(), pa.string()), (ids, back)):
         vals = [None if v is None else str(v) if typ == pa.string() else v for v in order]
         path = str(tmp_path / "r.parquet")
         pq.write_table(pa.table({"round": pa.array(vals, typ), "x": vals}), path,
@@ -178,7 +178,7 @@ def test_cuts_read_with_pyarrow_are_duckdbs(tmp_path: Path) -> None:
         assert list(mine) == list(duck) == ["round", "x"]  # text where DuckDB reads VARCHAR
         assert [t == "VARCHAR" for t in mine.values()] == [t == "VARCHAR" for t in duck.values()]
         assert (mine["round"] == "VARCHAR") == (typ == pa.string())
-        for parts, window in itertools.product((2, 3, 4, 7), (1, 2, 100)):
+        for parts, window in itertools.product((2, 3, 7), (1, 100)):
             import solver.audit.duckdb_engine as engine
 
             was, engine._WINDOW = engine._WINDOW, window
