@@ -262,6 +262,22 @@ def test_block_encoder_declines_names_needing_escapes() -> None:
     assert Encoder(["[4:2]", "10S"], "hand").ok
 
 
+def test_cover_classes_are_made_once_per_space_and_seed() -> None:
+    """The cover's hands (one per class) are made once per question space and seed in a
+    process: the same hands again, each caller its own lists; another seed, others."""
+    from solver.probe import plan
+
+    sp = plan.space("niuniu", "classic")
+    plan._classes.cache_clear()
+    a, b = plan.classes(sp, 3), plan.classes(sp, 3)
+    assert a == b and a[0] is not b[0] and plan._classes.cache_info().hits == 1
+    a[0].append(99)
+    assert plan.classes(sp, 3)[0] == b[0] and plan.classes(sp, 4) != b
+    # one hand per class: 6,175 rank multisets of 5 with at most 4 of a rank, each
+    # mixed, and in one suit or with two suits when the ranks allow
+    assert len({tuple(sorted(h)) for h in b}) == len(b) > 6_175
+
+
 def test_vector_rows_are_kept_per_rule_content(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -173,6 +173,10 @@ def _niuniu_rows(n: int, seed: int) -> list[dict[str, Any]]:
     r = np.sort(cards >> 2, axis=1)
     trips = (r[:, 0] == r[:, 2]) | (r[:, 1] == r[:, 3]) | (r[:, 2] == r[:, 4])
     got["has_bull"] = np.where(trips, ~got["has_bull"], got["has_bull"])
+    from solver.games.niuniu.hands import evaluate_arrays
+
+    srt = np.sort(cards, axis=1)
+    masks = evaluate_arrays(srt, rules)["bull_mask"]  # the bull of each sorted hand
     rows = []
     for i in range(n):
         row: dict[str, Any] = {
@@ -189,11 +193,8 @@ def _niuniu_rows(n: int, seed: int) -> list[dict[str, Any]]:
             row["points"] = None
             row["has_bull"] = None
         elif r < 0.2 and truth["has_bull"][i]:
-            from solver.games.niuniu.hands import evaluate_arrays
-
-            srt = np.sort(cards[i : i + 1], axis=1)
-            mask = int(evaluate_arrays(srt, rules)["bull_mask"][0])
-            row["bull"] = " ".join(CARD_NAMES[srt[0, p]] for p in range(5) if mask >> p & 1)
+            mask = int(masks[i])
+            row["bull"] = " ".join(CARD_NAMES[srt[i, p]] for p in range(5) if mask >> p & 1)
         rows.append(row)
     return rows
 

@@ -192,7 +192,13 @@ def _suited(ranks: tuple[int, ...], pattern: str, rng: np.random.Generator) -> l
 
 
 def classes(sp: Space, seed: int = 0, tiles: int = 8_000) -> list[list[int]]:
-    """The cover: one hand per class (module docstring), seeded."""
+    """The cover: one hand per class (module docstring), seeded (the same hands for the
+    same space and seed: made once in a process, each caller given its own lists)."""
+    return [list(hand) for hand in _classes(sp, seed, tiles)]
+
+
+@lru_cache(maxsize=8)
+def _classes(sp: Space, seed: int, tiles: int) -> tuple[tuple[int, ...], ...]:
     rng = np.random.default_rng(seed)
     out: list[list[int]] = []
     for k in sp.sizes:
@@ -219,7 +225,7 @@ def classes(sp: Space, seed: int = 0, tiles: int = 8_000) -> list[list[int]]:
                 hand = list(multis[j])
                 rng.shuffle(hand)
                 out.append(hand)
-    return out
+    return tuple(tuple(hand) for hand in out)
 
 
 def _units_of(sp: Space, ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:

@@ -64,3 +64,44 @@ def test_a_commission_only_rule_file_reuses_the_preset_hand_table(
     f.write_text(json.dumps(ranked))
     assert nn.evaluate("AS AH 2S 2H 4D", str(f), tables=cache).category == nh.Category.NO_BULL
     assert any(p.name.startswith("niuniu-") for p in (cache / "rules").iterdir())
+
+
+def test_a_rule_files_table_holds_its_own_columns_on_the_presets_hands(
+    tmp_path: Path, niuniu_tables: Path
+) -> None:
+    """A rule file that ranks hands its own way gets a table of its two own columns; the
+    hands and their facts are read from the preset table of its deck. Where no preset
+    table is, the same rule set's table is built whole, also over a file of own columns
+    found there; and every column and row reads the same from either."""
+    import pyarrow.parquet as pq
+
+    from solver.games.niuniu.source import rules_table
+    from solver.store import custom
+
+    cache = tmp_path / "tables"
+    cache.mkdir()
+    for name in ("niuniu.parquet", "MANIFEST.json", "current", "sets"):
+        (cache / name).symlink_to(niuniu_tables / name)
+    rules = load_rules(
+        {"game": "niuniu", "base": "classic", "name": "own", "tie_break": "rank_by_rank"}
+    )
+    said: list[str] = []
+    custom._OPEN.clear()
+    thin = rules_table(rules, cache, notice=said.append)
+    assert pq.read_schema(thin.path).names == ["own_category", "own_strength"]
+    alone = tmp_path / "alone"  # a tables directory without the preset table
+    alone.mkdir()
+    whole_path = custom.rule_table_path("niuniu", rules.to_data(), alone)
+    whole_path.parent.mkdir(parents=True, exist_ok=True)
+    whole_path.write_bytes(thin.path.read_bytes())  # a file of own columns, no preset table
+    whole = rules_table(rules, alone, notice=said.append)
+    assert len(said) == 2 and "building" in said[1]
+    assert pq.read_schema(whole.path).names == whole.column_names == thin.column_names
+    assert len(whole.column_names) == 19
+    rows = np.random.default_rng(5).integers(0, rules.hands, 200)
+    got, want = thin.rows(rows, thin.column_names), whole.rows(rows, whole.column_names)
+    for c in whole.column_names:
+        assert np.array_equal(thin.column(c), whole.column(c)), c
+        assert np.array_equal(got[c], want[c]), c
+    cards = thin.columns([f"c{i}" for i in range(5)])
+    assert np.array_equal(np.stack(list(cards.values()), axis=1), all_subsets(52, 5))

@@ -49,7 +49,9 @@ __all__ = [
     "categories",
     "compiled_arrays",
     "evaluate_arrays",
+    "hand_columns",
     "hand_shape",
+    "own_table",
     "rule_columns",
     "special_flags",
     "strength_arrays",
@@ -383,6 +385,29 @@ def build_table(
         notes["has_bull"] = bull
         notes["bull"] += "; the first triple reaching the hand's points"
     return make_table(name, cols, rule_data, notes | extra)
+
+
+def hand_columns(rules: NiuNiuRules) -> list[str]:
+    """The columns of :func:`build_table` that every rule set of its deck shares (the
+    hands and their facts), in its order."""
+    shoe = ["weight"] if rules.decks > 1 else []
+    return [*(f"c{i}" for i in range(5)), "has_bull", "points", "bull_mask",
+            *(f"bull{i}" for i in range(3)), "n_bulls", *TABLE_FLAGS, *shoe]  # fmt: skip
+
+
+def own_table(rules: NiuNiuRules) -> Any:
+    """A rule file's own columns (category and strength) in the rows of
+    :func:`build_table`, and nothing else: its table when the preset table of its deck
+    holds the :func:`hand_columns` (:class:`~solver.store.custom.OnBase` reads them)."""
+    from solver.store.tables import make_table
+
+    name = table_name(rules)
+    notes = {
+        "on_base": name,
+        "from_base": hand_columns(rules),
+        "category": {c.label: int(c) for c in Category},
+    }
+    return make_table(name, rule_columns(rules).columns, {rules.name: rules.to_data()}, notes)
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ def rules_table(
     the committed preset table (also for a rule file that changes only a preset's
     settlement: :func:`hand_twin`), or the rule file's own (built on first use;
     ``notice`` receives the line that says so, default stderr)."""
-    from solver.games.niuniu.hands import build_table, table_name
+    from solver.games.niuniu.hands import build_table, hand_columns, own_table, table_name
     from solver.store.custom import rule_table
     from solver.store.tables import open_table
 
@@ -95,6 +95,7 @@ def rules_table(
         tables,
         rows=rules.hands,
         notice=notice,
+        own=(hand_columns(rules), lambda: own_table(rules)),  # the rest: the preset table's
     )
 
 
