@@ -16,6 +16,7 @@ identical results.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -66,6 +67,8 @@ __all__ = [
 ]
 
 PAD = 255
+BLOCK_ROWS = 1 << 18
+"""The rows of a block of whole rounds audited at once (see :class:`Auditor`)."""
 
 
 class Auditor:
@@ -85,8 +88,14 @@ class Auditor:
         workers: int = 1,
         files: Sequence[str] | None = None,
         fast: bool = True,
+        block_rows: int = BLOCK_ROWS,
     ) -> None:
         self.spec = spec
+        self.block_rows = max(1, block_rows)
+        """A batch's whole rounds are audited in blocks of about this many rows (cut
+        where a round starts): a block's arrays stay in the cache, and a reader's large
+        batches leave fewer rounds held back across batches (each one a block of its
+        own when the next batch comes)."""
         self.files = files
         """Set: the ``scope`` column is the file (its place in ``files``, or its path),
         which the examples name by its base name."""
@@ -153,10 +162,15 @@ class Auditor:
                 return
             self._submit(seam, self._changes(seam))
             t, change = t.slice(start), change[start:]
-        last_start = int(np.flatnonzero(change)[-1])
+        starts = np.flatnonzero(change)
+        last_start = int(starts[-1])
         self.carry = t.slice(last_start)
-        if last_start:
-            self._submit(t.slice(0, last_start), change[:last_start])
+        # the whole rounds before it, in blocks of about block_rows rows
+        want = np.arange(self.block_rows, last_start, self.block_rows)
+        cuts = np.unique(starts[np.searchsorted(starts, want)]).tolist()
+        for a, b in itertools.pairwise([0, *cuts, last_start]):
+            if b > a:
+                self._submit(t.slice(a, b - a), change[a:b])
 
     def _changes(self, t: pa.Table) -> npt.NDArray[np.bool_]:
         scope = column(t, "scope") if "scope" in t.column_names else None
@@ -213,8 +227,6 @@ class Auditor:
         n = t.num_rows
         part.rows = n
         rnd_arr = RoundKeys(t, self.files)
-        first_row = np.flatnonzero(change)
-        n_rounds = len(first_row)
         bad = np.zeros(n, dtype=bool)
         msgs: dict[int, str] = {}
         if rnd_arr.null_count:
@@ -243,6 +255,8 @@ class Auditor:
                 if done is not None:
                     return done
         # rounds: one banker, at least one player, no item dealt twice
+        first_row = np.flatnonzero(change)
+        n_rounds = len(first_row)
         rid = np.cumsum(change) - 1  # round index of every row
         good: npt.NDArray[np.bool_] | None = None
         if bad.any():
@@ -397,23 +411,23 @@ class Auditor:
                 dup[i] = True
         # a readable hand that repeats an item: an impossible deal (its round's), not a
         # malformed row (a shoe's log audited with one deck's rules)
-        whole = np.zeros(n, dtype=bool)  # every item of the set (looked at where it counts)
         maybe = np.flatnonzero(bad | dup)
-        if len(maybe):
+        if len(maybe):  # (else no row is bad or repeats an item: nothing to sort out)
+            whole = np.zeros(n, dtype=bool)  # every item of the set (where it counts)
             sub = ids[maybe]
             dealt_ok = self.real[sub[:, :hs]].all(axis=1)
             whole[maybe] = dealt_ok & self.in_deck[sub[:, hs:]].all(axis=1)
-        cand = np.flatnonzero(bad & whole & ~dup)
-        if len(cand):
-            sub = ids[cand]
-            real = sub != PAD
-            r = np.broadcast_to(np.arange(len(cand))[:, None], sub.shape)[real]
-            key = r * self.n_units + self.unit[sub[real]]
-            per = np.bincount(key, minlength=len(cand) * self.n_units)
-            over = (per.reshape(len(cand), self.n_units) > self.spec.copies[None, :]).any(axis=1)
-            dup[cand[over]] = True
-        dup &= whole
-        bad = bad & ~dup
+            cand = np.flatnonzero(bad & whole & ~dup)
+            if len(cand):
+                sub = ids[cand]
+                real = sub != PAD
+                r = np.broadcast_to(np.arange(len(cand))[:, None], sub.shape)[real]
+                key = r * self.n_units + self.unit[sub[real]]
+                per = np.bincount(key, minlength=len(cand) * self.n_units)
+                over = (per.reshape(len(cand), self.n_units) > self.spec.copies).any(axis=1)
+                dup[cand[over]] = True
+            dup &= whole
+            bad = bad & ~dup
         # no PAD, nothing off the deck
         plain = bool(ids.max(initial=0) < len(spec.deck) if self.dense else self.real[ids].all())
         if plain or (self.real[ids[:, :hs]].all() and self.in_deck[ids[:, hs:]].all()):

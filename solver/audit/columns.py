@@ -36,6 +36,8 @@ __all__ = [
     "NotInRoundOrder",
     "Pick",
     "RoundKeys",
+    "Rows",
+    "all_finite",
     "arrow_of",
     "changes",
     "column",
@@ -43,6 +45,7 @@ __all__ = [
     "label",
     "number",
     "raw_values",
+    "rows_of",
     "text_of",
     "validity",
 ]
@@ -74,13 +77,25 @@ def column(t: pa.Table, name: str) -> pa.Array:
 
 Pick = Callable[[npt.NDArray[Any]], npt.NDArray[Any]]
 """A column's values at some rows (``x[rows]``, by a faster way)."""
+Rows = npt.NDArray[np.int64] | Callable[[], npt.NDArray[np.int64]]
+"""Row numbers, or what makes them when they are first needed (with a :data:`Pick`
+they seldom are: only for the rows to parse, or to name)."""
+
+
+def rows_of(rows: Rows) -> npt.NDArray[np.int64]:
+    """The row numbers of ``rows``, made if need be.
+
+    >>> rows_of(lambda: np.arange(2)).tolist(), rows_of(np.array([3])).tolist()
+    ([0, 1], [3])
+    """
+    return rows() if callable(rows) else rows
 
 
 def label(
     t: pa.Table,
     key: str,
     labels: dict[str, int],
-    rows: npt.NDArray[np.int64] | None = None,
+    rows: Rows | None = None,
     pick: Pick | None = None,
 ) -> Parsed:
     """:func:`~solver.kit.parse.parse_label` of column ``key`` (of ``rows``; None: all),
@@ -90,13 +105,13 @@ def label(
     ``rows`` (for ``code[rows]``); the values are int8 then, else int64."""
     raw = column(t, key)
     if key + "#" not in t.column_names:
-        return parse_label(raw if rows is None else raw.take(pa.array(rows)), key, labels)
+        return parse_label(raw if rows is None else raw.take(pa.array(rows_of(rows))), key, labels)
     codes = column(t, key + "#")
     code = raw_values(codes)
     if codes.null_count:  # rows the SQL left to the parser
         code = np.where(validity(codes), code, np.int8(UNKNOWN))
     if rows is not None:
-        code = code[rows] if pick is None else pick(code)
+        code = code[rows_of(rows)] if pick is None else pick(code)
     code = code.astype(np.int64) if pick is None else code.astype(np.int8)  # a copy
     known = code >= 0
     if known.all():
@@ -105,7 +120,8 @@ def label(
     rest = np.flatnonzero(code == UNKNOWN)
     if not len(rest):
         return Parsed(code, known, np.zeros(len(code), dtype=bool))
-    sub = parse_label(raw.take(pa.array(rest if rows is None else rows[rest])), key, labels)
+    sub = parse_label(raw.take(pa.array(rest if rows is None else rows_of(rows)[rest])), key,
+                      labels)  # fmt: skip
     stated, bad = known.copy(), np.zeros(len(code), dtype=bool)
     code[rest], stated[rest], bad[rest] = sub.value, sub.stated, sub.bad
     return Parsed(code, stated, bad, {int(rest[i]): m for i, m in sub.messages.items()})
@@ -132,22 +148,35 @@ def validity(arr: pa.Array) -> npt.NDArray[np.bool_]:
     return np.unpackbits(bits, bitorder="little")[arr.offset : arr.offset + len(arr)].view(bool)
 
 
-def number(
-    arr: pa.Array, name: str, rows: npt.NDArray[np.int64], pick: Pick | None = None
-) -> Parsed:
+def number(arr: pa.Array, name: str, rows: Rows, pick: Pick | None = None) -> Parsed:
     """:func:`~solver.kit.parse.parse_float` of ``arr[rows]``; a float64 column is read
     from its buffers (no Arrow take; ``pick``: for ``x[rows]``)."""
     if arr.type != pa.float64():
-        return parse_float(arr.take(pa.array(rows)), name)
-    at = (lambda x: x[rows]) if pick is None else pick
+        return parse_float(arr.take(pa.array(rows_of(rows))), name)
+    at = (lambda x: x[rows_of(rows)]) if pick is None else pick
     values = at(raw_values(arr))
-    stated = at(validity(arr)) if arr.null_count else np.ones(len(rows), dtype=bool)
-    finite = np.isfinite(values)
-    if not finite.all() and (stated & ~finite).any():  # the messages name the values
-        return parse_float(arr.take(pa.array(rows)), name)
+    stated = at(validity(arr)) if arr.null_count else np.ones(len(values), dtype=bool)
+    if not all_finite(values) and (stated & ~np.isfinite(values)).any():  # the messages
+        return parse_float(arr.take(pa.array(rows_of(rows))), name)  # name the values
     every = bool(stated.all())
     return Parsed(values if every else np.where(stated, values, 0.0), stated,
                   np.zeros(len(stated), dtype=bool))  # fmt: skip
+
+
+def all_finite(x: npt.NDArray[np.floating[Any]]) -> bool:
+    """Whether every value of ``x`` is finite: by its sum when that is finite (a NaN or
+    an infinity makes it NaN or infinite; one pass, no array of flags), else value by
+    value (finite values whose sum overflows).
+
+    >>> all_finite(np.array([1.0, -2.0])), all_finite(np.array([1e308, 1e308, np.nan]))
+    (True, False)
+    >>> all_finite(np.array([1e308, 1e308]))
+    True
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(x)):
+            return True
+    return bool(np.isfinite(x).all())
 
 
 def changes(rnd: pa.Array, scope: pa.Array | None = None) -> npt.NDArray[np.bool_]:

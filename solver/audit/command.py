@@ -21,7 +21,7 @@ from typing import Any
 
 from solver import games
 from solver.audit.batch import Partial
-from solver.audit.fairness import ALPHA
+from solver.audit.fairness import ALPHA, POWER, noncentrality_needed
 from solver.audit.findings import (
     DEFAULT_BULL_RATE,
     fairness_tests,
@@ -29,7 +29,7 @@ from solver.audit.findings import (
     list_groups,
     not_run,
 )
-from solver.audit.hold import hold_checks
+from solver.audit.hold import hold_ahead, hold_checks
 from solver.audit.logs import (
     check_logs,
     engine_view,
@@ -195,14 +195,15 @@ def _run_engine(
     """The audit's partial on ``engine``, the logs' column map and scope columns."""
     if engine == "duckdb":
         from solver.audit.duckdb_engine import column_types, run_duckdb
+        from solver.audit.ranges import parquet_types
 
-        types = column_types(files, fmt)
+        types = (parquet_types(files) if fmt == "parquet" else None) or column_types(files, fmt)
         names = list(types)
         mapping = map_log_columns(names, explicit, by)
         scope = scope_columns(names, key)
         part = run_duckdb(
             spec, files, fmt, mapping, by, threads=threads, per_file=per_file, scope=scope,
-            types=types,
+            types=types, meanwhile=lambda: _ahead(spec),
         )  # fmt: skip
         return part, mapping, scope
     from solver.audit.spark_engine import run_spark, spark_columns
@@ -215,6 +216,17 @@ def _run_engine(
         per_file=per_file, scope=scope,
     )  # fmt: skip
     return part, mapping, scope
+
+
+def _ahead(spec: Any) -> None:
+    """The statistics' work that needs the rule set alone, done while the DuckDB
+    engine's workers read the logs (see :func:`~solver.audit.duckdb_engine.run_duckdb`):
+    the hold check's covariance, and the power searches of the tests' likely degrees of
+    freedom (each kept for this process)."""
+    hold_ahead(spec)
+    dfs = {1, 2, len(spec.labels) - 1, len(spec.unit_names) - 1, len(spec.net or ()) - 1}
+    for df in sorted(d for d in dfs if d > 0):
+        noncentrality_needed(df, ALPHA, POWER)  # (as rounds_needed asks: the same key)
 
 
 def shoe_hint(game: str, spec: Any, most: int) -> str:

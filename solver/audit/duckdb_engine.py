@@ -9,11 +9,12 @@ is read again sorted by round (DuckDB sorts out of core).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -21,7 +22,7 @@ import pyarrow as pa
 from solver.audit.batch import Auditor, Partial
 from solver.audit.columns import EMPTY, RESULT_LABELS, ROLES, NotInRoundOrder
 from solver.audit.logs import bad_json_line, map_log_columns
-from solver.audit.ranges import arrow_types, slices
+from solver.audit.ranges import arrow_cuts, arrow_types, slices
 from solver.audit.spec import AuditSpec
 from solver.core.errors import BullError, first_line
 
@@ -169,11 +170,14 @@ def run_duckdb(
     per_file: bool = False,
     scope: Sequence[str] = (),
     types: Mapping[str, str] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Partial:
     """Audit the logs with DuckDB (see the module docstring). ``per_file``: a round is
     identified by its file and its id; ``scope``: by these columns and its id;
     ``types``: the logs' :func:`column_types` when the caller has them (each look
-    is a connection and a scan of the files' heads)."""
+    is a connection and a scan of the files' heads); ``meanwhile``: work this process
+    does while worker processes read the logs, if they do (its errors are ignored:
+    the caller does it again)."""
     types = column_types(files, fmt) if types is None else types
     mapping = dict(columns) or map_log_columns(list(types), {}, by)
     inner = [f"{_quote(col)} AS {_quote(key)}" for key, col in mapping.items()]
@@ -203,7 +207,12 @@ def run_duckdb(
             return []  # the cuts would have to follow the scope: one reader
         same = arrow_types(files, list(mapping.values())) is not None
         if len(files) == 1:
-            cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
+            try:  # read with pyarrow where it can (no DuckDB in this process: its import)
+                if not same:
+                    raise TypeError("not read with pyarrow")
+                cuts = arrow_cuts(files[0], mapping["round"], workers, parallel_rows, _WINDOW)
+            except TypeError:
+                cuts = round_cuts(files[0], mapping["round"], workers, parallel_rows, memory_limit)
             src = f"read_parquet([{_sql_text(files[0])}], file_row_number = true)"
             rows = " WHERE file_row_number >= {} AND file_row_number < {}"
             pairs = itertools.pairwise(cuts or [])
@@ -225,8 +234,9 @@ def run_duckdb(
     if forks and workers > 1 and fmt == "parquet" and "round" in mapping:
         read = (mapping, {k: (CODED[k], CODE_VALUES[k]) for k in CODED}, per_file)
         try:
+            scope_files = files if per_file else None
             return _run_ranges(
-                spec, ranges(), by, batch_rows, memory_limit, files if per_file else None, read
+                spec, ranges(), by, batch_rows, memory_limit, scope_files, read, meanwhile
             )
         except _NoRanges:
             pass
@@ -461,10 +471,12 @@ def _run_ranges(
     memory_limit: str,
     files: Sequence[str] | None = None,
     read: Any = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Partial:
     """The partials of the ranges, audited in forked worker processes, added up in row
     order (so the examples listed are those a single reader would list). ``read``: the
-    column map, the coded keys and whether a round is per file, for a pyarrow range."""
+    column map, the coded keys and whether a round is per file, for a pyarrow range;
+    ``meanwhile``: done here once the workers have their ranges."""
     if len(jobs) < 2:
         raise _NoRanges
     from concurrent.futures import ProcessPoolExecutor
@@ -482,6 +494,9 @@ def _run_ranges(
             futures = [
                 pool.submit(_audit_range, j, list(by), batch_rows, memory_limit) for j in jobs
             ]
+            if meanwhile is not None:
+                with contextlib.suppress(Exception):  # the caller does it again, and says
+                    meanwhile()
             total = Partial()
             for f in futures:
                 total.extend(f.result())  # a worker's error surfaces here

@@ -51,6 +51,7 @@ __all__ = [
     "Covariance",
     "HoldCheck",
     "covariance",
+    "hold_ahead",
     "hold_checks",
     "z_critical",
 ]
@@ -169,6 +170,14 @@ def covariance(spec: AuditSpec, rounds: int = COV_ROUNDS, seed: int = COV_SEED) 
     out = Covariance(upper, False, est, se, len(r), len(r) * players * (players - 1) // 2)
     _CACHE[key] = out
     return out
+
+
+def hold_ahead(spec: AuditSpec) -> None:
+    """What :func:`hold_checks` needs of ``spec`` alone, worked out ahead (the simulated
+    covariance, kept for this process): the DuckDB engine's idle parent process does it
+    while its workers read the logs."""
+    if spec.net is not None:
+        covariance(spec)
 
 
 def _check(

@@ -21,11 +21,14 @@ from solver.audit.columns import (
     RESULT_LABELS,
     Pick,
     RoundKeys,
+    Rows,
+    all_finite,
     arrow_of,
     column,
     hand_lists,
     label,
     number,
+    rows_of,
     text_of,
 )
 from solver.audit.partial import Partial, Room
@@ -43,8 +46,8 @@ def resettle(
     room: Room,
     t: pa.Table,
     rnd_arr: RoundKeys,
-    prow: npt.NDArray[np.int64],
-    brow: npt.NDArray[np.int64],
+    prow: Rows,
+    brow: Rows,
     ids: npt.NDArray[np.uint8],
     winner: npt.NDArray[np.int8],
     net: npt.NDArray[np.float64],
@@ -52,15 +55,16 @@ def resettle(
 ) -> npt.NDArray[np.float64]:
     """Re-check the claims of the player rows ``prow`` (bankers ``brow``) of the block
     ``t``; the logged net of each (see the module docstring). ``pick``: gives a
-    column's values at ``prow`` (faster than indexing by it)."""
-    stated_any = np.zeros(len(prow), dtype=bool)
-    wrong = np.zeros(len(prow), dtype=bool)
+    column's values at ``prow`` (faster than indexing by it); ``prow`` and ``brow`` may be
+    made when first needed (see :data:`~solver.audit.columns.Rows`)."""
+    stated_any = np.zeros(len(winner), dtype=bool)
+    wrong = np.zeros(len(winner), dtype=bool)
     logged = np.asarray(net, dtype=np.float64)  # read only: the hold check adds it up
     claims: dict[str, Any] = {}
     if "result" in t.column_names:
         typ = t.schema.field("result").type
         if pa.types.is_integer(typ) or pa.types.is_floating(typ):
-            v = parse_float(pc.take(column(t, "result"), pa.array(prow)), "result")
+            v = parse_float(pc.take(column(t, "result"), pa.array(rows_of(prow))), "result")
             val = np.where(v.value > 0, 0, np.where(v.value < 0, 1, 2))
             res_st, res_bad = v.stated, v.bad
         else:
@@ -70,23 +74,34 @@ def resettle(
     if "net" in t.column_names:
         nv = number(column(t, "net"), "net", prow, pick)
         claims["net"] = (nv.stated, nv.value, nv.bad)
-        usable = nv.stated & ~nv.bad & np.isfinite(nv.value)
-        logged = nv.value if usable.all() else np.where(usable, nv.value, logged)
+        if nv.stated.all() and not nv.bad.any() and all_finite(nv.value):
+            logged = nv.value
+        else:
+            usable = nv.stated & ~nv.bad & np.isfinite(nv.value)
+            logged = np.where(usable, nv.value, logged)
+    everywhere = False  # a claim stated, and right, on every row
     for f, (st, val, bd) in claims.items():
         ok = val == winner if f == "winner" else _near(val, net)
         stats = part.fields.setdefault(f, [0, 0, 0])
-        off = st & ~ok
-        n_stated, n_off = int(np.count_nonzero(st)), int(np.count_nonzero(off))
-        stats[0] += n_stated - n_off
-        stats[1] += n_off
-        stats[2] += len(st) - n_stated
-        stated_any |= st
-        wrong |= off
+        if st.all() and ok.all():  # (the common case: two passes, no arrays of flags)
+            stats[0] += len(st)
+            everywhere = True
+        else:
+            off = st & ~ok
+            n_stated, n_off = int(np.count_nonzero(st)), int(np.count_nonzero(off))
+            stats[0] += n_stated - n_off
+            stats[1] += n_off
+            stats[2] += len(st) - n_stated
+            stated_any |= st
+            wrong |= off
         part.malformed += int(np.count_nonzero(bd))
         left = max(0, room["malformed"] - len(part.malformed_rows))
         for i in np.flatnonzero(bd)[:left].tolist():
+            prow = rows_of(prow)  # (made once)
             r = rnd_arr(int(prow[i]))
             part.malformed_rows.append((r, f"{'result' if f == 'winner' else f}: not readable"))
+    if everywhere:
+        stated_any[:] = True
     part.settled += int(np.count_nonzero(stated_any))
     n_wrong = int(np.count_nonzero(wrong))
     part.disagree += n_wrong
@@ -94,18 +109,18 @@ def resettle(
     labels = ("player", spec.banker_word, "push")
     separate = spec.hooks.get("separate")
     room_agree = max(0, room.get("agree", 0))
-    agree = np.flatnonzero(stated_any & ~wrong)[:room_agree] if room_agree else prow[:0]
-    if len(agree):
-        part.agree_rows.append(
-            _agree_rows(spec, rnd_arr, prow[agree], brow[agree], ids, claims, agree, labels)
-        )
+    agree = np.flatnonzero(stated_any & ~wrong)[:room_agree] if room_agree else None
+    if agree is not None and len(agree):
+        p_at, b_at = rows_of(prow)[agree], rows_of(brow)[agree]
+        part.agree_rows.append(_agree_rows(spec, rnd_arr, p_at, b_at, ids, claims, agree, labels))
+    p_rows, b_rows = (rows_of(prow), rows_of(brow)) if left else (winner[:0], winner[:0])
     for i in np.flatnonzero(wrong)[:left].tolist() if left else []:
-        pl, bk = ids[prow[i] : prow[i] + 1], ids[brow[i] : brow[i] + 1]
+        pl, bk = ids[p_rows[i] : p_rows[i] + 1], ids[b_rows[i] : b_rows[i] + 1]
         if separate is not None:
             pl, bk = separate(pl, bk)
         row: dict[str, Any] = {
-            "round": rnd_arr(int(prow[i])),
-            "seat": int(prow[i]) - int(brow[i]),
+            "round": rnd_arr(int(p_rows[i])),
+            "seat": int(p_rows[i]) - int(b_rows[i]),
             "player": [int(c) for c in pl[0] if c != PAD],
             "banker": [int(c) for c in bk[0] if c != PAD],
         }

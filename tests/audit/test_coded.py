@@ -128,8 +128,15 @@ def test_ranges_of_whole_rounds_in_worker_processes_give_the_single_readers_resu
     assert cuts is not None and cuts[0] == 0 and cuts[-1] == rows and len(cuts) == 4
     assert all(c % 4 == 0 for c in cuts)  # 80 and 160 are round starts; 81 would not be
     assert round_cuts(str(path), "round", 2, rows + 1, "1GB") is None  # too small
-    many = run_duckdb(spec, [str(path)], "parquet", cols, [], workers=3, parallel_rows=1)
-    assert _said(many) == _said(one)
+    calls: list[int] = []
+
+    def meanwhile() -> None:  # the parent's own work while the workers read: its error
+        calls.append(1)  # is left to the caller
+        raise RuntimeError("not now")
+
+    many = run_duckdb(spec, [str(path)], "parquet", cols, [], workers=3, parallel_rows=1,
+                      meanwhile=meanwhile)  # fmt: skip
+    assert _said(many) == _said(one) and calls == [1]
     # rounds of 1 to 5 rows, cut anywhere: the cuts move to round starts
     t = pq.read_table(path)
     ragged = t.filter(pa.array([(i * 7) % 11 != 3 for i in range(t.num_rows)]))
@@ -150,6 +157,36 @@ def test_ranges_of_whole_rounds_in_worker_processes_give_the_single_readers_resu
     assert round_cuts(str(bpath), "round", 3, 1, "1GB") == [0, 80, 160, rows]
     got = run_duckdb(spec, [str(bpath)], "parquet", cols, [], workers=3, parallel_rows=1)
     assert _said(got) == _said(one)
+
+
+def test_cuts_read_with_pyarrow_are_duckdbs(tmp_path: Path) -> None:
+    """The cuts and column types read from the Parquet files with pyarrow (no DuckDB in
+    the parent process) are the ones DuckDB's SQL finds: rounds of 1 to 4 rows, null
+    rounds, integer and text ids, small row groups, windows that see no round end,
+    rounds out of order at a cut."""
+    from solver.audit.duckdb_engine import column_types, round_cuts
+    from solver.audit.ranges import arrow_cuts, parquet_types
+
+    ids = [1, 1, None, None, 2, 2, 2, None, 3, 3, 4, 4, 4, 4, 5, 6, 6, 7]
+    back = [3, 3, 1, 1, 2, 2, 5, 5, 4]
+    for typ, order in itertools.product((pa.int16(), pa.string()), (ids, back)):
+        vals = [None if v is None else str(v) if typ == pa.string() else v for v in order]
+        path = str(tmp_path / "r.parquet")
+        pq.write_table(pa.table({"round": pa.array(vals, typ), "x": vals}), path,
+                       row_group_size=4)  # fmt: skip
+        mine, duck = parquet_types([path]) or {}, column_types([path], "parquet")
+        assert list(mine) == list(duck) == ["round", "x"]  # text where DuckDB reads VARCHAR
+        assert [t == "VARCHAR" for t in mine.values()] == [t == "VARCHAR" for t in duck.values()]
+        assert (mine["round"] == "VARCHAR") == (typ == pa.string())
+        for parts, window in itertools.product((2, 3, 7), (1, 100)):
+            import solver.audit.duckdb_engine as engine
+
+            was, engine._WINDOW = engine._WINDOW, window
+            try:
+                want = round_cuts(path, "round", parts, 2, "1GB")
+            finally:
+                engine._WINDOW = was
+            assert arrow_cuts(path, "round", parts, 2, window) == want, (typ, parts, window)
 
 
 def test_runs_of_whole_files_in_worker_processes_give_the_single_readers_result(
