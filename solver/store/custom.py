@@ -29,7 +29,7 @@ import os
 import sys
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -187,12 +187,10 @@ def _base_table(
     return t if whole else None
 
 
-_FIELDS = ("name", "path", "meta", "num_rows", "_file", "_columns", "_alias")
-
 KEEP_BYTES = 64 << 20
 """A rule-set table this process has just built is kept in memory, not read back from
-its file, when it is this small (a Tau Ngau one, ~10 MB; a Niu Niu one is read back
-column by column as it is used)."""
+its file, when it is this small (a Tau Ngau one, ~19 MB; a Niu Niu one of its own
+columns, ~13 MB; a whole Niu Niu one is read back column by column as it is used)."""
 
 
 def rule_table(
@@ -248,7 +246,7 @@ def rule_table(
         if built.nbytes <= KEEP_BYTES:
             loaded.keep(built)
     if _on_base(loaded):
-        loaded = OnBase(**{f: getattr(loaded, f) for f in _FIELDS}, base=base)
+        loaded = OnBase(**{f.name: getattr(loaded, f.name) for f in fields(loaded)}, base=base)
     _OPEN[key] = loaded
     return loaded
 
