@@ -532,14 +532,25 @@ def audit_spec(
             """:func:`settle` from the hands' codes (:func:`evaluate`; arrays that
             broadcast): one gather in the grid of every pair of codes when it is
             small, else by strength."""
-            pc_, bc_ = p["code"], b["code"]
-            if grid is None:
+            cells = settle_cells(p, b)
+            if cells is None:
+                pc_, bc_ = p["code"], b["code"]
                 return outcome(v_str[pc_], v_str[bc_], v_raw[pc_], v_raw[bc_])
-            at = pc_.astype(np.int32)
-            at *= k
-            at += bc_
-            cell = np.take(grid, at)  # (np.take: the int32 index as it is)
+            cell = cells[0]
             return np.take(who, cell), np.take(amount, cell)
+
+        def settle_cells(
+            p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
+        ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.float64]] | None:
+            """Each showdown's cell in the grid of every pair of codes (``cell``), with
+            the winner and the player's net of each cell (None: no grid): an audit
+            counts the cells, not the showdowns, where it can."""
+            if grid is None:
+                return None
+            at = p["code"].astype(np.int32)
+            at *= k
+            at += b["code"]
+            return np.take(grid, at), who, amount  # (np.take: the int32 index as it is)
 
     pw, pl, pp = (Fraction(x) for x in fig["outcome"])
     return {
@@ -561,6 +572,7 @@ def audit_spec(
         "banker_word": "banker",
         "evaluate": evaluate,
         "settle_values": settle_values,
+        "settle_cells": None if codes is None or codes.dense is None else settle_cells,
         "arrays": arrays,
         "cache_key": {"game": "niuniu", "rules": r.to_data(), "bet": bet, "commission": comm},
         "tables": tables,
