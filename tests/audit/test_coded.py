@@ -306,3 +306,25 @@ def _groups(p: Partial) -> dict[str, Any]:
                g.outcome.tolist(), g.held_rows, g.held_pairs, g.held_micro)
         for name, g in q.groups.items()
     }  # fmt: skip
+
+
+def test_the_audits_arrow_gathers_are_numpys() -> None:
+    """The audit's hand lookup by Arrow's take (niuniu/audit_gather.py) gives the store's
+    batch lookup on every row (random hands in any order, the first and last colex
+    ranks, chunks cut anywhere), and a gather by any integer type numpy's take."""
+    import numpy as np
+
+    from solver.core.indexing import batch_lookup
+    from solver.games.niuniu.audit_gather import arrow, gather, hand_values
+
+    rng = np.random.default_rng(7)
+    table = rng.integers(0, 1 << 16, 2598960).astype(np.uint16)
+    hands = np.array([rng.permutation(52)[:5] for _ in range(70_000)], dtype=np.uint8)
+    hands[:2] = [[4, 3, 2, 1, 0], [47, 51, 49, 50, 48]]
+    want = batch_lookup(hands, [table], check=False)[0]
+    assert np.array_equal(hand_values(hands, arrow(table)), want)
+    assert want[0] == table[0] and want[1] == table[-1]
+    small = rng.normal(size=25)
+    for dtype in (np.uint8, np.int32, np.int64):
+        at = rng.integers(0, 25, (300, 4)).astype(dtype)
+        assert np.array_equal(gather(arrow(small), at), np.take(small, at))

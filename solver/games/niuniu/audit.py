@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import BullError
+from solver.games.niuniu.audit_gather import arrow, gather, hand_values
 
 __all__ = ["audit_spec", "exact_figures", "hand_space"]
 
@@ -517,14 +518,16 @@ def audit_spec(
         amount = np.concatenate([won, lost, [0.0]])
         who = np.array([0] * n_raw + [1] * n_raw + [2], dtype=np.int8)
         low = np.uint16((1 << shift) - 1)
+        hand_code = code_of if both is None else both
+        by_rank = arrow(hand_code)  # (Arrow's take: see audit_gather)
+        grid_a = None if grid is None else arrow(grid)
 
         def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
             """One small gather per hand: its value's dense code, and ``category``."""
+            v = hand_values(ids, by_rank) if decks == 1 else lookup(ids, [hand_code])[0]
             if both is not None:
-                v = lookup(ids, [both])[0]
                 return {"category": v >> np.uint16(shift), "code": v & low}
-            c = lookup(ids, [code_of])[0]
-            return {"category": v_cat[c], "code": c}
+            return {"category": v_cat[v], "code": v}
 
         def settle_values(
             p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
@@ -545,12 +548,12 @@ def audit_spec(
             """Each showdown's cell in the grid of every pair of codes (``cell``), with
             the winner and the player's net of each cell (None: no grid): an audit
             counts the cells, not the showdowns, where it can."""
-            if grid is None:
+            if grid_a is None:
                 return None
             at = p["code"].astype(np.int32)
             at *= k
             at += b["code"]
-            return np.take(grid, at), who, amount  # (np.take: the int32 index as it is)
+            return gather(grid_a, at), who, amount
 
     pw, pl, pp = (Fraction(x) for x in fig["outcome"])
     return {
