@@ -109,10 +109,10 @@ def test_the_audits_one_gather_settlement_is_the_games_own(
         (banker, {}), ("no_faces", {}),
     ]  # fmt: skip
 
-    def settles_right() -> None:
+    def settles_right(n: int) -> None:
         for rules, opts in cases:
             spec = load_spec("niuniu", rules, opts, None)
-            deals = np.array([rng.choice(spec.deck, 10, replace=False) for _ in range(20_000)])
+            deals = np.array([rng.choice(spec.deck, 10, replace=False) for _ in range(n)])
             p, b = deals[:, :5].astype(np.uint8), deals[:, 5:].astype(np.uint8)
             winner, net = spec.hooks["settle_values"](spec.hooks["evaluate"](p),
                                                       spec.hooks["evaluate"](b))  # fmt: skip
@@ -121,16 +121,16 @@ def test_the_audits_one_gather_settlement_is_the_games_own(
             assert np.array_equal(net, want), rules
             assert np.array_equal(winner, np.where(want > 0, 0, np.where(want < 0, 1, 2))), rules
 
-    settles_right()
+    settles_right(20_000)
     # classic's two bets share codes, the other rule sets do not
     files = sorted(tmp_path.glob("audit-codes-*.npz"))
     assert len(made) == len(files) == 4  # (no_faces: values that do not pack, kept so)
     monkeypatch.setattr(audit, "_CODES", {})  # a new process: only the files are left
-    settles_right()
+    settles_right(4_000)
     assert len(made) == 4
     files[0].write_bytes(files[0].read_bytes()[:-100])  # cut short: made again
     monkeypatch.setattr(audit, "_CODES", {})
-    settles_right()
+    settles_right(4_000)
     assert len(made) == 5
 
 
