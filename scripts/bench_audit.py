@@ -24,7 +24,9 @@ with its time over DuckDB's on that log. The floor under the audit's time
 (``read_floor_*``, Parquet, in the same runs): a process that only reads the five
 columns an audit reads, the way its two worker processes read them (pyarrow, half the
 row groups each, the same options), and does nothing with them; the scan's time over
-it is the most the audit's ratio could reach with all its own work free.
+it is the most the audit's ratio could reach with all its own work free. Beside it
+(``duckdb_read_*``): the same two workers reading their halves with DuckDB (one thread
+each) into Arrow batches instead, the other reader the workers could use.
 """
 
 from __future__ import annotations
@@ -63,6 +65,22 @@ elif what == "arrow_read":  # the floor: the audit's read alone, as its workers 
         return sum(b.num_rows for b in pf.iter_batches(
             1 << 18, row_groups=part, columns=cols, use_threads=False))
     halves = [list(range(groups // 2)), list(range(groups // 2, groups))]
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        out = [sum(pool.map(read, halves))]
+elif what == "duckdb_read":  # the same, each worker's half read by DuckDB into Arrow
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    import pyarrow.parquet as pq
+    rows = pq.ParquetFile(path).metadata.num_rows
+    def read(part):
+        import duckdb
+        con = duckdb.connect()
+        con.execute("SET threads = 1")
+        con.execute("SET enable_progress_bar = false")
+        q = ("SELECT round, role, hand, result, net FROM read_parquet('%s', file_row_number = "
+             "true) WHERE file_row_number >= %d AND file_row_number < %d") % (path, *part)
+        return sum(b.num_rows for b in con.sql(q).to_arrow_reader(1 << 20))
+    halves = [(0, rows // 2), (rows // 2, rows)]
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
         out = [sum(pool.map(read, halves))]
 else:
@@ -118,11 +136,12 @@ def make_log(path: str, rows: int, hand_format: str) -> None:
 def compare(path: str, fmt: str, rows: int, runs: int, before: str | None) -> dict[str, Any]:
     """DuckDB's scan and the audit of one log (and the audit by the code in ``before``),
     alternating, best of ``runs``."""
-    scans, audits, olds, reads = [], [], [], []
+    scans, audits, olds, reads, duck_reads = [], [], [], [], []
     for _ in range(runs):
         scans.append(measure("hand_scan", path, fmt))
         if fmt == "parquet":
             reads.append(measure("arrow_read", path, fmt))
+            duck_reads.append(measure("duckdb_read", path, fmt))
         if before:
             olds.append(measure("duckdb", path, fmt, before))
         audits.append(measure("duckdb", path, fmt))
@@ -134,6 +153,12 @@ def compare(path: str, fmt: str, rows: int, runs: int, before: str | None) -> di
             "read_floor_seconds": round(read["seconds"], 3),
             "read_floor_cpu": round(read["cpu_best"], 3),
             "ratio_scan_to_read_floor": round(float(scan["seconds"]) / float(read["seconds"]), 3),
+        }
+        duck = best(duck_reads)
+        floor |= {
+            "duckdb_read_seconds": round(duck["seconds"], 3),
+            "duckdb_read_cpu": round(duck["cpu_best"], 3),
+            "ratio_scan_to_duckdb_read": round(float(scan["seconds"]) / float(duck["seconds"]), 3),
         }
     old = {}
     if olds:

@@ -70,16 +70,20 @@ def test_codes_read_in_sql_mean_what_the_parser_says(tmp_path: Path) -> None:
     assert any(m == "result: not readable" for _, m in want["malformed_rows"])
 
 
-def test_the_audits_one_gather_settlement_is_the_games_own(monkeypatch: Any) -> None:
+def test_the_audits_one_gather_settlement_is_the_games_own(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
     """The audit settles Niu Niu from one small code per hand (and one gather in the grid
     of every pair of codes): the same winner and net as ``play.settle_batch``, for rule
     sets with and without the grid, bets, a commission and ties to the banker (the
-    preset's hand table, settled otherwise). The codes are kept per table columns: the
-    second round of rule sets makes none anew and still settles every deal right."""
+    preset's hand table, settled otherwise). The codes are made once per rule set and
+    kept on disk (and in the process): a second round of the rule sets in a new process
+    makes none anew and still settles every deal right; a damaged file is made again."""
     import numpy as np
 
     from solver.games.niuniu import audit
     from solver.games.niuniu.play import settle_batch
+    from solver.store import custom
 
     made: list[int] = []
     make = audit._make_codes
@@ -88,6 +92,14 @@ def test_the_audits_one_gather_settlement_is_the_games_own(monkeypatch: Any) -> 
         made.append(1)
         return make(*args)
 
+    real_path = custom.rule_table_path
+
+    def kept_here(name: str, key: Any, tables: Any = None) -> Path:
+        if name != "audit-codes":
+            return real_path(name, key, tables)
+        return tmp_path / f"{name}-{custom.rule_digest(key)}-code.parquet"
+
+    monkeypatch.setattr(custom, "rule_table_path", kept_here)
     monkeypatch.setattr(audit, "_CODES", {})
     monkeypatch.setattr(audit, "_make_codes", counted)
     banker = {"game": "niuniu", "base": "classic", "name": "ties_banker", "on_tie": "banker"}
@@ -96,18 +108,30 @@ def test_the_audits_one_gather_settlement_is_the_games_own(monkeypatch: Any) -> 
         ("classic", {}), ("classic", {"bet": "double", "commission": 0.1}), ("casino", {}),
         (banker, {}), ("no_faces", {}),
     ]  # fmt: skip
-    for rules, opts in cases + cases[::-1]:
-        spec = load_spec("niuniu", rules, opts, None)
-        deals = np.array([rng.choice(spec.deck, 10, replace=False) for _ in range(20_000)])
-        p, b = deals[:, :5].astype(np.uint8), deals[:, 5:].astype(np.uint8)
-        winner, net = spec.hooks["settle_values"](spec.hooks["evaluate"](p),
-                                                  spec.hooks["evaluate"](b))  # fmt: skip
-        want = settle_batch(p, b, rules, bet=opts.get("bet"), commission=opts.get("commission"))
-        assert np.array_equal(net, want), rules
-        assert np.array_equal(winner, np.where(want > 0, 0, np.where(want < 0, 1, 2))), rules
-    # classic's two bets share codes, the other rule sets do not; the last three made
-    # are kept, so going back only classic's are made again
-    assert len(made) == 4 + 1
+
+    def settles_right(n: int) -> None:
+        for rules, opts in cases:
+            spec = load_spec("niuniu", rules, opts, None)
+            deals = np.array([rng.choice(spec.deck, 10, replace=False) for _ in range(n)])
+            p, b = deals[:, :5].astype(np.uint8), deals[:, 5:].astype(np.uint8)
+            winner, net = spec.hooks["settle_values"](spec.hooks["evaluate"](p),
+                                                      spec.hooks["evaluate"](b))  # fmt: skip
+            want = settle_batch(p, b, rules, bet=opts.get("bet"),
+                                commission=opts.get("commission"))  # fmt: skip
+            assert np.array_equal(net, want), rules
+            assert np.array_equal(winner, np.where(want > 0, 0, np.where(want < 0, 1, 2))), rules
+
+    settles_right(20_000)
+    # classic's two bets share codes, the other rule sets do not
+    files = sorted(tmp_path.glob("audit-codes-*.npz"))
+    assert len(made) == len(files) == 4  # (no_faces: values that do not pack, kept so)
+    monkeypatch.setattr(audit, "_CODES", {})  # a new process: only the files are left
+    settles_right(4_000)
+    assert len(made) == 4
+    files[0].write_bytes(files[0].read_bytes()[:-100])  # cut short: made again
+    monkeypatch.setattr(audit, "_CODES", {})
+    settles_right(4_000)
+    assert len(made) == 5
 
 
 def test_ranges_of_whole_rounds_in_worker_processes_give_the_single_readers_result(
@@ -282,3 +306,25 @@ def _groups(p: Partial) -> dict[str, Any]:
                g.outcome.tolist(), g.held_rows, g.held_pairs, g.held_micro)
         for name, g in q.groups.items()
     }  # fmt: skip
+
+
+def test_the_audits_arrow_gathers_are_numpys() -> None:
+    """The audit's hand lookup by Arrow's take (niuniu/audit_gather.py) gives the store's
+    batch lookup on every row (random hands in any order, the first and last colex
+    ranks, chunks cut anywhere), and a gather by any integer type numpy's take."""
+    import numpy as np
+
+    from solver.core.indexing import batch_lookup
+    from solver.games.niuniu.audit_gather import arrow, gather, hand_values
+
+    rng = np.random.default_rng(7)
+    table = rng.integers(0, 1 << 16, 2598960).astype(np.uint16)
+    hands = np.array([rng.permutation(52)[:5] for _ in range(70_000)], dtype=np.uint8)
+    hands[:2] = [[4, 3, 2, 1, 0], [47, 51, 49, 50, 48]]
+    want = batch_lookup(hands, [table], check=False)[0]
+    assert np.array_equal(hand_values(hands, arrow(table)), want)
+    assert want[0] == table[0] and want[1] == table[-1]
+    small = rng.normal(size=25)
+    for dtype in (np.uint8, np.int32, np.int64):
+        at = rng.integers(0, 25, (300, 4)).astype(dtype)
+        assert np.array_equal(gather(arrow(small), at), np.take(small, at))

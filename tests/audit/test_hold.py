@@ -139,3 +139,28 @@ def test_a_table_skimming_one_percent_of_every_win_is_flagged_alone(tmp_path: Pa
     assert got["table=t0"].flagged and got["table=t0"].z < 0
     assert got["table=t0"].power_rounds is not None and got["table=t0"].power_rounds < 900_000
     assert not got["table=t1"].flagged
+
+
+def test_the_simulated_covariance_is_kept_on_disk_and_read_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seeded covariance of a Niu Niu rule set is simulated once and kept beside the
+    rule-set tables: a new process (the in-process cache emptied) reads the same figures
+    back without dealing; another seed or bet is another key (dealt anew)."""
+    from solver.audit import deal as dealing
+    from solver.audit import hold
+
+    spec = load_spec("niuniu", None, {}, None)
+    first = hold.covariance(spec, rounds=2_000, seed=5)
+    monkeypatch.setattr(hold, "_CACHE", {})
+
+    def no_deal(*args: Any, **kw: Any) -> Any:
+        raise AssertionError("dealt again")
+
+    monkeypatch.setattr(dealing, "seat_hands", no_deal)
+    assert hold.covariance(spec, rounds=2_000, seed=5) == first
+    assert not first.exact and first.rounds == 2_000
+    with pytest.raises(AssertionError, match="dealt again"):
+        hold.covariance(spec, rounds=2_000, seed=6)
+    with pytest.raises(AssertionError, match="dealt again"):
+        hold.covariance(load_spec("niuniu", None, {"bet": "double"}, None), rounds=2_000, seed=5)

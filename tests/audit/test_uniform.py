@@ -95,6 +95,48 @@ def test_a_grid_of_rounds_gives_the_general_paths_partial(
     assert fast["groups"][""][9] == 400 * players  # every player row's net held
 
 
+@pytest.mark.parametrize(("players", "banker_row"), [(4, 0), (3, 2)])
+def test_claims_that_all_agree_are_counted_from_the_cells(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: int, banker_row: int
+) -> None:
+    """Past the agreeing rows kept for the diagnosis, a grid whose every claim is stated
+    and agrees is counted from the settlement's cells (no row looked at): the general
+    path's partial; a null net or a wrong result in a block sends that block to the
+    row by row re-check (the same partial still)."""
+    monkeypatch.setattr("solver.audit.batch.MAX_AGREE_ROWS", 0)
+    agreed: list[bool] = []
+    real = uniform._claims_agree
+
+    def spy(*args: Any) -> bool:
+        agreed.append(real(*args))
+        return agreed[-1]
+
+    monkeypatch.setattr(uniform, "_claims_agree", spy)
+
+    def coded(t: pa.Table) -> pa.Table:  # the result's codes, as the Parquet read gives them
+        from solver.audit.duckdb_engine import CODE_VALUES, CODED
+        from solver.audit.ranges import code_labels
+
+        codes = code_labels(t.column("result").combine_chunks(), CODED["result"],
+                            CODE_VALUES["result"])  # fmt: skip
+        return t.add_column(3, "result#", codes)
+
+    t = _banker_at(_log(tmp_path, 11, players, {}), banker_row, players + 1)
+    batch = 50 * (players + 1)
+    fast, general = _both(coded(t), batch, [], monkeypatch)
+    assert fast == general and agreed and all(agreed)
+    assert fast["counts"][4] == 400 * players and fast["counts"][5] == 0  # settled, disagree
+    net, res = t.column("net").to_pylist(), t.column("result").to_pylist()
+    p = next(i for i in range(t.num_rows) if res[i] is not None)  # a player row
+    net[p], res[p + 3 * batch] = None, ("loss" if res[p + 3 * batch] == "win" else "win")
+    t = t.set_column(4, "net", pa.array(net, pa.float64()))
+    t = t.set_column(3, "result", pa.array(res, pa.string()))
+    del agreed[:]
+    fast, general = _both(coded(t), batch, [], monkeypatch)
+    assert fast == general and fast["counts"][5] == 1
+    assert agreed.count(False) == 2 * 2 and agreed.count(True)  # (two runs of the grid)
+
+
 def test_blocks_not_alike_go_the_general_way(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

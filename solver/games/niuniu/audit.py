@@ -28,15 +28,20 @@ later audit under the same rule set and options, by the same code, reads them ba
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
+import uuid
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.core.errors import BullError
+from solver.games.niuniu.audit_gather import arrow, gather, hand_values
 
 __all__ = ["audit_spec", "exact_figures", "hand_space"]
 
@@ -210,40 +215,115 @@ class _Dense:
 class _Codes:
     """The hands' values coded for the audit's gathers (see :func:`_codes`)."""
 
-    packed: npt.NDArray[np.uint32]
+    packed: npt.NDArray[np.uint32] | None  # (read only when ``dense`` is None)
     of_raw: npt.NDArray[np.int8]
     dense: _Dense | None  # None: more values than a uint16 code holds
 
 
-_CODES: dict[tuple[Any, ...], tuple[tuple[npt.NDArray[Any], ...], _Codes | None]] = {}
-"""The last few rule sets' codes, by the identity of the table columns they come from
-and what else they depend on. The columns are held here, so an identity is never
-reused while its entry lives: a process that audits or deals under the same rules
-again (a test worker, ``bull serve``) skips the sort and the search over every hand."""
+_CODES: dict[tuple[str, str | None], _Codes | None] = {}
+"""The last few rule sets' codes in this process, by their key (see :func:`_codes`)."""
+CODES_VERSION = "niuniu audit codes 1"
+"""Part of the codes' key on disk: a change of their layout gives a new key."""
 
 
 def _codes(
-    cat: npt.NDArray[Any],
-    raw: npt.NDArray[Any],
-    strength: npt.NDArray[Any],
+    key: Mapping[str, Any],
+    tables: str | None,
+    columns: Callable[[], tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]],
     banker_ties: bool,
     n_raw: int,
-    source: tuple[tuple[npt.NDArray[Any], ...], tuple[Any, ...]] | None = None,
 ) -> _Codes | None:
-    """:func:`_make_codes`, kept per ``source``: the table columns ``cat``, ``raw`` and
-    ``strength`` come from and anything else ``cat`` depends on (the audited labels)."""
-    if source is None:
-        return _make_codes(cat, raw, strength, banker_ties, n_raw)
-    cols, more = source
-    key = (*map(id, cols), *more, banker_ties, n_raw)
-    hit = _CODES.get(key)
-    if hit is not None:
-        return hit[1]
-    got = _make_codes(cat, raw, strength, banker_ties, n_raw)
+    """:func:`_make_codes` of the rule set's table ``columns`` (category, raw category,
+    strength: read only when needed), kept on disk beside the rule-set tables
+    (``rules/audit-codes-<digest>-<code>.npz``, for the rule set, audited labels and
+    settlement of ``key``, by the same code) and for this process: the sort and the
+    search over every hand (and the read of two table columns) are done once, not at
+    the start of every audit."""
+    from solver.store.custom import rule_digest, rule_table_path
+
+    memo = (rule_digest(key), tables)
+    if memo in _CODES:
+        return _CODES[memo]
+    path = rule_table_path("audit-codes", key, tables).with_suffix(".npz")
+    want = json.dumps(dict(key), sort_keys=True, default=str)
+    kept = _read_codes(path, want)
+    if kept is None:
+        got = _make_codes(*columns(), banker_ties, n_raw)
+        _write_codes(path, want, got)
+    else:
+        got = kept[0]
     while len(_CODES) >= 3:
         _CODES.pop(next(iter(_CODES)))
-    _CODES[key] = (cols, got)
+    _CODES[memo] = got
     return got
+
+
+def _read_codes(path: Path, want: str) -> tuple[_Codes | None] | None:
+    """The codes stored at ``path`` for the key ``want``, in a tuple (the codes are None
+    for values that do not pack); None: none, another key's, or not whole (a member's
+    checksum, a dtype or a code out of range)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            a = {name: z[name] for name in z.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        return None
+    try:
+        if str(a["key"]) != want:
+            return None
+        if "none" in a:
+            return (None,)
+        of_raw = a["of_raw"].astype(np.int8)
+        if "packed" in a:  # more hand values than a uint16 code holds
+            return (_Codes(a["packed"].astype(np.uint32), of_raw, None),)
+        k, shift = int(a["k"]), int(a["shift"])
+        v_raw, v_cat, v_str = a["v_raw"], a["v_cat"], a["v_str"]
+        hand = a["hand"]
+        ok = hand.dtype == np.uint16 and len(hand) > 0
+        ok = ok and len(v_raw) == len(v_cat) == len(v_str) == k
+        both = hand if "both" in a else None
+        code_of = hand & np.uint16((1 << shift) - 1) if both is not None else hand
+        grid = a.get("grid")
+        if not ok or int(code_of.max()) >= k or (grid is not None and len(grid) != k * k):
+            return None
+    except (KeyError, ValueError, TypeError):
+        return None
+    dense = _Dense(
+        code_of, v_raw.astype(np.int64), v_cat.astype(np.int8), v_str.astype(np.intp), k,
+        None if grid is None else grid.astype(np.uint8), both, shift,
+    )  # fmt: skip
+    return (_Codes(None, of_raw, dense),)
+
+
+def _write_codes(path: Path, key: str, codes: _Codes | None) -> None:
+    """``codes`` written to ``path`` whole or not at all (a temporary file renamed), the
+    same codes of other code (another code digest in the name) removed; a cache that
+    cannot be written is skipped."""
+    arrays: dict[str, Any] = {"key": np.array(key)}
+    d = None if codes is None else codes.dense
+    if codes is None:
+        arrays["none"] = np.array(True)
+    elif d is None:
+        arrays |= {"packed": codes.packed, "of_raw": codes.of_raw}
+    else:
+        arrays["of_raw"] = codes.of_raw
+        arrays |= {"k": np.array(d.k), "shift": np.array(d.shift), "v_raw": d.v_raw,
+                   "v_cat": d.v_cat, "v_str": d.v_str}  # fmt: skip
+        arrays["hand"] = d.code_of if d.both is None else d.both
+        if d.both is not None:
+            arrays["both"] = np.array(True)
+        if d.grid is not None:
+            arrays["grid"] = d.grid
+    tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, path)
+        for older in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*.npz"):
+            if older != path:
+                older.unlink(missing_ok=True)
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 def _make_codes(
@@ -280,6 +360,34 @@ def _make_codes(
     return _Codes(packed, of_raw, _Dense(code_of, v_raw, v_cat, v_str, k, grid, both, shift))
 
 
+class _Lazy(Mapping[str, npt.NDArray[Any]]):
+    """The rule set's table columns (and its figures), read when first asked for: an
+    audit whose codes are kept (:func:`_codes`) reads none of them.
+
+    >>> m = _Lazy(lambda: {"a": np.arange(2)})
+    >>> m["a"].tolist(), list(m), len(m)
+    ([0, 1], ['a'], 1)
+    """
+
+    def __init__(self, load: Callable[[], dict[str, npt.NDArray[Any]]]) -> None:
+        self._load = load
+        self._got: dict[str, npt.NDArray[Any]] | None = None
+
+    def _all(self) -> dict[str, npt.NDArray[Any]]:
+        if self._got is None:
+            self._got = self._load()
+        return self._got
+
+    def __getitem__(self, name: str) -> npt.NDArray[Any]:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 def audit_spec(
     rules: Any,
     options: Mapping[str, Any],
@@ -304,23 +412,25 @@ def audit_spec(
     labels = list(fig["labels"])
     expected = [Fraction(n, fig["total"]) for n in fig["counts"]]
     index = {lb: i for i, lb in enumerate(labels)}
-    source = None  # the table columns the arrays come from (their codes are kept)
+    own = arrays is None  # the rule set's own table: read when first needed
     if arrays is None:
-        t = rules_table(r, tables)
-        cat = np.asarray(t.column(f"{r.name}_category"))
-        strength_col = np.asarray(t.column(f"{r.name}_strength"))
-        to_idx = np.full(max(int(c) for c in Category) + 1, -1, dtype=np.int16)
-        for c in Category:
-            if c.label in index:
-                to_idx[int(c)] = index[c.label]
-        arrays = {
-            "category": to_idx[cat].astype(np.int8),
-            "strength": strength_col,
-            "raw_category": cat.astype(np.int8),
-            "figures": np.array(json.dumps(fig)),
-        }
-        source = ((cat, strength_col), tuple(labels))
-    cat_col, str_col, raw_cat = arrays["category"], arrays["strength"], arrays["raw_category"]
+
+        def table_arrays() -> dict[str, npt.NDArray[Any]]:
+            t = rules_table(r, tables)
+            cat = np.asarray(t.column(f"{r.name}_category"))
+            to_idx = np.full(max(int(c) for c in Category) + 1, -1, dtype=np.int16)
+            for c in Category:
+                if c.label in index:
+                    to_idx[int(c)] = index[c.label]
+            return {
+                "category": to_idx[cat].astype(np.int8),
+                "strength": np.asarray(t.column(f"{r.name}_strength")),
+                "raw_category": cat.astype(np.int8),
+                "figures": np.array(json.dumps(fig)),
+            }
+
+        arrays = _Lazy(table_arrays)
+    tab = arrays  # (a column is looked up at each call: a lazy table is read at the first)
 
     def lookup(ids: npt.NDArray[np.uint8], cols: list[Any]) -> list[npt.NDArray[Any]]:
         """The table's ``cols`` at each hand's row: its colex rank (one deck) or its
@@ -331,10 +441,10 @@ def audit_spec(
         return [c[rank] for c in cols]
 
     def category(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-        return lookup(ids, [cat_col])[0].astype(np.int64)
+        return lookup(ids, [tab["category"]])[0].astype(np.int64)
 
     def strength(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-        return lookup(ids, [str_col])[0].astype(np.int64)
+        return lookup(ids, [tab["strength"]])[0].astype(np.int64)
 
     row = np.array(r.multiplier_row(bet), dtype=np.float64)
     cut = 1 - (r.commission if comm is None else float(comm))
@@ -358,16 +468,25 @@ def audit_spec(
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
         """Winner and net of each player hand against its banker's (one table gather
         per hand and column)."""
-        p_cat, p_str = lookup(player, [raw_cat, str_col])
-        b_cat, b_str = lookup(banker, [raw_cat, str_col])
+        p_cat, p_str = lookup(player, [tab["raw_category"], tab["strength"]])
+        b_cat, b_str = lookup(banker, [tab["raw_category"], tab["strength"]])
         return outcome(p_str, b_str, p_cat, b_cat)
 
     n_raw = len(row)  # grid cells: a win with raw r, a loss to raw r, a push
-    codes = _codes(cat_col, raw_cat, str_col, banker_ties, n_raw, source)
+
+    def columns() -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
+        return tab["category"], tab["raw_category"], tab["strength"]
+
+    if own:
+        key = {"codes": CODES_VERSION, "rules": r.to_data(), "labels": labels,
+               "banker_ties": banker_ties, "n_raw": n_raw}  # fmt: skip
+        codes = _codes(key, tables, columns, banker_ties, n_raw)
+    else:
+        codes = _make_codes(*columns(), banker_ties, n_raw)
     if codes is None:
 
         def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
-            cat, raw, st = lookup(ids, [cat_col, raw_cat, str_col])
+            cat, raw, st = lookup(ids, list(columns()))
             return {"category": cat, "raw": raw, "strength": st}
 
         def settle_values(
@@ -377,6 +496,7 @@ def audit_spec(
 
     elif codes.dense is None:  # more hand values than a uint16 code holds
         packed, of_raw = codes.packed, codes.of_raw
+        assert packed is not None
 
         def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
             """One gather per hand: ``packed`` (strength, raw category), ``category``."""
@@ -398,14 +518,16 @@ def audit_spec(
         amount = np.concatenate([won, lost, [0.0]])
         who = np.array([0] * n_raw + [1] * n_raw + [2], dtype=np.int8)
         low = np.uint16((1 << shift) - 1)
+        hand_code = code_of if both is None else both
+        by_rank = arrow(hand_code)  # (Arrow's take: see audit_gather)
+        grid_a = None if grid is None else arrow(grid)
 
         def evaluate(ids: npt.NDArray[np.uint8]) -> dict[str, npt.NDArray[Any]]:
             """One small gather per hand: its value's dense code, and ``category``."""
+            v = hand_values(ids, by_rank) if decks == 1 else lookup(ids, [hand_code])[0]
             if both is not None:
-                v = lookup(ids, [both])[0]
                 return {"category": v >> np.uint16(shift), "code": v & low}
-            c = lookup(ids, [code_of])[0]
-            return {"category": v_cat[c], "code": c}
+            return {"category": v_cat[v], "code": v}
 
         def settle_values(
             p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
@@ -413,14 +535,25 @@ def audit_spec(
             """:func:`settle` from the hands' codes (:func:`evaluate`; arrays that
             broadcast): one gather in the grid of every pair of codes when it is
             small, else by strength."""
-            pc_, bc_ = p["code"], b["code"]
-            if grid is None:
+            cells = settle_cells(p, b)
+            if cells is None:
+                pc_, bc_ = p["code"], b["code"]
                 return outcome(v_str[pc_], v_str[bc_], v_raw[pc_], v_raw[bc_])
-            at = pc_.astype(np.int32)
-            at *= k
-            at += bc_
-            cell = np.take(grid, at)  # (np.take: the int32 index as it is)
+            cell = cells[0]
             return np.take(who, cell), np.take(amount, cell)
+
+        def settle_cells(
+            p: Mapping[str, npt.NDArray[Any]], b: Mapping[str, npt.NDArray[Any]]
+        ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8], npt.NDArray[np.float64]] | None:
+            """Each showdown's cell in the grid of every pair of codes (``cell``), with
+            the winner and the player's net of each cell (None: no grid): an audit
+            counts the cells, not the showdowns, where it can."""
+            if grid_a is None:
+                return None
+            at = p["code"].astype(np.int32)
+            at *= k
+            at += b["code"]
+            return gather(grid_a, at), who, amount
 
     pw, pl, pp = (Fraction(x) for x in fig["outcome"])
     return {
@@ -442,5 +575,8 @@ def audit_spec(
         "banker_word": "banker",
         "evaluate": evaluate,
         "settle_values": settle_values,
-        "arrays": dict(arrays),
+        "settle_cells": None if codes is None or codes.dense is None else settle_cells,
+        "arrays": arrays,
+        "cache_key": {"game": "niuniu", "rules": r.to_data(), "bet": bet, "commission": comm},
+        "tables": tables,
     }
