@@ -257,8 +257,8 @@ def _groups(
             },
             sel,
         )
-        if chunk.made and len(sel) == n:  # parsed ahead by the reader thread
-            cols = Columns(cols, chunk.made)
+        if (chunk.made or chunk.codes) and len(sel) == n:  # parsed ahead, or coded
+            cols = Columns(cols, chunk.made, chunk.codes)
         res = checker.check_hands(cols) if mode == "hand" else checker.check_showdowns(cols)
         done.append((mode, sel, res))
     return len(keep), done
@@ -371,7 +371,7 @@ def _read_ahead(parsers: Mapping[str, Callable[[pa.Array], Any]]) -> Callable[[C
     """Parse a chunk's columns (:func:`~solver.kit.check.read_ahead`) into it."""
 
     def parse(chunk: Chunk) -> None:
-        chunk.made = read_ahead(chunk.columns, parsers)
+        chunk.made = read_ahead(chunk.columns, parsers, chunk.codes)
 
     return parse
 

@@ -55,6 +55,11 @@ _PENDING = 1 << 24
 """Keys buffered before they are counted, at least (or as many as the key space holds:
 four bytes each, 64 MB; one sort for them all, merged with the counts so far)."""
 _INT32 = (1 << 31) - 1
+_DENSE = 1 << 20
+"""Key spaces up to this many keys are counted by a count per key of the space (eight
+bytes each, for the flush only: 8 MB at most, in the cache) instead of a sort of the
+keys (Pok Deng's 53³ hands: 10 M keys in 0.05 s against 0.13; in a space of 13 M keys,
+Niu Niu's, the counts' random access costs twice the sort)."""
 
 
 @dataclass
@@ -84,15 +89,24 @@ class _Table:
             self.flush()
 
     def flush(self) -> None:
-        """Count the keys buffered: sorted, runs of equal keys counted, merged with the
-        counts so far (a sort of the two lists of distinct keys)."""
+        """Count the keys buffered: in a space of at most :data:`_DENSE` keys, by a
+        count per key (``bincount``, the counts so far added); else sorted, runs of equal
+        keys counted, merged with the counts so far (a sort of the two lists of distinct
+        keys). Either way the distinct keys, sorted, and their counts."""
         if not self.pending:
             return
         k = np.concatenate(self.pending)
-        k.sort()  # in place: one large array fewer (each is page-faulted in fresh)
         self.pending, self.waiting = [], 0
         if not len(k):
             return
+        if self.space <= _DENSE:  # a count per key of the space: no sort
+            dense = np.bincount(k, minlength=self.space)
+            if self.keys is not None and self.counts is not None:
+                dense[self.keys] += self.counts  # distinct keys: one addition each
+            self.keys = np.flatnonzero(dense)
+            self.counts = np.take(dense, self.keys)
+            return
+        k.sort()  # in place: one large array fewer (each is page-faulted in fresh)
         keys, counts = _runs(k, None)
         if self.keys is not None and self.counts is not None:
             both = np.concatenate([self.keys, keys])

@@ -29,6 +29,7 @@ import pyarrow.parquet as pq
 from solver.core.errors import BullError
 from solver.core.files import Lines, arrow_source, open_input
 from solver.kit.columns import (
+    CODED,
     FIELDS,
     MAX_LISTED,
     Chunk,
@@ -194,6 +195,16 @@ def _read_parquet(
     except (OSError, pa.ArrowException) as exc:
         raise BullError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
     mapping = map_columns(pf.schema_arrow.names, explicit)
+    schema = pf.schema_arrow
+    at = {f: schema.get_field_index(mapping[f]) for f in CODED if f in mapping}
+    coded = sorted(  # labels stored as text: read as dictionaries (a value parsed once)
+        {mapping[f] for f, i in at.items() if i >= 0 and pa.types.is_string(schema.field(i).type)}
+    )
+    if coded:
+        try:
+            pf = pq.ParquetFile(_arrow_source(path), read_dictionary=coded)
+        except (OSError, pa.ArrowException) as exc:
+            raise BullError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
 
     def gen() -> Iterator[Chunk]:
         start = 1
