@@ -262,7 +262,13 @@ def _as_text(values: list[Any]) -> pa.Array:
 
 
 def _utf8_rows(arr: pa.Array) -> tuple[pa.Array, npt.NDArray[np.bool_] | None]:
-    """A binary or string column as ``string``, and which rows are UTF-8 (``None``: all)."""
+    """A binary or string column as ``string``, and which rows are UTF-8 (``None``: all).
+
+    >>> _utf8_rows(pa.array([b"KS 9H", None]))[0].to_pylist()
+    ['KS 9H', None]
+    """
+    if pa.types.is_binary(arr.type) and _ascii(arr):  # ASCII bytes are UTF-8: no check
+        return arr.view(pa.string()), None
     try:
         out = arr.cast(pa.string())  # a cast from binary checks the bytes
         if arr.type == out.type:  # Arrow's JSON reader keeps bytes as they come
