@@ -264,8 +264,12 @@ def _read_csv(
     parse_opts = pacsv.ParseOptions(
         invalid_row_handler=handler, ignore_empty_lines=False, newlines_in_values=True
     )
+    coded = {mapping[f] for f in CODED if f in mapping}  # labels: as dictionaries
     conv = pacsv.ConvertOptions(
-        column_types={n: pa.binary() for n in names},  # decoded here, row by row if need be
+        # decoded here, row by row if need be
+        column_types={
+            n: pa.dictionary(pa.int32(), pa.binary()) if n in coded else pa.binary() for n in names
+        },
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
@@ -313,7 +317,15 @@ def _line_ends(col: pa.Array) -> npt.NDArray[np.int64] | int:
 
     >>> _line_ends(pa.array([b"a", b"b\\r\\nc\\rd", None])).tolist()
     [0, 2, 0]
+    >>> _line_ends(pa.array([b"x\\ny", b"a", b"x\\ny"]).dictionary_encode()).tolist()
+    [1, 0, 1]
     """
+    if pa.types.is_dictionary(col.type):  # the dictionary's values', by row
+        per_value = _line_ends(col.dictionary)
+        if isinstance(per_value, int):
+            return per_value
+        at = np.asarray(col.indices.fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+        return np.take(per_value, at)
     buf = col.buffers()[2]
     data = np.zeros(0, dtype=np.uint8) if buf is None else np.frombuffer(buf, dtype=np.uint8)
     out: npt.NDArray[np.int64] | int = 0
