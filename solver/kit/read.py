@@ -200,17 +200,29 @@ def _read_parquet(
     coded = sorted(  # labels stored as text: read as dictionaries (a value parsed once)
         {mapping[f] for f, i in at.items() if i >= 0 and pa.types.is_string(schema.field(i).type)}
     )
-    if coded:
+    groups = pf.metadata.num_row_groups
+    # a batch of dictionaries ends where a row group does (each has its own): read a row
+    # group at a time, when they are large enough that their batches stay large
+    if coded and groups and pf.metadata.num_rows >= groups * (batch_size // 2):
         try:
             pf = pq.ParquetFile(_arrow_source(path), read_dictionary=coded)
         except (OSError, pa.ArrowException) as exc:
             raise BullError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
+    else:
+        coded = []
+
+    def batches(wanted: list[str]) -> Iterator[pa.RecordBatch]:
+        if not coded:
+            yield from pf.iter_batches(batch_size=batch_size, columns=wanted)
+            return
+        for g in range(groups):
+            yield from pf.iter_batches(batch_size=batch_size, columns=wanted, row_groups=[g])
 
     def gen() -> Iterator[Chunk]:
         start = 1
         wanted = sorted(set(mapping.values()))
         try:
-            for batch in pf.iter_batches(batch_size=batch_size, columns=wanted):
+            for batch in batches(wanted):
                 n = batch.num_rows
                 cols = {
                     k: batch.column(batch.schema.get_field_index(v)) for k, v in mapping.items()
