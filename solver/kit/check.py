@@ -258,15 +258,24 @@ def read_claims(
 class Columns(dict[str, pa.Array]):
     """A group's columns with what was made of them ahead of need: :attr:`made`, field
     → a checker's parse (:attr:`Checker.ahead`) of that very column, made by the reader
-    thread while the groups before were checked (:func:`read_ahead`)."""
+    thread while the groups before were checked (:func:`read_ahead`); :attr:`codes`,
+    field → the column as places in a dictionary (:attr:`~solver.kit.columns.Chunk.codes`),
+    whose parse is the dictionary's (:func:`parse_coded`)."""
 
-    def __init__(self, columns: Mapping[str, pa.Array], made: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        columns: Mapping[str, pa.Array],
+        made: Mapping[str, Any],
+        codes: Mapping[str, tuple[npt.NDArray[np.int64], pa.Array]] | None = None,
+    ) -> None:
         super().__init__(columns)
         self.made = made
+        self.codes = codes or {}
 
 
 def parsed(cols: Mapping[str, pa.Array], name: str, parse: Callable[[pa.Array], T]) -> T:
-    """``parse(cols[name])``, or the same made ahead (:class:`Columns`).
+    """``parse(cols[name])``, or the same made ahead, or made of the column's dictionary
+    (:class:`Columns`).
 
     >>> cols = Columns({"points": pa.array(["7"])}, {"points": "made"})
     >>> parsed(cols, "points", len), parsed(dict(cols), "points", len)
@@ -275,19 +284,52 @@ def parsed(cols: Mapping[str, pa.Array], name: str, parse: Callable[[pa.Array], 
     made: Mapping[str, Any] = getattr(cols, "made", {})
     if name in made:
         return made[name]  # type: ignore[no-any-return]
+    codes = getattr(cols, "codes", {})
+    if name in codes:
+        got = parse_coded(parse, *codes[name])
+        if got is not None:
+            return got
     return parse(cols[name])
 
 
+def parse_coded(
+    parse: Callable[[pa.Array], T], at: npt.NDArray[np.int64], values: pa.Array
+) -> T | None:
+    """What ``parse`` makes of the column whose row ``i`` is ``values[at[i]]`` (a null
+    past the end), made of the dictionary ``values`` alone (and a null) — a claim's
+    parse reads each row alone — then each row's taken; ``None`` when the parse is no
+    claim's (:class:`~solver.kit.parse.Parsed`) or names fewer bad values than there are.
+
+    >>> from solver.kit.parse import parse_int
+    >>> points = lambda a: parse_int(a, "points")
+    >>> got = parse_coded(points, np.array([1, 0, 2, 1]), pa.array(["7", "x"]))
+    >>> got.value.tolist(), got.stated.tolist(), got.bad.tolist()
+    ([0, 7, 0, 0], [False, True, False, False], [True, False, False, True])
+    >>> got.messages
+    {0: "points 'x': expected an integer", 3: "points 'x': expected an integer"}
+    """
+    got = parse(pa.concat_arrays([values, pa.nulls(1, values.type)]))
+    if not isinstance(got, Parsed) or int(got.bad.sum()) > len(got.messages):
+        return None
+    bad = np.take(got.bad, at)
+    messages = {i: got.messages[int(at[i])] for i in np.flatnonzero(bad)[:MAX_LISTED].tolist()}
+    return Parsed(np.take(got.value, at), np.take(got.stated, at), bad, messages)  # type: ignore[return-value]
+
+
 def read_ahead(
-    columns: Mapping[str, pa.Array], parsers: Mapping[str, Callable[[pa.Array], Any]]
+    columns: Mapping[str, pa.Array],
+    parsers: Mapping[str, Callable[[pa.Array], Any]],
+    codes: Mapping[str, tuple[npt.NDArray[np.int64], pa.Array]] | None = None,
 ) -> dict[str, Any]:
-    """Each column's parse (``parsers``: by field), for :class:`Columns`; a parse that
-    fails is left to be made, and to fail, where it is needed."""
+    """Each column's parse (``parsers``: by field), for :class:`Columns` (of the
+    column's dictionary, for a field in ``codes``); a parse that fails is left to be
+    made, and to fail, where it is needed."""
     made = {}
+    cols = Columns(columns, {}, codes)
     for name, parse in parsers.items():
         if name in columns:
             try:
-                made[name] = parse(columns[name])
+                made[name] = parsed(cols, name, parse)
             except Exception:  # made again where needed, and raised there
                 continue
     return made

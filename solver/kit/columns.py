@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from solver.core.errors import BullError
 
 __all__ = [
+    "CODED",
     "FIELDS",
     "MAX_FIELD_BYTES",
     "MAX_LISTED",
@@ -45,6 +46,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "commission": ("commission",),
 }
 """Logical field → the column names looked for by default (case-insensitive)."""
+
+CODED = ("category", "winner")
+"""Fields of a few labels: read from Parquet as dictionaries (each distinct value once,
+as the file stores them), their parses made of the dictionary's (:attr:`Chunk.codes`)."""
 
 MAX_LISTED = 100
 """Malformed rows and examples kept in the summary (all are counted)."""
@@ -117,18 +122,23 @@ class Chunk:
     made: dict[str, Any] = field(default_factory=dict)
     """What was parsed of the columns ahead of need, by field (see
     :class:`solver.kit.check.Columns`)."""
+    codes: dict[str, tuple[npt.NDArray[np.int64], pa.Array]] = field(default_factory=dict)
+    """The columns read as dictionaries of text, by field: each row's place in the
+    dictionary (a null row: one past its end) and the dictionary's values, as text."""
 
     def __post_init__(self) -> None:
         ok = np.ones(len(self.lines), dtype=bool)
         why: dict[int, str] = {}
         for key, arr in list(self.columns.items()):
+            if (coded := _coded(arr)) is not None:
+                self.codes[key] = coded
             self.columns[key], good = normal_column(arr)
             if good is not None:
                 why.update((int(i), "not UTF-8 text") for i in np.flatnonzero(ok & ~good))
                 ok &= good
             if self.columns[key].type == pa.string() and len(arr):
-                long = ok & (_sizes(self.columns[key]) > MAX_FIELD_BYTES)
-                if long.any():
+                long = _long(self.columns[key])
+                if long is not None and (long := ok & long).any():
                     text = f"{key}: over {MAX_FIELD_BYTES:,} bytes (not one {key})"
                     why.update((int(i), text) for i in np.flatnonzero(long))
                     ok &= ~long
@@ -136,10 +146,39 @@ class Chunk:
             self.bad = sorted([*self.bad, *((int(self.lines[i]), m) for i, m in why.items())])
             keep = arrow_mask(ok)
             self.columns = {k: pc.filter(v, keep) for k, v in self.columns.items()}
+            self.codes = {k: (at[ok], values) for k, (at, values) in self.codes.items()}
             self.lines = self.lines[ok]
 
     def __len__(self) -> int:
         return len(self.lines)
+
+
+def _coded(arr: pa.Array) -> tuple[npt.NDArray[np.int64], pa.Array] | None:
+    """A dictionary column of text as each row's place in the dictionary (a null row:
+    one past its end) and the dictionary's values as ``string``; ``None`` for any other
+    column, or a dictionary with a value that is not UTF-8.
+
+    >>> at, values = _coded(pa.array(["pok", None, "pok", "tong"]).dictionary_encode())
+    >>> at.tolist(), values.to_pylist()
+    ([0, 2, 0, 1], ['pok', 'tong'])
+    """
+    if isinstance(arr, pa.ChunkedArray) or not pa.types.is_dictionary(arr.type):
+        return None
+    t = arr.type.value_type
+    if not (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t)):
+        return None
+    values, good = normal_column(arr.dictionary)
+    if good is not None or values.type != pa.string():
+        return None
+    idx = arr.indices
+    width = idx.type.bit_width // 8
+    raw = np.frombuffer(
+        idx.buffers()[1], dtype=f"i{width}" if pa.types.is_signed_integer(idx.type) else f"u{width}"
+    )
+    at = raw[idx.offset : idx.offset + len(idx)].astype(np.int64)
+    if idx.null_count:
+        at[~np.asarray(idx.is_valid().to_numpy(zero_copy_only=False), dtype=bool)] = len(values)
+    return at, values
 
 
 def arrow_ints(values: npt.NDArray[np.integer]) -> pa.Array:
@@ -176,6 +215,34 @@ def _sizes(arr: pa.Array) -> npt.NDArray[np.int64]:
     return size
 
 
+def _long(arr: pa.Array) -> npt.NDArray[np.bool_] | None:
+    """The rows of a string column over :data:`MAX_FIELD_BYTES` (``None``: none is,
+    as when the column's bytes are fewer, or its longest offset step is no longer).
+
+    >>> _long(pa.array(["ab", None])) is None, _long(pa.array(["x" * 70000, "y"])).tolist()
+    (True, [True, False])
+    """
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    if int(off[-1]) - int(off[0]) <= MAX_FIELD_BYTES or np.diff(off).max() <= MAX_FIELD_BYTES:
+        return None
+    return _sizes(arr) > MAX_FIELD_BYTES
+
+
+def _ascii(arr: pa.Array) -> bool:
+    """Whether every byte of a string column's values (and of its null rows', if any)
+    is ASCII: then it is UTF-8, with no need to check each character.
+
+    >>> _ascii(pa.array(["KS 9H", None, ""])), _ascii(pa.array(["10♠"]))
+    (True, False)
+    """
+    bufs = arr.buffers()
+    if bufs[2] is None or not len(arr):
+        return True
+    off = np.frombuffer(bufs[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    data = np.frombuffer(bufs[2], dtype=np.uint8)[int(off[0]) : int(off[-1])]
+    return not len(data) or int(data.max()) < 0x80
+
+
 def _as_text(values: list[Any]) -> pa.Array:
     """Python values as text: a list of strings joined by spaces (a hand), anything
     else as JSON (read as malformed where it is parsed)."""
@@ -195,11 +262,20 @@ def _as_text(values: list[Any]) -> pa.Array:
 
 
 def _utf8_rows(arr: pa.Array) -> tuple[pa.Array, npt.NDArray[np.bool_] | None]:
-    """A binary or string column as ``string``, and which rows are UTF-8 (``None``: all)."""
+    """A binary or string column as ``string``, and which rows are UTF-8 (``None``: all).
+
+    >>> _utf8_rows(pa.array([b"KS 9H", None]))[0].to_pylist()
+    ['KS 9H', None]
+    """
+    if pa.types.is_binary(arr.type) and _ascii(arr):  # ASCII bytes are UTF-8: no check
+        return arr.view(pa.string()), None
     try:
         out = arr.cast(pa.string())  # a cast from binary checks the bytes
-        if arr.type == out.type:
-            out.validate(full=True)  # Arrow's JSON reader keeps bytes as they come
+        if arr.type == out.type:  # Arrow's JSON reader keeps bytes as they come
+            if _ascii(out):
+                out.validate()  # the layout; ASCII bytes are UTF-8
+            else:
+                out.validate(full=True)
         return out, None
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         pass

@@ -55,6 +55,11 @@ _PENDING = 1 << 24
 """Keys buffered before they are counted, at least (or as many as the key space holds:
 four bytes each, 64 MB; one sort for them all, merged with the counts so far)."""
 _INT32 = (1 << 31) - 1
+_DENSE = 1 << 18
+"""Key spaces up to this many keys are counted as they come, in a count per key of the
+space (eight bytes each: 2 MB at most, in the cache), instead of buffered and sorted
+(Pok Deng's 53³ hands: 10 M keys in 0.02 s against 0.13 s, and no buffer of 40 MB; in a
+space of 13 M keys, Niu Niu's, the counts' random access costs twice the sort)."""
 
 
 @dataclass
@@ -75,9 +80,17 @@ class _Table:
         default_factory=dict
     )
     """The keys present and their counts, fine and by shape, once read."""
+    dense: npt.NDArray[np.int64] | None = None
+    """The count of every key of a space of at most :data:`_DENSE` keys."""
 
     def add(self, keys: npt.NDArray[np.int64]) -> None:
         self.found.clear()
+        if self.space <= _DENSE:  # counted at once: a count per key of the space
+            if self.dense is None:
+                self.dense = np.zeros(self.space, dtype=np.int64)
+            if len(keys):
+                self.dense += np.bincount(keys, minlength=self.space)
+            return
         self.pending.append(keys.astype(np.int32) if self.space <= _INT32 else keys)
         self.waiting += len(keys)
         if self.waiting >= max(_PENDING, self.space):
@@ -85,14 +98,21 @@ class _Table:
 
     def flush(self) -> None:
         """Count the keys buffered: sorted, runs of equal keys counted, merged with the
-        counts so far (a sort of the two lists of distinct keys)."""
+        counts so far (a sort of the two lists of distinct keys); in a space of at most
+        :data:`_DENSE` keys, read from the count per key. Either way the distinct keys,
+        sorted, and their counts."""
+        if self.dense is not None:
+            present = np.flatnonzero(self.dense)
+            if len(present):
+                self.keys, self.counts = present, np.take(self.dense, present)
+            return
         if not self.pending:
             return
         k = np.concatenate(self.pending)
-        k.sort()  # in place: one large array fewer (each is page-faulted in fresh)
         self.pending, self.waiting = [], 0
         if not len(k):
             return
+        k.sort()  # in place: one large array fewer (each is page-faulted in fresh)
         keys, counts = _runs(k, None)
         if self.keys is not None and self.counts is not None:
             both = np.concatenate([self.keys, keys])

@@ -29,6 +29,7 @@ import pyarrow.parquet as pq
 from solver.core.errors import BullError
 from solver.core.files import Lines, arrow_source, open_input
 from solver.kit.columns import (
+    CODED,
     FIELDS,
     MAX_LISTED,
     Chunk,
@@ -194,12 +195,34 @@ def _read_parquet(
     except (OSError, pa.ArrowException) as exc:
         raise BullError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
     mapping = map_columns(pf.schema_arrow.names, explicit)
+    schema = pf.schema_arrow
+    at = {f: schema.get_field_index(mapping[f]) for f in CODED if f in mapping}
+    coded = sorted(  # labels stored as text: read as dictionaries (a value parsed once)
+        {mapping[f] for f, i in at.items() if i >= 0 and pa.types.is_string(schema.field(i).type)}
+    )
+    groups = pf.metadata.num_row_groups
+    # a batch of dictionaries ends where a row group does (each has its own): read a row
+    # group at a time, when they are large enough that their batches stay large
+    if coded and groups and pf.metadata.num_rows >= groups * (batch_size // 2):
+        try:
+            pf = pq.ParquetFile(_arrow_source(path), read_dictionary=coded)
+        except (OSError, pa.ArrowException) as exc:
+            raise BullError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0]}") from None
+    else:
+        coded = []
+
+    def batches(wanted: list[str]) -> Iterator[pa.RecordBatch]:
+        if not coded:
+            yield from pf.iter_batches(batch_size=batch_size, columns=wanted)
+            return
+        for g in range(groups):
+            yield from pf.iter_batches(batch_size=batch_size, columns=wanted, row_groups=[g])
 
     def gen() -> Iterator[Chunk]:
         start = 1
         wanted = sorted(set(mapping.values()))
         try:
-            for batch in pf.iter_batches(batch_size=batch_size, columns=wanted):
+            for batch in batches(wanted):
                 n = batch.num_rows
                 cols = {
                     k: batch.column(batch.schema.get_field_index(v)) for k, v in mapping.items()
@@ -253,8 +276,12 @@ def _read_csv(
     parse_opts = pacsv.ParseOptions(
         invalid_row_handler=handler, ignore_empty_lines=False, newlines_in_values=True
     )
+    coded = {mapping[f] for f in CODED if f in mapping}  # labels: as dictionaries
     conv = pacsv.ConvertOptions(
-        column_types={n: pa.binary() for n in names},  # decoded here, row by row if need be
+        # decoded here, row by row if need be
+        column_types={
+            n: pa.dictionary(pa.int32(), pa.binary()) if n in coded else pa.binary() for n in names
+        },
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
@@ -302,7 +329,15 @@ def _line_ends(col: pa.Array) -> npt.NDArray[np.int64] | int:
 
     >>> _line_ends(pa.array([b"a", b"b\\r\\nc\\rd", None])).tolist()
     [0, 2, 0]
+    >>> _line_ends(pa.array([b"x\\ny", b"a", b"x\\ny"]).dictionary_encode()).tolist()
+    [1, 0, 1]
     """
+    if pa.types.is_dictionary(col.type):  # the dictionary's values', by row
+        per_value = _line_ends(col.dictionary)
+        if isinstance(per_value, int):
+            return per_value
+        at = np.asarray(col.indices.fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+        return np.take(per_value, at)
     buf = col.buffers()[2]
     data = np.zeros(0, dtype=np.uint8) if buf is None else np.frombuffer(buf, dtype=np.uint8)
     out: npt.NDArray[np.int64] | int = 0

@@ -66,7 +66,7 @@ def _agree(
 
 def _count(bad: npt.NDArray[np.bool_], weight: npt.NDArray[np.int64] | None) -> int:
     """Rows flagged in ``bad`` (each counted ``weight`` times, if given)."""
-    return int(bad.sum()) if weight is None else int(weight[bad].sum())
+    return int(np.count_nonzero(bad)) if weight is None else int(weight[bad].sum())
 
 
 @dataclass
@@ -172,7 +172,7 @@ class Scorer:
         now = dis & ~later
         explains, contradicts = self._score(mode, res, now)
         self.tally.add(explains)
-        self.tally.add_counts(int((~dis).sum()), contradicts)
+        self.tally.add_counts(len(dis) - int(np.count_nonzero(dis)), contradicts)
         self._add_lost(res, now, explains)
         self.seen_disagree |= bool(dis.any())
         self._add_agreeing(res, dis)
@@ -232,14 +232,14 @@ class Scorer:
 
     def _count_keys(self, mode: str, res: Checked, dis: npt.NDArray[np.bool_]) -> None:
         """Count the group's agreeing keyed rows, by the fields they state."""
-        self.by_row[mode] += int(self._unkeyed(res, dis).sum())
+        self.by_row[mode] += int(np.count_nonzero(self._unkeyed(res, dis)))
         if res.keys is None:
             return
         keys = res.keys
         at = ~dis & (keys.of >= 0)
         if keys.order == 1:
-            self.unordered[mode] += int(at.sum())
-        if all(res.stated[f][at].all() for f in res.stated):
+            self.unordered[mode] += int(np.count_nonzero(at))
+        if all(st.all() or not (at & ~st).any() for st in res.stated.values()):
             self.keyed.add(mode, keys, tuple(res.stated), keys.of[at])
             return
         rows = np.flatnonzero(at)
@@ -285,7 +285,7 @@ class Scorer:
         often as its key."""
         sweep = self._sweep
         weight = None if sweep is None else sweep.weight
-        n_dis = int(dis.sum())
+        n_dis = int(np.count_nonzero(dis))
         ex = np.zeros((len(self.causes), n_dis), dtype=bool)  # a cause's column is a row
         contradicts = np.zeros(len(self.causes), dtype=np.int64)
         pos = np.cumsum(dis) - 1  # a disagreeing row's place among them

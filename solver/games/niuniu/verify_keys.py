@@ -151,12 +151,19 @@ class KeyAnswers:
         if not hands:
             hands["sorted"] = self.every()[rank]
             hands["special"] = special_ish(hands["sorted"])
+            some = np.flatnonzero(hands["special"])  # the scoped causes' keys, made once
+            hands["at"], hands["sorted_at"] = some, hands["sorted"][some]
+            hands.update((f"{f}_at", v[some]) for f, v in ours.items())
         srt, special = hands["sorted"], hands["special"]
-        at = np.flatnonzero(special) if "hand" in variant.scope else np.arange(len(keys))
-        mine = {f: v[at] for f, v in ours.items()}
-        known = None if variant.rules is not None else {**mine, "sorted": srt[at]}
-        theirs = niuniu_hand_answers(srt[at], self.rules, variant, known)
         ok = np.ones(len(keys), dtype=bool)
+        at: Any
+        if "hand" in variant.scope:  # the special-ish keys alone
+            at, srt = hands["at"], hands["sorted_at"]
+            mine = {f: hands[f"{f}_at"] for f in ours}
+        else:  # every key: the arrays as they are
+            at, mine = slice(None), dict(ours)
+        known = None if variant.rules is not None else {**mine, "sorted": srt}
+        theirs = niuniu_hand_answers(srt, self.rules, variant, known)
         for f in fields:
             ok[at] &= mine[f] == np.asarray(theirs[f])
         return ok, special

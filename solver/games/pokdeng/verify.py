@@ -108,9 +108,13 @@ class PokDengChecker:
         bad, messages = merge_bad(len(cols["hand"]), parts)
         rows = np.flatnonzero(~bad)
         stated, cv = claim_rows(claims, rows)
+        srt = hands.sorted
         if len(rows) == len(bad):  # no row malformed: the arrays as they are
-            return self._hands(rows, bad, messages, hands.ids, hands.size, stated, cv)
-        return self._hands(rows, bad, messages, hands.ids[rows], hands.size[rows], stated, cv)
+            return self._hands(rows, bad, messages, hands.ids, hands.size, stated, cv, srt=srt)
+        some = None if srt is None else srt[rows]
+        return self._hands(
+            rows, bad, messages, hands.ids[rows], hands.size[rows], stated, cv, srt=some
+        )
 
     def _key_rows(
         self,
@@ -151,8 +155,10 @@ class PokDengChecker:
             c = np.minimum(hands, 52).astype(np.int64)
             at = (c[:, 0] * 53 + c[:, 1]) * 53 + c[:, 2]
             by_key = {}
-            for k, v in ans.items():
-                col = np.zeros(53**3, dtype=np.asarray(v).dtype)
+            for k, v in ans.items():  # small numbers: a byte each (a take reads less)
+                if not (np.iinfo(np.int8).min <= np.min(v) and np.max(v) <= np.iinfo(np.int8).max):
+                    raise AssertionError(f"pokdeng answer {k} out of a byte's range")
+                col = np.zeros(53**3, dtype=np.int8)
                 col[at] = v
                 by_key[k] = col
             self._by_key = by_key  # whole: the checker's thread and the scorer's share it
@@ -169,9 +175,11 @@ class PokDengChecker:
         cv: dict[str, npt.NDArray[Any]],
         ans: Mapping[str, npt.NDArray[Any]] | None = None,
         virtual: bool = False,
+        srt: npt.NDArray[np.uint8] | None = None,
     ) -> Checked:
         """The group of well-formed hand rows ``rows`` (``cards`` as written, ``size``
-        of each), checked: their claims ``cv`` where ``stated``."""
+        of each; ``srt``: each row's cards sorted, if the parse made them), checked: their
+        claims ``cv`` where ``stated``."""
         from solver.games.pokdeng.diagnose import pokdeng_hand_answers
         from solver.games.pokdeng.rules import Kind
 
@@ -179,7 +187,8 @@ class PokDengChecker:
         if ans is None:  # by the hand's key (its cards sorted), from a table made once
             from solver.core.indexing import sort_columns
 
-            c0, c1, c2 = (np.minimum(c, 52).astype(np.int64) for c in sort_columns(list(cards.T)))
+            ordered = sort_columns(list(cards.T)) if srt is None else list(srt.T)
+            c0, c1, c2 = (np.minimum(c, 52).astype(np.int64) for c in ordered)
             key = (c0 * 53 + c1) * 53 + c2
             ans = {k: np.take(v, key, axis=0) for k, v in self._answers().items()}
 
