@@ -72,6 +72,8 @@ class _Table:
     rows: Callable[[npt.NDArray[np.int64], Sequence[str]], Checked]
     agree: Callable[..., Any] | None = None
     """The checker's :attr:`~solver.kit.check.Keys.agree`, if any."""
+    atoms: Callable[..., Any] | None = None
+    """The checker's :attr:`~solver.kit.check.Keys.atoms`, if any."""
     keys: npt.NDArray[np.int64] | None = None
     counts: npt.NDArray[np.int64] | None = None
     pending: list[npt.NDArray[np.integer]] = field(default_factory=list)
@@ -154,9 +156,18 @@ class Part:
     weight: npt.NDArray[np.int64]
     rows: Callable[[npt.NDArray[np.int64], Sequence[str]], Checked]
     agree: Callable[..., Any] | None
+    atoms: Callable[..., Any] | None = None
 
     def group(self) -> Checked:
         return self.rows(self.keys, self.fields)
+
+    def atom_counts(self) -> Shapes:
+        """The group's rows counted by atom set, each as often as its key
+        (:func:`weighted_atoms`), from the keys alone when the checker can say it."""
+        if self.atoms is not None:
+            got: Shapes = self.atoms(self.keys, self.fields, self.weight)
+            return got
+        return weighted_atoms(self.group(), self.weight)
 
 
 class KeyCounts:
@@ -171,7 +182,9 @@ class KeyCounts:
         """Count the keys ``at`` (agreeing rows of ``mode`` stating exactly ``fields``)."""
         t = self.tables.get((mode, fields))
         if t is None:
-            t = self.tables[(mode, fields)] = _Table(keys.space, keys.order, keys.rows, keys.agree)
+            t = self.tables[(mode, fields)] = _Table(
+                keys.space, keys.order, keys.rows, keys.agree, keys.atoms
+            )
         t.add(at)
 
     def modes(self) -> set[str]:
@@ -218,7 +231,9 @@ class KeyCounts:
             start, step = 0, min(GROUP, FIRST_PART)
             while start < len(at):
                 end = start + step
-                yield Part(fields, at[start:end], weight[start:end], table.rows, table.agree)
+                yield Part(
+                    fields, at[start:end], weight[start:end], table.rows, table.agree, table.atoms
+                )
                 start, step = end, min(GROUP, step * 4)
 
     def order(self, mode: str) -> int:
