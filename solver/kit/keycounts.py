@@ -135,15 +135,22 @@ def _runs(
     new[:1] = True  # page-faulted in fresh)
     np.not_equal(k[1:], k[:-1], out=new[1:])
     start = np.flatnonzero(new)
-    if weight is None:
-        counts = np.empty(len(start), dtype=np.int64)
-        np.subtract(start[1:], start[:-1], out=counts[:-1])
-        counts[-1:] = len(k) - start[-1:]
-    else:
-        counts = np.add.reduceat(weight, start).astype(np.int64, copy=False)
     # the keys as they come (int32 in a space that fits: a copy to int64 would be one
     # more large array page-faulted in, a third of this function's time on 10 M keys)
-    return np.take(k, start), counts
+    keys = np.take(k, start)
+    if weight is not None:
+        return keys, np.add.reduceat(weight, start).astype(np.int64, copy=False)
+    # each run's length, written over its start (no new array: a block at a time, each
+    # block's next start not yet overwritten)
+    for lo in range(0, len(start) - 1, _BLOCK):
+        hi = min(lo + _BLOCK, len(start) - 1)
+        np.subtract(start[lo + 1 : hi + 1], start[lo:hi], out=start[lo:hi])
+    start[-1:] = len(k) - start[-1:]
+    return keys, start
+
+
+_BLOCK = 1 << 20
+"""Run lengths computed at a time by :func:`_runs`."""
 
 
 @dataclass(frozen=True)
