@@ -3,8 +3,9 @@
 A log has one row per seat per round. :class:`Auditor` takes Arrow record batches whose
 rows are in round order (each round's rows together; the engines see to it) with the
 logical columns ``round``, ``role``, ``hand`` and optionally ``result``, ``net`` and the
-``--by`` columns (named ``by:<column>``). It keeps the rows of the last round of a batch
-back until the next batch shows the round is complete, and accumulates a
+``--by`` columns (named ``by:<column>``). It keeps the last block of a batch back until
+the next batch shows whether its last round is complete (audited whole, or that round
+with the next batch's first rows), and accumulates a
 :class:`Partial`: exact integer counts (categories of the banker's and the players'
 dealt hands, dealt cards or tiles, the first player's outcome, per group), the
 settlement re-check of every player row against its banker (the game's ``settle``),
@@ -106,6 +107,10 @@ class Auditor:
         self.do_settle = settle
         self.partial = Partial()
         self.carry: pa.Table | None = None
+        """The last block fed, held back: its last round (from row ``carry_last``) may
+        go on in the next batch."""
+        self.carry_last = 0
+        self.carry_change: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
         self.real = np.zeros(256, dtype=bool)  # an item of the set
         self.real[spec.deck] = True
         self.in_deck = self.real.copy()
@@ -138,11 +143,13 @@ class Auditor:
         rnd = column(t, "round")
         change = self._changes(t)
         start = 0
-        if self.carry is not None:  # the held-back round, and its rows in this batch
-            last, first = self.carry.column("round")[0], rnd[0]
+        if self.carry is not None:  # the held-back block, its last round maybe in this batch
+            carry, held = self.carry, self.carry_last
+            end = carry.num_rows - 1
+            last, first = carry.column("round")[end], rnd[0]
             same = False
             if "scope" in t.column_names:  # scopes in order; another scope: another round
-                a, b = self.carry.column("scope")[0], t.column("scope")[0]
+                a, b = carry.column("scope")[end], t.column("scope")[0]
                 if a.is_valid and b.is_valid and pc.less(b, a).as_py():
                     raise NotInRoundOrder("round ids are not in order")
                 if not (a.is_valid and b.is_valid and pc.equal(a, b).as_py()):
@@ -151,26 +158,33 @@ class Auditor:
                 if pc.less(first, last).as_py():
                     raise NotInRoundOrder("round ids are not in order")
                 same = bool(pc.equal(first, last).as_py())
-            if same:
+            if not same:  # the block is whole: audited as it is (no block of one round)
+                self._submit(carry, self.carry_change)
+            else:
+                if held:  # its whole rounds; the last one goes on in this batch
+                    self._submit(carry.slice(0, held), self.carry_change[:held])
                 later = np.flatnonzero(change[1:])
                 start = int(later[0]) + 1 if len(later) else t.num_rows
-            seam = self.carry
-            if start:
-                seam = pa.concat_tables([seam, t.slice(0, start).select(seam.column_names)])
-            if start == t.num_rows:
-                self.carry = seam
-                return
-            self._submit(seam, self._changes(seam))
-            t, change = t.slice(start), change[start:]
+                seam = carry.slice(held)
+                if start:
+                    seam = pa.concat_tables([seam, t.slice(0, start).select(seam.column_names)])
+                if start == t.num_rows:
+                    self.carry, self.carry_last = seam, 0
+                    self.carry_change = self._changes(seam)
+                    return
+                self._submit(seam, self._changes(seam))
+                t, change = t.slice(start), change[start:]
         starts = np.flatnonzero(change)
         last_start = int(starts[-1])
-        self.carry = t.slice(last_start)
-        # the whole rounds before it, in blocks of about block_rows rows
+        # the whole rounds, in blocks of about block_rows rows; the last block is held
+        # back (its last round may go on in the next batch)
         want = np.arange(self.block_rows, last_start, self.block_rows)
-        cuts = np.unique(starts[np.searchsorted(starts, want)]).tolist()
-        for a, b in itertools.pairwise([0, *cuts, last_start]):
+        cuts = [0, *np.unique(starts[np.searchsorted(starts, want)]).tolist()]
+        for a, b in itertools.pairwise(cuts):
             if b > a:
                 self._submit(t.slice(a, b - a), change[a:b])
+        self.carry, self.carry_change = t.slice(cuts[-1]), change[cuts[-1] :]
+        self.carry_last = last_start - cuts[-1]
 
     def _changes(self, t: pa.Table) -> npt.NDArray[np.bool_]:
         scope = column(t, "scope") if "scope" in t.column_names else None
@@ -200,7 +214,7 @@ class Auditor:
     def finish(self) -> Partial:
         """The partial of every row fed (the last round is whole now)."""
         if self.carry is not None and self.carry.num_rows:
-            self._submit(self.carry, self._changes(self.carry))
+            self._submit(self.carry, self.carry_change)
         self.carry = None
         while self._pending:
             self.partial.extend(self._pending.popleft().result())
@@ -234,12 +248,13 @@ class Auditor:
             for i in np.flatnonzero(null_round)[:MAX_EXAMPLES].tolist():
                 msgs[i] = "round: empty"
             bad |= null_round
-        role = label(t, "role", ROLES)
-        bad |= role.bad | ~role.stated
-        for i, m in role.messages.items():
-            msgs.setdefault(i, m)
-        for i in np.flatnonzero(~role.stated & ~role.bad)[:MAX_EXAMPLES].tolist():
-            msgs.setdefault(i, "role: empty")
+        role = label(t, "role", ROLES, narrow=True)
+        if role.messages or role.bad.any() or not role.stated.all():
+            bad |= role.bad | ~role.stated
+            for i, m in role.messages.items():
+                msgs.setdefault(i, m)
+            for i in np.flatnonzero(~role.stated & ~role.bad)[:MAX_EXAMPLES].tolist():
+                msgs.setdefault(i, "role: empty")
         ids, hbad, hmsgs, dup, plain = self._hands(column(t, "hand"))
         bad |= hbad
         for i, m in hmsgs.items():

@@ -97,12 +97,14 @@ def label(
     labels: dict[str, int],
     rows: Rows | None = None,
     pick: Pick | None = None,
+    narrow: bool = False,
 ) -> Parsed:
     """:func:`~solver.kit.parse.parse_label` of column ``key`` (of ``rows``; None: all),
     or of its label codes when the engine read them in SQL (column ``key#``, see
     :func:`solver.audit.duckdb_engine.coded`): only the rows without a code are parsed
     here, so both give the same values, rows and messages. ``pick``: the codes at
-    ``rows`` (for ``code[rows]``); the values are int8 then, else int64."""
+    ``rows`` (for ``code[rows]``); the values are int8 then (or with ``narrow``: an eighth
+    of the copy), else int64."""
     raw = column(t, key)
     if key + "#" not in t.column_names:
         return parse_label(raw if rows is None else raw.take(pa.array(rows_of(rows))), key, labels)
@@ -112,7 +114,7 @@ def label(
         code = np.where(validity(codes), code, np.int8(UNKNOWN))
     if rows is not None:
         code = code[rows_of(rows)] if pick is None else pick(code)
-    code = code.astype(np.int64) if pick is None else code.astype(np.int8)  # a copy
+    code = code.astype(np.int8 if narrow or pick is not None else np.int64)  # a copy
     known = code >= 0
     if known.all():
         return Parsed(code, known, np.zeros(len(code), dtype=bool))

@@ -21,7 +21,7 @@ from typing import Any
 
 from solver import games
 from solver.audit.batch import Partial
-from solver.audit.fairness import ALPHA, POWER, noncentrality_needed
+from solver.audit.fairness import ALPHA, noncentrality_ahead
 from solver.audit.findings import (
     DEFAULT_BULL_RATE,
     fairness_tests,
@@ -222,11 +222,10 @@ def _ahead(spec: Any) -> None:
     """The statistics' work that needs the rule set alone, done while the DuckDB
     engine's workers read the logs (see :func:`~solver.audit.duckdb_engine.run_duckdb`):
     the hold check's covariance, and the power searches of the tests' likely degrees of
-    freedom (each kept for this process)."""
+    freedom (kept on disk, and for this process)."""
     hold_ahead(spec)
     dfs = {1, 2, len(spec.labels) - 1, len(spec.unit_names) - 1, len(spec.net or ()) - 1}
-    for df in sorted(d for d in dfs if d > 0):
-        noncentrality_needed(df, ALPHA, POWER)  # (as rounds_needed asks: the same key)
+    noncentrality_ahead(sorted(dfs), spec.hooks.get("tables"))  # (read back from disk)
 
 
 def shoe_hint(game: str, spec: Any, most: int) -> str:

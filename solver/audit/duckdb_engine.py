@@ -45,9 +45,9 @@ BATCH_ROWS = 1 << 18
 RANGE_BATCH_ROWS = 1 << 20
 """The rows of a worker's pyarrow batches (a large row group whole): the auditor cuts a
 batch in blocks (:data:`~solver.audit.batch.BLOCK_ROWS`) where rounds start, and holds
-its last round back to audit it with the next batch's first rows, a block of one round
-(with a block's fixed cost): fewer, larger batches, fewer such blocks (~5 % of a
-worker's CPU on the benchmark log)."""
+its last block back until the next batch shows whether its last round goes on there
+(then that round is a block of its own, with a block's fixed cost): fewer, larger
+batches, fewer such rounds."""
 PARALLEL_ROWS = 4_000_000
 """A Parquet log of at least this many rows is audited by worker processes, each reading
 its own range of whole rounds (no lock shared: each has a core to itself)."""

@@ -44,6 +44,7 @@ __all__ = [
     "goodness_of_fit",
     "ks_uniform",
     "ncx2_sf",
+    "noncentrality_ahead",
     "noncentrality_needed",
     "rounds_needed",
     "verdict",
@@ -157,14 +158,48 @@ def rounds_needed(
     return max(1, math.ceil(noncentrality_needed(df, alpha, power) / lam_per_round))
 
 
-@functools.lru_cache(maxsize=256)
+_KNOWN: dict[tuple[int, float, float], float] = {}
+"""Noncentralities read back from disk (:func:`noncentrality_ahead`), by their key."""
+
+
 def noncentrality_needed(df: int, alpha: float = ALPHA, power: float = POWER) -> float:
     """The noncentrality at which the ``df`` test at ``alpha`` has ``power`` (the same
-    for every group and bias: cached, so thousands of ``--by`` groups cost one search).
+    for every group and bias: cached, so thousands of ``--by`` groups cost one search;
+    read back from disk where :func:`noncentrality_ahead` found it kept).
 
     >>> 38 < noncentrality_needed(1) < 39
     True
     """
+    known = _KNOWN.get((df, alpha, power))
+    return known if known is not None else _search(df, alpha, power)
+
+
+def noncentrality_ahead(dfs: Sequence[int], tables: str | None) -> None:
+    """The noncentralities of the ``dfs`` tests (at :data:`ALPHA`, :data:`POWER`) kept on
+    disk beside the rule-set tables (``rules/audit-power-<digest>-<code>.json``): read
+    back when there, else searched (~0.03 s of CPU each, while an audit's workers
+    read the logs) and written. The values are the search's own, so every result is
+    the same either way."""
+    from solver.store.custom import cached_figures, store_figures
+
+    want = sorted({int(d) for d in dfs if d > 0})
+    key = {"noncentrality": "audit power 1", "dfs": want, "alpha": ALPHA, "power": POWER}
+    path, got = cached_figures("audit-power", key, tables, 1 << 16)
+    values = None if got is None else got.get("noncentrality")
+    if (
+        isinstance(values, list)
+        and len(values) == len(want)
+        and all(isinstance(v, float) and math.isfinite(v) and v > 0 for v in values)
+    ):
+        for d, v in zip(want, values, strict=True):
+            _KNOWN[(d, ALPHA, POWER)] = v
+        return
+    store_figures(path, key, {"noncentrality": [_search(d, ALPHA, POWER) for d in want]})
+
+
+@functools.lru_cache(maxsize=256)
+def _search(df: int, alpha: float, power: float) -> float:
+    """The search behind :func:`noncentrality_needed`."""
     crit = chi2_isf(alpha, df)
     lo, hi = 0.0, max(1.0, crit)
     while ncx2_sf(crit, df, hi) < power:

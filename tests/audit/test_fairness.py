@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
+import pytest
 
 from solver.audit.fairness import (
     chi2_isf,
@@ -65,3 +67,33 @@ def test_ks_uniform() -> None:
     rng = np.random.default_rng(3)
     assert ks_uniform(rng.random(500).tolist())[1] > 0.001
     assert ks_uniform((rng.random(500) ** 2).tolist())[1] < 1e-6
+
+
+def test_the_power_searches_are_kept_on_disk_and_read_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The noncentralities an audit's power figures need are searched once and kept beside
+    the rule-set tables: a new process (the in-process caches emptied) reads the very
+    values of the search back without searching; other degrees of freedom are another
+    key (searched). For df 1 the search agrees with the normal: the test's power is
+    Phi(sqrt(lam) - z) + Phi(-sqrt(lam) - z), so lam ~ (z_{1-alpha/2} + z_power)^2."""
+    from statistics import NormalDist
+
+    from solver.audit import fairness
+
+    dfs = [1, 7]
+    monkeypatch.setattr(fairness, "_KNOWN", {})
+    fairness.noncentrality_ahead(dfs, None)
+    want = [fairness._search.__wrapped__(d, fairness.ALPHA, fairness.POWER) for d in dfs]
+    monkeypatch.setattr(fairness, "_KNOWN", {})
+
+    def no_search(*args: Any) -> float:
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(fairness, "_search", no_search)
+    fairness.noncentrality_ahead(dfs, None)
+    assert [fairness.noncentrality_needed(d) for d in dfs] == want
+    z = NormalDist().inv_cdf(1 - fairness.ALPHA / 2) + NormalDist().inv_cdf(fairness.POWER)
+    assert want[0] == pytest.approx(z * z, rel=1e-5)
+    with pytest.raises(AssertionError, match="searched again"):
+        fairness.noncentrality_ahead([1, 8], None)

@@ -2,8 +2,8 @@
 
 numpy's ``take`` (and fancy indexing) widens its indices to ``intp`` first and gathers
 one value at a time: for a hand's colex rank into a table of 2,598,960 rows, and for the
-two tables that make the rank, Arrow's ``take`` (any integer index as it is) costs
-about half. :func:`hand_values` is :func:`~solver.core.indexing.batch_lookup` of one
+table that makes the rank's last three terms, Arrow's ``take`` (any integer index as it
+is) costs about half. :func:`hand_values` is :func:`~solver.core.indexing.batch_lookup` of one
 column (the same sorting network and colex rank; the tests compare them), and
 :func:`gather` a small table's values at indices of any integer type. The arrays cross
 to Arrow and back through their buffers (no copy; ``pa.array`` would import pandas).
@@ -31,7 +31,7 @@ _CHUNK = 32768
 """Hands ranked at once (their five columns and the rank stay in the cache)."""
 _NET5 = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2))
 """A sorting network of five: the pairs compared, in order."""
-_COLEX: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]] = []
+_COLEX: list[pa.Array] = []
 
 
 def arrow(values: npt.NDArray[Any]) -> pa.Array:
@@ -50,23 +50,24 @@ def gather(table: pa.Array, at: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return _numpy(pc.take(table, arrow(at.reshape(-1)))).reshape(at.shape)
 
 
-def _colex() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """C(a,1) + C(b,2) at b*52 + a, and C(a,3) + C(b,4) + C(c,5) at (c*52 + b)*52 + a:
-    two gathers rank a sorted 5-subset of range(52) (its colex rank)."""
+def _colex() -> pa.Array:
+    """C(a,3) + C(b,4) + C(c,5) at (c*52 + b)*52 + a, as Arrow (its take reads the
+    int32 index as it is): with C(x,1) + C(y,2) = x + y(y-1)/2, worked out, it ranks a
+    sorted 5-subset of range(52) (its colex rank)."""
     if not _COLEX:
         comb = [np.array([math.comb(x, k) for x in range(52)], dtype=np.int64) for k in range(6)]
-        t01 = comb[1][None, :] + comb[2][:, None]
         t234 = comb[3][None, None, :] + comb[4][None, :, None] + comb[5][:, None, None]
-        _COLEX.append((t01.reshape(-1).astype(np.int32), t234.reshape(-1).astype(np.int32)))
+        _COLEX.append(arrow(t234.reshape(-1).astype(np.int32)))
     return _COLEX[0]
 
 
 def hand_values(ids: npt.NDArray[np.uint8], table: pa.Array) -> npt.NDArray[Any]:
     """``table``'s value at the colex rank of each hand of ``ids`` ((n, 5) distinct card
     ids 0..51 in any order; ``table``: one value per 5-card hand, by colex rank). The
-    ranks are made in cache-sized chunks (the two small tables gathered by numpy), the
-    table gathered once for all (Arrow's take: its fixed cost paid once)."""
-    t01, t234 = _colex()
+    ranks are made in cache-sized chunks (two terms worked out, three gathered from one
+    small table), the table gathered once for all (Arrow's take: its fixed cost paid
+    once)."""
+    t234 = _colex()
     cols = np.ascontiguousarray(ids.T, dtype=np.uint8)
     n = len(ids)
     rank = np.empty(n, dtype=np.int32)
@@ -76,15 +77,16 @@ def hand_values(ids: npt.NDArray[np.uint8], table: pa.Array) -> npt.NDArray[Any]
             lo = np.minimum(c[i], c[j])
             c[j] = np.maximum(c[i], c[j])
             c[i] = lo
-        i01 = c[1].astype(np.uint16)
-        i01 *= 52
-        i01 += c[0]
+        r = rank[start : start + _CHUNK]
+        b = c[1].astype(np.int32)
+        np.subtract(b, 1, out=r)
+        r *= b
+        r >>= 1
+        r += c[0]  # C(a,1) + C(b,2)
         i234 = c[4].astype(np.int32)
         i234 *= 52
         i234 += c[3]
         i234 *= 52
         i234 += c[2]
-        r = rank[start : start + _CHUNK]
-        np.take(t01, i01, out=r)
-        r += t234[i234]
+        r += _numpy(pc.take(t234, arrow(i234)))
     return gather(table, rank)
