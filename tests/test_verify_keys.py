@@ -336,6 +336,13 @@ def test_a_key_answers_as_its_rows(
                         assert (special == res.interesting[sel]).all()
             some = sel[:: max(1, len(sel) // 150)]  # the vectorised atoms: the records'
             assert res.record.atom_counts(some) == Counter(atoms(res.record(int(i))) for i in some)
+            if keys.atoms is not None:  # from the keys alone, weighted: the records' too
+                part = np.arange(0, len(sel), max(1, len(sel) // 150))
+                weight = np.arange(1, len(part) + 1, dtype=np.int64) * 3
+                want_atoms: Counter[frozenset[str]] = Counter()
+                for i, w in zip(sel[part].tolist(), weight.tolist(), strict=True):
+                    want_atoms[atoms(res.record(i))] += w
+                assert keys.atoms(k[part], stated, weight) == want_atoms
     assert (said_by_keys > 0) == (keys.agree is not None)
 
 

@@ -110,6 +110,11 @@ class Keys:
     (without making the group of :attr:`rows`): per key, whether ``variant`` agrees with
     that group's row (our answers claimed on ``fields``), and the row's ``interesting``
     flag; ``None`` for a variant it cannot (the group's rows are scored instead)."""
+    atoms: Callable[..., Any] | None = None
+    """``atoms(keys, fields, weight)``, when the checker can say it from the keys alone:
+    the atom counts (:mod:`solver.kit.learn`) of the group of :attr:`rows` of ``keys``
+    (agreeing rows stating ``fields``), row ``i`` counted ``weight[i]`` times — what
+    :func:`~solver.kit.keycounts.weighted_atoms` makes of that group, without it."""
 
 
 class AgreeingAtoms:

@@ -46,7 +46,6 @@ from solver.kit.keycounts import (
     by_fields,
     by_keys,
     row_atoms,
-    weighted_atoms,
 )
 from solver.kit.learn import Shapes, explain_patterns
 
@@ -539,8 +538,8 @@ class Scorer:
         """The keyed agreeing rows for the pattern learner, by atom set (once per key,
         weighted by its count)."""
         for mode in sorted(self.keyed.modes()):
-            for group, weight in self.keyed.groups(mode, False):
-                self.agreeing.update(weighted_atoms(group, weight))
+            for part in self.keyed.parts(mode, False):
+                self.agreeing.update(part.atom_counts())
 
     def again(self, mode: str, res: Checked) -> None:
         """One checked group of a further pass (see :attr:`stage`)."""

@@ -372,6 +372,21 @@ class NiuNiuChecker:
         no = np.zeros(n, dtype=bool)
         return self._hands(at, no, {}, cards, srt, stated, cv, None, ans, virtual=True)
 
+    def _key_atoms(
+        self, keys: npt.NDArray[np.int64], fields: Sequence[str], weight: npt.NDArray[np.int64]
+    ) -> Any:
+        """The atom counts of :meth:`_key_rows` of ``keys`` (agreeing rows: the hand's
+        shape and our category, whatever the fields and the order written), row ``i``
+        counted ``weight[i]`` times, without the group."""
+        from solver.games.niuniu.rules import LABELS
+        from solver.kit.learn import card_atom_counts
+
+        rank = keys // 5
+        cat = (self._table()["packed"][rank] >> 5).astype(np.int64)
+        names = [None, *map("category {}".format, np.array(self.rules.labels or LABELS))]
+        srt = self._every_hand()[rank]
+        return card_atom_counts(srt, extras=[(cat + 1, names)], weights=weight)
+
     def _hands(
         self,
         rows: npt.NDArray[np.int64],
@@ -466,7 +481,7 @@ class NiuNiuChecker:
             said = self._key_answers
             if said is None:
                 said = self._key_answers = KeyAnswers(self.rules, self._every_hand, self._table)
-            keys = Keys(key, self._hand_count() * 5, self._key_rows, 5, said)
+            keys = Keys(key, self._hand_count() * 5, self._key_rows, 5, said, self._key_atoms)
         return Checked(
             "hand",
             rows,
