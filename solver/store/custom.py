@@ -58,6 +58,7 @@ __all__ = [
     "rule_digest",
     "rule_table",
     "rule_table_path",
+    "store_cached",
     "store_figures",
 ]
 
@@ -276,12 +277,19 @@ def store_figures(path: Path, key: Mapping[str, Any], figures: Mapping[str, Any]
     code (another code digest in the name) removed. A cache that cannot be written is
     skipped."""
     text = json.dumps({"key": dict(key), **figures}, default=str)
+    store_cached(path, lambda tmp: tmp.write_text(text, "utf-8"))
+
+
+def store_cached(path: Path, write: Callable[[Path], Any]) -> None:
+    """A cache file written to ``path`` whole or not at all (``write`` fills a temporary
+    file, then renamed), and the same file cached by other code (another code digest in
+    the name, the same suffix) removed. A cache that cannot be written is skipped."""
     tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, "utf-8")
+        write(tmp)
         os.replace(tmp, path)
-        for older in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*.json"):
+        for older in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*" + path.suffix):
             if older != path:
                 older.unlink(missing_ok=True)
     except OSError:

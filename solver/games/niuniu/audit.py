@@ -28,8 +28,6 @@ later audit under the same rule set and options, by the same code, reads them ba
 from __future__ import annotations
 
 import json
-import os
-import uuid
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -313,17 +311,13 @@ def _write_codes(path: Path, key: str, codes: _Codes | None) -> None:
             arrays["both"] = np.array(True)
         if d.grid is not None:
             arrays["grid"] = d.grid
-    tmp = path.with_name(f".tmp-{uuid.uuid4().hex}-{path.name}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    from solver.store.custom import store_cached
+
+    def write(tmp: Path) -> None:
         with open(tmp, "wb") as f:
             np.savez(f, **arrays)
-        os.replace(tmp, path)
-        for older in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*.npz"):
-            if older != path:
-                older.unlink(missing_ok=True)
-    except OSError:
-        tmp.unlink(missing_ok=True)
+
+    store_cached(path, write)
 
 
 def _make_codes(
