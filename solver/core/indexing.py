@@ -84,6 +84,16 @@ def colex_unrank(rank: int, k: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+_NETWORKS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: (),
+    2: ((0, 1),),
+    3: ((0, 1), (1, 2), (0, 1)),
+    4: ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)),
+    5: ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)),
+}
+"""Sorting networks of k columns: the pairs compared, in order."""
+
+
 def sort_columns(columns: Sequence[npt.NDArray[np.integer]]) -> list[npt.NDArray[np.integer]]:
     """Sort k parallel id arrays elementwise (a sorting network; k ≤ 5 is fastest).
 
@@ -92,17 +102,10 @@ def sort_columns(columns: Sequence[npt.NDArray[np.integer]]) -> list[npt.NDArray
     """
     cols = list(columns)
     k = len(cols)
-    networks = {
-        1: [],
-        2: [(0, 1)],
-        3: [(0, 1), (1, 2), (0, 1)],
-        4: [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)],
-        5: [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)],
-    }
-    if k not in networks:
+    if k not in _NETWORKS:
         stacked = np.sort(np.stack(cols, axis=1), axis=1)
         return [stacked[:, i] for i in range(k)]
-    for i, j in networks[k]:
+    for i, j in _NETWORKS[k]:
         lo = np.minimum(cols[i], cols[j])
         cols[j] = np.maximum(cols[i], cols[j])
         cols[i] = lo
@@ -207,7 +210,6 @@ def all_multisets(n: int, k: int) -> npt.NDArray[np.uint8]:
 
 
 _CHUNK = 32768
-_NET5 = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2))
 _PAIR_TABLES: list[npt.NDArray[np.int32]] = []
 
 
@@ -337,11 +339,7 @@ def batch_lookup(
     outs = [np.empty(n, dtype=c.dtype) for c in columns]
     ranks = np.empty(n, dtype=np.int32) if with_rank else None
     for start in range(0, n, _CHUNK):
-        c = [cols_t[i, start : start + _CHUNK] for i in range(5)]
-        for i, j in _NET5:
-            lo = np.minimum(c[i], c[j])
-            c[j] = np.maximum(c[i], c[j])
-            c[i] = lo
+        c = sort_columns([cols_t[i, start : start + _CHUNK] for i in range(5)])
         if check:
             dup = (c[0] == c[1]) | (c[1] == c[2]) | (c[2] == c[3]) | (c[3] == c[4])
             if dup.any():

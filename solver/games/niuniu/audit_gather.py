@@ -25,12 +25,12 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from solver.core.indexing import sort_columns
+
 __all__ = ["arrow", "gather", "hand_values"]
 
 _CHUNK = 32768
 """Hands ranked at once (their five columns and the rank stay in the cache)."""
-_NET5 = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2))
-"""A sorting network of five: the pairs compared, in order."""
 _COLEX: list[pa.Array] = []
 
 
@@ -72,11 +72,7 @@ def hand_values(ids: npt.NDArray[np.uint8], table: pa.Array) -> npt.NDArray[Any]
     n = len(ids)
     rank = np.empty(n, dtype=np.int32)
     for start in range(0, n, _CHUNK):
-        c = [cols[i, start : start + _CHUNK] for i in range(5)]
-        for i, j in _NET5:
-            lo = np.minimum(c[i], c[j])
-            c[j] = np.maximum(c[i], c[j])
-            c[i] = lo
+        c = sort_columns([cols[i, start : start + _CHUNK] for i in range(5)])
         r = rank[start : start + _CHUNK]
         b = c[1].astype(np.int32)
         np.subtract(b, 1, out=r)
