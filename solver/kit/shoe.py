@@ -15,10 +15,11 @@ turns the product into a sum over the sub-multisets T common to P and B::
 
 So the weaker-hand count of P is ``Σ_{T ⊆ P} a_T(P) · Σ_{B ⊇ T, s(B) < s(P)} v_T(B)``. The
 hands containing a k-multiset T are T plus any (h-k)-multiset: blocks of one known
-size. Sorting the pairs (rank of T, position of B in strength order) puts each block in
-one contiguous run, already in strength order, and P sits in every block of its own
-sub-multisets; a cumulative sum of ``v_T`` over the sorted pairs gives every count at
-P's offset (ties by runs of equal strength). With one deck ``v_T(B)`` is 1 for a set and
+size: ``T + R`` for every (h-k)-multiset R. A chunk of T's by every R is a matrix whose
+rows are the blocks; sorting each row by the hands' positions in strength order puts
+the block in strength order, and P sits in every block of its own sub-multisets; a
+cumulative sum of ``v_T`` along each row gives every count at P's place (ties by runs
+of equal strength). With one deck ``v_T(B)`` is 1 for a set and
 0 for a repeat, ``a_T = (-1)^|T|``: :func:`solver.kit.exact.disjoint_counts` exactly.
 The sort does not depend on N: one pass answers any number of shoe sizes.
 
@@ -40,7 +41,7 @@ from math import comb, prod
 import numpy as np
 import numpy.typing as npt
 
-from solver.core.indexing import BINOM
+from solver.core.indexing import BINOM, all_multisets, multiset_rank_array
 
 __all__ = ["ShoeCounts", "exact_dot", "shoe_counts"]
 
@@ -106,6 +107,8 @@ def shoe_counts(
     n, h = hands.shape
     if n != comb(faces + h - 1, h):
         raise ValueError(f"need all C({faces + h - 1}, {h}) multisets, got {n}")
+    if h > 1 and not np.array_equal(multiset_rank_array(hands, presorted=True), np.arange(n)):
+        raise ValueError("hands must be every sorted multiset in dense multiset order")
     s = np.asarray(strength).astype(np.int64)
     if s.shape != (n,):
         raise ValueError("strength needs one value per hand")
@@ -156,9 +159,8 @@ def shoe_counts(
         for j, wj in enumerate(w_s):
             cvm = np.concatenate(([0], np.cumsum(v * wj)))
             a["wgt"][j] = cvm[-1] - cvm[re]
-    bits = max(n.bit_length(), 1)
     for k in range(1, h):
-        _block_pass(hands_s, k, faces, sizes, pattern, run_id, w_s, acc, bits, chunk)
+        _block_pass(pos_of, h, k, faces, sizes, pattern, run_id, w_s, acc, chunk)
     # k = h: T = P itself, the only hand containing it: a = (-1)^h, v = 1 if P is
     # dealable; it ties with itself, so adds to `equal` only
     sign = -1 if h % 2 else 1
@@ -246,7 +248,8 @@ def _pattern_tables(
 
 
 def _block_pass(
-    hands: npt.NDArray[np.integer],
+    pos_of: I64,
+    h: int,
     k: int,
     faces: int,
     sizes: list[int],
@@ -254,66 +257,88 @@ def _block_pass(
     run_id: I64,
     w_s: list[I64],
     acc: list[dict[str, I64]],
-    bits: int,
     chunk: int = 1 << 21,
 ) -> None:
     """Add the terms of every k-sub-multiset T (0 < k < h) to the accumulators, a chunk
-    of about ``chunk`` incidences at a time (whole blocks; the sorted keys are the one
-    array of every incidence). Everything is in strength order: row p of ``hands`` is
-    the p-th weakest hand, and so are ``pattern``, ``w_s`` and the accumulators."""
-    n, h = hands.shape
+    of whole blocks (about ``chunk`` incidences) at a time. Everything is in strength
+    order: position p is the p-th weakest hand, and so are ``pattern``, ``w_s`` and the
+    accumulators; ``pos_of`` maps a hand's dense multiset rank to its position.
+
+    T's block is ``T + R`` for every (h - k)-multiset R (a bijection onto the hands
+    holding T), so a chunk of T's by every R is a matrix whose rows are the blocks: each
+    entry's sorted hand needs no sort (T takes the leftmost copies of its faces, the
+    positions of T's and R's faces are counts of smaller faces), and a sort of each row
+    by position puts the block in strength order."""
+    n = len(pos_of)
     combos = list(combinations(range(h), k))
     valid, coef, vals = _pattern_tables(h, k, sizes)
-    ncells = valid.size  # (pattern, combo) cells: what a_T and v_T depend on
+    valid_flat = valid.ravel()
+    ncells = coef.size  # (pattern, combo) cells: what a_T and v_T depend on
     cbits = max(ncells - 1, 1).bit_length()
-    g = comb(faces + h - k - 1, h - k)  # hands containing a given k-multiset
-    # key = (rank of T, position of B, cell): sorted, the blocks of T in strength order;
-    # rank of T = sum over its j-th face f of C(f + j, j + 1), looked up per column
-    terms = [np.ascontiguousarray(BINOM[j : j + faces, j + 1]) for j in range(k)]
-    low = (np.arange(n, dtype=np.int64) << cbits) | pattern * len(combos)
-    n_pat = np.bincount(pattern, minlength=valid.shape[0])
-    key = np.empty(int(n_pat @ valid.sum(axis=1)), dtype=np.int64)
-    at = 0
-    part = np.empty(n, dtype=np.int64)
-    cols = [hands[:, q].astype(np.intp) for q in range(h)]  # index arrays, once
+    bits = max(n - 1, 1).bit_length()
+    kt = np.int32 if bits + cbits <= 31 else np.int64
+    # an entry's key: its hand's position, then its cell (pattern, where T sits in it)
+    combo_of = np.zeros(1 << h, dtype=kt)
     for i, combo in enumerate(combos):
-        np.take(terms[0], cols[combo[0]], out=part, mode="clip")
-        for j in range(1, k):
-            part += terms[j][cols[combo[j]]]
-        part <<= bits + cbits
-        part |= low
-        part += i
-        ok = valid[:, i]
-        if ok.all():
-            key[at : at + n] = part
-            at += n
-        else:
-            kept = part[ok[pattern]]
-            key[at : at + len(kept)] = kept
-            at += len(kept)
-            del kept
-    del part, low, cols
-    key.sort()
-    if at != len(key) or len(key) != comb(faces + k - 1, k) * g:
-        raise AssertionError("sub-multiset blocks are not all full")
+        combo_of[sum(1 << q for q in combo)] = i
+    pos_k = pos_of.astype(kt)
+    pattern_k = (pattern * len(combos)).astype(kt)
+    ts = all_multisets(faces, k).astype(np.int16)
+    rest = all_multisets(faces, h - k).astype(np.int16)
+    g = len(rest)  # hands containing a given k-multiset
+    rcols = [rest[None, :, c] for c in range(h - k)]
+    # C(face + p, p + 1), a face's term at sorted place p, at p * faces + face
+    term = np.zeros(h * faces, dtype=np.int64)
+    for p in range(h):
+        term[p * faces : (p + 1) * faces] = BINOM[p : p + faces, p + 1]
     coef_flat = coef.ravel()
     vals_flat = [v.ravel() for v in vals]
-    # whole blocks (g incidences each: one sub-multiset T) at a time bound the temporaries;
-    # each block's running sums in a row of g + 1 (a leading 0): no per-block offsets
+    # whole blocks at a time bound the temporaries; each block's running sums in a row of
+    # g + 1 (a leading 0): no per-block offsets
     nb_step = max(1, chunk // g)
     csum = np.zeros((nb_step, g + 1), dtype=np.int64)
-    for a0 in range(0, len(key), nb_step * g):
-        kb = key[a0 : a0 + nb_step * g]
-        nb = len(kb) // g
+    for t0 in range(0, len(ts), nb_step):
+        tcols = [ts[t0 : t0 + nb_step, j, None] for j in range(k)]
+        nb = len(tcols[0])
+        # the dense rank of T + R: sum over its sorted places p of C(face + p, p + 1);
+        # T's j-th face sits after j of T's and the R faces below it, R's c-th after c
+        # of R's and T's faces not above it
+        rank = np.zeros((nb, g), dtype=np.int64)
+        mask = np.zeros((nb, g), dtype=kt)
+        for j, tj in enumerate(tcols):
+            at = np.full((nb, g), j, dtype=np.int16)
+            for rc in rcols:
+                at += rc < tj
+            mask |= np.left_shift(1, at, dtype=kt)
+            at *= faces
+            at += tj
+            rank += term.take(at)
+        for c, rc in enumerate(rcols):
+            at = np.full((nb, g), c, dtype=np.int16)
+            for tj in tcols:
+                at += tj <= rc
+            at *= faces
+            at += rc
+            rank += term.take(at)
+        del at
+        pos = pos_k[rank]
+        del rank
+        key = np.left_shift(pos, cbits)
+        key |= pattern_k[pos]
+        key += combo_of[mask]
+        del pos, mask
+        key.sort(axis=1)
+        kb = key.reshape(-1)
         cell = kb & ((1 << cbits) - 1)
         pos = kb >> cbits
-        pos &= (1 << bits) - 1
-        del kb
+        del kb, key
         rs, re = _runs(run_id[pos], g)
         blk = np.arange(len(pos), dtype=np.int64) // g  # a row of g + 1 per block
         rs += blk
         re += blk
         del blk
+        if not valid_flat[cell].all():
+            raise AssertionError("a sub-multiset is not in its leftmost copies")
         a_e = coef_flat[cell]
         wx = [w[pos] for w in w_s]
         cz = csum[:nb]
