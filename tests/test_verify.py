@@ -3,6 +3,8 @@ attributed to the right rule variant; clean files pass; malformed input is repor
 
 Mistakes are planted with a small, independent Niu Niu evaluator written here from
 RULES.md §3 (cards as text, every rule spelled out), never with the code under test.
+The evaluators are pure functions of a hand: each hand is worked out once
+(``functools.cache``) however many tests and claims files ask for it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import csv
 import io
 import json
 import random
+from functools import cache
 from itertools import combinations, product
 from pathlib import Path
 from typing import Any
@@ -29,16 +32,23 @@ DECK = [r + s for r in RANKS for s in SUITS]
 # ---------------------------------------------------------------- the independent reference
 
 
+@cache
 def rank(card: str) -> int:
     return RANKS.index(card[:-1]) + 1  # 1..13
 
 
+@cache
 def value(card: str) -> int:
     return min(rank(card), 10)
 
 
 def bull(cards: list[str], skip_first: bool = False) -> tuple[bool, int]:
     """(has bull, points), trying every triple (or, the mistake, none using card 0)."""
+    return _bull(tuple(cards), skip_first)
+
+
+@cache
+def _bull(cards: tuple[str, ...], skip_first: bool) -> tuple[bool, int]:
     idx = range(1, 5) if skip_first else range(5)
     for t in combinations(idx, 3):
         if sum(value(cards[i]) for i in t) % 10 == 0:
@@ -57,6 +67,20 @@ def category(
     skip_first: bool = False,
 ) -> str:
     """The category label under ``specials`` (low to high), with the mistakes asked for."""
+    return _category(
+        tuple(cards), tuple(specials), fsb_below_10, fsb_any_rank, four_faces_any, skip_first
+    )
+
+
+@cache
+def _category(
+    cards: tuple[str, ...],
+    specials: tuple[str, ...],
+    fsb_below_10: bool,
+    fsb_any_rank: bool,
+    four_faces_any: bool,
+    skip_first: bool,
+) -> str:
     ranks = sorted(rank(c) for c in cards)
     faces = sum(r > 10 for r in ranks)
     total = sum(value(c) for c in cards)
@@ -75,7 +99,7 @@ def category(
             best = s
     if best:
         return best
-    has, p = bull(cards, skip_first)
+    has, p = _bull(cards, skip_first)
     return "no_bull" if not has else "niu_niu" if p == 10 else f"niu_{p}"
 
 
@@ -696,6 +720,11 @@ def tile_text(tiles: list[tuple[int, int]]) -> str:
 def tn_digits(tiles: list[tuple[int, int]], mistake: str | None = None) -> set[int]:
     """Last digits some bull reaches (RULES §4), trying every per-tile 3/6 choice; or
     the mistakes: no choice (3 only), or a wild tile kept in the bull whenever it can be."""
+    return set(_tn_digits(tuple(tiles), mistake))
+
+
+@cache
+def _tn_digits(tiles: tuple[tuple[int, int], ...], mistake: str | None) -> frozenset[int]:
     options = [
         ((3,) if mistake == "fixed_3" else (3, 6)) if t in WILD else (t[0] + t[1],) for t in tiles
     ]
@@ -711,11 +740,11 @@ def tn_digits(tiles: list[tuple[int, int]], mistake: str | None = None) -> set[i
             ),
             None,
         )
-        return {
+        return frozenset(
             sum(vals) % 10
             for vals in product(*options)
             if first and sum(vals[i] for i in first) % 10 == 0
-        }
+        )
     plain, with_wild = set(), set()
     for vals in product(*options):
         for tri in combinations(range(5), 3):
@@ -729,7 +758,7 @@ def tn_digits(tiles: list[tuple[int, int]], mistake: str | None = None) -> set[i
                 plain.add(d)
                 if any(tiles[i] in WILD for i in tri):
                     with_wild.add(d)
-    return with_wild if mistake == "in_bull" and with_wild else plain
+    return frozenset(with_wild if mistake == "in_bull" and with_wild else plain)
 
 
 def tn_best(digits: set[int], zero_as: int = 10) -> int | None:
@@ -933,14 +962,15 @@ def pd_class(
 ) -> tuple[int, int, int]:
     """(type rank, points, deng) from RULES §5: Normal 0 < Sam Lueang 1 < Straight 2 <
     Straight Flush 3 < Tong 4 < Pok 5 (or the mistake: a three-card 8/9 as Pok)."""
-    t, p, d = _pd_class(cards, straights, ace, pok_pair_deng)
+    t, p, d = _pd_class(tuple(cards), straights, ace, pok_pair_deng)
     if three_card_pok and len(cards) == 3 and t == 0 and p >= 8:
         return 5, p, d
     return t, p, d
 
 
+@cache
 def _pd_class(
-    cards: list[str], straights: bool, ace: str, pok_pair_deng: int
+    cards: tuple[str, ...], straights: bool, ace: str, pok_pair_deng: int
 ) -> tuple[int, int, int]:
     pts = sum(rank(c) if rank(c) < 10 else 0 for c in cards) % 10
     suits = {c[-1] for c in cards}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from functools import cache
 from itertools import combinations, permutations
 from typing import Any
 
@@ -146,17 +147,35 @@ def _cached(cards: Any, what: tuple[Any, ...], make: Any) -> Any:
 
 
 def _points(cards: npt.NDArray[np.integer], m: Model) -> npt.NDArray[np.int16]:
-    """The best bull's points (0 no bull, 10 Niu Niu)."""
+    """The best bull's points (0 no bull, 10 Niu Niu). They depend on the ranks as
+    written alone: looked up in :func:`_points_of` worked out for every sequence of 5
+    ranks."""
+    r = np.asarray(cards, dtype=np.int32) // 4
+    key = (((r[:, 0] * 13 + r[:, 1]) * 13 + r[:, 2]) * 13 + r[:, 3]) * 13 + r[:, 4]
+    return _points_table(m.skip_first, m.trips_bull)[key]
+
+
+@cache
+def _points_table(skip_first: bool, trips_bull: bool) -> npt.NDArray[np.int16]:
+    """Entry ``((r0 * 13 + r1) * 13 + ...) * 13 + r4``: the points of ranks r0..r4."""
+    ranks = np.indices((13,) * 5).reshape(5, -1).T  # row i: i's digits in base 13
+    return _points_of(ranks * 4, skip_first, trips_bull)
+
+
+def _points_of(
+    cards: npt.NDArray[np.integer], skip_first: bool, trips_bull: bool
+) -> npt.NDArray[np.int16]:
+    """The best bull's points of hands written as ``cards``, from the rule text."""
     c = np.asarray(cards, dtype=np.int16)
     rank = c // 4
     value = np.minimum(rank + 1, 10)
     total = value.sum(axis=1)
     points = np.zeros(len(c), dtype=np.int16)
-    first = 1 if m.skip_first else 0
+    first = 1 if skip_first else 0
     for t in combinations(range(first, 5), 3):
         s = value[:, t[0]] + value[:, t[1]] + value[:, t[2]]
         ok = s % 10 == 0
-        if m.trips_bull:
+        if trips_bull:
             ok |= (rank[:, t[0]] == rank[:, t[1]]) & (rank[:, t[1]] == rank[:, t[2]])
         rest = (total - s) % 10
         np.maximum(points, np.where(ok, np.where(rest == 0, 10, rest), 0), out=points)

@@ -2,10 +2,15 @@
 
 It shares no code with ``solver`` beyond nothing at all: cards are (rank, suit) pairs
 with rank 1..13 (A..K) and suit letters, and every rule is spelled out directly.
+
+Bulls, specials and categories depend on a hand's ranks (sorted) and on whether its
+suits are all one; each such shape is worked out once (``functools.cache``) and the
+answer reused for every hand of that shape.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -23,7 +28,12 @@ def value(rank: int) -> int:
 
 
 def bull_info(ranks: list[int]) -> tuple[bool, int, int]:
-    """(has bull, points 0..10, number of bull triples), from card ranks."""
+    """(has bull, points 0..10, number of bull triples), from card ranks (in any order)."""
+    return _bull_info(tuple(sorted(ranks)))
+
+
+@cache
+def _bull_info(ranks: tuple[int, ...]) -> tuple[bool, int, int]:
     vals = [value(r) for r in ranks]
     n = sum(1 for t in combinations(range(5), 3) if sum(vals[i] for i in t) % 10 == 0)
     if n == 0:
@@ -38,8 +48,24 @@ def specials(
     fsb_any_rank: bool = False,
     four_faces_any: bool = False,
 ) -> set[str]:
-    ranks = sorted(r for r, _ in hand)
-    suits = {s for _, s in hand}
+    shape = _shape(hand)
+    return set(_specials(*shape, fsb_below_10, fsb_any_rank, four_faces_any))
+
+
+def _shape(hand: list[tuple[int, str]]) -> tuple[tuple[int, ...], bool]:
+    """What the rules read of a hand: its ranks, sorted, and whether one suit holds it."""
+    return tuple(sorted(r for r, _ in hand)), len({s for _, s in hand}) == 1
+
+
+@cache
+def _specials(
+    sorted_ranks: tuple[int, ...],
+    one_suit: bool,
+    fsb_below_10: bool,
+    fsb_any_rank: bool,
+    four_faces_any: bool,
+) -> frozenset[str]:
+    ranks = list(sorted_ranks)
     faces = sum(1 for r in ranks if r >= 11)
     out = set()
     if faces == 5:
@@ -53,9 +79,9 @@ def specials(
         total < 10 if fsb_below_10 else total <= 10
     ):
         out.add("five_small_bull")
-    if len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + 5)):
+    if one_suit and ranks == list(range(ranks[0], ranks[0] + 5)):
         out.add("straight_flush")
-    return out
+    return frozenset(out)
 
 
 CLASSIC_ORDER = ["five_faces"]
@@ -64,11 +90,16 @@ CASINO_ORDER = ["five_faces", "four_of_a_kind", "straight_flush", "five_small_bu
 
 def category(hand: list[tuple[int, str]], order: list[str]) -> str:
     """Category name under a preset whose specials are ``order`` (low to high)."""
-    found = specials(hand)
+    return _category(*_shape(hand), tuple(order))
+
+
+@cache
+def _category(ranks: tuple[int, ...], one_suit: bool, order: tuple[str, ...]) -> str:
+    found = _specials(ranks, one_suit, False, False, False)
     for name in reversed(order):
         if name in found:
             return name
-    has, pts, _ = bull_info([r for r, _ in hand])
+    has, pts, _ = _bull_info(ranks)
     if not has:
         return "no_bull"
     return "niu_niu" if pts == 10 else f"niu_{pts}"
@@ -142,6 +173,11 @@ def bulls(ranks: list[int], trips: bool = False) -> tuple[bool, int, int, tuple[
     reaching the points). ``ranks`` in the hand's canonical order (sorted). A triple is a
     bull when its values sum to a multiple of 10, or — ``trips`` — its three cards share a
     rank; it scores the last digit of the other two cards (0 counts 10); the best counts."""
+    return _bulls(tuple(ranks), bool(trips))
+
+
+@cache
+def _bulls(ranks: tuple[int, ...], trips: bool) -> tuple[bool, int, int, tuple[int, ...] | None]:
     vals = [value(r) for r in ranks]
     found = []
     for t in combinations(range(5), 3):
@@ -157,8 +193,20 @@ def bulls(ranks: list[int], trips: bool = False) -> tuple[bool, int, int, tuple[
 
 def special_set(hand: list[tuple[int, str]], rules: dict[str, Any]) -> set[str]:
     """Every special ``hand`` is, by the definitions in ``rules`` (before precedence)."""
-    d = rules.get("special_definitions", {})
-    ranks = sorted(r for r, _ in hand)
+    return set(_special_set(*_shape(hand), _definitions(rules)))
+
+
+def _definitions(rules: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The rule set's special definitions, as a key the caches can hold."""
+    return tuple(sorted(rules.get("special_definitions", {}).items()))
+
+
+@cache
+def _special_set(
+    sorted_ranks: tuple[int, ...], one_suit: bool, definitions: tuple[tuple[str, Any], ...]
+) -> frozenset[str]:
+    d = dict(definitions)
+    ranks = list(sorted_ranks)
     faces = sum(1 for r in ranks if r >= 11)
     tens = ranks.count(10)
     most = max(ranks.count(r) for r in ranks)
@@ -179,7 +227,7 @@ def special_set(hand: list[tuple[int, str]], rules: dict[str, Any]) -> set[str]:
         out.add("three_of_a_kind")
     if ranks == list(range(ranks[0], ranks[0] + 5)):
         out.add("straight")
-        if len({s for _, s in hand}) == 1:
+        if one_suit:
             out.add("straight_flush")
     small_ranks = d.get("five_small_bull_max_rank", "4") == "any" or all(r <= 4 for r in ranks)
     small_total = (
@@ -187,17 +235,32 @@ def special_set(hand: list[tuple[int, str]], rules: dict[str, Any]) -> set[str]:
     )
     if small_ranks and small_total:
         out.add("five_small_bull")
-    return out
+    return frozenset(out)
 
 
 def category_of(hand: list[tuple[int, str]], rules: dict[str, Any]) -> str:
     """The category label under ``rules``: the highest special it lists, else the points."""
-    found = special_set(hand, rules)
-    for name in reversed(rules["specials"]):
+    return _category_of(
+        *_shape(hand),
+        tuple(rules["specials"]),
+        bool(rules.get("bull_from_three_of_a_kind", False)),
+        _definitions(rules),
+    )
+
+
+@cache
+def _category_of(
+    ranks: tuple[int, ...],
+    one_suit: bool,
+    specials: tuple[str, ...],
+    trips: bool,
+    definitions: tuple[tuple[str, Any], ...],
+) -> str:
+    found = _special_set(ranks, one_suit, definitions)
+    for name in reversed(specials):
         if name in found:
             return str(name)
-    ranks = sorted(r for r, _ in hand)
-    has, pts, _, _ = bulls(ranks, rules.get("bull_from_three_of_a_kind", False))
+    has, pts, _, _ = _bulls(ranks, trips)
     if not has:
         return "no_bull"
     return "niu_niu" if pts == 10 else f"niu_{pts}"

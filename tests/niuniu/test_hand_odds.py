@@ -23,8 +23,8 @@ def classic_keys(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ranks = hands // 4
     vals = np.minimum(ranks + 1, 10)
     bull = np.zeros(len(hands), dtype=bool)
-    for t in itertools.combinations(range(5), 3):
-        bull |= vals[:, list(t)].sum(axis=1) % 10 == 0
+    for a, b, c in itertools.combinations(range(5), 3):
+        bull |= (vals[:, a] + vals[:, b] + vals[:, c]) % 10 == 0
     pts = vals.sum(axis=1) % 10
     cat = np.where(bull, np.where(pts == 0, 10, pts), 0)
     cat = np.where((ranks >= 10).all(axis=1), 11, cat)
@@ -50,7 +50,9 @@ def double_rules_odds() -> tuple[object, dict[str, np.ndarray], dict[str, object
 @pytest.mark.slow
 def test_odds_columns_against_every_opponent(double_rules_odds) -> None:  # type: ignore[no-untyped-def]
     cards, cols, note = double_rules_odds
-    combos = np.array(list(itertools.combinations(range(47), 5)), dtype=np.int64)
+    combos = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(47), 5)), np.int64
+    ).reshape(-1, 5)
     assert note["opponent_hands"] == len(combos) == 1_533_939
     rng = np.random.default_rng(14)
     rows = [*rng.choice(len(cards), 3, replace=False).tolist(), 2_598_959]  # incl. J Q K K K

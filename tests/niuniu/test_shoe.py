@@ -192,37 +192,43 @@ def test_edge_on_a_reduced_shoe_pair_by_pair(spec: object, bet: str) -> None:
     data = rules.to_data()
     multis, cards, strength, category = reduced(rules)
     c = Fraction(1, 20)
+    hands = [as_ref(h) for h in cards.tolist()]
+    keys = [ref.sort_key(h, data) for h in hands]
+    # the keys' places in their sorted order compare as the keys do (equal: a tie)
+    place = {k: p for p, k in enumerate(sorted(set(keys)))}
+    key = np.array([place[k] for k in keys], np.int64)
+    table = data["multipliers"][bet]
+    mult = np.array(
+        [int(table.get(ref.category_of(h, data), table.get("default", 1))) for h in hands],
+        np.int64,
+    )
+    counts = np.zeros((len(multis), len(FACES)), np.int64)  # copies of each face in a hand
+    for i, h in enumerate(multis.tolist()):
+        for face in h:
+            counts[i, face] += 1
+    on_tie_banker = data["on_tie"] == "banker"
     for mu in shoe_matchups(
         rules, multis, strength, category, len(FACES), sorted({2, rules.decks})
     ):
         got = edge_of(replace(rules, decks=mu.decks), mu, bet, c)
         n = mu.decks
-        hands = [as_ref(h) for h in cards.tolist()]
-        counts = [Counter(h) for h in multis.tolist()]
-        keys = [ref.sort_key(h, data) for h in hands]
-        table = data["multipliers"][bet]
-        mult = [int(table.get(ref.category_of(h, data), table.get("default", 1))) for h in hands]
-        num = Fraction(0)
-        pairs = 0
-        pushes = 0
-        for i, cp in enumerate(counts):
-            wp = prod(comb(n, m) for m in cp.values())
+        choose = np.array([[comb(k, m) for m in range(6)] for k in range(n + 1)], np.int64)
+        won = lost = pairs = pushes = 0  # won, lost: stakes times ways
+        for i, cp in enumerate(counts.tolist()):
+            wp = prod(comb(n, m) for m in cp)
             if not wp:
                 continue
-            for j, cb in enumerate(counts):
-                ways = wp
-                for face, m in cb.items():
-                    left = n - cp.get(face, 0)
-                    ways *= comb(left, m) if left >= 0 else 0
-                if not ways:
-                    continue
-                pairs += ways
-                if keys[i] > keys[j]:
-                    num += ways * mult[i] * (1 - c)
-                elif keys[i] < keys[j] or data["on_tie"] == "banker":
-                    num -= ways * mult[j]
-                else:
-                    pushes += ways
+            # the banker's ways, each face drawn from the n - cp copies the player left
+            ways = np.full(len(counts), wp, np.int64)
+            for face, m in enumerate(cp):
+                ways *= choose[n - m][counts[:, face]]
+            pairs += int(ways.sum())
+            won += int(ways[key[i] > key].sum()) * int(mult[i])
+            # the banker collects its multiplier when higher, or on a tie if the rules say
+            lost += int((ways * mult)[(key[i] <= key) if on_tie_banker else (key[i] < key)].sum())
+            if not on_tie_banker:
+                pushes += int(ways[key[i] == key].sum())
+        num = won * (1 - c) - lost
         assert got.pairs == pairs == comb(8 * n, 5) * comb(8 * n - 5, 5)
         assert got.ev == num / pairs, (spec, n)
         assert got.p_push == Fraction(pushes, pairs)
