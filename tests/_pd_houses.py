@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from pathlib import Path
 
@@ -25,7 +26,9 @@ def name_of(cards: Hand) -> str:
     return " ".join(RANKS[c >> 2] + "SHDC"[c & 3] for c in cards)
 
 
+@cache
 def _parts(cards: Hand) -> tuple[list[int], bool, int]:
+    """A hand's ranks sorted (read, never changed), whether of one suit, its points."""
     ranks = sorted(c >> 2 for c in cards)
     points = sum(r + 1 if r < 9 else 0 for r in ranks) % 10
     return ranks, len({c & 3 for c in cards}) == 1, points
@@ -139,7 +142,10 @@ HOUSES = (
 
 def every_hand() -> list[Hand]:
     """Every hand of two and of three cards of one deck (1,326 + 22,100)."""
-    return [*combinations(range(52), 2), *combinations(range(52), 3)]
+    return list(_EVERY_HAND)
+
+
+_EVERY_HAND = (*combinations(range(52), 2), *combinations(range(52), 3))
 
 
 def claims_file(house: House, path: Path) -> Path:

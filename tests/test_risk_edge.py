@@ -126,25 +126,24 @@ def _pokdeng_brute_force(r: object, draws: np.ndarray, k: int) -> dict[Fraction,
     n_cls = len(classes)
     pairs = np.zeros(n_cls * n_cls, dtype=np.int64)  # deals by (player's, dealer's) class
     others = np.array([[c for c in range(48) if c != j] for j in range(48)])  # (48, 47)
+    at = np.array(list(itertools.combinations(range(50), 2)))  # 1225 dealer starts
+    keep = np.ones((len(at), 50), dtype=bool)
+    keep[np.arange(len(at))[:, None], at] = False
     for rep, w in zip(reps.tolist(), weight.tolist(), strict=True):
         a, b = two[rep]
         left = np.array([c for c in range(52) if c not in (a, b)])
-        at = np.array(list(itertools.combinations(range(50), 2)))  # 1225 dealer starts
         dl = left[at]
         di = id2[dl[:, 0], dl[:, 1]]
-        keep = np.ones((len(at), 50), dtype=bool)
-        keep[np.arange(len(at))[:, None], at] = False
         rest = np.broadcast_to(left, keep.shape)[keep].reshape(len(at), 48)  # the 48 left
-        cs = rest[:, others]  # (1225, 48, 47): the dealer's c for each player's x
         any_pok = pok2[rep] | pok2[di]  # (1225,)
         p_draw = bool(draws[rep]) & ~any_pok
         d_draw = ~any_pok & (p2[di] <= k)
         pfin = np.where(p_draw[:, None], c3[a, b, rest], cls2[rep])  # (1225, 48): by x
         dfin = np.where(
-            d_draw[:, None, None], c3[dl[:, 0, None, None], dl[:, 1, None, None], cs],
-            cls2[di][:, None, None],
-        )  # fmt: skip
-        code = pfin[:, :, None] * n_cls + dfin
+            d_draw[:, None], c3[dl[:, 0, None], dl[:, 1, None], rest], cls2[di][:, None]
+        ).astype(np.int32)  # (1225, 48): by the dealer's c
+        # (1225, 48, 47): the dealer's final hand for each player's x and c of the 47 left
+        code = pfin[:, :, None] * n_cls + dfin[:, others]
         pairs += w * np.bincount(code.ravel(), minlength=len(pairs))
     counts: dict[Fraction, int] = {}
     for at in np.flatnonzero(pairs).tolist():

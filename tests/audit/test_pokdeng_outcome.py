@@ -50,8 +50,8 @@ def brute_force(draws: list[bool], dealer_k: int) -> dict[Fraction, Fraction]:
     from solver.games.pokdeng.rules import load_rules
 
     starts = colex_starts(len(DECK))
-    rows_p: list[list[int]] = []
-    rows_d: list[list[int]] = []
+    rows_p: list[tuple[int, ...]] = []
+    rows_d: list[tuple[int, ...]] = []
     for i, (a, b) in enumerate(starts):
         p = (DECK[a], DECK[b])
         for da, db in starts:
@@ -62,12 +62,9 @@ def brute_force(draws: list[bool], dealer_k: int) -> dict[Fraction, Fraction]:
             p_pok, d_pok = points(p) >= 8, points(d) >= 8
             player_draws = draws[i] and not p_pok and not d_pok
             dealer_draws = not d_pok and points(d) <= dealer_k
-            for x in rest:
-                for c in rest:
-                    if c == x:
-                        continue
-                    rows_p.append([*p, x if player_draws else PAD])
-                    rows_d.append([*d, c if dealer_draws else PAD])
+            for x, c in itertools.permutations(rest, 2):  # every x, then c != x
+                rows_p.append((*p, x if player_draws else PAD))
+                rows_d.append((*d, c if dealer_draws else PAD))
     hp, hd = np.array(rows_p, dtype=np.uint8), np.array(rows_d, dtype=np.uint8)
     r = load_rules("standard")
     counts: Counter[int] = Counter()
@@ -118,8 +115,8 @@ def test_shoe_net_matches_a_brute_force_of_physical_cards() -> None:
     )
     rank = {s: i for i, s in enumerate(starts)}  # dense multiset order
     draws = [points((FACES[a], FACES[b])) <= 4 for a, b in starts]  # mirror (no Pok <= 4)
-    rows_p: list[list[int]] = []
-    rows_d: list[list[int]] = []
+    rows_p: list[tuple[int, ...]] = []
+    rows_d: list[tuple[int, ...]] = []
     idx = range(len(cards))
     for p in itertools.combinations(idx, 2):
         pf = tuple(sorted(FACES.index(cards[i]) for i in p))
@@ -129,11 +126,9 @@ def test_shoe_net_matches_a_brute_force_of_physical_cards() -> None:
             p_pok, d_pok = points(pc) >= 8, points(dc) >= 8
             player_draws = draws[rank[pf]] and not p_pok and not d_pok
             dealer_draws = not d_pok and points(dc) <= 4
-            for x in rest:
-                for c in rest:
-                    if c != x:
-                        rows_p.append([*pc, cards[x] if player_draws else PAD])
-                        rows_d.append([*dc, cards[c] if dealer_draws else PAD])
+            for x, c in itertools.permutations(rest, 2):  # every x, then c != x
+                rows_p.append((*pc, cards[x] if player_draws else PAD))
+                rows_d.append((*dc, cards[c] if dealer_draws else PAD))
     hp, hd = np.array(rows_p, dtype=np.uint8), np.array(rows_d, dtype=np.uint8)
     counts: Counter[int] = Counter()
     for sp in (2, 3):

@@ -8,7 +8,7 @@ strategy reference enumerates every dealer hand and both draw cards directly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from pathlib import Path
 
@@ -67,20 +67,26 @@ def ref_class(
         return ("tong", points, 5)
     if straights:
         positions = sorted(RANKS.index(r) for r in ranks)  # A=0 .. K=12
-        runs = []
-        for low in range(11):  # A23 .. JQK
-            if low == 0 and ace == "high":
-                continue
-            runs.append([low, low + 1, low + 2])
-        if ace in ("high", "both"):
-            runs.append([0, 11, 12])  # Q-K-A; K-A-2 never
-        if positions in runs:
+        if positions in _runs(ace):
             return ("straight_flush", points, 5) if one_suit else ("straight", points, 3)
     if all(r in ("J", "Q", "K") for r in ranks):
         return ("sam_lueang", points, 3)
     if one_suit:
         return ("normal", points, 3)
     return ("normal", points, three_card_pair if len(set(ranks)) == 2 else 1)
+
+
+@cache
+def _runs(ace: str) -> list[list[int]]:
+    """The rank positions of the straights under ``ace`` (low, high or both)."""
+    runs = []
+    for low in range(11):  # A23 .. JQK
+        if low == 0 and ace == "high":
+            continue
+        runs.append([low, low + 1, low + 2])
+    if ace in ("high", "both"):
+        runs.append([0, 11, 12])  # Q-K-A; K-A-2 never
+    return runs
 
 
 def ref_kind(cards: Sequence[int]) -> str:
@@ -204,32 +210,28 @@ def direct_loops(
     standing on D (Pok, or a total above k) ignores c; with ``pok_first`` a dealer Pok
     settles against the player's two cards before the player draws.
     """
-    memo: dict[tuple[Cls, Cls], int] = {}
-
-    def settle(p: Cls, d: Cls) -> int:
-        v = memo.get((p, d))
-        if v is None:
-            v = memo[(p, d)] = ref.net(p, d)
-        return v
-
+    code = ref.code  # a class's row and column in ref.settle
+    net = ref.settle.tolist()  # net[a][b]: ref.net of the classes a and b
     unseen = [c for c in range(52) if c not in start]
     p2 = ref.hand(start)
     player_pok = p2[0] == "pok"
+    stand_row = net[code[p2]]
+    draw_row = {x: net[code[p2 if player_pok else ref.hand((*start, x))]] for x in unseen}
     stand = draw = 0
     for d in combinations(unseen, 2):
         dc = ref.hand(d)
         dealer_draws = dc[0] != "pok" and dc[1] <= k
         rest = [c for c in unseen if c not in d]
-        finals = {c: (ref.hand((*d, c)) if dealer_draws else dc) for c in rest}
+        finals = [code[ref.hand((*d, c)) if dealer_draws else dc] for c in rest]
         settles_early = dc[0] == "pok" and pok_first
+        early = stand_row[code[dc]]  # the player's two cards against D
         for x in rest:
-            px = p2 if player_pok else ref.hand((*start, x))
-            for c in rest:
+            row = draw_row[x]
+            for c, final in zip(rest, finals, strict=True):
                 if c == x:
                     continue
-                final = finals[c]
-                stand += settle(p2, final)
-                draw += settle(p2, dc) if settles_early else settle(px, final)
+                stand += stand_row[final]
+                draw += early if settles_early else row[final]
     return stand, draw
 
 
@@ -237,10 +239,14 @@ def direct_numpy(
     ref: Reference, start: Sequence[int], k: int, pok_first: bool = True
 ) -> tuple[int, int]:
     """The same enumeration of every ordered (D, x, c), vectorised with numpy lookups of
-    the reference classifier (no shortcut: all 2,763,600 deals are settled)."""
+    the reference classifier (no shortcut: all 2,763,600 deals are settled). The final
+    classes are looked up once per (D, c) for the dealer and once per (D, x) for the
+    player, in small tables every deal then reads."""
     unseen = np.array([c for c in range(52) if c not in start])
-    d0, d1, xx, cc = (unseen[p] for p in _deal_positions())
-    assert len(d0) == 1225 * 48 * 47
+    dx_at, dc_at = _deals()
+    assert len(dc_at) == 1225 * 48 * 47
+    i, j = np.triu_indices(50, 1)  # the 1,225 dealer hands, as positions among the unseen
+    d0, d1 = unseen[i], unseen[j]
     a, b = start
     p2 = ref.code2[a, b]
     player_pok = ref.classes[p2][0] == "pok"
@@ -248,18 +254,31 @@ def direct_numpy(
     is_pok = np.array([cl[0] == "pok" for cl in ref.classes])[dcode]
     dpts = np.array([cl[1] for cl in ref.classes])[dcode]
     dealer_draws = ~is_pok & (dpts <= k)
-    final = np.where(dealer_draws, ref.code3[d0, d1, cc], dcode)
-    pfinal = np.full(len(xx), p2) if player_pok else ref.code3[a, b, xx]
-    stand = ref.settle[p2, final].sum()
-    if pok_first:
-        pfinal = np.where(is_pok, p2, pfinal)
-    draw = ref.settle[pfinal, final].sum()
+    in_d = (i[:, None] == np.arange(50)) | (j[:, None] == np.arange(50))  # (1225, 50)
+    # the dealer's final class for D and his third card c; -1 where c is a card of D
+    by_dc = np.where(
+        dealer_draws[:, None], ref.code3[d0[:, None], d1[:, None], unseen[None]], dcode[:, None]
+    )
+    final = np.where(in_d, -1, by_dc).astype(np.int32).ravel()[dc_at]
+    assert final.min() >= 0  # no deal reads a card of D
+    by_x = np.full(50, p2) if player_pok else ref.code3[a, b, unseen]
+    # the player's final class for D and his third card x: his two cards against a
+    # dealer Pok that settles first
+    by_dx = np.where(is_pok[:, None] & pok_first, p2, by_x[None, :])
+    by_dx = np.where(in_d, -1, by_dx).astype(np.int32).ravel()
+    pfinal = by_dx[dx_at]
+    assert pfinal.min() >= 0
+    settle = ref.settle.astype(np.int32)
+    stand = settle[p2][final].sum(dtype=np.int64)
+    draw = settle.ravel()[pfinal * len(settle) + final].sum(dtype=np.int64)
     return int(stand), int(draw)
 
 
 @lru_cache(maxsize=1)
-def _deal_positions() -> tuple[np.ndarray, ...]:
-    """Positions (among the 50 unseen cards) of D0 < D1, x and c for every ordered deal."""
+def _deals() -> tuple[np.ndarray, np.ndarray]:
+    """Every ordered deal (D, x, c) of the 50 unseen cards: D is one of the 1,225 pairs
+    of positions i < j, x and c positions outside D, x != c; as indices of (D, x) and
+    of (D, c) into (1225, 50) tables."""
     i, j = np.triu_indices(50, 1)  # the 1,225 dealer hands
     x, c = np.nonzero(~np.eye(50, dtype=bool))  # 2,450 ordered (x, c)
     keep = (
@@ -269,7 +288,7 @@ def _deal_positions() -> tuple[np.ndarray, ...]:
         & (c[None] != j[:, None])
     )
     di, xc = np.nonzero(keep)
-    return i[di], j[di], x[xc], c[xc]
+    return (di * 50 + x[xc]).astype(np.int32), (di * 50 + c[xc]).astype(np.int32)
 
 
 _BUILT: dict[str, Path] = {}

@@ -17,6 +17,7 @@ equal type and points settle by a switch, Tong against Sam Lueang pays a fixed a
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import combinations, combinations_with_replacement, permutations
@@ -70,8 +71,11 @@ PRESETS = {"standard": STANDARD, "straights": STRAIGHTS, "shoe8": SHOE8}
 Cls = tuple[str, int, int, str]
 
 
+RANK = {r: i for i, r in enumerate(RANKS)}
+
+
 def rank(c: str) -> int:
-    return RANKS.index(c[:-1])
+    return RANK[c[:-1]]
 
 
 def value(c: str) -> int:
@@ -79,41 +83,58 @@ def value(c: str) -> int:
     return r if r < 10 else 0
 
 
+@cache
+def shape(hand: tuple[str, ...]) -> tuple[int, int, tuple[int, ...], bool]:
+    """What any implementation reads of a hand: its points, how many suits, its ranks
+    sorted, and whether it holds two identical cards (a shoe)."""
+    points = sum(value(c) for c in hand) % 10
+    suits = len({c[-1] for c in hand})
+    ranks = tuple(sorted(rank(c) for c in hand))
+    return points, suits, ranks, len(set(hand)) < len(hand)
+
+
 def classify(impl: Impl, hand: tuple[str, ...]) -> Cls:
     """(type, points, deng, two-card kind or '') of a hand, as the implementation says."""
+    return classifier(impl)(hand)
+
+
+@cache
+def classifier(impl: Impl) -> Callable[[tuple[str, ...]], Cls]:
+    """:func:`classify` for one implementation (its deng table and runs read once)."""
     d = dict(impl.deng)
-    points = sum(value(c) for c in hand) % 10
-    suits = {c[-1] for c in hand}
-    ranks = sorted(rank(c) for c in hand)
-    if len(hand) == 2:
-        # two identical cards (a shoe) are a pair, not suited
-        kind = "pair" if ranks[0] == ranks[1] else "suited" if len(suits) == 1 else "plain"
-        if points >= 8:
-            deng = {"suited": d["pok_suited"], "pair": d["pok_pair"]}.get(kind, 1)
-            return ("pok", points, deng, kind)
-        deng = {"suited": d["two_card_suited"], "pair": d["two_card_pair"]}.get(kind, 1)
-        return ("normal", points, deng, kind)
-    if ranks[0] == ranks[2]:
-        return ("tong", points, d["tong"], "")
-    if impl.straights:
-        runs = [[lo, lo + 1, lo + 2] for lo in range(11) if lo > 0 or impl.ace != "high"]
-        if impl.ace in ("high", "both"):
-            runs.append([0, 11, 12])  # Q-K-A (never K-A-2)
-        if ranks in runs:
-            if len(suits) == 1:
+    runs = [(lo, lo + 1, lo + 2) for lo in range(11) if lo > 0 or impl.ace != "high"]
+    if impl.ace in ("high", "both"):
+        runs.append((0, 11, 12))  # Q-K-A (never K-A-2)
+    three_card_pok = "three_card_pok" in impl.mistakes
+
+    def cls(hand: tuple[str, ...]) -> Cls:
+        points, suits, ranks, identical = shape(hand)
+        if len(hand) == 2:
+            # two identical cards (a shoe) are a pair, not suited
+            kind = "pair" if ranks[0] == ranks[1] else "suited" if suits == 1 else "plain"
+            if points >= 8:
+                deng = {"suited": d["pok_suited"], "pair": d["pok_pair"]}.get(kind, 1)
+                return ("pok", points, deng, kind)
+            deng = {"suited": d["two_card_suited"], "pair": d["two_card_pair"]}.get(kind, 1)
+            return ("normal", points, deng, kind)
+        if ranks[0] == ranks[2]:
+            return ("tong", points, d["tong"], "")
+        if impl.straights and ranks in runs:
+            if suits == 1:
                 return ("straight_flush", points, d["straight_flush"], "")
             return ("straight", points, d["straight"], "")
-    if ranks[0] >= 10:
-        return ("sam_lueang", points, d["sam_lueang"], "")
-    identical = len(set(hand)) < len(hand)
-    if len(suits) == 1 and (impl.flush_with_identical or not identical):
-        deng = d["three_suited"]
-    elif len(set(ranks)) == 2:
-        deng = d["three_card_pair"]
-    else:
-        deng = 1
-    kind_type = "pok" if "three_card_pok" in impl.mistakes and points >= 8 else "normal"
-    return (kind_type, points, deng, "")
+        if ranks[0] >= 10:
+            return ("sam_lueang", points, d["sam_lueang"], "")
+        if suits == 1 and (impl.flush_with_identical or not identical):
+            deng = d["three_suited"]
+        elif len(set(ranks)) == 2:
+            deng = d["three_card_pair"]
+        else:
+            deng = 1
+        kind_type = "pok" if three_card_pok and points >= 8 else "normal"
+        return (kind_type, points, deng, "")
+
+    return cls
 
 
 def settle(impl: Impl, p: tuple[str, ...], q: tuple[str, ...]) -> int:
@@ -151,6 +172,12 @@ def hands(shoe: bool = False) -> list[tuple[str, ...]]:
 
 
 @cache
+def names(shoe: bool = False) -> list[str]:
+    """The text of every hand of :func:`hands`."""
+    return [" ".join(h) for h in hands(shoe)]
+
+
+@cache
 def deals(shoe: bool = False) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """Seeded random showdowns, and some rare at random: Tong or Sam Lueang against Tong
     or Sam Lueang, a two-card pair against two cards of a suit of equal points."""
@@ -182,9 +209,10 @@ def deals(shoe: bool = False) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
 def claims(impl: Impl, hand_rows: bool, showdowns: bool) -> tuple[tuple[Any, ...], ...]:
     rows: list[tuple[Any, ...]] = []
     if hand_rows:
-        for h in hands(impl.shoe):
-            t, pts, d, _ = classify(impl, h)
-            rows.append((" ".join(h), pts, t, d, None, None, None, None))
+        cls = classifier(impl)
+        for h, name in zip(hands(impl.shoe), names(impl.shoe), strict=True):
+            t, pts, d, _ = cls(h)
+            rows.append((name, pts, t, d, None, None, None, None))
     if showdowns:
         for p, q in deals(impl.shoe):
             net = settle(impl, p, q)
@@ -200,8 +228,8 @@ def write(tmp: Path, impl: Impl, hand_rows: bool, showdowns: bool) -> tuple[Path
     rows = claims(impl, hand_rows, showdowns)
     types = {"points": pa.int64(), "deng": pa.int64(), "net": pa.int64()}
     cols = {
-        k: pa.array([r[i] for r in rows], type=types.get(k, pa.string()))
-        for i, k in enumerate(NAMES)
+        k: pa.array(col, type=types.get(k, pa.string()))
+        for k, col in zip(NAMES, zip(*rows, strict=True), strict=True)
     }
     path = tmp / "impl.parquet"
     pq.write_table(pa.table(cols), path)

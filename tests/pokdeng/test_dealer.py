@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import json
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -47,8 +47,7 @@ def brute_entries(
     (m cards left): each of stand/stand, stand/draw, draw/stand, draw/draw summed over
     every ordered (x, c) of the cards left. A Pok on either side settles with two cards."""
     rest = np.array([c for c in deck if c not in p and c not in d])
-    m = len(rest)
-    xi, ci = np.array([(i, j) for i in range(m) for j in range(m) if i != j]).T
+    xi, ci = ordered_pairs(len(rest))
     x, c = rest[xi], rest[ci]
     p2 = ref.code2[p[0], p[1]]
     d2 = ref.code2[d[0], d[1]]
@@ -61,6 +60,15 @@ def brute_entries(
     a10 = int(ref.settle[p3, d2].sum())
     a11 = int(ref.settle[p3, d3].sum())
     return a00, a01, a10, a11
+
+
+@cache
+def ordered_pairs(m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (i, j), i != j, of every ordered pair of m cards."""
+    xi, ci = np.array([(i, j) for i in range(m) for j in range(m) if i != j]).T
+    xi.setflags(write=False)
+    ci.setflags(write=False)
+    return xi, ci
 
 
 def test_tables_small_deck_every_pair() -> None:

@@ -5,6 +5,7 @@ exact enumeration of a two-player game."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations, permutations
 from pathlib import Path
 
@@ -113,11 +114,10 @@ def bland_simplex(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
         basis[leave] = enter
 
 
-def brute_lp_value(cards: tuple[int, ...], k: int) -> float:
-    """The dealer's LP over *all* starts (no suit symmetry), payoffs from brute force:
-    min sum_P u_P with u_P >= EV(stand | tau) and (non-Pok P) u_P >= EV(draw | tau),
-    tau in [0, 1] on the free dealer starts (1 where the house forces a draw, 0 on a
-    Pok). With u_P = M - w_P (M bounds every EV) it is a max over w >= 0 with b >= 0."""
+@lru_cache(maxsize=1)
+def brute_payoffs(cards: tuple[int, ...]) -> np.ndarray:
+    """(a00, a01, a10, a11) of every start against every dealer start of ``cards``, by
+    brute force (once per deck: every dealer policy's LP reads the same payoffs)."""
     ref = reference()
     starts = list(combinations(cards, 2))
     n_s = len(starts)
@@ -126,8 +126,20 @@ def brute_lp_value(cards: tuple[int, ...], k: int) -> float:
     for p in starts:
         for d in combinations([c for c in cards if c not in p], 2):
             a[:, idx[p], idx[d]] = brute_entries(ref, cards, p, d)
+    a.setflags(write=False)
+    return a
+
+
+def brute_lp_value(cards: tuple[int, ...], k: int) -> float:
+    """The dealer's LP over *all* starts (no suit symmetry), payoffs from brute force:
+    min sum_P u_P with u_P >= EV(stand | tau) and (non-Pok P) u_P >= EV(draw | tau),
+    tau in [0, 1] on the free dealer starts (1 where the house forces a draw, 0 on a
+    Pok). With u_P = M - w_P (M bounds every EV) it is a max over w >= 0 with b >= 0."""
+    ref = reference()
+    starts = list(combinations(cards, 2))
+    n_s = len(starts)
     m = len(cards) - 4
-    a /= len(list(combinations(range(len(cards) - 2), 2))) * m * (m - 1)  # EVs per start
+    a = brute_payoffs(cards) / (len(list(combinations(range(len(cards) - 2), 2))) * m * (m - 1))
     pok = np.array([is_pok(ref, s) for s in starts])
     pts = np.array([ref.hand(s)[1] for s in starts])
     forced = ~pok & (pts <= k)
@@ -178,10 +190,8 @@ def two_player_evs(
     t2 = {tuple(game.two[i].tolist()): bool(tau2.num[i]) for i in range(game.n_starts)}
     t3 = {tuple(game.two[i].tolist()): bool(tau3.num[i]) for i in range(game.n_starts)}
     settle = ref.settle.tolist()
-    code = {
-        **{h: ref.code[c] for h, c in ref.two.items()},
-        **{h: ref.code[c] for h, c in ref.three.items()},
-    }
+    two = ref.code2.tolist()  # two[a][b]: the class of the hand a b
+    three = ref.code3.tolist()  # three[a][b][c]: of the hand a b c, in any order
     tot = [0, 0]
     n = 0
     for p1 in combinations(cards, 2):
@@ -191,21 +201,23 @@ def two_player_evs(
             for d in combinations(r2, 2):
                 rest = [c for c in r2 if c not in d]
                 dpok = ref.two[d][0] == "pok"
+                d2, d3 = two[d[0]][d[1]], three[d[0]][d[1]]
+                # per player: the class of his two cards; if he draws, of his three by
+                # his card x (three[a][b][x]); whether the dealer draws against him
+                plan = []
+                for p in (p1, p2):
+                    ppok = ref.two[p][0] == "pok"
+                    drawing = not ppok and draws[p]
+                    vs = not dpok and (t3[d] if drawing else not ppok and t2[d])
+                    plan.append((two[p[0]][p[1]], three[p[0]][p[1]] if drawing else None, vs))
+                dealer_draws = any(vs for _, _, vs in plan)
                 for order in permutations(rest, 3):
                     it = iter(order)
-                    finals, vs = [], []
-                    for p in (p1, p2):
-                        ppok = ref.two[p][0] == "pok"
-                        if not ppok and draws[p]:
-                            finals.append(tuple(sorted((*p, next(it)))))
-                            vs.append(not dpok and t3[d])
-                        else:
-                            finals.append(p)
-                            vs.append(not dpok and not ppok and t2[d])
-                    c = next(it) if any(vs) else None
+                    finals = [h2 if h3 is None else h3[next(it)] for h2, h3, _ in plan]
+                    c = next(it) if dealer_draws else None
                     for i in range(2):
-                        dh = tuple(sorted((*d, c))) if vs[i] and c is not None else d
-                        tot[i] += settle[code[finals[i]]][code[dh]]
+                        dh = d3[c] if plan[i][2] and c is not None else d2
+                        tot[i] += settle[finals[i]][dh]
                     n += 1
     return Fraction(tot[0], n), Fraction(tot[1], n)
 

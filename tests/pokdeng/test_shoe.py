@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
+from functools import cache
 from math import comb
 from pathlib import Path
 
@@ -30,6 +31,7 @@ def _value(card: int) -> int:
     return rank + 1 if rank < 9 else 0
 
 
+@cache
 def _klass(cards: tuple[int, ...]) -> tuple[int, int, int]:
     """(type, points, deng) from RULES §5, standard rules (no straights): type codes
     normal 0, sam lueang 1, tong 4, pok 5 (the solver's, so results compare)."""
@@ -120,15 +122,7 @@ def _brute_start(start: tuple[int, int], decks: int, k: int = 4) -> tuple[Fracti
         ways: np.ndarray = n[d0] * (n[d1] - (d1 == d0)) * (n[c] - (c == d0) - (c == d1))
         return ways
 
-    # the dealer's final hand and its class, per ordered face triple
-    seen: dict[tuple[int, int, int], int] = {}
-    idx = []
-    for a, b, e in zip(d0.tolist(), d1.tolist(), c.tolist(), strict=True):
-        two = _klass((a, b))
-        cls = two if two[0] == 5 or two[1] > k else _klass((a, b, e))
-        idx.append(seen.setdefault(cls, len(seen)))
-    cls_of = np.array(idx)
-    classes = list(seen)
+    cls_of, classes = _dealer_finals(k)
 
     def ev(hand: tuple[int, ...], n: np.ndarray) -> Fraction:
         per = np.zeros(len(classes), dtype=np.int64)
@@ -148,6 +142,23 @@ def _brute_start(start: tuple[int, int], decks: int, k: int = 4) -> tuple[Fracti
         n[x] -= 1
         draw += Fraction(int(left[x]), int(left.sum())) * ev((*start, x), n)
     return stand, draw
+
+
+@cache
+def _dealer_finals(k: int) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
+    """The dealer's final hand and its class, per ordered face triple (D0, D1, c) in
+    ``np.indices`` order: an index into the list of classes (once per k, whatever the
+    shoe and the start)."""
+    d0, d1, c = (a.reshape(-1) for a in np.indices((52, 52, 52)))
+    seen: dict[tuple[int, int, int], int] = {}
+    idx = []
+    for a, b, e in zip(d0.tolist(), d1.tolist(), c.tolist(), strict=True):
+        two = _klass((a, b))
+        cls = two if two[0] == 5 or two[1] > k else _klass((a, b, e))
+        idx.append(seen.setdefault(cls, len(seen)))
+    cls_of = np.array(idx)
+    cls_of.setflags(write=False)
+    return cls_of, list(seen)
 
 
 @pytest.mark.parametrize(

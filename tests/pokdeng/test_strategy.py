@@ -91,9 +91,9 @@ def test_sample_against_direct_enumeration(config: str, refs: dict[str, Referenc
 
 
 @pytest.mark.slow
-def test_pure_python_loops_agree() -> None:
+def test_pure_python_loops_agree(refs: dict[str, Reference]) -> None:
     """The plainest possible loops (no numpy) for two starts: same exact fractions."""
-    ref = Reference(False, "both")
+    ref = refs["standard"]  # Reference(False, "both")
     sol = solve(config_rules("standard"), 4)
     for text in ("5D 7H", "5S 9S"):
         stand, draw = direct_loops(ref, ids(text), 4)
