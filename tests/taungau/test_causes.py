@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from _causes import assert_named_first, verify_json
@@ -118,39 +119,54 @@ def settle(impl: Impl) -> tuple[list[str], list[int]]:
 # ---------------------------------------------------------------- files and runs
 
 
+COLUMNS = ("hand", "has_bull", "points", "bull", "player", "banker", "winner", "net")
+TYPES = {"has_bull": pa.bool_(), "points": pa.int64(), "net": pa.int64()}
+
+
+@cache
+def _text_array(part: str) -> pa.Array:
+    """The hands' text as an Arrow column, made once: the distinct hands (``hand``), the
+    showdowns' players and bankers."""
+    if part == "hand":
+        return pa.array(distinct_text(), type=pa.string())
+    return pa.array(showdown_text()[part == "banker"], type=pa.string())
+
+
 @cache
 def claims_table(impl: Impl, hand_rows: bool = True, showdowns: bool = True) -> pa.Table:
-    cols: dict[str, list[Any]] = {
-        k: [] for k in ("hand", "has_bull", "points", "bull", "player", "banker", "winner", "net")
-    }
+    parts: dict[str, list[pa.Array]] = {k: [] for k in COLUMNS}
+
+    def put(k: str, v: Any) -> None:
+        t = TYPES.get(k, pa.string())
+        parts[k].append(pa.nulls(v, type=t) if isinstance(v, int) else pa.array(v, type=t))
+
     if hand_rows:
         h = distinct_hands()
         if impl.bull == "first_written":  # each hand written in a seeded random order
             keys = np.random.default_rng(23).random(h.shape)
             h = np.take_along_axis(h, np.argsort(keys, axis=1), axis=1)
         s, pick = evaluate(impl, h)
-        cols["hand"] += text(h) if impl.bull == "first_written" else distinct_text()
-        cols["has_bull"] += (s > 0).tolist()
-        cols["points"] += points_of(impl, s)
+        put("hand", text(h) if impl.bull == "first_written" else _text_array("hand"))
+        put("has_bull", s > 0)
+        put("points", points_of(impl, s))
         if impl.bull == "claimed":
             tri = np.array(TRIPLES)[np.maximum(pick, 0)]
             bull = text(np.take_along_axis(h, tri, axis=1))
-            cols["bull"] += [b if k >= 0 else "none" for b, k in zip(bull, pick, strict=True)]
+            put("bull", [b if k >= 0 else "none" for b, k in zip(bull, pick, strict=True)])
         else:
-            cols["bull"] += [None] * len(h)
+            put("bull", len(h))  # len(h) empty fields
         for k in ("player", "banker", "winner", "net"):
-            cols[k] += [None] * len(h)
+            put(k, len(h))
     if showdowns:
         player = showdown_deals()[0]
         winner, net = settle(impl)
         for k in ("hand", "has_bull", "points", "bull"):
-            cols[k] += [None] * len(player)
-        cols["player"] += showdown_text()[0]
-        cols["banker"] += showdown_text()[1]
-        cols["winner"] += winner
-        cols["net"] += net
-    types = {"has_bull": pa.bool_(), "points": pa.int64(), "net": pa.int64()}
-    return pa.table({k: pa.array(v, type=types.get(k, pa.string())) for k, v in cols.items()})
+            put(k, len(player))
+        put("player", _text_array("player"))
+        put("banker", _text_array("banker"))
+        put("winner", winner)
+        put("net", net)
+    return pa.table({k: pa.concat_arrays(v) for k, v in parts.items()})
 
 
 def wrong_rows(impl: Impl, preset: Impl, hand_rows: bool, showdowns: bool) -> int:
@@ -159,8 +175,10 @@ def wrong_rows(impl: Impl, preset: Impl, hand_rows: bool, showdowns: bool) -> in
     a, b = claims_table(impl, hand_rows, showdowns), claims_table(preset, hand_rows, showdowns)
     wrong = np.zeros(a.num_rows, dtype=bool)
     for k in ("has_bull", "points", "winner", "net"):
-        x, y = a.column(k).to_pylist(), b.column(k).to_pylist()
-        wrong |= np.array([u is not None and u != v for u, v in zip(x, y, strict=True)])
+        x, y = a.column(k), b.column(k)
+        # stated (x not empty) and not equal to y, an empty y being unequal to anything
+        differs = pc.fill_null(pc.not_equal(x, y), True)
+        wrong |= pc.and_(pc.is_valid(x), differs).to_numpy(zero_copy_only=False)
     return int(wrong.sum())
 
 
