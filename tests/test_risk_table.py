@@ -88,6 +88,7 @@ class _Deals:
         the bits ``bits[a]``; every ordered pair (a, b) of hands sharing no card is a
         deal. The pairs are counted by the pair of their nets' amounts (a few)."""
         amounts, code = np.unique(x, return_inverse=True)
+        assert len(x) ** 2 < 2**24  # every count below float32's exact integers
         apart = ((bits[:, None] & bits[None, :]) == 0).astype(np.float32)
         one = np.zeros((len(x), len(amounts)), dtype=np.float32)
         one[np.arange(len(x)), code] = 1
