@@ -6,12 +6,12 @@ RULES.md with a switch per catalogued rule option and mistake:
   showdowns ``winner``, ``net``);
 - Pok Deng: :class:`pokdeng.test_causes.Impl` (``type``, ``points``, ``deng``;
   ``winner``, ``net``);
-- Tau Ngau: :class:`taungau.test_causes.Impl` (``has_bull``, ``points`` and the
-  claimed ``bull`` of a wrong-bull implementation; ``winner``, ``net``, a banker
-  revealing last decided on the exact expectation over the 80,730 banker hands). It
-  sorts the tiles first, as those tests write them (a search for the first bull found,
-  ``mistake=first_bull``, in canonical order), except the one that searches the tiles
-  as written (``mistake=first_bull_as_written``).
+- Tau Ngau: :class:`taungau.causes_model.Impl` (those of ``taungau.test_causes``;
+  ``has_bull``, ``points`` and the claimed ``bull`` of a wrong-bull implementation;
+  ``winner``, ``net``, a banker revealing last decided on the exact expectation over
+  the 80,730 banker hands). It sorts the tiles first, as those tests write them (a
+  search for the first bull found, ``mistake=first_bull``, in canonical order), except
+  the one that searches the tiles as written (``mistake=first_bull_as_written``).
 
 Run as ``python _model_peer.py GAME CONFIG_JSON [FIELDS]`` (the implementation's
 fields as JSON; :func:`config` writes them); with ``FIELDS`` (``winner,net``) it speaks
@@ -96,8 +96,8 @@ def pokdeng(cfg: dict[str, Any]) -> Callable[[list[dict[str, Any]]], list[dict[s
 
 
 def taungau(cfg: dict[str, Any]) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]]]:
+    from taungau import causes_model as tc  # numpy only: no pytest, pyarrow or solver
     from taungau import fixtures as ref
-    from taungau import test_causes as tc
 
     impl = tc.Impl(**cfg)
     at: dict[str, list[int]] = {}

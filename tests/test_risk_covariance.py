@@ -31,9 +31,13 @@ def brute_covariance(deck: list[int], preset: str, reveals: str | None) -> tuple
         f = np.asarray(nets(b, ok), dtype=np.int64)
         s1 += int(f.sum())
         n1 += len(ok)
-        apart = ((bits[ok][:, None] & bits[ok][None, :]) == 0).astype(np.int64)
-        s12 += int(f @ apart @ f)
-        n12 += int(apart.sum())
+        apart = (bits[ok][:, None] & bits[ok][None, :]) == 0
+        # in floats, exactly: every partial sum is an integer below 2**53
+        # (|f| <= 200, at most 462 x 462 pairs: |f @ apart @ f| < 10**10)
+        fx = f.astype(np.float64)
+        assert len(ok) ** 2 * int(np.abs(f).max(initial=0)) ** 2 < 2**53
+        s12 += int(fx @ apart.astype(np.float64) @ fx)
+        n12 += int(np.count_nonzero(apart))
     mean = Fraction(s1, 20 * n1)
     return Fraction(s12, 400 * n12) - mean * mean, n12
 

@@ -17,6 +17,7 @@ import itertools
 import json
 import math
 from fractions import Fraction
+from functools import cache
 from io import StringIO
 from typing import Any
 
@@ -71,34 +72,68 @@ def _classic_nets(arr: Any, bi: Any, pj: Any) -> Any:
     return np.where(key[pj] > key[bi], mult[pj] * 0.95, -mult[bi])
 
 
+class _Deals:
+    """Sums over deals of one banker hand and two players' disjoint hands: how many, the
+    first player's net X1 summed, squared and times X2, and the banker's net -(X1 + X2)
+    counted by amount (``rounded``: to 9 decimals)."""
+
+    def __init__(self, rounded: bool) -> None:
+        self.rounded = rounded
+        self.count = 0
+        self.s1 = self.s2 = self.s12 = 0.0
+        self.banker: dict[float, int] = {}
+
+    def add(self, x: Any, bits: Any) -> None:
+        """Against one banker hand: ``x[a]`` the net of the player hand whose cards are
+        the bits ``bits[a]``; every ordered pair (a, b) of hands sharing no card is a
+        deal. The pairs are counted by the pair of their nets' amounts (a few)."""
+        amounts, code = np.unique(x, return_inverse=True)
+        assert len(x) ** 2 < 2**24  # every count below float32's exact integers
+        apart = ((bits[:, None] & bits[None, :]) == 0).astype(np.float32)
+        one = np.zeros((len(x), len(amounts)), dtype=np.float32)
+        one[np.arange(len(x)), code] = 1
+        # pairs[u, v]: deals with X1 = amounts[u], X2 = amounts[v] (counts exact in float32)
+        pairs = np.rint(one.T @ (apart @ one)).astype(np.int64)
+        by_x1 = pairs.sum(axis=1)
+        self.count += int(by_x1.sum())
+        self.s1 += float(by_x1 @ amounts)
+        self.s2 += float(by_x1 @ (amounts * amounts))
+        self.s12 += float(amounts @ pairs @ amounts)
+        net = -(amounts[:, None] + amounts[None, :])
+        net = np.round(net, 9) if self.rounded else net
+        u, v = np.nonzero(pairs)
+        for a, c in zip(net[u, v].tolist(), pairs[u, v].tolist(), strict=True):
+            self.banker[a] = self.banker.get(a, 0) + c
+
+    def moments(self) -> dict[str, Any]:
+        ev = self.s1 / self.count
+        return {
+            "deals": self.count,
+            "ev": ev,
+            "var1": self.s2 / self.count - ev * ev,
+            "cov": self.s12 / self.count - ev * ev,
+            "banker": {v: c / self.count for v, c in self.banker.items()},
+        }
+
+
 def _triples(hands: list[tuple[int, ...]], f: Any) -> dict[str, Any]:
     """Every (banker, player 1, player 2) deal of mutually disjoint hands, directly:
     the moments of one player's net, E[X1 X2], and the banker's net -(X1 + X2)."""
     bits = np.array([sum(1 << c for c in h) for h in hands], dtype=np.int64)
-    s1 = s2 = s12 = 0.0
-    count = 0
-    banker: dict[float, int] = {}
+    deals = _Deals(rounded=True)
     for i in range(len(hands)):
         ok = np.flatnonzero((bits & bits[i]) == 0)
-        sub = bits[ok]
-        pair = (sub[:, None] & sub[None, :]) == 0
-        a, b = np.nonzero(pair)
-        x1, x2 = f[i, ok[a]], f[i, ok[b]]
-        count += len(a)
-        s1 += float(x1.sum())
-        s2 += float((x1 * x1).sum())
-        s12 += float((x1 * x2).sum())
-        vals, cnt = np.unique(np.round(-(x1 + x2), 9), return_counts=True)
-        for v, c in zip(vals.tolist(), cnt.tolist(), strict=True):
-            banker[v] = banker.get(v, 0) + c
-    ev = s1 / count
-    return {
-        "deals": count,
-        "ev": ev,
-        "var1": s2 / count - ev * ev,
-        "cov": s12 / count - ev * ev,
-        "banker": {v: c / count for v, c in banker.items()},
-    }
+        deals.add(f[i, ok], bits[ok])
+    return deals.moments()
+
+
+@cache
+def _niuniu16() -> tuple[list[int], dict[str, Any]]:
+    """16 cards (3, 7, 10, K in four suits), classic, double bet, 5 % commission: the
+    deck and :func:`_triples` of it, once per module (two tests read it)."""
+    deck = [r * 4 + s for r in (2, 6, 9, 12) for s in range(4)]
+    hands, f = _pair_matrix(deck, 5, _classic_nets)
+    return deck, _triples(hands, f)
 
 
 def _check_sim(spec: dict[str, Any], exact: dict[str, Any], step: int, tables: int) -> None:
@@ -126,9 +161,7 @@ def test_niuniu_covariance_against_every_triple() -> None:
     bet, 5 % commission: every (banker, player, player) deal settled from the rule text."""
     from solver.games.niuniu.audit import audit_spec
 
-    deck = [r * 4 + s for r in (2, 6, 9, 12) for s in range(4)]
-    hands, f = _pair_matrix(deck, 5, _classic_nets)
-    exact = _triples(hands, f)
+    deck, exact = _niuniu16()
     assert exact["deals"] == math.comb(16, 5) * math.comb(11, 5) * math.comb(6, 5)
     spec = dict(audit_spec("classic", {"bet": "double", "commission": 0.05}, None))
     spec["deck"] = np.array(deck, dtype=np.uint8)
@@ -166,9 +199,7 @@ def _pokdeng_triples(deck: list[int], spec: dict[str, Any]) -> dict[str, Any]:
     dfin[dpok, 2] = pad
     player_rows = dealer_rows  # the same (start, extra) items
     pr = dr
-    count = 0
-    s1 = s2 = s12 = 0.0
-    banker: dict[float, int] = {}
+    deals = _Deals(rounded=False)
     bits = np.array([sum(1 << int(x) for x in row) for row in pr], dtype=np.int64)
     for i in range(len(dr)):
         ok = np.flatnonzero((bits & bits[i]) == 0)
@@ -176,25 +207,9 @@ def _pokdeng_triples(deck: list[int], spec: dict[str, Any]) -> dict[str, Any]:
             spec["finish"](pr[ok, :2].copy(), pr[ok, 2].copy(), np.repeat(dpok[i], len(ok)))
         )
         x = spec["settle"](pfin, np.repeat(dfin[i : i + 1], len(ok), axis=0))[1]
-        sub = bits[ok]
-        a, b = np.nonzero((sub[:, None] & sub[None, :]) == 0)
-        x1, x2 = x[a], x[b]
-        count += len(a)
-        s1 += float(x1.sum())
-        s2 += float((x1 * x1).sum())
-        s12 += float((x1 * x2).sum())
-        vals, cnt = np.unique(-(x1 + x2), return_counts=True)
-        for v, c in zip(vals.tolist(), cnt.tolist(), strict=True):
-            banker[v] = banker.get(v, 0) + c
+        deals.add(np.asarray(x), bits[ok])
     del player_rows
-    ev = s1 / count
-    return {
-        "deals": count,
-        "ev": ev,
-        "var1": s2 / count - ev * ev,
-        "cov": s12 / count - ev * ev,
-        "banker": {v: c / count for v, c in banker.items()},
-    }
+    return deals.moments()
 
 
 def test_pokdeng_covariance_against_every_deal() -> None:
@@ -254,9 +269,7 @@ def test_simulated_ruin_against_the_dp_on_a_brute_force_table() -> None:
     brute-force distribution of the banker's net."""
     from solver.games.niuniu.audit import audit_spec
 
-    deck = [r * 4 + s for r in (2, 6, 9, 12) for s in range(4)]
-    hands, f = _pair_matrix(deck, 5, _classic_nets)
-    exact = _triples(hands, f)
+    deck, exact = _niuniu16()
     banker = NetDistribution(
         tuple(
             (Fraction(v).limit_denominator(20), Fraction(p))

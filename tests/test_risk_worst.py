@@ -17,7 +17,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from typing import Any, TypeVar
 
 import numpy as np
@@ -270,16 +270,13 @@ def _tn_rules(preset: str, reveals: str) -> Nets:
             score = [tn_ref.evaluate(tn_ref.hand_types(h), "pagat")["score"] for h in hands]
         else:
             score = [tn_ref.macau_points(h) for h in hands]
-        memo: dict[tuple[Any, Any], int] = {}
+        # the net of every pair of scores met (player's, banker's), looked up per hand
+        seen = {s: k for k, s in enumerate(dict.fromkeys(score))}
+        code = np.array([seen[s] for s in score], dtype=np.int64)
+        table = np.array([[net(p, b) for b in seen] for p in seen], dtype=np.int64)
 
         def nets(b: int, p: np.ndarray) -> np.ndarray:
-            out = []
-            for i in p.tolist():
-                pair = (score[i], score[b])
-                if pair not in memo:
-                    memo[pair] = net(*pair)
-                out.append(memo[pair])
-            return np.array(out, dtype=np.int64)
+            return table[code[p], code[b]]
 
         return nets
 
@@ -314,10 +311,11 @@ def pd_brute_worst(
     strategy ``draws`` (no Pok, and the dealer shows no Pok: he settles first), his
     third, all from the one deck. The largest total of the players' nets."""
 
+    @cache  # a hand as dealt (the same hands come back for every dealer hand)
     def cls(h: Hand) -> tuple[str, int, int]:
         return pd_ref.ref_class(h, straights)
 
-    best: Fraction | None = None
+    best: int | None = None  # whole stakes (the rule text's settlement pays whole deng)
     cards = sorted(deck)
     for d in itertools.combinations(cards, 2):
         dc = cls(d)
@@ -335,7 +333,7 @@ def pd_brute_worst(
                 else:
                     finals |= {tuple(sorted((*s, c))) for c in left if c not in s}
             cand = sorted(
-                ((Fraction(pd_ref.ref_settle(cls(p), dfinal)), p) for p in finals),
+                ((pd_ref.ref_settle(cls(p), dfinal), p) for p in finals),
                 key=lambda v: -v[0],
             )
 
@@ -346,7 +344,7 @@ def pd_brute_worst(
                     1, best,
                 )  # fmt: skip
     assert best is not None
-    return best
+    return Fraction(best)
 
 
 PD_DECK = _cards("AS AH 2S 4S 5S 5H 9S 9H 10S JS QS KS KH 3D")
@@ -362,6 +360,7 @@ def test_pokdeng_mirror_against_every_deal(players: int) -> None:
     problem = worst_problem("standard", 4, None, "mirror", PD_DECK)
     got, _ = _amount(problem, players)
 
+    @cache
     def mirror(s: Hand) -> bool:
         return pd_ref.ref_class(s)[1] <= 4
 

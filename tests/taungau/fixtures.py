@@ -4,7 +4,8 @@ The reference follows RULES.md §4 literally and shares no code with ``solver``:
 lists the tile set from the rules' own text, tries every bull (triple of positions,
 lexicographic) under every 3/6 assignment of every [4:2]/[2:1] (3 before 6), and keeps
 every valid (bull, values, score). It is slow but obviously right; hands are cached by
-their multiset of types.
+their multiset of types (and every hand's macau score, for counting banker hands, once
+per process).
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from functools import cache
 from itertools import combinations, product
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 # RULES §4, verbatim lists
 CIVIL = [
@@ -69,9 +73,11 @@ def plays(
     """Every valid (bull positions, values of all five tiles, last digit), in canonical
     order: triples lexicographic, then values lexicographic with 3 before 6."""
     out = []
+    assignments = list(product(*(options(t) for t in types)))  # the same for every triple
     for triple in combinations(range(5), 3):
-        for values in product(*(options(t) for t in types)):
-            if sum(values[i] for i in triple) % 10 == 0:
+        a, b, c = triple
+        for values in assignments:
+            if (values[a] + values[b] + values[c]) % 10 == 0:
                 out.append((triple, values, sum(values) % 10))
     return tuple(out)
 
@@ -104,13 +110,21 @@ def macau_points(ids: tuple[int, ...] | list[int]) -> int:
     return 0 if r["score"] is None else int(r["score"])
 
 
+@cache
+def every_hand() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every hand of 5 of the 32 tiles: its tiles as a bit mask, and its macau score
+    (:func:`macau_points`), once per process."""
+    hands = list(combinations(range(32), 5))
+    bits = np.array([sum(1 << t for t in h) for h in hands], dtype=np.int64)
+    return bits, np.array([macau_points(h) for h in hands], dtype=np.int64)
+
+
 def banker_counts(player: tuple[int, ...] | list[int]) -> list[int]:
-    """Direct enumeration: the banker's macau score over every hand of the other 27."""
-    rest = [t for t in range(32) if t not in set(player)]
-    counts = [0] * 11
-    for banker in combinations(rest, 5):
-        counts[macau_points(banker)] += 1
-    return counts
+    """Direct enumeration: the banker's macau score over every hand of the other 27
+    (every hand sharing no tile with the player's)."""
+    bits, points = every_hand()
+    held = sum(1 << t for t in set(player))
+    return [int(c) for c in np.bincount(points[(bits & held) == 0], minlength=11)]
 
 
 # ---------------------------------------------------------------- settlement

@@ -7,138 +7,52 @@ diagnosis must name it first with contradicts = 0; ``--infer`` must recover a ru
 option (re-verifying with the inferred file leaves no disagreement); a row needing two
 causes at once is explained by the pair, whose members alone do not explain all.
 
-The implementations share no code with ``solver``: from RULES.md §4 a tile is worth its
-pips, [2:1] and [4:2] 3 or 6 each (chosen per tile); a bull is three tiles totalling a
-multiple of 10; the score is the last digit of the remaining two tiles' total. Switches:
-``zero`` (a last digit 0 counts 10 or 0), ``bull`` (which bull is taken: the best, the
-first found (of the hand sorted, or as written), one holding a [2:1]/[4:2] whenever one
-can, a wrong one claimed),
-``values`` (3/6 as chosen, always 3, always 6, 3 in the remaining two), and the
-settlement (difference with what a hand without a bull pays, the banker revealing first
-or last, declining allowed; or even money). Declining when the banker reveals last is
-decided on the exact expectation over every banker hand of the 27 other tiles.
+The implementations (:mod:`taungau.causes_model`, which the ``bull probe`` peers run
+too) share no code with ``solver``: from RULES.md §4 a tile is worth its pips, [2:1]
+and [4:2] 3 or 6 each (chosen per tile); a bull is three tiles totalling a multiple of
+10; the score is the last digit of the remaining two tiles' total. Switches: ``zero``
+(a last digit 0 counts 10 or 0), ``bull`` (which bull is taken: the best, the first
+found (of the hand sorted, or as written), one holding a [2:1]/[4:2] whenever one can,
+a wrong one claimed), ``values`` (3/6 as chosen, always 3, always 6, 3 in the remaining
+two), and the settlement (difference with what a hand without a bull pays, the banker
+revealing first or last, declining allowed; or even money). Declining when the banker
+reveals last is decided on the exact expectation over every banker hand of the 27 other
+tiles.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from _causes import assert_named_first, verify_json
 
 from taungau import fixtures as ref
+from taungau.causes_model import (
+    BANKER_HANDS,
+    MACAU,
+    PAGAT,
+    TRIPLES,
+    Impl,
+    banker_counts,
+    distinct_hands,
+    evaluate,
+    no_bull,
+    payoff,
+    points_of,
+)
 
-TRIPLES = list(combinations(range(5), 3))
-RESTS = [[p for p in range(5) if p not in t] for t in TRIPLES]
-WILD = [ref.TILE_TYPE.index((2, 1)), ref.TILE_TYPE.index((4, 2))]
-TYPE_IDX = np.array([ref.TYPES.index(t) for t in ref.TILE_TYPE], dtype=np.int64)
-PIPS = np.array([a + b for a, b in ref.TILE_TYPE], dtype=np.int64)
-WILD_TYPES = {int(TYPE_IDX[w]) for w in WILD}
-BANKER_HANDS = 80_730
+__all__ = ["MISTAKES", "OPTIONS", "PAIRS", "Impl", "evaluate"]  # the probe's peers' causes
+
 SHOWDOWNS = 1_000
-rng_order = TRIPLES[:]
-random.Random(1313).shuffle(rng_order)
-OWN_ORDER = [TRIPLES.index(t) for t in rng_order]  # a wrong-bull player's search order
-
-
-@dataclass(frozen=True)
-class Impl:
-    """One implementation: the rules it follows and the mistakes it makes."""
-
-    zero: int = 10
-    bull: str = ""  # "", "first", "first_written", "wild_in_bull", "claimed"
-    # (first: of the hand sorted; first_written: as written, the hands then written shuffled)
-    values: str = ""  # "", "fixed3", "fixed6", "rest3"
-    settlement: str = "difference"
-    no_bull_pays: int | str = 4
-    decline: bool = True
-    reveals: str = "last"
-
-
-MACAU = Impl()
-PAGAT = Impl(zero=0, settlement="even_money", decline=False)
-
-
-# ---------------------------------------------------------------- hands
-
-
-@cache
-def physical_hands() -> npt.NDArray[np.int64]:
-    """All C(32, 5) = 201,376 hands of tile indices (``ref.TILE_TYPE`` order)."""
-    flat = np.fromiter(
-        (t for h in combinations(range(32), 5) for t in h), dtype=np.int64, count=201_376 * 5
-    )
-    return flat.reshape(-1, 5)
-
-
-@cache
-def distinct_hands() -> npt.NDArray[np.int64]:
-    """One physical hand per multiset of tile types: the 33,934 distinct hands."""
-    h = physical_hands()
-    _, first = np.unique(TYPE_IDX[h], axis=0, return_index=True)
-    out = h[np.sort(first)]
-    assert len(out) == 33_934  # RULES §6
-    return out
-
-
-def tile_values(hands: npt.NDArray[np.int64], choice: int) -> npt.NDArray[np.int64]:
-    """(n, 5) values under a 3/6 choice: bit 0 [2:1] is 6, bit 1 [4:2] is 6."""
-    v = PIPS[hands].copy()
-    v[hands == WILD[0]] = 6 if choice & 1 else 3
-    v[hands == WILD[1]] = 6 if choice & 2 else 3
-    return v
-
-
-def strength(impl: Impl, digit: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """1..10 worst to best bull of a last digit."""
-    return np.where(digit == 0, 10, digit) if impl.zero == 10 else digit + 1
-
-
-def evaluate(
-    impl: Impl, hands: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """(strength 0..10, the triple index the player claims; -1: no bull)."""
-    n = len(hands)
-    choices = {"fixed3": [0], "fixed6": [3]}.get(impl.values, [0, 1, 2, 3])
-    vals = {c: tile_values(hands, c) for c in range(4)}
-    # best[t]: the best strength the triple t gives as a bull (0: no bull)
-    best = np.zeros((10, n), dtype=np.int64)
-    for t, tri in enumerate(TRIPLES):
-        for c in choices:
-            ok = vals[c][:, tri].sum(axis=1) % 10 == 0
-            rest = vals[0 if impl.values == "rest3" else c][:, RESTS[t]]
-            s = strength(impl, rest.sum(axis=1) % 10)
-            best[t] = np.maximum(best[t], np.where(ok, s, 0))
-    is_bull = best > 0
-    if impl.bull in ("first", "first_written", "claimed"):  # the hand's order as given
-        order = list(range(10)) if impl.bull != "claimed" else OWN_ORDER
-        pick = np.full(n, -1, dtype=np.int64)
-        for t in reversed(order):
-            pick = np.where(is_bull[t], t, pick)
-        got = np.where(pick >= 0, best[np.maximum(pick, 0), np.arange(n)], 0)
-        return got, pick
-    if impl.bull == "wild_in_bull":
-        has_wild = np.stack([np.isin(hands[:, tri], WILD).any(axis=1) for tri in TRIPLES])
-        wild_bull = np.asarray((is_bull & has_wild).any(axis=0), dtype=bool)
-        best = np.where(wild_bull[None] & ~has_wild, 0, best)
-    got = best.max(axis=0)
-    pick = np.where(got > 0, np.argmax(best == got[None], axis=0), -1)
-    return got, pick
-
-
-def points_of(impl: Impl, s: npt.NDArray[np.int64]) -> list[int | None]:
-    if impl.zero == 10:
-        return [int(x) for x in s.tolist()]  # no bull scores 0
-    return [None if x == 0 else x - 1 for x in s.tolist()]
 
 
 def text(hands: npt.NDArray[np.int64]) -> list[str]:
@@ -166,62 +80,6 @@ def showdown_deals() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     rng = np.random.default_rng(20261201)
     deals = np.array([rng.permutation(32)[:10] for _ in range(SHOWDOWNS)], dtype=np.int64)
     return np.sort(deals[:, :5], axis=1), np.sort(deals[:, 5:], axis=1)
-
-
-def payoff(impl: Impl, s: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The number settled under ``difference``: the score (0 for no bull)."""
-    return s if impl.zero == 10 else np.maximum(s - 1, 0)
-
-
-def no_bull(impl: Impl, bs: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    if impl.no_bull_pays == "banker_score":
-        return np.where(bs > 0, payoff(impl, bs), 4)
-    return np.full(len(bs), int(impl.no_bull_pays), dtype=np.int64)
-
-
-@cache
-def all_strengths(zero: int) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]:
-    """Every physical hand as a bit mask of its tiles, and its strength (best play)."""
-    h = physical_hands()
-    masks = (np.left_shift(1, h).sum(axis=1)).astype(np.uint32)
-    return masks, evaluate(replace(MACAU, zero=zero), h)[0]
-
-
-@cache
-def subset_counts(zero: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """For every set S of at most 5 tiles held by some hand and every strength s: how
-    many hands hold S and have strength s, as sorted keys ``mask(S) * 11 + s`` and
-    their counts (inclusion-exclusion over S then counts the hands disjoint from a
-    player's)."""
-    h = physical_hands()
-    _, strengths = all_strengths(zero)
-    keys = []
-    for r in range(6):
-        for comb in combinations(range(5), r):
-            m = np.zeros(len(h), dtype=np.int64)
-            for j in comb:
-                m |= np.left_shift(1, h[:, j])
-            keys.append(m * 11 + strengths)
-    uniq, counts = np.unique(np.concatenate(keys), return_counts=True)
-    return uniq, counts.astype(np.int64)
-
-
-def banker_counts(zero: int, player: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """(n, 11): per player hand, the banker hands of the other 27 tiles by strength."""
-    uniq, counts = subset_counts(zero)
-    out = np.zeros((len(player), 11), dtype=np.int64)
-    for r in range(6):
-        for comb in combinations(range(5), r):
-            m = np.zeros(len(player), dtype=np.int64)
-            for j in comb:
-                m |= np.left_shift(1, player[:, j])
-            for st in range(11):
-                key = m * 11 + st
-                at = np.minimum(np.searchsorted(uniq, key), len(uniq) - 1)
-                got = np.where(uniq[at] == key, counts[at], 0)
-                out[:, st] += got if r % 2 == 0 else -got
-    assert (out.sum(axis=1) == BANKER_HANDS).all()
-    return out
 
 
 @cache
@@ -261,39 +119,54 @@ def settle(impl: Impl) -> tuple[list[str], list[int]]:
 # ---------------------------------------------------------------- files and runs
 
 
+COLUMNS = ("hand", "has_bull", "points", "bull", "player", "banker", "winner", "net")
+TYPES = {"has_bull": pa.bool_(), "points": pa.int64(), "net": pa.int64()}
+
+
+@cache
+def _text_array(part: str) -> pa.Array:
+    """The hands' text as an Arrow column, made once: the distinct hands (``hand``), the
+    showdowns' players and bankers."""
+    if part == "hand":
+        return pa.array(distinct_text(), type=pa.string())
+    return pa.array(showdown_text()[part == "banker"], type=pa.string())
+
+
 @cache
 def claims_table(impl: Impl, hand_rows: bool = True, showdowns: bool = True) -> pa.Table:
-    cols: dict[str, list[Any]] = {
-        k: [] for k in ("hand", "has_bull", "points", "bull", "player", "banker", "winner", "net")
-    }
+    parts: dict[str, list[pa.Array]] = {k: [] for k in COLUMNS}
+
+    def put(k: str, v: Any) -> None:
+        t = TYPES.get(k, pa.string())
+        parts[k].append(pa.nulls(v, type=t) if isinstance(v, int) else pa.array(v, type=t))
+
     if hand_rows:
         h = distinct_hands()
         if impl.bull == "first_written":  # each hand written in a seeded random order
             keys = np.random.default_rng(23).random(h.shape)
             h = np.take_along_axis(h, np.argsort(keys, axis=1), axis=1)
         s, pick = evaluate(impl, h)
-        cols["hand"] += text(h) if impl.bull == "first_written" else distinct_text()
-        cols["has_bull"] += (s > 0).tolist()
-        cols["points"] += points_of(impl, s)
+        put("hand", text(h) if impl.bull == "first_written" else _text_array("hand"))
+        put("has_bull", s > 0)
+        put("points", points_of(impl, s))
         if impl.bull == "claimed":
             tri = np.array(TRIPLES)[np.maximum(pick, 0)]
             bull = text(np.take_along_axis(h, tri, axis=1))
-            cols["bull"] += [b if k >= 0 else "none" for b, k in zip(bull, pick, strict=True)]
+            put("bull", [b if k >= 0 else "none" for b, k in zip(bull, pick, strict=True)])
         else:
-            cols["bull"] += [None] * len(h)
+            put("bull", len(h))  # len(h) empty fields
         for k in ("player", "banker", "winner", "net"):
-            cols[k] += [None] * len(h)
+            put(k, len(h))
     if showdowns:
         player = showdown_deals()[0]
         winner, net = settle(impl)
         for k in ("hand", "has_bull", "points", "bull"):
-            cols[k] += [None] * len(player)
-        cols["player"] += showdown_text()[0]
-        cols["banker"] += showdown_text()[1]
-        cols["winner"] += winner
-        cols["net"] += net
-    types = {"has_bull": pa.bool_(), "points": pa.int64(), "net": pa.int64()}
-    return pa.table({k: pa.array(v, type=types.get(k, pa.string())) for k, v in cols.items()})
+            put(k, len(player))
+        put("player", _text_array("player"))
+        put("banker", _text_array("banker"))
+        put("winner", winner)
+        put("net", net)
+    return pa.table({k: pa.concat_arrays(v) for k, v in parts.items()})
 
 
 def wrong_rows(impl: Impl, preset: Impl, hand_rows: bool, showdowns: bool) -> int:
@@ -302,8 +175,10 @@ def wrong_rows(impl: Impl, preset: Impl, hand_rows: bool, showdowns: bool) -> in
     a, b = claims_table(impl, hand_rows, showdowns), claims_table(preset, hand_rows, showdowns)
     wrong = np.zeros(a.num_rows, dtype=bool)
     for k in ("has_bull", "points", "winner", "net"):
-        x, y = a.column(k).to_pylist(), b.column(k).to_pylist()
-        wrong |= np.array([u is not None and u != v for u, v in zip(x, y, strict=True)])
+        x, y = a.column(k), b.column(k)
+        # stated (x not empty) and not equal to y, an empty y being unequal to anything
+        differs = pc.fill_null(pc.not_equal(x, y), True)
+        wrong |= pc.and_(pc.is_valid(x), differs).to_numpy(zero_copy_only=False)
     return int(wrong.sum())
 
 
