@@ -4,7 +4,7 @@ RULES.md with a switch per catalogued rule option and mistake:
 
 - Niu Niu: :class:`niuniu.causes_model.Model` (``has_bull``, ``points``, ``category``;
   showdowns ``winner``, ``net``);
-- Pok Deng: :class:`pokdeng.test_causes.Impl` (``type``, ``points``, ``deng``;
+- Pok Deng: :class:`pokdeng.causes_model.Impl` (``type``, ``points``, ``deng``;
   ``winner``, ``net``);
 - Tau Ngau: :class:`taungau.causes_model.Impl` (those of ``taungau.test_causes``;
   ``has_bull``, ``points`` and the claimed ``bull`` of a wrong-bull implementation;
@@ -79,7 +79,7 @@ def niuniu(cfg: dict[str, Any]) -> Callable[[list[dict[str, Any]]], list[dict[st
 
 
 def pokdeng(cfg: dict[str, Any]) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]]]:
-    from pokdeng import test_causes as pc
+    from pokdeng import causes_model as pc  # no pytest, pyarrow or solver
 
     cfg = {k: _tuples(v) for k, v in cfg.items()}
     cfg["mistakes"] = frozenset(cfg["mistakes"])

@@ -90,17 +90,18 @@ def niuniu_cases() -> tuple[Any, Any, list[list[str]]]:
 def pokdeng_cases() -> tuple[Any, Any, list[list[str]]]:
     from dataclasses import replace
 
+    from pokdeng import causes_model as pm
     from pokdeng import test_causes as pc
 
     impls = {k: impl for _, k, impl, _ in pc.causes("standard")}
 
     def answers(key: str, hand: list[str]) -> tuple[Any, ...]:
-        return pc.classify(impls.get(key, pc.STANDARD), tuple(hand))[:3]
+        return pm.classify(impls.get(key, pm.STANDARD), tuple(hand))[:3]
 
     # A-2-3 and 4-5-6 runs: a straight with the ace low or both ways
     cover = [["AS", "2H", "3D"], ["3C", "AH", "2D"], ["4S", "5H", "6C"], ["6D", "4C", "5S"]]
     cover += [["KS", "9H"], ["7C", "7D", "2S"], ["JS", "QH", "KD"]]
-    return replace(pc.STANDARD, straights=True, ace="low"), answers, cover
+    return replace(pm.STANDARD, straights=True, ace="low"), answers, cover
 
 
 @pytest.mark.parametrize(

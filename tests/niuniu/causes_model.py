@@ -13,12 +13,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations, permutations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
-import pyarrow.compute as pc
+
+if TYPE_CHECKING:  # the tables' writers import pyarrow: a probe peer needs none
+    import pyarrow as pa
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = "SHDC"
@@ -323,6 +324,9 @@ def deals(
 
 
 def texts(cards: npt.NDArray[np.integer]) -> pa.Array:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     names = pa.array(NAMES)
     c = np.asarray(cards, dtype=np.int64)
     return pc.binary_join_element_wise(
@@ -331,6 +335,9 @@ def texts(cards: npt.NDArray[np.integer]) -> pa.Array:
 
 
 def hand_table(cards: npt.NDArray[np.integer], m: Model) -> pa.Table:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     a = hand_answers(cards, m, strength=False)
     return pa.table(
         {
@@ -348,6 +355,9 @@ WINNERS = ["player", "banker", "push"]
 def showdown_table(
     player: npt.NDArray[np.integer], banker: npt.NDArray[np.integer], m: Model
 ) -> pa.Table:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     a = showdown_answers(player, banker, m)
     return pa.table(
         {
