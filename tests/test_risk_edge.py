@@ -86,35 +86,52 @@ def test_niuniu_sub_deck_against_every_pair() -> None:
     assert res.net.max_loss == 2 and res.net.max_win == Fraction(19, 10)
 
 
-def _pokdeng_brute_force(r: object, draws: np.ndarray, k: int) -> dict[Fraction, int]:
+def _pokdeng_classes(impl: object) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every two-card hand and then every three-card one (colex order, as the strategy is
+    indexed) as a class of the cause tests' rule-text implementation (type, points,
+    deng, two-card kind; :mod:`pokdeng.causes_model`, no solver code): each hand's class,
+    the player's net for every (player's class, dealer's class), and each two-card
+    hand's points and whether it is Pok."""
+    from pokdeng import causes_model as pm
+
+    from solver.core.cards import CARD_NAMES  # the card ids' names (notation only)
+    from solver.core.indexing import all_subsets
+
+    hands = [tuple(CARD_NAMES[c] for c in h) for k in (2, 3) for h in all_subsets(52, k)]
+    found = [pm.classify(impl, h) for h in hands]  # type: ignore[arg-type]
+    first: dict[tuple[object, ...], int] = {}
+    for i, c in enumerate(found):
+        first.setdefault(c, i)
+    number = {c: j for j, c in enumerate(first)}
+    reps = [hands[i] for i in first.values()]
+    nets = [[pm.settle(impl, p, q) for q in reps] for p in reps]  # type: ignore[arg-type]
+    amounts = np.array(nets, dtype=np.int64)
+    cls = np.array([number[c] for c in found], dtype=np.int64)
+    two = found[:1326]
+    points2 = np.array([c[1] for c in two], dtype=np.int64)
+    pok2 = np.array([c[0] == "pok" for c in two])
+    return cls, amounts, points2, pok2
+
+
+def _pokdeng_brute_force(impl: object, draws: np.ndarray, k: int) -> dict[Fraction, int]:
     """Every deal of the full deck: the player's start P (one per suit orbit, weighted by
     the orbit's size: the rules and the strategy are suit-blind), the dealer's start D
     from the 50 left, the player's card x from the 48 left and the dealer's c from the 47
     left. A Pok on either side settles the two-card hands; otherwise the player draws x
-    when his strategy says so and the dealer draws c on a total of k or less."""
+    when his strategy says so and the dealer draws c on a total of k or less. Hands are
+    classed and settled by the rule text (:func:`_pokdeng_classes`)."""
     from solver.core.indexing import all_subsets
-    from solver.games.pokdeng.hands import classify, settle, two_card_kind
-    from solver.games.pokdeng.rules import HandType
 
     two = all_subsets(52, 2).astype(np.int64)  # colex order, as the strategy is indexed
     three = all_subsets(52, 3).astype(np.int64)
-    t2, p2, d2 = (a.astype(np.int64) for a in classify(two, r))  # type: ignore[arg-type]
-    t3, p3, d3 = (a.astype(np.int64) for a in classify(three, r))  # type: ignore[arg-type]
-    k2 = two_card_kind(two).astype(np.int64)
-    k3 = two_card_kind(three).astype(np.int64)
-    # one index space: two-card hands first, then three-card ones; settled by class
-    code = np.r_[((t2 * 10 + p2) * 10 + d2) * 4 + k2, ((t3 * 10 + p3) * 10 + d3) * 4 + k3]
-    classes, cls = np.unique(code, return_inverse=True)
-    ct, cp, cd, ck = classes // 400, (classes // 40) % 10, (classes // 4) % 10, classes % 4
-    amounts = settle(ct[:, None], cp[:, None], cd[:, None], ct[None], cp[None], cd[None], r,
-                     ck[:, None], ck[None])  # fmt: skip
+    cls, amounts, p2, pok2 = _pokdeng_classes(impl)
+    n_cls = len(amounts)
     id2 = np.full((52, 52), -1, dtype=np.int64)
     id2[two[:, 0], two[:, 1]] = id2[two[:, 1], two[:, 0]] = np.arange(len(two))
     cls2, cls3 = cls[: len(two)], cls[len(two) :].astype(np.int32)
     c3 = np.full((52, 52, 52), -1, dtype=np.int32)  # a three-card hand's class, any order
     for perm in itertools.permutations(range(3)):
         c3[three[:, perm[0]], three[:, perm[1]], three[:, perm[2]]] = cls3
-    pok2 = t2 == int(HandType.POK)
     # suit orbits of the starts (the strategy is checked to be suit-blind)
     canon = np.arange(len(two))
     for perm in itertools.permutations(range(4)):
@@ -123,7 +140,6 @@ def _pokdeng_brute_force(r: object, draws: np.ndarray, k: int) -> dict[Fraction,
         assert (draws[img] == draws).all()
         canon = np.minimum(canon, img)
     reps, weight = np.unique(canon, return_counts=True)
-    n_cls = len(classes)
     pairs = np.zeros(n_cls * n_cls, dtype=np.int64)  # deals by (player's, dealer's) class
     others = np.array([[c for c in range(48) if c != j] for j in range(48)])  # (48, 47)
     at = np.array(list(itertools.combinations(range(50), 2)))  # 1225 dealer starts
@@ -162,7 +178,9 @@ def test_pokdeng_full_deck_against_every_deal() -> None:
     res = pokdeng_edge(r)
     assert res.net is not None
     draws = np.asarray(solve(r).action == Action.DRAW)
-    counts = _pokdeng_brute_force(r, draws, r.dealer_draws_at_most)
+    from pokdeng import causes_model as pm
+
+    counts = _pokdeng_brute_force(pm.STANDARD, draws, r.dealer_draws_at_most)
     total = sum(counts.values())
     assert total == 1326 * 1225 * 48 * 47
     assert res.net.points == tuple((a, Fraction(n, total)) for a, n in sorted(counts.items()))
