@@ -725,12 +725,13 @@ def tn_digits(tiles: list[tuple[int, int]], mistake: str | None = None) -> set[i
 
 @cache
 def _tn_digits(tiles: tuple[tuple[int, int], ...], mistake: str | None) -> frozenset[int]:
+    if mistake == "first_bull":  # searched in sorted order (the values follow the tiles)
+        tiles = tuple(sorted(tiles))
     options = [
         ((3,) if mistake == "fixed_3" else (3, 6)) if t in WILD else (t[0] + t[1],) for t in tiles
     ]
     if mistake in ("first_bull", "first_bull_written"):
         # the first triple that makes a bull: of the sorted hand, or of the hand as written
-        tiles = sorted(tiles) if mistake == "first_bull" else tiles
         first = next(
             (
                 tri
