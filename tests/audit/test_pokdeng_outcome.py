@@ -6,7 +6,8 @@ ordered deal (player's two cards, dealer's two, the player's third, the dealer's
 of a 12-card deck, the drawing worked out from the rule text (RULES.md §5: a card
 counts its face, A = 1, 10 and faces 0; two cards totalling 8 or 9 are a Pok and
 nobody draws against the dealer's; the dealer draws on a total of 4 or less); each
-final pair of hands is settled by ``play.settle_batch``.
+final pair of hands is classed and settled by the cause tests' implementation written
+from the same rule text (:mod:`pokdeng.causes_model`), not by the solver.
 """
 
 from __future__ import annotations
@@ -41,14 +42,26 @@ def points(cards: tuple[int, ...]) -> int:
     return sum(value(c) for c in cards) % 10
 
 
+def settled(
+    rows_p: list[tuple[int, ...]], rows_d: list[tuple[int, ...]], impl: object
+) -> Counter[int]:
+    """The player's net of every deal (card ids, ``PAD`` where nobody drew), by the rule
+    text's implementation."""
+    from pokdeng import causes_model as pm
+
+    from solver.core.cards import CARD_NAMES  # the card ids' names (notation only)
+
+    def hand(row: tuple[int, ...]) -> tuple[str, ...]:
+        return tuple(CARD_NAMES[c] for c in row if c != PAD)
+
+    return Counter(pm.settle(impl, hand(a), hand(b)) for a, b in zip(rows_p, rows_d, strict=True))  # type: ignore[arg-type]
+
+
 def colex_starts(n: int) -> list[tuple[int, int]]:
     return sorted(itertools.combinations(range(n), 2), key=lambda t: (t[1], t[0]))
 
 
 def brute_force(draws: list[bool], dealer_k: int) -> dict[Fraction, Fraction]:
-    from solver.games.pokdeng.play import settle_batch
-    from solver.games.pokdeng.rules import load_rules
-
     starts = colex_starts(len(DECK))
     rows_p: list[tuple[int, ...]] = []
     rows_d: list[tuple[int, ...]] = []
@@ -65,14 +78,9 @@ def brute_force(draws: list[bool], dealer_k: int) -> dict[Fraction, Fraction]:
             for x, c in itertools.permutations(rest, 2):  # every x, then c != x
                 rows_p.append((*p, x if player_draws else PAD))
                 rows_d.append((*d, c if dealer_draws else PAD))
-    hp, hd = np.array(rows_p, dtype=np.uint8), np.array(rows_d, dtype=np.uint8)
-    r = load_rules("standard")
-    counts: Counter[int] = Counter()
-    for sp in (2, 3):
-        for sd in (2, 3):
-            m = ((hp[:, 2] != PAD) == (sp == 3)) & ((hd[:, 2] != PAD) == (sd == 3))
-            if m.any():
-                counts.update(settle_batch(hp[m, :sp], hd[m, :sd], r).tolist())
+    from pokdeng import causes_model as pm
+
+    counts = settled(rows_p, rows_d, pm.STANDARD)
     total = sum(counts.values())
     assert total == 66 * 45 * 8 * 7
     return {Fraction(a): Fraction(n, total) for a, n in counts.items()}
@@ -104,7 +112,6 @@ FACES = [r * 4 + s for r in (0, 3, 7) for s in (0, 1)]  # A, 4, 8 in two suits
 def test_shoe_net_matches_a_brute_force_of_physical_cards() -> None:
     """Two decks of six faces: twelve physical cards, every ordered deal of them."""
     from solver.games.pokdeng.audit import shoe_net_distribution
-    from solver.games.pokdeng.play import settle_batch
     from solver.games.pokdeng.rules import load_rules
 
     r = replace(load_rules("shoe8"), decks=2, name="shoe2")
@@ -129,13 +136,9 @@ def test_shoe_net_matches_a_brute_force_of_physical_cards() -> None:
             for x, c in itertools.permutations(rest, 2):  # every x, then c != x
                 rows_p.append((*pc, cards[x] if player_draws else PAD))
                 rows_d.append((*dc, cards[c] if dealer_draws else PAD))
-    hp, hd = np.array(rows_p, dtype=np.uint8), np.array(rows_d, dtype=np.uint8)
-    counts: Counter[int] = Counter()
-    for sp in (2, 3):
-        for sd in (2, 3):
-            m = ((hp[:, 2] != PAD) == (sp == 3)) & ((hd[:, 2] != PAD) == (sd == 3))
-            if m.any():
-                counts.update(settle_batch(hp[m, :sp], hd[m, :sd], r).tolist())
+    from pokdeng import causes_model as pm
+
+    counts = settled(rows_p, rows_d, pm.SHOE8)  # identical cards: a shoe's rules
     total = sum(counts.values())
     assert total == 66 * 45 * 8 * 7
     want = {Fraction(a): Fraction(k, total) for a, k in counts.items()}
