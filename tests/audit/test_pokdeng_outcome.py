@@ -54,7 +54,10 @@ def settled(
     def hand(row: tuple[int, ...]) -> tuple[str, ...]:
         return tuple(CARD_NAMES[c] for c in row if c != PAD)
 
-    return Counter(pm.settle(impl, hand(a), hand(b)) for a, b in zip(rows_p, rows_d, strict=True))  # type: ignore[arg-type]
+    out: Counter[int] = Counter()
+    for (a, b), n in Counter(zip(rows_p, rows_d, strict=True)).items():  # each pair once
+        out[pm.settle(impl, hand(a), hand(b))] += n  # type: ignore[arg-type]
+    return out
 
 
 def colex_starts(n: int) -> list[tuple[int, int]]:
