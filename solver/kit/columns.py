@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from solver.core.errors import BullError
+from solver.kit.plain import string_offsets
 
 __all__ = [
     "CODED",
@@ -208,7 +209,7 @@ def _sizes(arr: pa.Array) -> npt.NDArray[np.int64]:
     >>> _sizes(pa.array(["ab", None, "", "xyz"])).tolist()
     [2, 0, 0, 3]
     """
-    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    off = string_offsets(arr)
     size = np.diff(off).astype(np.int64)
     if arr.null_count:
         size[~np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), dtype=bool)] = 0
@@ -222,7 +223,7 @@ def _long(arr: pa.Array) -> npt.NDArray[np.bool_] | None:
     >>> _long(pa.array(["ab", None])) is None, _long(pa.array(["x" * 70000, "y"])).tolist()
     (True, [True, False])
     """
-    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    off = string_offsets(arr)
     if int(off[-1]) - int(off[0]) <= MAX_FIELD_BYTES or np.diff(off).max() <= MAX_FIELD_BYTES:
         return None
     return _sizes(arr) > MAX_FIELD_BYTES
@@ -238,7 +239,7 @@ def _ascii(arr: pa.Array) -> bool:
     bufs = arr.buffers()
     if bufs[2] is None or not len(arr):
         return True
-    off = np.frombuffer(bufs[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    off = string_offsets(arr)
     data = np.frombuffer(bufs[2], dtype=np.uint8)[int(off[0]) : int(off[-1])]
     return not len(data) or int(data.max()) < 0x80
 

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 from solver.core.errors import BullError
 from solver.core.indexing import sort_columns
 from solver.kit.columns import arrow_ints, arrow_mask
-from solver.kit.plain import plain_bools, plain_cards, plain_digits, plain_tiles
+from solver.kit.plain import plain_bools, plain_cards, plain_digits, plain_tiles, string_offsets
 from solver.kit.read import MAX_LISTED
 
 __all__ = [
@@ -267,7 +267,7 @@ def _plain_ints(arr: pa.Array) -> Parsed | None:
     if not pa.types.is_string(arr.type) or not len(arr):
         return None
     data = arr.buffers()[2]
-    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    off = string_offsets(arr)
     raw = np.zeros(0, np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8)
     if not _DIGIT_OR_MINUS[raw[off[0] : off[-1]]].all():
         return None

@@ -18,7 +18,15 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-__all__ = ["PAD", "plain_bools", "plain_cards", "plain_digits", "plain_tiles", "text_bytes"]
+__all__ = [
+    "PAD",
+    "plain_bools",
+    "plain_cards",
+    "plain_digits",
+    "plain_tiles",
+    "string_offsets",
+    "text_bytes",
+]
 
 PAD = 255
 """Filler after the last card of a short hand."""
@@ -244,9 +252,17 @@ def text_bytes(text: pa.Array) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.ui
     (no rows, no bytes, or not a string column)."""
     if not len(text) or not pa.types.is_string(text.type) or text.buffers()[2] is None:
         return None
-    bufs = text.buffers()
-    off = np.frombuffer(bufs[1], dtype=np.int32)[text.offset : text.offset + len(text) + 1]
-    return off, np.frombuffer(bufs[2], dtype=np.uint8)
+    return string_offsets(text), np.frombuffer(text.buffers()[2], dtype=np.uint8)
+
+
+def string_offsets(arr: pa.Array) -> npt.NDArray[np.int32]:
+    """The int32 offsets of a ``string`` or ``binary`` array's rows (one more than its
+    rows; row i's bytes are ``off[i]:off[i + 1]`` of its data): a view of its buffer.
+
+    >>> string_offsets(pa.array(["ab", None, "xyz"]).slice(1)).tolist()
+    [2, 2, 5]
+    """
+    return np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
 
 
 def plain_bools(text: pa.Array) -> npt.NDArray[np.bool_] | None:
