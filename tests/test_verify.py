@@ -166,8 +166,11 @@ def run(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def verify_json(path: Path, tables: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    code, out, err = run("verify", "niuniu", str(path), "--tables", str(tables), "--json", *extra)
+def verify_json(
+    path: Path, tables: Path, *extra: str, game: str = "niuniu"
+) -> tuple[int, dict[str, Any]]:
+    """``bull verify GAME`` of ``path`` with ``--json``: its exit code (0 or 1) and report."""
+    code, out, err = run("verify", game, str(path), "--tables", str(tables), "--json", *extra)
     assert code in (0, 1), err
     return code, json.loads(out)
 

@@ -5,14 +5,13 @@ code under test."""
 
 from __future__ import annotations
 
-import json
 import random
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_verify import DECK, disagreeing_lines, rank, run, write_csv, write_jsonl
+from test_verify import DECK, disagreeing_lines, rank, verify_json, write_csv, write_jsonl
 
 
 def pd_class(
@@ -97,10 +96,7 @@ def pd_hands(n: int, seed: int) -> list[list[str]]:
     return fixed + [rng.sample(DECK, rng.choice((2, 3))) for _ in range(n)]
 
 
-def pd_verify(path: Path, tables: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    code, out, err = run("verify", "pokdeng", str(path), "--tables", str(tables), "--json", *extra)
-    assert code in (0, 1), err
-    return code, json.loads(out)
+pd_verify = partial(verify_json, game="pokdeng")
 
 
 PD_TYPES = ["normal", "sam_lueang", "straight", "straight_flush", "tong", "pok"]

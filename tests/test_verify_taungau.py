@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import random
-from functools import cache
+from functools import cache, partial
 from itertools import combinations, product
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_verify import disagreeing_lines, run, write_csv, write_jsonl
+from test_verify import disagreeing_lines, verify_json, write_csv, write_jsonl
 
 CIVIL = {(6, 6), (1, 1), (4, 4), (3, 1), (5, 5), (3, 3), (2, 2), (6, 5), (6, 4), (6, 1), (5, 1)}
 TILE_SET = [
@@ -91,10 +90,7 @@ def tn_hands(n: int, seed: int) -> list[list[tuple[int, int]]]:
     return fixed + [sorted(rng.sample(TILE_SET, 5)) for _ in range(n)]
 
 
-def tn_verify(path: Path, tables: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    code, out, err = run("verify", "taungau", str(path), "--tables", str(tables), "--json", *extra)
-    assert code in (0, 1), err
-    return code, json.loads(out)
+tn_verify = partial(verify_json, game="taungau")
 
 
 def test_taungau_clean_and_kinds(tmp_path: Path, taungau_tables: Path) -> None:
