@@ -378,6 +378,55 @@ def test_skipped_points_are_the_mistakes_points(trips: bool) -> None:
     assert skipped_points(hand, trips).tolist() == [[5, 5, 5, *([10, 10] if trips else [5, 5])]]
 
 
+@pytest.mark.parametrize("preset", ["classic", "casino", "no_faces", "shoe6"])
+def test_a_hand_shape_answers_alike(preset: str) -> None:
+    """Niu Niu's keys count a preset's hands by shape (their ranks, and whether they
+    are a flush) and the rank of the card written first: every hand-row cause of its
+    catalogue answers alike on a hand and on its twin — the same ranks, other suits
+    (a flush stays one, another does not become one), written in another order with
+    a card of the same rank first."""
+    from solver.games.niuniu.diagnose import niuniu_catalogue
+    from solver.games.niuniu.rules import load_rules
+    from solver.games.niuniu.variant_answers import niuniu_hand_answers
+
+    rules = load_rules(preset)
+    deck = rules.deck_size
+    rng = np.random.default_rng(11)
+    n = 6_000
+    if rules.decks == 1:
+        cards = np.argsort(rng.random((n, deck)), axis=1)[:, :5].astype(np.uint8)
+    else:
+        cards = rng.integers(0, deck, (n, 5)).astype(np.uint8)
+    cards[: n // 4] = (cards[: n // 4] & 0xFC) | (cards[: n // 4, :1] & 3)  # flushes, often
+    if rules.decks == 1:  # one deck: the flushes that repeat a card drawn again
+        keep = np.array([len(set(r.tolist())) == 5 for r in cards])
+        cards = cards[keep]
+    rank, suit = cards >> 2, cards & 3
+    flush = (suit == suit[:, :1]).all(axis=1)
+    twins = np.empty_like(cards)
+    for i in range(len(cards)):
+        while True:
+            s = np.full(5, rng.integers(0, 4)) if flush[i] else rng.integers(0, 4, 5)
+            t = (rank[i] << 2 | s).astype(np.uint8)
+            if (s == s[0]).all() != flush[i]:
+                continue
+            if rules.decks == 1 and len(set(t.tolist())) < 5:
+                continue
+            break
+        order = rng.permutation(5)
+        first = rng.choice(np.flatnonzero(rank[i] == rank[i, 0]))  # a card of the rank
+        order = np.array([first, *(j for j in order.tolist() if j != first)])
+        twins[i] = t[order]
+    assert (twins >> 2 != cards >> 2).any() and ((twins & 3) != (cards & 3)).any()
+    causes = [v for v in niuniu_catalogue(rules, "hand") if "hand" in v.modes]
+    assert len(causes) > 8
+    for v in [None, *causes]:
+        a = niuniu_hand_answers(cards, rules, v)
+        b = niuniu_hand_answers(twins, rules, v)
+        for k in ("has_bull", "points", "category"):
+            assert (np.asarray(a[k]) == np.asarray(b[k])).all(), (preset, v and v.key, k)
+
+
 def test_our_answers_from_the_table_are_the_evaluators(niuniu_tables: Path) -> None:
     """A mistake scored with our answers read from the table (``known``) answers as
     when it evaluates the hands itself."""

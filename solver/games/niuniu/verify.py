@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from solver.core.errors import BullError
-from solver.games.niuniu.verify_keys import KeyAnswers, special_ish
+from solver.games.niuniu.verify_keys import KeyAnswers, Shapes, special_ish
 from solver.games.niuniu.verify_reasons import WINNERS, hand_record, showdown_record
 from solver.kit.check import (
     Checked,
@@ -146,19 +146,6 @@ def _first_at(srt: npt.NDArray[np.uint8], first: npt.NDArray[np.int64]) -> npt.N
     return out
 
 
-def _place_of(srt: npt.NDArray[np.uint8], card: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    """The first place of ``card[i]`` (one of row ``i``'s cards) among the sorted cards
-    ``srt[i]``: how many are lower.
-
-    >>> _place_of(np.array([[1, 2, 2, 5, 9]], dtype=np.uint8), np.array([5], dtype=np.uint8))
-    array([3])
-    """
-    place = np.zeros(len(card), dtype=np.int64)
-    for j in range(srt.shape[1]):
-        place += srt[:, j] < card
-    return place
-
-
 def _packed(
     has: npt.NDArray[Any], pts: npt.NDArray[Any], cat: npt.NDArray[Any]
 ) -> npt.NDArray[Any]:
@@ -177,22 +164,6 @@ def _packed(
 
 
 _PACKED: list[tuple[Any, Any, Any, npt.NDArray[Any]]] = []
-
-
-def _every_hand(shoe: bool) -> npt.NDArray[np.uint8]:
-    """Every hand of a table (one deck's subsets, or a shoe's multisets), sorted, in the
-    table's order: made once per process (read-only), as every verify reads the same."""
-    got = _EVERY.get(shoe)
-    if got is None:
-        from solver.core.indexing import all_multisets, all_subsets
-
-        got = all_multisets(52, 5) if shoe else all_subsets(52, 5)
-        got.setflags(write=False)
-        _EVERY[shoe] = got
-    return got
-
-
-_EVERY: dict[bool, npt.NDArray[np.uint8]] = {}
 
 
 def _nn_labels() -> dict[str, int]:
@@ -234,8 +205,8 @@ class NiuNiuChecker:
         self.commission = self.rules.commission if comm is None else float(comm)
         self.tables = tables
         self._cols: dict[str, npt.NDArray[Any]] | None = None
-        self._hands_cache: npt.NDArray[np.uint8] | None = None
         self._key_answers: KeyAnswers | None = None
+        self._by_shape: Shapes | None = None
         self.labels = _nn_labels()
         for code, name in enumerate(self.rules.labels):  # a rule file's own categories
             if name:
@@ -295,6 +266,8 @@ class NiuNiuChecker:
         """Rows holding a card the rule set's deck lacks (a J/Q/K under no_faces)."""
         from solver.games.niuniu.source import deck_problems
 
+        if self.rules.deck_size >= 52:  # every card is in the deck
+            return np.zeros(len(hands.ids), dtype=bool), {}
         ok = hands.stated & ~hands.bad
         bad, messages = deck_problems(self.rules, np.where(ok[:, None], hands.ids, 0))
         return bad & ok, {i: f"{kind}: {m}" for i, m in messages.items()}
@@ -357,10 +330,11 @@ class NiuNiuChecker:
         fields: Sequence[str],
         claims: Mapping[str, npt.NDArray[Any]] | None = None,
     ) -> Checked:
-        """One hand row per key (its rank and the place of its first card written),
-        claiming on ``fields`` the values ``claims`` (default: our answers)."""
-        rank, first = keys // 5, keys % 5
-        srt = self._every_hand()[rank]
+        """One hand row per key (a hand of its shape, written with a card at its place
+        first: see :class:`~solver.games.niuniu.verify_keys.Shapes`), claiming on ``fields`` the values ``claims`` (default: our answers)."""
+        by = self._shapes()
+        rank, first = by.rank_of(keys // 5), keys % 5
+        srt = by.every[rank]
         n = len(keys)
         at = np.arange(n)
         cards = _first_at(srt, first)
@@ -381,10 +355,11 @@ class NiuNiuChecker:
         from solver.games.niuniu.rules import LABELS
         from solver.kit.learn import card_atom_counts
 
-        rank = keys // 5
+        by = self._shapes()
+        rank = by.rank_of(keys // 5)
         cat = (self._table()["packed"][rank] >> 5).astype(np.int64)
         names = [None, *map("category {}".format, np.array(self.rules.labels or LABELS))]
-        srt = self._every_hand()[rank]
+        srt = by.every[rank]
         return card_atom_counts(srt, extras=[(cat + 1, names)], weights=weight)
 
     def _hands(
@@ -459,7 +434,9 @@ class NiuNiuChecker:
                 known = {k: ans[k] if every else ans[k][sel] for k in names}
             return niuniu_hand_answers(cards if every else cards[sel], self.rules, variant, known)
 
-        interesting = special_ish(srt)
+        by = None if virtual else self._shapes()
+        shape = None if by is None else by.shape_of(np.asarray(ans["rank"]))
+        interesting = special_ish(srt) if by is None or shape is None else by.special[shape]
 
         def record(i: int) -> dict[str, Any]:
             return hand_record(self.rules, i, ans, cv, stated, base_agree, bull_ids)
@@ -469,19 +446,18 @@ class NiuNiuChecker:
                 sel, lost, cards, ans, cv, stated, base_agree, record, self.rules.labels, weights
             )
 
-        # a row's key: its hand's rank and the place of the first card written (what
+        # a row's key: its hand's shape and the place of the first card written (what
         # the one mistake that reads the written order, the bull search that skips the
         # first card, depends on); a claimed bull is the row's own
         keys = None
-        if not virtual:
-            first = _place_of(srt, cards[:, 0])
-            key = np.asarray(ans["rank"], dtype=np.int64) * 5 + first
+        if by is not None:
+            key = by.key(np.asarray(ans["rank"]), shape, srt, cards[:, 0])
             if bull_ids is not None:
                 key[stated["bull"]] = -1
             said = self._key_answers
             if said is None:
-                said = self._key_answers = KeyAnswers(self.rules, self._every_hand, self._table)
-            keys = Keys(key, self._hand_count() * 5, self._key_rows, 5, said, self._key_atoms)
+                said = self._key_answers = KeyAnswers(self.rules, by.sorted, by.table)
+            keys = Keys(key, by.space, self._key_rows, 5, said, self._key_atoms)
         return Checked(
             "hand",
             rows,
@@ -497,14 +473,15 @@ class NiuNiuChecker:
             cv,
         )
 
-    def _hand_count(self) -> int:
-        return len(self._table()["packed"])
-
-    def _every_hand(self) -> npt.NDArray[np.uint8]:
-        """Every hand of the table, sorted, in the table's order (row = rank)."""
-        if self._hands_cache is None:
-            self._hands_cache = _every_hand(bool(self.rules.shoe))
-        return self._hands_cache
+    def _shapes(self) -> Shapes:
+        """The keys' shapes (:class:`~solver.games.niuniu.verify_keys.Shapes`): a
+        preset's hands by shape; for the rule language (a category may read any card)
+        each hand its own."""
+        if self._by_shape is None:
+            shaped = not self.rules.categories
+            packed = self._table()["packed"]
+            self._by_shape = Shapes(bool(self.rules.shoe), packed, shaped)
+        return self._by_shape
 
     # -- showdown rows
     def check_showdowns(self, cols: Mapping[str, pa.Array]) -> Checked:
