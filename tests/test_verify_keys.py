@@ -427,6 +427,47 @@ def test_a_hand_shape_answers_alike(preset: str) -> None:
             assert (np.asarray(a[k]) == np.asarray(b[k])).all(), (preset, v and v.key, k)
 
 
+@pytest.mark.parametrize("preset", ["macau", "pagat"])
+def test_a_written_order_answers_as_its_class(preset: str) -> None:
+    """Tau Ngau's keys tell apart only the written orders that make the search over the
+    tiles as written take different bulls (:class:`WrittenOrders`): every cause that
+    reads the order written — the first bull met as written, alone and in each pair —
+    answers alike on a hand written in any of the 120 orders and on the same hand
+    written in the order its key stands for; on shapes holding a [2:1] or a [4:2]
+    (their bulls depend on the 3/6 choice a values mistake allows), and others."""
+    from solver.games.taungau.diagnose import taungau_hand_answers
+    from solver.games.taungau.hands import WILD_TILES
+    from solver.games.taungau.verify import _PERMS
+    from solver.games.taungau.verify_keys import WrittenOrders
+    from solver.games.taungau.verify_shapes import Shapes
+    from solver.kit.scoring import Causes
+    from solver.verify import make_checker
+
+    checker = make_checker("taungau", preset, {}, None)
+    shapes = Shapes.of(checker.rules)
+    orders = WrittenOrders.of(shapes, _PERMS)
+    assert 10 <= orders.per < 20 and orders.space < 34_000 * 20
+    wild = np.isin(shapes.hands, WILD_TILES).any(axis=1)
+    rng = np.random.default_rng(4)
+    some = np.concatenate(
+        [rng.choice(np.flatnonzero(wild), 400), rng.choice(np.flatnonzero(~wild), 100)]
+    )
+    at = np.repeat(some, len(_PERMS))
+    o = np.tile(np.arange(len(_PERMS)), len(some))
+    shape, rep = orders.decode(orders.key(at, o))
+    assert (shape == at).all() and (rep != o).mean() > 0.8
+    tiles = shapes.hands[at]
+    causes = [c for c in Causes.of(checker.variants, checker.rules.to_data()).all if c.order]
+    assert len(causes) > 5 and any("wild_fixed_3" in c.key for c in causes)
+    for c in causes:
+        if "hand" not in c.modes:
+            continue
+        a = taungau_hand_answers(tiles, checker.rules, c, {"bull": None, "written": _PERMS[o]})
+        b = taungau_hand_answers(tiles, checker.rules, c, {"bull": None, "written": _PERMS[rep]})
+        for k in ("has_bull", "points"):
+            assert (np.asarray(a[k]) == np.asarray(b[k])).all(), (c.key, k)
+
+
 def test_our_answers_from_the_table_are_the_evaluators(niuniu_tables: Path) -> None:
     """A mistake scored with our answers read from the table (``known``) answers as
     when it evaluates the hands itself."""

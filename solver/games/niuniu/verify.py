@@ -331,7 +331,8 @@ class NiuNiuChecker:
         claims: Mapping[str, npt.NDArray[Any]] | None = None,
     ) -> Checked:
         """One hand row per key (a hand of its shape, written with a card at its place
-        first: see :class:`~solver.games.niuniu.verify_keys.Shapes`), claiming on ``fields`` the values ``claims`` (default: our answers)."""
+        first: see :class:`~solver.games.niuniu.verify_keys.Shapes`), claiming on
+        ``fields`` the values ``claims`` (default: our answers)."""
         by = self._shapes()
         rank, first = by.rank_of(keys // 5), keys % 5
         srt = by.every[rank]

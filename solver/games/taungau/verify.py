@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 
 from solver.core.errors import BullError
 from solver.core.indexing import colex_rank_array
-from solver.games.taungau.verify_keys import FirstWritten
+from solver.games.taungau.verify_keys import FirstWritten, WrittenOrders
 from solver.games.taungau.verify_shapes import Shapes, tile_atom_counts, type_of_tile
 from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
@@ -157,7 +157,7 @@ class TauNgauChecker:
 
         tiles = hands.ids if every else hands.ids[rows]
         at = self._shapes().index[colex_rank_array(tiles, presorted=True)]
-        key = None if order is None else at * _ORDERS + _ORDER_OF[_order_code(order)]
+        key = None if order is None else self._orders().key(at, _ORDER_OF[_order_code(order)])
         return self._hands(rows, bad, messages, tiles, stated, cv, bull, vals, written, at, key)
 
     def _key_rows(
@@ -166,10 +166,11 @@ class TauNgauChecker:
         fields: Sequence[str],
         claims: Mapping[str, npt.NDArray[Any]] | None = None,
     ) -> Checked:
-        """One hand row per key (its hand's shape and the order its tiles were written),
+        """One hand row per key (its hand's shape, written in an order of its class),
         claiming on ``fields`` the values ``claims`` (default: our answers)."""
         shapes = self._shapes()
-        at, order = keys // _ORDERS, _PERMS[keys % _ORDERS]
+        at, o = self._orders().decode(keys)
+        order = _PERMS[o]
         tiles = shapes.hands[at]
         n = len(keys)
         ans = {k: v[at] for k, v in shapes.answers.items()}
@@ -181,6 +182,10 @@ class TauNgauChecker:
         return self._hands(
             np.arange(n), no, {}, tiles, stated, cv, None, None, lambda: order, at, None
         )
+
+    def _orders(self) -> WrittenOrders:
+        """The written orders a key tells apart (:class:`WrittenOrders`), once."""
+        return WrittenOrders.of(self._shapes(), _PERMS)
 
     def _shapes(self) -> Shapes:
         """Every hand shape (sorted tile ids, copy 0 of a type first), once."""
@@ -291,8 +296,9 @@ class TauNgauChecker:
                 if f in stated:
                     key[stated[f]] = -1
             if self._first is None:
-                self._first = FirstWritten(self.rules, self._shapes, _PERMS)
-            keys = Keys(key, len(shapes.hands) * _ORDERS, self._key_rows, _ORDERS, self._first)
+                self._first = FirstWritten(self.rules, self._shapes, _PERMS, self._orders)
+            orders = self._orders()
+            keys = Keys(key, orders.space, self._key_rows, orders.per, self._first)
         return Checked(
             "hand",
             rows,

@@ -1,15 +1,18 @@
-"""Tau Ngau ``bull verify``: what an agreeing row's key says without the row.
+"""Tau Ngau ``bull verify``: the keys of hand rows, and what a key says without the row.
 
 :mod:`solver.kit.scoring` sweeps the causes the report needs over every key present
-(:mod:`solver.kit.keycounts`). A key is a hand's shape and the order its tiles were
-written (``shape * 120 + order``). The mistake of taking the first bull met in the
-order written (:data:`~solver.games.taungau.diagnose.FIRST_WRITTEN`) is swept over every
-key with its written order — in a large file nearly all four million — yet its answer
-depends on the shape and on which three tiles it takes alone, and those on the
-shape's bulls (ten triples: which of them are bulls, a mask of ten bits) and the order.
-:class:`FirstWritten` reads it from two tables made once: the triple taken per mask and
-order (1,024 x 120), and the mistake's answers per shape and triple taken (the shapes'
-hands, each written with that triple first: 33,934 x 10 rows).
+(:mod:`solver.kit.keycounts`). A key is a hand's shape and the class of the order its
+tiles were written in (:class:`WrittenOrders`): the orders that make the mistake of
+taking the first bull met in the order written
+(:data:`~solver.games.taungau.diagnose.FIRST_WRITTEN`) — alone, or joined to a values
+mistake — take the same triples: 407,208 keys (33,934 shapes, 12 classes at most each)
+against 4 million shapes and orders, so a large file's keys are counted in a count per
+key, not sorted. The mistake's answer depends on the shape and on which three tiles it
+takes alone, and those on the shape's bulls (ten triples: which of them are bulls, a
+mask of ten bits) and the order. :class:`FirstWritten` reads it from two tables made
+once: the triple taken per mask and order (1,024 x 120), and the mistake's answers per
+shape and triple taken (the shapes' hands, each written with that triple first:
+33,934 x 10 rows).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["FIRST_AFTER", "FirstWritten"]
+__all__ = ["FIRST_AFTER", "FirstWritten", "WrittenOrders", "taken_triples"]
 
 FIRST_AFTER = 1 << 20
 """Keys asked of a :class:`FirstWritten` after which its tables are made (about a
@@ -28,6 +31,97 @@ third of a second of CPU) rather than a group of the keys made and scored."""
 
 _FIELDS = ("has_bull", "points")
 """The claims compared with our answer as they are (bull and values are not keyed)."""
+
+
+def taken_triples(perms: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``[mask, order]``: the triple (an index in
+    :data:`~solver.games.taungau.hands.TRIPLES`) a search over the tiles as written in
+    ``perms[order]`` takes first among those of ``mask`` (bit ``t``: triple ``t`` is a
+    bull) — 0 when the mask is empty (no bull to take: which triple is met first
+    changes no answer).
+
+    >>> taken_triples(np.array([[0, 1, 2, 3, 4], [4, 3, 2, 1, 0]]))[[0, 1, 3, 512]].tolist()
+    [[0, 0], [0, 0], [0, 1], [9, 9]]
+    """
+    from solver.games.taungau.diagnose import _written_triples
+    from solver.games.taungau.hands import TRIPLES
+
+    met = _written_triples(perms, len(perms))  # (10, orders): in search order
+    masks = np.arange(1 << len(TRIPLES))
+    is_bull = (masks[:, None, None] >> met[None, :, :]) & 1  # (masks, 10, orders)
+    first = np.argmax(is_bull, axis=1)  # the first bull met (none: the first triple)
+    taken = np.take_along_axis(met[None, :, :], first[:, None, :], axis=1)[:, 0, :]
+    return np.where(masks[:, None] == 0, 0, taken)
+
+
+class WrittenOrders:
+    """The written orders of a Tau Ngau hand row that its key tells apart: those that
+    make the search over the tiles as written take different triples first — under
+    any 3/6 choice, or under the choices a values mistake allows (a pair of causes
+    joins one to the mistake of the first bull met as written) — the only cause
+    whose answer depends on the order written. Per shape at most :attr:`per` classes
+    of the 120 orders (12: 55,984 in all over the 33,934 shapes, against 4 million
+    shapes and orders); a key is ``shape * per + class``, and :meth:`decode` gives a
+    key's shape and an order of its class.
+
+    ``perms[o]``: the sorted place of each tile written, per order ``o``."""
+
+    def __init__(self, shapes: Any, perms: npt.NDArray[np.int64]) -> None:
+        from solver.games.taungau.diagnose import _CHOICES
+
+        n = len(shapes.hands)
+        bull_ok = np.asarray(shapes.analysis(np.arange(n)).bull_ok)  # (4, 10, n)
+        masks = []
+        for choices in ((0, 1, 2, 3), *_CHOICES.values()):
+            any_c = np.asarray(bull_ok[list(choices)].any(axis=0))  # (10, n)
+            m = np.zeros(n, dtype=np.int64)
+            for t in range(len(any_c)):
+                m |= any_c[t].astype(np.int64) << t
+            masks.append(m)
+        kinds, self._kind = np.unique(np.stack(masks, axis=1), axis=0, return_inverse=True)
+        self._kind = self._kind.ravel()
+        taken = taken_triples(perms)
+        code = np.zeros((len(kinds), len(perms)), dtype=np.int64)  # per kind and order
+        for r in range(kinds.shape[1]):
+            code = code * 10 + taken[kinds[:, r]]
+        self._class = np.zeros(code.shape, dtype=np.int64)
+        reps: list[npt.NDArray[np.int64]] = []
+        for k in range(len(kinds)):
+            _, first, self._class[k] = np.unique(code[k], return_index=True, return_inverse=True)
+            reps.append(np.asarray(first, dtype=np.int64))
+        self.per = max(len(rep) for rep in reps)
+        self._rep = np.zeros((len(kinds), self.per), dtype=np.int64)
+        for k, rep in enumerate(reps):
+            self._rep[k, : len(rep)] = rep
+        self.space = n * self.per
+        self._kind_orders = (self._kind * len(perms)).astype(np.int64)
+        self._class_flat = self._class.ravel().astype(np.int8)
+
+    def key(
+        self, shape: npt.NDArray[np.int64], order: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.int64]:
+        """The keys of rows of ``shape`` written in ``order`` (an index of ``perms``)."""
+        at = np.take(self._kind_orders, shape)  # each shape's kind, times the orders
+        at += order
+        out = shape * self.per
+        out += np.take(self._class_flat, at)
+        return out
+
+    def decode(
+        self, keys: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The keys' shapes and an order of each one's class."""
+        shape = keys // self.per
+        return shape, self._rep[self._kind[shape], keys % self.per]
+
+    @classmethod
+    def of(cls, shapes: Any, perms: npt.NDArray[np.int64]) -> WrittenOrders:
+        """Made once per :class:`~solver.games.taungau.verify_shapes.Shapes`."""
+        got = shapes.made.get("orders")
+        if got is None:
+            got = shapes.made["orders"] = cls(shapes, perms)
+        assert isinstance(got, WrittenOrders)
+        return got
 
 
 class FirstWritten:
@@ -41,8 +135,14 @@ class FirstWritten:
     any triple: no bull). ``None`` for any other cause, and until :data:`FIRST_AFTER`
     keys have been asked."""
 
-    def __init__(self, rules: Any, shapes: Callable[[], Any], perms: npt.NDArray[np.int64]):
-        self.rules, self.shapes, self.perms = rules, shapes, perms
+    def __init__(
+        self,
+        rules: Any,
+        shapes: Callable[[], Any],
+        perms: npt.NDArray[np.int64],
+        orders: Callable[[], WrittenOrders],
+    ):
+        self.rules, self.shapes, self.perms, self.orders = rules, shapes, perms, orders
         self.asked = 0
         self.made: dict[str, npt.NDArray[Any]] = {}
 
@@ -63,7 +163,7 @@ class FirstWritten:
                 return None
             self.made.update(self._tables(variant))
         shapes = self.shapes()
-        shape, order = keys // len(self.perms), keys % len(self.perms)
+        shape, order = self.orders().decode(keys)
         taken = self.made["taken"][self.made["bulls"][shape], order]
         ok = np.ones(len(keys), dtype=bool)
         for f in fields:
@@ -76,11 +176,7 @@ class FirstWritten:
         """``bulls``: per shape, the mask of its triples that are bulls under some 3/6
         choice; ``taken[mask, order]``: the triple the mistake takes; ``has_bull`` and
         ``points`` ``[shape, triple]``: its answers when it takes that triple."""
-        from solver.games.taungau.diagnose import (
-            _written_triples,
-            remember_analysis,
-            taungau_hand_answers,
-        )
+        from solver.games.taungau.diagnose import remember_analysis, taungau_hand_answers
         from solver.games.taungau.hands import TRIPLES
 
         shapes = self.shapes()
@@ -90,11 +186,7 @@ class FirstWritten:
         bulls = np.zeros(n, dtype=np.int64)
         for t in range(len(TRIPLES)):
             bulls |= any_choice[t].astype(np.int64) << t
-        met = _written_triples(self.perms, len(self.perms))  # (10, orders): in search order
-        masks = np.arange(1 << len(TRIPLES))
-        is_bull = (masks[:, None, None] >> met[None, :, :]) & 1  # (masks, 10, orders)
-        first = np.argmax(is_bull, axis=1)  # the first bull met (none: the first triple)
-        taken = np.take_along_axis(met[None, :, :], first[:, None, :], axis=1)[:, 0, :]
+        taken = taken_triples(self.perms)
         # every shape written with each triple first, the other two after it
         lead = np.array([[*t, *(p for p in range(5) if p not in t)] for t in TRIPLES])
         at = np.repeat(np.arange(n), len(TRIPLES))

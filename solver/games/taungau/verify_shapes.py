@@ -46,6 +46,9 @@ class Shapes:
     """The shapes the scoped variants may answer differently (see :meth:`TauNgauChecker._hands`)."""
     every: list[Any] = field(default_factory=list)
     """Every shape's :class:`~solver.games.taungau.hands.Analysis`, once asked for."""
+    made: dict[str, Any] = field(default_factory=dict)
+    """What is made of the shapes once and kept with them (see
+    :class:`~solver.games.taungau.verify_keys.WrittenOrders`)."""
 
     def analysis(self, at: npt.NDArray[np.int64]) -> Any:
         """The analysis of the shapes ``at``: rows of every shape's, gathered."""
