@@ -378,6 +378,21 @@ def test_skipped_points_are_the_mistakes_points(trips: bool) -> None:
     assert skipped_points(hand, trips).tolist() == [[5, 5, 5, *([10, 10] if trips else [5, 5])]]
 
 
+def test_the_shapes_of_one_deck_are_the_poker_hand_classes() -> None:
+    """Niu Niu's shapes (ranks, flush or not) of one deck's 2,598,960 hands: 7,462, the
+    known count of distinct five-card poker hands up to suits (1,287 rank sets, each a
+    flush or not, and 4,888 rank multisets with a pair or more); each shape's own hand
+    is of that shape."""
+    from solver.core.indexing import all_subsets
+    from solver.games.niuniu.verify_keys import _shape_table, shape_codes
+
+    dense, hands = _shape_table()
+    assert (dense[shape_codes(hands)] == np.arange(len(hands))).all()
+    every = all_subsets(52, 5)
+    shapes = np.unique(dense[shape_codes(every)])
+    assert len(shapes) == 7_462 and shapes.min() >= 0
+
+
 @pytest.mark.parametrize("preset", ["classic", "casino", "no_faces", "shoe6"])
 def test_a_hand_shape_answers_alike(preset: str) -> None:
     """Niu Niu's keys count a preset's hands by shape (their ranks, and whether they

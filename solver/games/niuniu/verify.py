@@ -334,8 +334,8 @@ class NiuNiuChecker:
         first: see :class:`~solver.games.niuniu.verify_keys.Shapes`), claiming on
         ``fields`` the values ``claims`` (default: our answers)."""
         by = self._shapes()
-        rank, first = by.rank_of(keys // 5), keys % 5
-        srt = by.every[rank]
+        shape, first = keys // 5, keys % 5
+        rank, srt = by.rank_of(shape), by.sorted()[shape]
         n = len(keys)
         at = np.arange(n)
         cards = _first_at(srt, first)
@@ -357,10 +357,10 @@ class NiuNiuChecker:
         from solver.kit.learn import card_atom_counts
 
         by = self._shapes()
-        rank = by.rank_of(keys // 5)
-        cat = (self._table()["packed"][rank] >> 5).astype(np.int64)
+        shape = keys // 5
+        cat = (by.table()["packed"][shape] >> 5).astype(np.int64)
         names = [None, *map("category {}".format, np.array(self.rules.labels or LABELS))]
-        srt = by.every[rank]
+        srt = by.sorted()[shape]
         return card_atom_counts(srt, extras=[(cat + 1, names)], weights=weight)
 
     def _hands(
@@ -436,8 +436,11 @@ class NiuNiuChecker:
             return niuniu_hand_answers(cards if every else cards[sel], self.rules, variant, known)
 
         by = None if virtual else self._shapes()
-        shape = None if by is None else by.shape_of(np.asarray(ans["rank"]))
-        interesting = special_ish(srt) if by is None or shape is None else by.special[shape]
+        shape = None if by is None else by.shape_of(np.asarray(ans["rank"]), srt)
+        if by is not None and shape is not None and by.shaped:
+            interesting = by.special[shape]
+        else:
+            interesting = special_ish(srt)
 
         def record(i: int) -> dict[str, Any]:
             return hand_record(self.rules, i, ans, cv, stated, base_agree, bull_ids)
@@ -451,8 +454,8 @@ class NiuNiuChecker:
         # the one mistake that reads the written order, the bull search that skips the
         # first card, depends on); a claimed bull is the row's own
         keys = None
-        if by is not None:
-            key = by.key(np.asarray(ans["rank"]), shape, srt, cards[:, 0])
+        if by is not None and shape is not None:
+            key = by.key(shape, srt, cards[:, 0])
             if bull_ids is not None:
                 key[stated["bull"]] = -1
             said = self._key_answers
@@ -481,7 +484,8 @@ class NiuNiuChecker:
         if self._by_shape is None:
             shaped = not self.rules.categories
             packed = self._table()["packed"]
-            self._by_shape = Shapes(bool(self.rules.shoe), packed, shaped)
+            r = self.rules
+            self._by_shape = Shapes(bool(r.shoe), packed, shaped, r.deck_size, r.decks)
         return self._by_shape
 
     # -- showdown rows

@@ -2,7 +2,7 @@
 
 A hand row's key (:class:`Shapes`) is its hand's shape and the place of the card
 written first. For a preset's rule set a shape is the hand's ranks and whether it is
-a flush (:func:`hand_shapes`: 7,462 shapes of one deck's 2,598,960 hands), all its
+a flush (:func:`shape_codes`: 7,462 shapes of one deck's 2,598,960 hands), all its
 catalogue's causes read of a hand row: a file of millions of rows has some tens of
 thousands of keys, counted in a count per key (:mod:`solver.kit.keycounts`) rather
 than sorted, and every cause is swept over them at the cost of a small group. For the
@@ -20,7 +20,7 @@ those keys only (about one random hand in 17).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 import numpy as np
@@ -31,8 +31,8 @@ __all__ = [
     "KeyAnswers",
     "Shapes",
     "every_hand",
-    "hand_shapes",
     "place_of",
+    "shape_codes",
     "skipped_points",
     "special_ish",
 ]
@@ -63,33 +63,51 @@ def special_ish(srt: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     return out
 
 
-def hand_shapes(
-    every: npt.NDArray[np.uint8],
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+def shape_codes(srt: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
     """Sorted hands (n, 5) by *shape*: their ranks as a multiset and whether they are a
     flush — all a preset's rule set and its catalogue's causes read of a hand row's
     hand (RULES §1: the suits count only for a flush; they order tie-breaks, which
-    hand rows do not claim). Each hand's shape (dense, in order of the ranks), and a
-    hand of each shape (its index in ``every``).
+    hand rows do not claim) — as a code: the ranks in base 13, times 2, plus the flush.
 
-    >>> every = np.array([[0, 4, 8, 12, 17], [1, 5, 9, 13, 16], [0, 4, 8, 12, 16]], np.uint8)
-    >>> [a.tolist() for a in hand_shapes(every)]
-    [[0, 0, 1], [0, 2]]
+    >>> srt = np.array([[0, 4, 8, 12, 17], [1, 5, 9, 13, 16], [0, 4, 8, 12, 16]], np.uint8)
+    >>> shape_codes(srt).tolist()
+    [5156, 5156, 5157]
     """
-    code = np.zeros(len(every), dtype=np.int64)
-    suit = every[:, 0] & 3
-    flush = np.ones(len(every), dtype=bool)
-    for j in range(every.shape[1]):
-        code = code * 13 + (every[:, j] >> 2)
-        flush &= (every[:, j] & 3) == suit
-    code = code * 2 + flush
-    present = np.zeros(int(code.max(initial=0)) + 1, dtype=bool)
-    present[code] = True
-    dense = np.cumsum(present) - 1
-    shape = dense[code].astype(np.int32)
-    first = np.empty(int(present.sum()), dtype=np.int64)
-    first[shape[::-1]] = np.arange(len(every) - 1, -1, -1)  # any one will do: the first
-    return shape, first
+    code = (srt[:, 0] >> 2).astype(np.int32)
+    suit = srt[:, 0] & 3
+    flush = np.ones(len(srt), dtype=bool)
+    for j in range(1, srt.shape[1]):
+        code *= 13
+        code += srt[:, j] >> 2
+        flush &= (srt[:, j] & 3) == suit
+    code *= 2
+    code += flush
+    return code
+
+
+def _shape_table() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
+    """Every shape's code (:func:`shape_codes`) → a dense shape number (-1: no shape),
+    and a hand of each shape, sorted: its ranks, suits in turn over a run of one rank
+    (a flush: all spades; else not all of one suit). Made once."""
+    if not _TABLE:
+        reps = []
+        for ranks in combinations_with_replacement(range(13), 5):
+            run = [sum(1 for q in ranks[:j] if q == r) for j, r in enumerate(ranks)]
+            for flush in (False, True):
+                suits = [0] * 5 if flush else [k % 4 for k in run]
+                if not flush and len(set(suits)) == 1:
+                    suits[4] = 1
+                reps.append(sorted(r * 4 + s for r, s in zip(ranks, suits, strict=True)))
+        hands = np.array(reps, dtype=np.uint8)
+        dense = np.full(13**5 * 2, -1, dtype=np.int32)
+        dense[shape_codes(hands)] = np.arange(len(hands), dtype=np.int32)
+        for a in (dense, hands):
+            a.setflags(write=False)
+        _TABLE.extend([dense, hands])
+    return _TABLE[0], _TABLE[1]
+
+
+_TABLE: list[Any] = []
 
 
 def place_of(srt: npt.NDArray[np.uint8], card: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
@@ -122,45 +140,48 @@ def every_hand(shoe: bool) -> npt.NDArray[np.uint8]:
 _EVERY: dict[bool, npt.NDArray[np.uint8]] = {}
 
 
-def _every_shape(shoe: bool, count: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
-    """:func:`hand_shapes` of the first ``count`` hands of :func:`every_hand`: made
-    once per process."""
-    got = _SHAPES.get((shoe, count))
-    if got is None:
-        got = _SHAPES[(shoe, count)] = hand_shapes(every_hand(shoe)[:count])
-        for a in got:
-            a.setflags(write=False)
-    return got
-
-
-_SHAPES: dict[tuple[bool, int], tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]] = {}
-
-
 class Shapes:
     """The shapes of a Niu Niu table's hands that hand rows are keyed by (a key: the
     shape times 5 plus the place of the first card written, see
     :class:`~solver.kit.check.Keys`). For a rule set of the presets' kind (``shaped``)
-    a shape is a :func:`hand_shapes` shape — every cause of its catalogue answers a
-    hand row alike on the hands of one shape written with a card of one rank first
-    (``tests/test_verify_keys.py`` checks it) — and the place is that of the first
-    card's rank; for the rule language (a category may read any card) a shape is a
-    hand, the place its first card's.
+    a shape is a :func:`shape_codes` shape, 12,376 of them (7,462 in one deck) —
+    every cause of its catalogue answers a hand row alike on the hands of one shape
+    written with a card of one rank first (``tests/test_verify_keys.py`` checks it) —
+    and the place is that of the first card's rank; for the rule language (a category
+    may read any card) a shape is a hand of the table, the place its first card's.
 
-    ``every``: every hand, sorted (row = rank); ``sorted()``: a hand of each shape
-    (row = shape); ``table()``: our answers by shape (``packed``, from the table's
-    ``packed`` column); ``special``: whether a shape is special-ish (shaped only);
-    ``space``: how many keys there are."""
+    ``packed``: the table's ``packed`` column (our answers, row = rank); ``deck`` and
+    ``decks``: the cards the rule set deals (ids below ``deck``, each at most ``decks``
+    times). ``sorted()``: a hand of each shape (row = shape); ``table()``: our answers
+    by shape; ``special``: whether a shape is special-ish (shaped only); ``space``: how
+    many keys there are."""
 
-    def __init__(self, shoe: bool, packed: npt.NDArray[Any], shaped: bool) -> None:
-        self.every = every_hand(shoe)
-        self.of: npt.NDArray[np.int32] | None = None
-        self.first: npt.NDArray[np.int64] | None = None
-        self._sorted, self._packed = self.every, packed
-        self.special = np.zeros(0, dtype=bool)
-        if shaped:
-            self.of, self.first = _every_shape(shoe, len(packed))
-            self._sorted, self._packed = self.every[self.first], packed[self.first]
-            self.special = special_ish(self._sorted)
+    def __init__(
+        self, shoe: bool, packed: npt.NDArray[Any], shaped: bool, deck: int, decks: int
+    ) -> None:
+        self.shaped = shaped
+        if not shaped:
+            self._sorted, self._packed = every_hand(shoe), packed
+            self._rank: npt.NDArray[np.int64] | None = None
+            self.special = np.zeros(0, dtype=bool)
+        else:
+            from solver.core.indexing import colex_rank_array, multiset_rank_array
+
+            self._dense, self._sorted = _shape_table()
+            hands = self._sorted
+            copies = np.ones(len(hands), dtype=np.int64)  # the most copies of a card held
+            for j in range(1, 5):
+                same = np.ones(len(hands), dtype=np.int64)
+                for i in range(j):
+                    same += hands[:, i] == hands[:, j]
+                np.maximum(copies, same, out=copies)
+            dealt = (hands[:, 4] < deck) & (copies <= decks)  # the deck deals the hand
+            rank = np.full(len(hands), -1, dtype=np.int64)
+            ranked = multiset_rank_array if shoe else colex_rank_array
+            rank[dealt] = ranked(hands[dealt], presorted=True)
+            self._rank = rank
+            self._packed = np.where(dealt, packed[np.maximum(rank, 0)], 0).astype(packed.dtype)
+            self.special = special_ish(hands)
         self.space = len(self._packed) * 5
 
     def sorted(self) -> npt.NDArray[np.uint8]:
@@ -169,27 +190,26 @@ class Shapes:
     def table(self) -> dict[str, npt.NDArray[Any]]:
         return {"packed": self._packed}
 
-    def shape_of(self, rank: npt.NDArray[np.integer]) -> npt.NDArray[np.int32] | None:
-        """The shapes of the hands of ``rank`` (``None``: not shaped, the ranks are)."""
-        return None if self.of is None else self.of[rank]
+    def shape_of(
+        self, rank: npt.NDArray[np.integer], srt: npt.NDArray[np.uint8]
+    ) -> npt.NDArray[np.int64]:
+        """The shapes of the hands ``srt`` (sorted), of ``rank`` in the table."""
+        if not self.shaped:
+            return rank.astype(np.int64)
+        return self._dense[shape_codes(srt)].astype(np.int64)
 
     def rank_of(self, shape: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """The rank in the table of a hand of each ``shape``."""
-        return shape if self.first is None else self.first[shape]
+        """The rank in the table of :meth:`sorted`'s hand of each ``shape``."""
+        return shape if self._rank is None else self._rank[shape]
 
     def key(
-        self,
-        rank: npt.NDArray[np.integer],
-        shape: npt.NDArray[np.int32] | None,
-        srt: npt.NDArray[np.uint8],
-        first: npt.NDArray[np.uint8],
+        self, shape: npt.NDArray[np.int64], srt: npt.NDArray[np.uint8], first: npt.NDArray[np.uint8]
     ) -> npt.NDArray[np.int64]:
-        """The keys of hands of ``rank`` (of ``shape``, when shaped), sorted ``srt``,
-        written with card ``first`` first."""
-        if shape is None:
-            return rank.astype(np.int64) * 5 + place_of(srt, first)
-        # the place of the first card's rank (a card of that rank goes there)
-        return shape.astype(np.int64) * 5 + place_of(srt, first & np.uint8(252))
+        """The keys of hands of ``shape``, sorted ``srt``, written with card ``first``
+        first: with shapes, the place of the first card's rank (a card of that rank
+        goes there)."""
+        card = first & np.uint8(252) if self.shaped else first
+        return shape * 5 + place_of(srt, card)
 
 
 def skipped_points(srt: npt.NDArray[np.uint8], trips: bool) -> npt.NDArray[np.uint8]:
