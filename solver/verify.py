@@ -311,7 +311,8 @@ def verify_file(
         return dataclasses.replace(report, file=path, line_label=label)
     checker = make_checker(game, rules, options or {}, tables)
     fmt = detect_format(path, fmt)
-    mapping, label, chunks = read_chunks(path, fmt, columns or {}, batch_size)
+    # the labels read as dictionaries stay so: parsed from their values (never decoded)
+    mapping, label, chunks = read_chunks(path, fmt, columns or {}, batch_size, True)
     modes = []
     if "hand" in mapping:
         modes.append("hand")
@@ -354,7 +355,7 @@ def verify_file(
             if progress is not None:
                 progress(run.rows_read)
         while diagnose and run.scorer.next_pass():  # what the pairs contradict, ...
-            _, _, again = read_chunks(path, fmt, columns or {}, batch_size)
+            _, _, again = read_chunks(path, fmt, columns or {}, batch_size, True)
             for chunk in prefetch(again):
                 for mode, _sel, res in _groups(chunk, checker, modes, fmt)[1]:
                     run.scorer.again(mode, res)

@@ -624,3 +624,43 @@ def test_tiles_written_order_as_written_positions() -> None:
     rows = np.flatnonzero(~hands.bad & hands.stated)
     assert len(rows) > 2_500 and hands.written is not None
     assert (hands.written[rows] == written_positions(arr, rows)).all()
+
+
+@pytest.mark.parametrize("game", ["niuniu", "pokdeng"])
+def test_labels_kept_as_dictionaries_read_as_decoded(
+    game: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Parquet label column read as a dictionary is parsed from its values and never
+    decoded (``Chunk.coded_as_is``): the report and the rows written out are those of
+    the column decoded to text, with labels right, wrong, spelled otherwise, unknown,
+    empty and missing; and hand and showdown rows mixed in one file (rows taken from a
+    chunk, the dictionary with them)."""
+    import solver.verify as sv
+    from solver.verify import verify_file
+
+    tables = _tables(game, request)
+    rows = ROWS[game](6_000, 3)
+    key = "category" if game == "niuniu" else "type"
+    odd = ["Niu 7", "NIU_NIU", "pok", "straight", "bogus", "", None, " niu_3 "]
+    rng = random.Random(5)
+    for r in rows:
+        if rng.random() < 0.15:
+            r[key] = rng.choice(odd)
+    if game == "niuniu":  # showdown rows among the hands: each kind a part of a chunk
+        hands = [r["hand"] for r in rows]
+        for i in range(0, len(rows), 7):
+            rows[i] = {"hand": None, "player": hands[i], "banker": hands[i - 1] if i else None,
+                       "winner": rng.choice(["player", "banker", "Player", "tie?", None])}  # fmt: skip
+    path = _write(tmp_path / "c.parquet", rows)
+    real = sv.read_chunks
+    got = []
+    for as_is in (True, False):
+        monkeypatch.setattr(sv, "read_chunks", lambda *a, _k=as_is: real(*a[:4], _k))
+        out = tmp_path / f"out-{as_is}.jsonl"
+        rep = verify_file(
+            game, str(path), rules=RULES[game], tables=str(tables), batch_size=997, out=str(out)
+        )
+        got.append((json.dumps(rep.to_json(), sort_keys=True), out.read_bytes()))
+    assert got[0] == got[1]
+    data = json.loads(got[0][0])
+    assert data["malformed"] > 50 and data["disagree"] > 100

