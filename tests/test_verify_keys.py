@@ -649,8 +649,9 @@ def test_labels_kept_as_dictionaries_read_as_decoded(
     if game == "niuniu":  # showdown rows among the hands: each kind a part of a chunk
         hands = [r["hand"] for r in rows]
         for i in range(0, len(rows), 7):
-            rows[i] = {"hand": None, "player": hands[i], "banker": hands[i - 1] if i else None,
-                       "winner": rng.choice(["player", "banker", "Player", "tie?", None])}  # fmt: skip
+            winner = rng.choice(["player", "banker", "Player", "tie?", None])
+            banker = hands[i - 1] if i else None
+            rows[i] = {"hand": None, "player": hands[i], "banker": banker, "winner": winner}
     path = _write(tmp_path / "c.parquet", rows)
     real = sv.read_chunks
     got = []
