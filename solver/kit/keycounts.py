@@ -1,8 +1,8 @@
 """Agreeing rows counted by key, for ``bull verify``'s diagnosis (:mod:`solver.kit.scoring`).
 
 A checker that can say what an agreeing row's diagnosis depends on gives each row a key
-(:class:`~solver.kit.check.Keys`: for Niu Niu the hand's rank among every hand, and the
-place of the first card written). Such rows are not scored one by one: they are counted
+(:class:`~solver.kit.check.Keys`: for Niu Niu the hand's shape — its ranks, and whether
+it is a flush — and the place of the first card's rank). Such rows are not scored one by one: they are counted
 per key, per kind of row and per set of stated fields, as the sorted distinct keys and
 their counts (at most one entry per key: bounded whatever the file's size). Once the
 first pass is over, the causes whose counts the report needs are scored once per
