@@ -2,14 +2,15 @@
 
 A checker that can say what an agreeing row's diagnosis depends on gives each row a key
 (:class:`~solver.kit.check.Keys`: for Niu Niu the hand's shape — its ranks, and whether
-it is a flush — and the place of the first card's rank). Such rows are not scored one by one: they are counted
-per key, per kind of row and per set of stated fields, as the sorted distinct keys and
-their counts (at most one entry per key: bounded whatever the file's size). Once the
-first pass is over, the causes whose counts the report needs are scored once per
-distinct key present (:meth:`KeyCounts.groups` makes the group of one agreeing row per
-key) and weighted by its count — exactly the sum a pass over the rows would make; a
-checker whose keys answer for a cause themselves (:attr:`~solver.kit.check.Keys.agree`)
-is asked first, and the group is made only for the causes it leaves (:func:`by_keys`).
+it is a flush — and the place of the first card's rank). Such rows are not scored one
+by one: they are counted per key, per kind of row and per set of stated fields, as the
+sorted distinct keys and their counts (at most one entry per key: bounded whatever the
+file's size). Once the first pass is over, the causes whose counts the report needs are
+scored once per distinct key present (:meth:`KeyCounts.groups` makes the group of one
+agreeing row per key) and weighted by its count — exactly the sum a pass over the rows
+would make; a checker whose keys answer for a cause themselves
+(:attr:`~solver.kit.check.Keys.agree`) is asked first, and the group is made only for
+the causes it leaves (:func:`by_keys`).
 
 >>> from solver.kit.check import Keys
 >>> keys = Keys(np.array([3, 1, 3, -1]), 8, lambda k, f: None)

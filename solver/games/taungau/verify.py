@@ -85,6 +85,16 @@ def _order_code(order: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     return code
 
 
+class _Gathered:
+    """``column[at]`` read one row at a time (``[i]``), for the rows' records."""
+
+    def __init__(self, column: npt.NDArray[Any], at: npt.NDArray[np.int64]) -> None:
+        self.column, self.at = column, at
+
+    def __getitem__(self, i: int) -> Any:
+        return self.column[self.at[i]]
+
+
 class TauNgauChecker:
     """Checks Tau Ngau claims: legal and optimal scores, real bulls with their 3/6
     values, and settlements."""
@@ -219,13 +229,15 @@ class TauNgauChecker:
         )
 
         shapes = self._shapes()
-        ans = {k: np.take(v, at, axis=0) for k, v in shapes.answers.items()}
+        # our answers a row's agreement reads, gathered; the rest read row by row
+        ans: dict[str, Any] = {k: np.take(shapes.answers[k], at) for k in _HAND_KEYS.values()}
+        ans |= {k: _Gathered(v, at) for k, v in shapes.answers.items() if k not in ans}
         m = len(rows)
         choices = bull is not None or vals is not None  # claims the 3/6 choices bear on
         # per 3/6 choice (4, m): the digit left, and whether the hand holds a bull
         digit = np.take(shapes.digit, at, axis=0).T if choices else np.zeros((4, m), np.int64)
         exists = None if vals is None else np.take(shapes.exists, at, axis=0).T
-        scaled = self._scale_digit(cv["points"]) if "points" in cv else None
+        scaled = self._scale_digit(cv["points"]) if "points" in cv and choices else None
         cons = np.ones((4, m), dtype=bool)
         if vals is not None:
             vm, vb = vals[0][rows], vals[1][rows]
@@ -255,11 +267,14 @@ class TauNgauChecker:
 
         base_agree = agree(ans)
         kinds: dict[str, dict[str, Mask]] = {}
-        if scaled is not None:
-            d, is_score = scaled
-            legal = is_score & ((ans["reach"] >> np.clip(d, 0, 9)) & 1).astype(bool)
+        if "points" in cv:  # a wrong score: one the hand can reach, or not
             wrong = stated["points"] & ~base_agree["points"]
-            kinds["points"] = {"suboptimal": wrong & legal, "illegal": wrong & ~legal}
+            w = np.flatnonzero(wrong)
+            d, is_score = self._scale_digit(cv["points"][w])
+            reach = np.take(shapes.answers["reach"], at[w])
+            legal = np.zeros(m, dtype=bool)
+            legal[w] = is_score & ((reach >> np.clip(d, 0, 9)) & 1).astype(bool)
+            kinds["points"] = {"suboptimal": legal, "illegal": wrong & ~legal}
 
         written: list[npt.NDArray[np.int64]] = []  # read when a variant asks for it
 
