@@ -665,3 +665,43 @@ def test_labels_kept_as_dictionaries_read_as_decoded(
     assert got[0] == got[1]
     data = json.loads(got[0][0])
     assert data["malformed"] > 50 and data["disagree"] > 100
+
+
+def test_packed_answers_kept_between_runs(
+    tmp_path: Path, niuniu_tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Niu Niu's packed answers are kept in the user's cache between runs, named by the
+    table's content digest: a later run reads them (the table's three columns unread),
+    and a stored file altered, or one of another length, is not believed (made again
+    from the table): the report is the same each time."""
+    import solver.games.niuniu.verify as nv
+    from solver.store.tables import LoadedTable
+    from solver.verify import verify_file
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = _write(tmp_path / "c.parquet", ROWS["niuniu"](2_000, 9))
+    read: list[str] = []
+    real = LoadedTable.column
+
+    def column(self: Any, name: str) -> Any:
+        read.append(name)
+        return real(self, name)
+
+    monkeypatch.setattr(LoadedTable, "column", column)
+
+    def run() -> str:
+        nv._PACKED.clear()  # a new process
+        read.clear()
+        rep = verify_file("niuniu", str(path), rules="casino", tables=str(niuniu_tables))
+        return json.dumps(rep.to_json(), sort_keys=True)
+
+    first = run()
+    assert "has_bull" in read
+    stored = list((tmp_path / "cache").rglob("niuniu-verify-packed-*.npz"))
+    assert len(stored) == 1
+    assert run() == first and "has_bull" not in read and "casino_category" not in read
+    data = bytearray(stored[0].read_bytes())
+    data[len(data) // 2] ^= 0xFF  # a byte of the packed answers
+    stored[0].write_bytes(bytes(data))
+    assert run() == first and "has_bull" in read
+    assert run() == first and "has_bull" not in read  # written again, whole

@@ -10,6 +10,7 @@ A+2+7 = 10 is a bull, 4+9 = 13, points 3``).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -47,14 +48,17 @@ _HAND_KEYS = {"has_bull": "has_bull", "points": "points", "category": "category"
 
 
 class _LazyColumn:
-    """``column[index]`` gathered one element at a time, on demand."""
+    """``column()[index]`` gathered one element at a time, on demand (the column read
+    when first asked)."""
 
-    def __init__(self, column: npt.NDArray[Any], index: npt.NDArray[np.integer]) -> None:
+    def __init__(
+        self, column: Callable[[], npt.NDArray[Any]], index: npt.NDArray[np.integer]
+    ) -> None:
         self.column = column
         self.index = index
 
     def __getitem__(self, i: int) -> Any:
-        return self.column[self.index[i]]
+        return self.column()[self.index[i]]
 
 
 def _hand_shapes(
@@ -146,24 +150,35 @@ def _first_at(srt: npt.NDArray[np.uint8], first: npt.NDArray[np.int64]) -> npt.N
     return out
 
 
-def _packed(
-    has: npt.NDArray[Any], pts: npt.NDArray[Any], cat: npt.NDArray[Any]
-) -> npt.NDArray[Any]:
-    """A table's answers packed (uint16) for one gather per hand instead of three:
-    bull | points << 1 | category << 5. Kept for the last two tables' columns (a table's
-    columns are read once per process, and every verify of its rule set packs them)."""
-    for got in _PACKED:
-        if got[0] is has and got[1] is pts and got[2] is cat:
-            return got[3]
-    packed: npt.NDArray[Any] = (
-        has.astype(np.uint16) | (pts.astype(np.uint16) << 1) | (cat.astype(np.uint16) << 5)
-    )
-    _PACKED.insert(0, (has, pts, cat, packed))
+def _packed(t: Any, category: str) -> npt.NDArray[np.uint16]:
+    """The answers of table ``t`` packed (uint16) for one gather per hand instead of
+    three: bull | points << 1 | category << 5 (``category``: the rule set's column).
+    Kept for the last two tables in this process and, between runs, in the user's cache
+    (:mod:`~solver.kit.linestore`: named by the table's content digest and the column,
+    its CRC checked when read, else made again): the three columns take 0.1 to 0.2 s to
+    read and check, the stored array about 0.01 s."""
+    from solver.kit import linestore
+
+    key = {"table": t.name, "digest": t.meta.get("digest"), "category": category}
+    memo = json.dumps(key, sort_keys=True)
+    for k, got in _PACKED:
+        if k == memo:
+            return got
+    stored = linestore.load_arrays("niuniu-verify-packed", key) if key["digest"] else None
+    packed = None if stored is None else stored.get("packed")
+    if packed is None or packed.dtype != np.uint16 or len(packed) != t.num_rows:
+        has, pts, cat = (t.column("has_bull"), t.column("points"), t.column(category))
+        packed = has.astype(np.uint16) | (pts.astype(np.uint16) << 1)
+        packed |= cat.astype(np.uint16) << 5
+        if key["digest"]:
+            linestore.save_arrays("niuniu-verify-packed", key, {"packed": packed})
+    packed.setflags(write=False)
+    _PACKED.insert(0, (memo, packed))
     del _PACKED[2:]
     return packed
 
 
-_PACKED: list[tuple[Any, Any, Any, npt.NDArray[Any]]] = []
+_PACKED: list[tuple[str, npt.NDArray[np.uint16]]] = []
 
 
 def _nn_labels() -> dict[str, int]:
@@ -205,6 +220,7 @@ class NiuNiuChecker:
         self.commission = self.rules.commission if comm is None else float(comm)
         self.tables = tables
         self._cols: dict[str, npt.NDArray[Any]] | None = None
+        self._loaded: Any = None  # the rule set's table, once opened
         self._key_answers: KeyAnswers | None = None
         self._by_shape: Shapes | None = None
         self.labels = _nn_labels()
@@ -223,10 +239,15 @@ class NiuNiuChecker:
             from solver.games.niuniu.source import rules_table
 
             t = rules_table(self.rules, self.tables)
-            name = self.rules.name
-            has, pts, cat = (t.column("has_bull"), t.column("points"), t.column(f"{name}_category"))
-            self._cols = {"packed": _packed(has, pts, cat), "bull_mask": t.column("bull_mask")}
+            self._loaded = t
+            self._cols = {"packed": _packed(t, f"{self.rules.name}_category")}
         return self._cols
+
+    def _bull_masks(self) -> npt.NDArray[Any]:
+        """The table's ``bull_mask`` column, read when a record first needs it."""
+        self._table()
+        got: npt.NDArray[Any] = self._loaded.column("bull_mask")
+        return got
 
     def answers(
         self,
@@ -257,7 +278,7 @@ class NiuNiuChecker:
             "points": (packed >> 1) & 15,
             "category": packed >> 5,
         }
-        out["bull_mask"] = _LazyColumn(cols["bull_mask"], ranks)
+        out["bull_mask"] = _LazyColumn(self._bull_masks, ranks)
         out["sorted"] = srt
         out["rank"] = ranks
         return out
