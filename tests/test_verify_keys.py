@@ -705,3 +705,38 @@ def test_packed_answers_kept_between_runs(
     stored[0].write_bytes(bytes(data))
     assert run() == first and "has_bull" in read
     assert run() == first and "has_bull" not in read  # written again, whole
+
+
+def test_written_orders_kept_between_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tau Ngau's classes of written orders are kept in the user's cache: read back,
+    they are the ones made from every shape's analysis; a stored file altered is not
+    believed (made again)."""
+    from solver.games.taungau.rules import load_rules
+    from solver.games.taungau.verify import _PERMS
+    from solver.games.taungau.verify_keys import WrittenOrders
+    from solver.games.taungau.verify_shapes import Shapes
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    rules = load_rules("macau")
+    made = WrittenOrders._make(Shapes._make(rules), _PERMS)
+    made_calls: list[int] = []
+    real = WrittenOrders._make.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: Any, shapes: Any, perms: Any) -> Any:
+        made_calls.append(1)
+        return real(cls, shapes, perms)
+
+    monkeypatch.setattr(WrittenOrders, "_make", classmethod(counted))
+
+    def fresh() -> WrittenOrders:
+        return WrittenOrders.of(Shapes._make(rules), _PERMS)  # a new process's shapes
+
+    for got in (fresh(), fresh()):
+        for a, b in ((got._kind, made._kind), (got._class, made._class), (got._rep, made._rep)):
+            assert (a == b).all() and a.shape == b.shape
+    assert len(made_calls) == 1  # the second read back
+    stored = next((tmp_path / "cache").rglob("taungau-written-orders-*.npz"))
+    data = bytearray(stored.read_bytes())
+    data[len(data) // 3] ^= 0x55
+    stored.write_bytes(bytes(data))
+    assert (fresh()._class == made._class).all() and len(made_calls) == 2
