@@ -28,7 +28,7 @@ import os
 import uuid
 import zipfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ import pyarrow as pa
 from solver.store.custom import code_digest, rule_digest
 from solver.store.tables import user_cache_dir
 
-__all__ = ["load", "load_arrays", "path_of", "save", "save_arrays"]
+__all__ = ["kept", "load", "load_arrays", "path_of", "save", "save_arrays"]
 
 _VERSION = 1
 
@@ -82,6 +82,32 @@ def save_arrays(kind: str, key: Mapping[str, Any], arrays: Mapping[str, npt.NDAr
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)
+
+
+def kept(
+    kind: str,
+    key: Mapping[str, Any],
+    whole: Callable[[Mapping[str, npt.NDArray[Any]]], bool],
+    make: Callable[[], dict[str, npt.NDArray[Any]]],
+) -> dict[str, npt.NDArray[Any]]:
+    """The arrays stored for ``kind`` under ``key`` when they check and ``whole(arrays)``
+    holds; else ``make()``'s, stored for the next run.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     os.environ["XDG_CACHE_HOME"] = d
+    ...     a = kept("demo", {"a": 1}, lambda a: "x" in a, lambda: {"x": np.arange(3)})
+    ...     b = kept("demo", {"a": 1}, lambda a: "x" in a, lambda: {"x": np.zeros(3)})
+    ...     del os.environ["XDG_CACHE_HOME"]
+    >>> a["x"].tolist(), b["x"].tolist()
+    ([0, 1, 2], [0, 1, 2])
+    """
+    got = load_arrays(kind, key)
+    if got is not None and whole(got):
+        return got
+    made = make()
+    save_arrays(kind, key, made)
+    return made
 
 
 def load(kind: str, key: Mapping[str, Any]) -> tuple[npt.NDArray[np.int64], pa.Array] | None:

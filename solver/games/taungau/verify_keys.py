@@ -17,7 +17,7 @@ shape and triple taken (the shapes' hands, each written with that triple first:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -138,19 +138,20 @@ class WrittenOrders:
         got = shapes.made.get("orders")
         if got is None:
             n, key = len(shapes.hands), {"shapes": len(shapes.hands), "orders": len(perms)}
-            a = linestore.load_arrays("taungau-written-orders", key)
-            if a is not None and _whole(a, n, len(perms)):
-                got = cls(a["kind"], a["classes"], a["rep"])
-            else:
-                got = cls._make(shapes, perms)
-                arrays = {"kind": got._kind, "classes": got._class, "rep": got._rep}
-                linestore.save_arrays("taungau-written-orders", key, arrays)
-            shapes.made["orders"] = got
+
+            def make() -> dict[str, npt.NDArray[Any]]:
+                o = cls._make(shapes, perms)
+                return {"kind": o._kind, "classes": o._class, "rep": o._rep}
+
+            a = linestore.kept(
+                "taungau-written-orders", key, lambda a: _whole(a, n, len(perms)), make
+            )
+            got = shapes.made["orders"] = cls(a["kind"], a["classes"], a["rep"])
         assert isinstance(got, WrittenOrders)
         return got
 
 
-def _whole(a: dict[str, npt.NDArray[Any]], shapes: int, orders: int) -> bool:
+def _whole(a: Mapping[str, npt.NDArray[Any]], shapes: int, orders: int) -> bool:
     """Whether stored :class:`WrittenOrders` arrays are of ``shapes`` shapes and
     ``orders`` orders, every index in range."""
     try:
