@@ -117,6 +117,29 @@ class Keys:
     :func:`~solver.kit.keycounts.weighted_atoms` makes of that group, without it."""
 
 
+class Gathered:
+    """``column[at[i]]``, read one row at a time (``[i]``) for the few rows whose records
+    are written, instead of the whole gather; ``column`` may be a function that gives the
+    column, called when a row is first read (a table column read only if needed).
+
+    >>> g = Gathered(lambda: np.array([10, 20, 30]), np.array([2, 0]))
+    >>> g[0], g[1]
+    (np.int64(30), np.int64(10))
+    """
+
+    def __init__(
+        self,
+        column: npt.NDArray[Any] | Callable[[], npt.NDArray[Any]],
+        at: npt.NDArray[np.integer],
+    ) -> None:
+        self.column = column
+        self.at = at
+
+    def __getitem__(self, i: int) -> Any:
+        col = self.column() if callable(self.column) else self.column
+        return col[self.at[i]]
+
+
 class AgreeingAtoms:
     """A group's ``record(i)`` that also counts agreeing rows by the atom set of their
     records, vectorised (``atom_counts(rows)``, see :mod:`solver.kit.learn`)."""

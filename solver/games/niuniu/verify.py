@@ -24,6 +24,7 @@ from solver.games.niuniu.verify_keys import KeyAnswers, Shapes, special_ish
 from solver.games.niuniu.verify_reasons import WINNERS, hand_record, showdown_record
 from solver.kit.check import (
     Checked,
+    Gathered,
     Keys,
     Mask,
     claim_parts,
@@ -45,20 +46,6 @@ __all__ = ["CHECKER", "NiuNiuChecker"]
 
 _HAND_KEYS = {"has_bull": "has_bull", "points": "points", "category": "category"}
 """Hand claims right when equal to our answer (the bull is checked as a bull)."""
-
-
-class _LazyColumn:
-    """``column()[index]`` gathered one element at a time, on demand (the column read
-    when first asked)."""
-
-    def __init__(
-        self, column: Callable[[], npt.NDArray[Any]], index: npt.NDArray[np.integer]
-    ) -> None:
-        self.column = column
-        self.index = index
-
-    def __getitem__(self, i: int) -> Any:
-        return self.column()[self.index[i]]
 
 
 def _hand_shapes(
@@ -285,7 +272,7 @@ class NiuNiuChecker:
             "points": (packed >> 1) & 15,
             "category": packed >> 5,
         }
-        out["bull_mask"] = _LazyColumn(self._bull_masks, ranks)
+        out["bull_mask"] = Gathered(self._bull_masks, ranks)
         out["sorted"] = srt
         out["rank"] = ranks
         return out

@@ -27,6 +27,7 @@ from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
     AgreeingAtoms,
     Checked,
+    Gathered,
     Keys,
     LostAtoms,
     Mask,
@@ -83,16 +84,6 @@ def _order_code(order: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     for j in range(order.shape[1] - 1, -1, -1):
         code = code * 5 + order[:, j]
     return code
-
-
-class _Gathered:
-    """``column[at]`` read one row at a time (``[i]``), for the rows' records."""
-
-    def __init__(self, column: npt.NDArray[Any], at: npt.NDArray[np.int64]) -> None:
-        self.column, self.at = column, at
-
-    def __getitem__(self, i: int) -> Any:
-        return self.column[self.at[i]]
 
 
 class TauNgauChecker:
@@ -231,7 +222,7 @@ class TauNgauChecker:
         shapes = self._shapes()
         # our answers a row's agreement reads, gathered; the rest read row by row
         ans: dict[str, Any] = {k: np.take(shapes.answers[k], at) for k in _HAND_KEYS.values()}
-        ans |= {k: _Gathered(v, at) for k, v in shapes.answers.items() if k not in ans}
+        ans |= {k: Gathered(v, at) for k, v in shapes.answers.items() if k not in ans}
         m = len(rows)
         choices = bull is not None or vals is not None  # claims the 3/6 choices bear on
         # per 3/6 choice (4, m): the digit left, and whether the hand holds a bull
