@@ -218,6 +218,16 @@ def disagreeing_lines(out_file: Path) -> set[int]:
     return {json.loads(line)["line"] for line in out_file.read_text().splitlines()}
 
 
+def assert_planted(code: int, s: dict[str, Any], out: Path, wrong: set[int], expected: str) -> None:
+    """A file with a planted mistake, verified with ``--out``: exit 1; the rows it
+    changed, and only they, disagree and are written out (there are some); the first
+    cause listed is the planted one, and it explains every one of them."""
+    assert code == 1 and s["disagree"] == len(wrong) > 0
+    assert disagreeing_lines(out) == wrong
+    assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
+    assert s["diagnosis"][0]["explains"] == len(wrong)
+
+
 # ---------------------------------------------------------------- clean files
 
 
@@ -313,12 +323,7 @@ def test_planted_hand_mistake(
     assert wrong, "the planted mistake must change some claims"
     out = tmp_path / "bad.jsonl"
     code, s = verify_json(path, niuniu_tables, "--rules", rules, "--out", str(out))
-    assert code == 1
-    assert s["disagree"] == len(wrong)
-    assert disagreeing_lines(out) == wrong
-    top = s["diagnosis"][0]
-    assert top["key"] == expected, s["diagnosis"][:3]
-    assert top["explains"] == len(wrong)
+    assert_planted(code, s, out, wrong, expected)
     assert s["headline"].startswith(f"all {len(wrong)} disagreement")
 
 
@@ -500,10 +505,7 @@ def test_planted_showdown_mistake(
     assert wrong
     out = tmp_path / "bad.jsonl"
     code, s = verify_json(write_csv(tmp_path / "s.csv", rows), niuniu_tables, "--out", str(out))
-    assert code == 1 and s["disagree"] == len(wrong)
-    assert disagreeing_lines(out) == wrong
-    assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
-    assert s["diagnosis"][0]["explains"] == len(wrong)
+    assert_planted(code, s, out, wrong, expected)
 
 
 def test_clean_showdowns_with_dealer_column(tmp_path: Path, niuniu_tables: Path) -> None:

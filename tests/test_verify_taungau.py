@@ -11,7 +11,7 @@ from itertools import combinations, product
 from pathlib import Path
 
 import pytest
-from test_verify import disagreeing_lines, verify_json, write_csv, write_jsonl
+from test_verify import assert_planted, verify_json, write_csv, write_jsonl
 
 CIVIL = {(6, 6), (1, 1), (4, 4), (3, 1), (5, 5), (3, 3), (2, 2), (6, 5), (6, 4), (6, 1), (5, 1)}
 TILE_SET = [
@@ -153,10 +153,7 @@ def test_taungau_planted(tmp_path: Path, taungau_tables: Path, mistake: str, exp
             wrong.add(i + 1)
     out = tmp_path / "bad.jsonl"
     code, s = tn_verify(write_jsonl(tmp_path / "t.jsonl", rows), taungau_tables, "--out", str(out))
-    assert code == 1 and s["disagree"] == len(wrong) > 0
-    assert disagreeing_lines(out) == wrong
-    assert s["diagnosis"][0]["key"] == expected, s["diagnosis"][:3]
-    assert s["diagnosis"][0]["explains"] == len(wrong)
+    assert_planted(code, s, out, wrong, expected)
     assert s["diagnosis"][0]["contradicts"] == 0
     if mistake == "first_bull_written":  # the sorted search does not explain it
         assert "order the cards were written" in s["headline"], s["headline"]
