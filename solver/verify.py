@@ -312,7 +312,7 @@ def verify_file(
     checker = make_checker(game, rules, options or {}, tables)
     fmt = detect_format(path, fmt)
     # the labels read as dictionaries stay so: parsed from their values (never decoded)
-    mapping, label, chunks = read_chunks(path, fmt, columns or {}, batch_size, True)
+    mapping, label, chunks = read_chunks(path, fmt, columns or {}, batch_size, coded_as_is=True)
     modes = []
     if "hand" in mapping:
         modes.append("hand")
@@ -355,7 +355,7 @@ def verify_file(
             if progress is not None:
                 progress(run.rows_read)
         while diagnose and run.scorer.next_pass():  # what the pairs contradict, ...
-            _, _, again = read_chunks(path, fmt, columns or {}, batch_size, True)
+            _, _, again = read_chunks(path, fmt, columns or {}, batch_size, coded_as_is=True)
             for chunk in prefetch(again):
                 for mode, _sel, res in _groups(chunk, checker, modes, fmt)[1]:
                     run.scorer.again(mode, res)
