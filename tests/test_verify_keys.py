@@ -656,7 +656,11 @@ def test_labels_kept_as_dictionaries_read_as_decoded(
     real = sv.read_chunks
     got = []
     for as_is in (True, False):
-        monkeypatch.setattr(sv, "read_chunks", lambda *a, _k=as_is: real(*a[:4], _k))
+
+        def read(*a: Any, _k: bool = as_is, **_: Any) -> Any:  # verify's choice replaced
+            return real(*a[:4], coded_as_is=_k)
+
+        monkeypatch.setattr(sv, "read_chunks", read)
         out = tmp_path / f"out-{as_is}.jsonl"
         rep = verify_file(
             game, str(path), rules=RULES[game], tables=str(tables), batch_size=997, out=str(out)
