@@ -674,8 +674,9 @@ def test_labels_kept_as_dictionaries_read_as_decoded(
 def test_packed_answers_kept_between_runs(
     tmp_path: Path, niuniu_tables: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Niu Niu's packed answers are kept in the user's cache between runs, named by the
-    table's content digest: a later run reads them (the table's three columns unread),
+    """Niu Niu's packed answers (and the bull masks) are kept in the user's cache
+    between runs, named by the table's content digest: a later run reads them (no
+    table column read),
     and a stored file altered, or one of another length, is not believed (made again
     from the table): the report is the same each time."""
     import solver.games.niuniu.verify as nv
@@ -700,15 +701,21 @@ def test_packed_answers_kept_between_runs(
         return json.dumps(rep.to_json(), sort_keys=True)
 
     first = run()
-    assert "has_bull" in read
+    assert "has_bull" in read and "bull_mask" in read  # the file has disagreements
     stored = list((tmp_path / "cache").rglob("niuniu-verify-packed-*.npz"))
     assert len(stored) == 1
-    assert run() == first and "has_bull" not in read and "casino_category" not in read
+    assert len(list((tmp_path / "cache").rglob("niuniu-verify-bull-mask-*.npz"))) == 1
+    assert run() == first and not read  # the answers and the bull masks from the cache
     data = bytearray(stored[0].read_bytes())
     data[len(data) // 2] ^= 0xFF  # a byte of the packed answers
     stored[0].write_bytes(bytes(data))
     assert run() == first and "has_bull" in read
     assert run() == first and "has_bull" not in read  # written again, whole
+    masks = next((tmp_path / "cache").rglob("niuniu-verify-bull-mask-*.npz"))
+    data = bytearray(masks.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # a byte of the bull masks
+    masks.write_bytes(bytes(data))
+    assert run() == first and read == ["bull_mask"]  # read from the table again
 
 
 def test_written_orders_kept_between_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -90,15 +90,15 @@ def _shape_table() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
     and a hand of each shape, sorted: its ranks, suits in turn over a run of one rank
     (a flush: all spades; else not all of one suit). Made once."""
     if not _TABLE:
-        reps = []
-        for ranks in combinations_with_replacement(range(13), 5):
-            run = [sum(1 for q in ranks[:j] if q == r) for j, r in enumerate(ranks)]
-            for flush in (False, True):
-                suits = [0] * 5 if flush else [k % 4 for k in run]
-                if not flush and len(set(suits)) == 1:
-                    suits[4] = 1
-                reps.append(sorted(r * 4 + s for r, s in zip(ranks, suits, strict=True)))
-        hands = np.array(reps, dtype=np.uint8)
+        ranks = np.array(list(combinations_with_replacement(range(13), 5)), dtype=np.uint8)
+        run = np.zeros_like(ranks)  # a card's copy among the cards of its rank before it
+        for j in range(1, 5):
+            for i in range(j):
+                run[:, j] += ranks[:, i] == ranks[:, j]
+        plain = run & 3
+        plain[(plain == plain[:, :1]).all(axis=1), 4] = 1  # not all of one suit
+        both = np.stack([ranks * 4 + plain, ranks * 4], axis=1).reshape(-1, 5)
+        hands = np.sort(both, axis=1)  # shape by shape: not a flush, then a flush
         dense = np.full(13**5 * 2, -1, dtype=np.int32)
         dense[shape_codes(hands)] = np.arange(len(hands), dtype=np.int32)
         for a in (dense, hands):
