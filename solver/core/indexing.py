@@ -314,10 +314,12 @@ def batch_lookup(
     columns: Sequence[npt.NDArray[Any]],
     check: bool = True,
     with_rank: bool = False,
+    presorted: bool = False,
 ) -> list[npt.NDArray[Any]]:
     """``[column[rank(hand)] for column in columns]`` for many 5-card hands at once.
 
-    ``hands`` is (n, 5) card ids 0..51 in any order; with ``check`` a row that
+    ``hands`` is (n, 5) card ids 0..51 in any order (``presorted``: each row in
+    increasing order already, not sorted again); with ``check`` a row that
     repeats an id or holds one outside 0..51 raises ``ValueError`` naming the row.
     Works in cache-sized chunks: a sorting network, a colex rank from
     two precomputed tables, then one gather per column — the fast path behind the
@@ -339,7 +341,9 @@ def batch_lookup(
     outs = [np.empty(n, dtype=c.dtype) for c in columns]
     ranks = np.empty(n, dtype=np.int32) if with_rank else None
     for start in range(0, n, _CHUNK):
-        c = sort_columns([cols_t[i, start : start + _CHUNK] for i in range(5)])
+        c: list[npt.NDArray[np.integer]] = [cols_t[i, start : start + _CHUNK] for i in range(5)]
+        if not presorted:
+            c = sort_columns(c)
         if check:
             dup = (c[0] == c[1]) | (c[1] == c[2]) | (c[2] == c[3]) | (c[3] == c[4])
             if dup.any():

@@ -288,7 +288,9 @@ class NiuNiuChecker:
             ranks = multiset_rank_array(srt, presorted=True)
             packed = cols["packed"][ranks]
         else:
-            packed, ranks = batch_lookup(srt, [cols["packed"]], check=False, with_rank=True)
+            packed, ranks = batch_lookup(
+                srt, [cols["packed"]], check=False, with_rank=True, presorted=True
+            )
         assert ranks is not None
         out: dict[str, Any] = {
             "has_bull": (packed & 1).astype(bool),
