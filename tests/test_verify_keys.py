@@ -510,6 +510,32 @@ def test_our_answers_from_the_table_are_the_evaluators(niuniu_tables: Path) -> N
                 assert (np.asarray(a[k]) == np.asarray(b[k])).all(), (rules, v.key, k)
 
 
+def test_a_presets_answers_by_shape_are_its_tables_for_every_hand(niuniu_tables: Path) -> None:
+    """A preset's answers are read by the hand's shape (ranks and flush), not from a
+    gather of the table's per-hand column: for every hand the table holds, they are
+    the table's own ``has_bull``, ``points`` and category, and a row's rank (read only
+    for the records written) is its place in the table."""
+    from solver.games.niuniu.source import rules_table
+    from solver.games.niuniu.verify_keys import every_hand
+    from solver.verify import make_checker
+
+    rng = np.random.default_rng(11)
+    for rules in ("classic", "casino", "no_faces", "shoe6"):
+        checker = make_checker("niuniu", rules, {}, str(niuniu_tables))
+        r = checker.rules
+        table = rules_table(r, str(niuniu_tables))
+        hands = every_hand(bool(r.shoe))[: table.num_rows]  # a smaller deck's come first
+        order = rng.permutation(5)  # written in another order
+        ans = checker.answers(np.ascontiguousarray(hands[:, order]))
+        assert "shape" in ans, rules
+        for ours, col in (("has_bull", "has_bull"), ("points", "points")):
+            assert (np.asarray(ans[ours]) == table.column(col)).all(), (rules, ours)
+        category = table.column(f"{r.name}_category")
+        assert (np.asarray(ans["category"]) == category).all(), rules
+        some = rng.integers(0, len(hands), 200)
+        assert [ans["rank"][int(i)] for i in some] == some.tolist(), rules
+
+
 # ---------------------------------------------------------------- the same report
 
 
@@ -679,7 +705,7 @@ def test_packed_answers_kept_between_runs(
     table column read),
     and a stored file altered, or one of another length, is not believed (made again
     from the table): the report is the same each time."""
-    import solver.games.niuniu.verify as nv
+    import solver.games.niuniu.verify_table as nv
     from solver.store.tables import LoadedTable
     from solver.verify import verify_file
 

@@ -120,7 +120,8 @@ class Keys:
 class Gathered:
     """``column[at[i]]``, read one row at a time (``[i]``) for the few rows whose records
     are written, instead of the whole gather; ``column`` may be a function that gives the
-    column, called when a row is first read (a table column read only if needed).
+    column, called when a row is first read (a table column read only if needed), and
+    ``at`` a sequence that works out each index when it is read.
 
     >>> g = Gathered(lambda: np.array([10, 20, 30]), np.array([2, 0]))
     >>> g[0], g[1]
@@ -130,7 +131,7 @@ class Gathered:
     def __init__(
         self,
         column: npt.NDArray[Any] | Callable[[], npt.NDArray[Any]],
-        at: npt.NDArray[np.integer],
+        at: npt.NDArray[np.integer] | Sequence[int],
     ) -> None:
         self.column = column
         self.at = at

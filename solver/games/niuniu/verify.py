@@ -10,7 +10,6 @@ A+2+7 = 10 is a bull, 4+9 = 13, points 3``).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -22,6 +21,7 @@ import pyarrow as pa
 from solver.core.errors import BullError
 from solver.games.niuniu.verify_keys import KeyAnswers, Shapes, special_ish
 from solver.games.niuniu.verify_reasons import WINNERS, hand_record, showdown_record
+from solver.games.niuniu.verify_table import Ranks, bull_masks, packed_answers
 from solver.kit.check import (
     Checked,
     Gathered,
@@ -137,65 +137,6 @@ def _first_at(srt: npt.NDArray[np.uint8], first: npt.NDArray[np.int64]) -> npt.N
     return out
 
 
-def _packed(t: Any, category: str) -> npt.NDArray[np.uint16]:
-    """The answers of table ``t`` packed (uint16) for one gather per hand instead of
-    three: bull | points << 1 | category << 5 (``category``: the rule set's column).
-    Kept for the last two tables in this process and, between runs, in the user's cache
-    (:mod:`~solver.kit.linestore`: named by the table's content digest and the column,
-    its CRC checked when read, else made again): the three columns take 0.1 to 0.2 s to
-    read and check, the stored array about 0.01 s."""
-    from solver.kit import linestore
-
-    key = {"table": t.name, "digest": t.meta.get("digest"), "category": category}
-    memo = json.dumps(key, sort_keys=True)
-    for k, got in _PACKED:
-        if k == memo:
-            return got
-
-    def make() -> dict[str, npt.NDArray[Any]]:
-        has, pts, cat = (t.column("has_bull"), t.column("points"), t.column(category))
-        out = has.astype(np.uint16) | (pts.astype(np.uint16) << 1)
-        out |= cat.astype(np.uint16) << 5
-        return {"packed": out}
-
-    def whole(a: Mapping[str, npt.NDArray[Any]]) -> bool:
-        p = a.get("packed")
-        return p is not None and p.dtype == np.uint16 and len(p) == t.num_rows
-
-    if key["digest"]:  # a table without a digest: nothing names its answers
-        packed = linestore.kept("niuniu-verify-packed", key, whole, make)["packed"]
-    else:
-        packed = make()["packed"]
-    packed.setflags(write=False)
-    _PACKED.insert(0, (memo, packed))
-    del _PACKED[2:]
-    return packed
-
-
-_PACKED: list[tuple[str, npt.NDArray[np.uint16]]] = []
-
-
-def _bull_masks(t: Any) -> npt.NDArray[Any]:
-    """Table ``t``'s ``bull_mask`` column, kept in the user's cache as :func:`_packed`
-    keeps the answers (named by the table's content digest): read from the table, the
-    column took the first chunk with a disagreement 0.08 s, the stored array 0.003 s."""
-    from solver.kit import linestore
-
-    def make() -> dict[str, npt.NDArray[Any]]:
-        return {"bull_mask": np.asarray(t.column("bull_mask"))}
-
-    def whole(a: Mapping[str, npt.NDArray[Any]]) -> bool:
-        m = a.get("bull_mask")
-        return m is not None and m.dtype.kind in "iu" and len(m) == t.num_rows
-
-    key = {"table": t.name, "digest": t.meta.get("digest")}
-    if not key["digest"]:  # a table without a digest: nothing names its column
-        return make()["bull_mask"]
-    got = linestore.kept("niuniu-verify-bull-mask", key, whole, make)["bull_mask"]
-    got.setflags(write=False)
-    return got
-
-
 def _nn_labels() -> dict[str, int]:
     from solver.games.niuniu.rules import Category
 
@@ -256,14 +197,14 @@ class NiuNiuChecker:
 
             t = rules_table(self.rules, self.tables)
             self._loaded = t
-            self._cols = {"packed": _packed(t, f"{self.rules.name}_category")}
+            self._cols = {"packed": packed_answers(t, f"{self.rules.name}_category")}
         return self._cols
 
     def _bull_masks(self) -> npt.NDArray[Any]:
         """The table's ``bull_mask`` column, read when a record first needs it."""
         self._table()
         if self._masks is None:
-            self._masks = _bull_masks(self._loaded)
+            self._masks = bull_masks(self._loaded)
         return self._masks
 
     def answers(
@@ -280,7 +221,14 @@ class NiuNiuChecker:
         if srt is None:
             srt = np.stack(sort_columns([cards[:, i] for i in range(5)]), axis=1)
         cols = self._table()
-        if ranks is not None:
+        by = self._shapes() if ranks is None and not self.rules.categories else None
+        shape = None
+        rows: npt.NDArray[np.integer] | Sequence[int] | None = ranks
+        if by is not None:  # a preset's answers are its hand's shape's (verify_keys)
+            shape = by.shape_of(np.zeros(0, dtype=np.int64), srt)
+            packed = by.table()["packed"][shape]
+            rows = Ranks(srt, bool(self.rules.shoe))
+        elif ranks is not None:
             packed = cols["packed"][ranks]
         elif self.rules.shoe:  # a hand may repeat a card: the dense multiset rank
             from solver.core.indexing import multiset_rank_array
@@ -291,15 +239,19 @@ class NiuNiuChecker:
             packed, ranks = batch_lookup(
                 srt, [cols["packed"]], check=False, with_rank=True, presorted=True
             )
-        assert ranks is not None
+        if rows is None:
+            rows = ranks
+        assert rows is not None
         out: dict[str, Any] = {
             "has_bull": (packed & 1).astype(bool),
             "points": (packed >> 1) & 15,
             "category": packed >> 5,
         }
-        out["bull_mask"] = Gathered(self._bull_masks, ranks)
+        out["bull_mask"] = Gathered(self._bull_masks, rows)
         out["sorted"] = srt
-        out["rank"] = ranks
+        out["rank"] = rows
+        if shape is not None:
+            out["shape"] = shape
         return out
 
     def _deck(self, hands: Any, kind: str) -> tuple[Mask, dict[int, str]]:
@@ -476,7 +428,9 @@ class NiuNiuChecker:
             return niuniu_hand_answers(cards if every else cards[sel], self.rules, variant, known)
 
         by = None if virtual else self._shapes()
-        shape = None if by is None else by.shape_of(np.asarray(ans["rank"]), srt)
+        shape = None if by is None else ans.get("shape")
+        if by is not None and shape is None:
+            shape = by.shape_of(np.asarray(ans["rank"]), srt)
         if by is not None and shape is not None and by.shaped:
             interesting = by.special[shape]
         else:
