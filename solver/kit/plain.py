@@ -154,20 +154,34 @@ def _plain_part(
     ok[:] = read
 
 
-def _pip_table() -> npt.NDArray[np.int8]:
-    """Two pip bytes (``a << 8 | b``, ``1``..``6`` either order) → the tile type, in
-    :data:`solver.core.tiles.TILE_TYPES` order; -1 for any other pair of bytes."""
-    out = np.full(1 << 16, -1, dtype=np.int8)
-    t = 0
-    for hi in range(1, 7):
-        for lo in range(1, hi + 1):
-            a, b = ord(str(hi)), ord(str(lo))
-            out[a << 8 | b] = out[b << 8 | a] = t
-            t += 1
-    return out
+def _tile_type(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Two pip bytes ``1``..``6`` (either order) → the tile type, in
+    :data:`solver.core.tiles.TILE_TYPES` order (the higher pip's triangle number plus the
+    lower: ``[1:1]`` 0, ``[2:1]`` 1, ``[2:2]`` 2 …), one byte each, with no table; any
+    other byte gives a value that :func:`_pips_ok` rejects. ``a`` is overwritten.
+
+    >>> from solver.core.tiles import TILE_TYPES
+    >>> hi = np.array([ord(str(h)) for h, _ in TILE_TYPES], dtype=np.uint8)
+    >>> lo = np.array([ord(str(l)) for _, l in TILE_TYPES], dtype=np.uint8)
+    >>> _tile_type(lo.copy(), hi).tolist() == list(range(21)) == _tile_type(hi, lo).tolist()
+    True
+    """
+    a -= np.uint8(49)  # pips 1..6 as 0..5 (a byte below "1" wraps past 5)
+    low = b - np.uint8(49)
+    big = np.maximum(a, low)
+    np.minimum(a, low, out=low)
+    a[...] = big + np.uint8(1)
+    a *= big
+    a >>= 1
+    a += low
+    return a
 
 
-_PIPS = _pip_table()
+def _pips_ok(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Whether both bytes are pips ``1``..``6``."""
+    ok: npt.NDArray[np.bool_] = (a - np.uint8(49)) < 6
+    ok &= (b - np.uint8(49)) < 6
+    return ok
 
 
 def plain_tiles(
@@ -230,11 +244,8 @@ def _tiles_part(
                 good &= b[at + 4] == 93
                 if gap and j < k - 1:
                     good &= b[at + 5] == 32
-                pips = b[at + 1].astype(np.intp)
-                pips <<= 8
-                pips |= b[at + 3]
-                np.take(_PIPS, pips, out=got[j])
-                good &= got[j] >= 0
+                good &= _pips_ok(b[at + 1], b[at + 3])
+                got[j] = _tile_type(b[at + 1], b[at + 3]).view(np.int8)  # b: a copy, ours
             got = got.T
             if len(rows) == n and good.all():  # every row, all read
                 types[:, :k] = got
