@@ -215,7 +215,8 @@ class NiuNiuChecker:
     ) -> dict[str, npt.NDArray[Any]]:
         """Our ``has_bull``, ``points`` and ``category`` for hands (n, 5) in input order,
         with the ``sorted`` cards, their ``rank`` in the table and the ``bull_mask``
-        (read on demand); ``ranks``: the ranks, if known."""
+        (read on demand); ``ranks``: the ranks, if known. A preset's answers are read
+        by the hands' ``shape`` (given too), and a rank worked out when it is read."""
         from solver.core.indexing import batch_lookup, sort_columns
 
         if srt is None:
@@ -223,11 +224,11 @@ class NiuNiuChecker:
         cols = self._table()
         by = self._shapes() if ranks is None and not self.rules.categories else None
         shape = None
-        rows: npt.NDArray[np.integer] | Sequence[int] | None = ranks
+        rank: npt.NDArray[np.integer] | Sequence[int] | None = ranks
         if by is not None:  # a preset's answers are its hand's shape's (verify_keys)
-            shape = by.shape_of(np.zeros(0, dtype=np.int64), srt)
+            shape = by.shape_of(None, srt)
             packed = by.table()["packed"][shape]
-            rows = Ranks(srt, bool(self.rules.shoe))
+            rank = Ranks(srt, bool(self.rules.shoe))
         elif ranks is not None:
             packed = cols["packed"][ranks]
         elif self.rules.shoe:  # a hand may repeat a card: the dense multiset rank
@@ -239,17 +240,17 @@ class NiuNiuChecker:
             packed, ranks = batch_lookup(
                 srt, [cols["packed"]], check=False, with_rank=True, presorted=True
             )
-        if rows is None:
-            rows = ranks
-        assert rows is not None
+        if rank is None:
+            rank = ranks
+        assert rank is not None
         out: dict[str, Any] = {
             "has_bull": (packed & 1).astype(bool),
             "points": (packed >> 1) & 15,
             "category": packed >> 5,
         }
-        out["bull_mask"] = Gathered(self._bull_masks, rows)
+        out["bull_mask"] = Gathered(self._bull_masks, rank)
         out["sorted"] = srt
-        out["rank"] = rows
+        out["rank"] = rank
         if shape is not None:
             out["shape"] = shape
         return out

@@ -191,10 +191,13 @@ class Shapes:
         return {"packed": self._packed}
 
     def shape_of(
-        self, rank: npt.NDArray[np.integer], srt: npt.NDArray[np.uint8]
+        self, rank: npt.NDArray[np.integer] | None, srt: npt.NDArray[np.uint8]
     ) -> npt.NDArray[np.int64]:
-        """The shapes of the hands ``srt`` (sorted), of ``rank`` in the table."""
+        """The shapes of the hands ``srt`` (sorted), of ``rank`` in the table (read only
+        by the rule language's shapes: a preset's are read from the cards)."""
         if not self.shaped:
+            if rank is None:
+                raise ValueError("a hand of the rule language is shaped by its rank")
             return rank.astype(np.int64)
         return self._dense[shape_codes(srt)].astype(np.int64)
 
