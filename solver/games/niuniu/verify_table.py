@@ -55,15 +55,21 @@ _PACKED: list[tuple[str, npt.NDArray[np.uint16]]] = []
 
 class Ranks(Sequence[int]):
     """The ranks in the table of sorted hands (the colex rank of a set, the dense rank
-    of a shoe's multiset), worked out a row at a time as they are read: a preset's
-    answers come by shape, and only the rows whose records are written read a rank.
+    of a shoe's multiset), worked out as they are read: a preset's answers come by
+    shape, and only the rows whose records are written read a rank — a row at a time
+    in Python while they are few (1.5 µs each), all at once from the
+    :data:`ONE_BY_ONE`-th on (a file whose rows mostly disagree).
 
     >>> Ranks(np.array([[0, 1, 2, 3, 4], [47, 48, 49, 50, 51]], dtype=np.uint8), False)[1]
     2598959
     """
 
+    ONE_BY_ONE = 256
+
     def __init__(self, srt: npt.NDArray[np.uint8], shoe: bool) -> None:
         self.srt, self.shoe = srt, shoe
+        self._asked = 0
+        self._all: npt.NDArray[np.int32] | None = None
 
     def __len__(self) -> int:
         return len(self.srt)
@@ -71,10 +77,14 @@ class Ranks(Sequence[int]):
     def __getitem__(self, i: Any) -> Any:
         from solver.core.indexing import colex_rank, colex_rank_array, multiset_rank_array
 
-        if isinstance(i, slice):
+        if self._all is None and (isinstance(i, slice) or self._asked >= self.ONE_BY_ONE):
             ranked = multiset_rank_array if self.shoe else colex_rank_array
-            return ranked(self.srt[i], presorted=True).tolist()
-        cards = self.srt[i].tolist()  # one row: in Python (a record's, 1 µs)
+            self._all = ranked(self.srt, presorted=True)
+        if self._all is not None:
+            got = self._all[i]
+            return got.tolist() if isinstance(i, slice) else int(got)
+        self._asked += 1
+        cards = self.srt[i].tolist()
         if self.shoe:  # a multiset's dense rank: the colex rank of its ids spread apart
             cards = [c + j for j, c in enumerate(cards)]
         return colex_rank(cards)
