@@ -777,3 +777,45 @@ def test_written_orders_kept_between_runs(tmp_path: Path, monkeypatch: pytest.Mo
     data[len(data) // 3] ^= 0x55
     stored.write_bytes(bytes(data))
     assert (fresh()._class == made._class).all() and len(made_calls) == 2
+
+
+def test_tau_ngau_shapes_kept_between_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tau Ngau's shapes and our answers for each are kept in the user's cache, named by
+    the rule set's content: read back, they are the made ones; another rule set's are
+    its own; a stored file altered is not believed (made again)."""
+    import solver.games.taungau.verify_shapes as vs
+    from solver.games.taungau.rules import load_rules
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    made_calls: list[str] = []
+    real = vs.Shapes._make.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: Any, rules: Any) -> Any:
+        made_calls.append(rules.name)
+        return real(cls, rules)
+
+    monkeypatch.setattr(vs.Shapes, "_make", classmethod(counted))
+
+    def fresh(name: str) -> Any:
+        vs._MADE.clear()  # a new process
+        return vs.Shapes.of(load_rules(name))
+
+    def same(a: Any, b: Any) -> bool:
+        fields = ("hands", "index", "digit", "exists", "interesting")
+        arrays = [(getattr(a, f), getattr(b, f)) for f in fields]
+        arrays += [(a.answers[k], b.answers[k]) for k in b.answers]
+        return set(a.answers) == set(b.answers) and all(
+            x.dtype == y.dtype and x.shape == y.shape and (x == y).all() for x, y in arrays
+        )
+
+    first, again = fresh("macau"), fresh("macau")
+    assert made_calls == ["macau"] and same(again, first)
+    assert same(first, real(vs.Shapes, load_rules("macau")))
+    pagat = fresh("pagat")
+    assert made_calls == ["macau", "pagat"]
+    assert (pagat.answers["points"] != first.answers["points"]).any()  # its own answers
+    for stored in (tmp_path / "cache").rglob("taungau-verify-shapes-*.npz"):
+        data = bytearray(stored.read_bytes())
+        data[len(data) // 3] ^= 0x55
+        stored.write_bytes(bytes(data))
+    assert same(fresh("macau"), first) and made_calls == ["macau", "pagat", "macau"]
