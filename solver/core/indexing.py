@@ -126,6 +126,8 @@ def colex_rank_array(hands: npt.ArrayLike, *, presorted: bool = False) -> npt.ND
     cols = [arr[:, i] for i in range(k)]
     if not presorted:
         cols = sort_columns(cols)
+    if k == 5 and arr.dtype == np.uint8 and len(arr) and int(arr.max()) < 52:
+        return _rank5(cols)  # two gathers instead of five (cards, tiles)
     rank: npt.NDArray[np.int32] = _BINOM_COLS32[1][cols[0]]
     for i in range(1, k):
         rank += _BINOM_COLS32[i + 1][cols[i]]
@@ -222,6 +224,22 @@ def _rank5_tables() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
         t234 = b5[:, None, None] + b4[None, :, None] + b3[None, None, :]
         _PAIR_TABLES.extend([t01, t234.astype(np.int32).ravel()])
     return _PAIR_TABLES[0], _PAIR_TABLES[1]
+
+
+def _rank5(c: Sequence[npt.NDArray[np.integer]]) -> npt.NDArray[np.int32]:
+    """The colex ranks of sorted 5-subsets of range(52), given as five columns."""
+    t01, t234 = _rank5_tables()
+    i01 = c[1].astype(np.uint16)
+    i01 *= 52
+    i01 += c[0]
+    i234 = c[4].astype(np.int32)
+    i234 *= 52
+    i234 += c[3]
+    i234 *= 52
+    i234 += c[2]
+    rank = t01[i01]
+    rank += t234[i234]
+    return rank
 
 
 def item_ids(
@@ -335,7 +353,6 @@ def batch_lookup(
         arr = np.asarray(hands)
         if arr.ndim != 2 or arr.shape[1] != 5:
             raise ValueError(f"hands must have shape (n, 5), got {arr.shape}")
-    t01, t234 = _rank5_tables()
     cols_t = np.ascontiguousarray(arr.T, dtype=np.uint8)
     n = arr.shape[0]
     outs = [np.empty(n, dtype=c.dtype) for c in columns]
@@ -348,16 +365,7 @@ def batch_lookup(
             dup = (c[0] == c[1]) | (c[1] == c[2]) | (c[2] == c[3]) | (c[3] == c[4])
             if dup.any():
                 raise ValueError(f"row {start + int(np.flatnonzero(dup)[0])} repeats a card")
-        i01 = c[1].astype(np.uint16)
-        i01 *= 52
-        i01 += c[0]
-        i234 = c[4].astype(np.int32)
-        i234 *= 52
-        i234 += c[3]
-        i234 *= 52
-        i234 += c[2]
-        rank = t01[i01]
-        rank += t234[i234]
+        rank = _rank5(c)
         for col, out in zip(columns, outs, strict=True):
             np.take(col, rank, out=out[start : start + _CHUNK])
         if ranks is not None:

@@ -74,15 +74,17 @@ _GATHER = 4096
 """Rows from which a variant's hand analysis is gathered from every shape's."""
 
 
-def _order_code(order: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
-    """Orders written (n, 5) in base 5 (``order @ _BASE5``), a column at a time.
+def _order_code(order: npt.NDArray[np.integer]) -> npt.NDArray[np.int16]:
+    """Orders written (n, 5) in base 5 (``order @ _BASE5``, below 5 ** 5: 16 bits), a
+    column at a time.
 
     >>> _order_code(np.array([[0, 1, 2, 3, 4], [4, 3, 2, 1, 0]], dtype=np.int8)).tolist()
     [2930, 194]
     """
-    code = np.zeros(len(order), dtype=np.int64)
+    code = np.zeros(len(order), dtype=np.int16)
     for j in range(order.shape[1] - 1, -1, -1):
-        code = code * 5 + order[:, j]
+        code *= 5
+        code += order[:, j]
     return code
 
 
