@@ -195,8 +195,8 @@ def test_pokdeng_rows_counted_vectorised_as_their_records() -> None:
 
 
 def test_taungau_rows_counted_vectorised_as_their_records() -> None:
-    """Tau Ngau's checker counts showdown rows (agreeing, and disagreeing with their
-    wrong claims) and agreeing hand rows by atom set exactly as its records read."""
+    """Tau Ngau's checker counts showdown and hand rows (agreeing, and disagreeing with
+    their wrong claims) by atom set exactly as its records read."""
     from solver.core.tiles import hand_names
     from solver.verify import make_checker
 
@@ -224,6 +224,22 @@ def test_taungau_rows_counted_vectorised_as_their_records() -> None:
     hands = checker.check_hands({"hand": pa.array(player), "has_bull": some([True] * 1_500)})
     ok = np.flatnonzero(~hands.disagree)
     assert hands.record.atom_counts(ok) == count_atoms(hands.record(int(i)) for i in ok)
+    # disagreeing hand rows too, with their wrong claims: a bull or values claimed wrong
+    # are counted from the records, the rest vectorised
+    n = len(player)
+    points = [str(p) if p < 11 else "none" for p in rng.integers(0, 12, n).tolist()]
+    bull = ["none" if k % 4 else "".join(hand_names(d[:3])) for k, d in enumerate(deals)]
+    values = rng.choice(["", "[2:1]=6", "[4:2]=3 [2:1]=3"], n).tolist()
+    for cols in (
+        {"has_bull": some(rng.random(n) < 0.7), "points": some(points)},
+        {"has_bull": some(rng.random(n) < 0.7), "points": some(points), "bull": some(bull)},
+        {"points": some(points), "values": some(values)},
+    ):
+        hands = checker.check_hands({"hand": pa.array(player), **cols})
+        dis, ok = np.flatnonzero(hands.disagree), np.flatnonzero(~hands.disagree)
+        assert len(dis) > 300, list(cols)
+        assert hands.record.lost_counts(dis) == count_atoms(hands.record(int(i)) for i in dis)
+        assert hands.record.atom_counts(ok) == count_atoms(hands.record(int(i)) for i in ok)
 
 
 def test_rows_left_to_a_cause_contradicting_more_are_learned(

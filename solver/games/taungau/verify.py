@@ -11,6 +11,7 @@ reveal order; the two hands share one tile set.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -22,10 +23,14 @@ import pyarrow.compute as pc
 from solver.core.errors import BullError
 from solver.core.indexing import colex_rank_array
 from solver.games.taungau.verify_keys import FirstWritten, WrittenOrders
-from solver.games.taungau.verify_shapes import Shapes, tile_atom_counts, type_of_tile
+from solver.games.taungau.verify_shapes import (
+    Shapes,
+    hand_lost_counts,
+    tile_atom_counts,
+    type_of_tile,
+)
 from solver.games.taungau.verify_values import parse_values
 from solver.kit.check import (
-    AgreeingAtoms,
     Checked,
     Gathered,
     Keys,
@@ -44,7 +49,7 @@ from solver.kit.check import (
     showdown_claims,
     variant_agreement,
 )
-from solver.kit.learn import showdown_claim_codes
+from solver.kit.learn import atoms, showdown_claim_codes
 from solver.kit.parse import (
     PAD,
     TILE_COPIES,
@@ -291,12 +296,19 @@ class TauNgauChecker:
         interesting = shapes.interesting[at]
 
         def record(i: int) -> dict[str, Any]:
-            return self._hand_record(i, tiles, ans, cv, stated, base_agree, kinds, bull_ids)
+            return self._hand_record(i, tiles, at, ans, cv, stated, base_agree, kinds, bull_ids)
 
-        def atom_counts(sel: npt.NDArray[np.int64]) -> Any:
-            """Agreeing rows counted by the atom set of their records (the hand's shape:
-            a [2:1], a [4:2], two tiles of a type), vectorised."""
-            return tile_atom_counts(tiles[sel])
+        def atom_counts(sel: npt.NDArray[np.int64], lost: bool = False) -> Any:
+            """Rows counted by the atom set of their records (the hand's shape: a [2:1],
+            a [4:2], two tiles of a type; and a disagreeing row's wrong claims),
+            vectorised but for a wrong bull or values (their records, one by one)."""
+            if not lost:
+                return tile_atom_counts(tiles[sel])
+            wrong = {f: stated[f][sel] & ~base_agree[f][sel] for f in stated}
+            said: dict[str, Any] = {f: cv[f][sel] for f in ("has_bull", "points") if f in cv}
+            ours = {f: np.asarray(ans[f])[sel] for f in ("has_bull", "points")}
+            got, done = hand_lost_counts(tiles[sel], wrong, said, ours, _TN_LABEL_NONE)
+            return got + Counter(atoms(record(int(i))) for i in sel[~done].tolist())
 
         keys = None
         if key is not None:  # a row's key: its shape and written order (a bull, values: none)
@@ -316,7 +328,7 @@ class TauNgauChecker:
             base_agree,
             kinds,
             variant_agreement(answers, agree, stated),
-            AgreeingAtoms(record, atom_counts),
+            LostAtoms(record, atom_counts),
             interesting,
             keys,
             cv,
@@ -345,10 +357,22 @@ class TauNgauChecker:
     def _show_points(self, p: int) -> str:
         return "no score (no bull)" if p == _TN_LABEL_NONE else str(p)
 
+    def _plays(self) -> Any:
+        """The best play of every shape (:func:`~solver.games.taungau.hands.best_plays`),
+        which a record reads by its shape: made once per rule set's shapes."""
+        from solver.games.taungau.hands import analyse, best_plays
+
+        shapes = self._shapes()
+        key = f"plays {self.rules.name}"
+        if key not in shapes.made:
+            shapes.made[key] = best_plays(analyse(shapes.hands), self.rules)
+        return shapes.made[key]
+
     def _hand_record(
         self,
         i: int,
         tiles: npt.NDArray[np.uint8],
+        at: npt.NDArray[np.int64],
         ans: Mapping[str, npt.NDArray[Any]],
         cv: Mapping[str, Any],
         stated: Mapping[str, npt.NDArray[np.bool_]],
@@ -357,19 +381,18 @@ class TauNgauChecker:
         bull_ids: npt.NDArray[np.uint8] | None,
     ) -> dict[str, Any]:
         from solver.core.tiles import TILE_NAMES, hand_names
-        from solver.games.taungau.hands import WILD_TILES, analyse, best_plays
+        from solver.games.taungau.hands import WILD_TILES
 
-        h = tiles[i : i + 1]
-        play = best_plays(analyse(h), self.rules)
+        play = self._plays()  # the row's shape's: the same sorted tiles
         has = bool(ans["has_bull"][i])
         best = int(ans["points"][i])
-        mask = int(play.bull_mask[0])
-        tl = [int(t) for t in h[0]]
+        mask = int(play.bull_mask[at[i]])
+        tl = [int(t) for t in tiles[i]]
         bull = [tl[p] for p in range(5) if mask >> p & 1]
         rest = [tl[p] for p in range(5) if not mask >> p & 1]
         values = (
             {
-                TILE_NAMES[w]: 6 if int(play.values[0]) >> b & 1 else 3
+                TILE_NAMES[w]: 6 if int(play.values[at[i]]) >> b & 1 else 3
                 for b, w in enumerate(WILD_TILES)
                 if w in tl
             }

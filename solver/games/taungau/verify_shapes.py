@@ -6,7 +6,7 @@ answers for each, and each shape's analysis, which a row reads by its shape.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -17,7 +17,7 @@ import numpy.typing as npt
 from solver.kit.learn import Extra, join_extras, split_extras
 from solver.kit.parse import TILE_FIRST
 
-__all__ = ["Shapes", "tile_atom_counts", "type_of_tile"]
+__all__ = ["Shapes", "hand_lost_counts", "tile_atom_counts", "type_of_tile"]
 
 
 @cache
@@ -193,3 +193,47 @@ def tile_atom_counts(
             got += ["hands of 5 tiles", *shape]
         out[frozenset(got)] += n
     return out
+
+
+def hand_lost_counts(
+    tiles: npt.NDArray[np.uint8],
+    wrong: Mapping[str, npt.NDArray[np.bool_]],
+    claimed: Mapping[str, npt.NDArray[Any]],
+    correct: Mapping[str, npt.NDArray[Any]],
+    none: int,
+) -> tuple[Counter[frozenset[str]], npt.NDArray[np.bool_]]:
+    """Disagreeing hand rows (sorted ``tiles``) counted by the atom set of their
+    records, vectorised, for the rows whose wrong claims are ``has_bull`` and ``points``
+    alone (``wrong``: per field, the rows that state it wrong; ``claimed`` and ``correct``
+    their values, ``none`` the points of no bull, which a record shows as ``None``); and
+    which rows those are (the others' records are counted one by one).
+
+    >>> from solver.core.tiles import parse_hand
+    >>> t = np.sort(np.array([parse_hand("[2:1][6:6][6:6][1:1][5:5]")] * 2, dtype=np.uint8))
+    >>> got, done = hand_lost_counts(t, {"points": np.array([True, True])},
+    ...     {"points": np.array([3, -1])}, {"points": np.array([5, 5])}, -1)
+    >>> sorted(sorted(k) for k in got), done.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    ([['claimed points 3, correct 5', 'hands of 5 tiles', 'holding [2:1]',
+       'holding a pair of tiles'],
+      ['claimed points None, correct 5', 'hands of 5 tiles', 'holding [2:1]',
+       'holding a pair of tiles']], [True, True])
+    """
+    from solver.kit.learn import claim_codes
+
+    done = np.ones(len(tiles), dtype=bool)
+    for f in wrong:
+        if f not in ("has_bull", "points"):
+            done &= ~wrong[f]
+
+    def words(p: npt.NDArray[Any]) -> npt.NDArray[np.str_]:
+        return np.where(p == none, "None", np.asarray(p).astype(np.int64).astype(str))
+
+    extras: list[Extra] = []
+    if "has_bull" in wrong:
+        got, want = (np.asarray(x["has_bull"]).astype(bool) for x in (claimed, correct))
+        extras.append(claim_codes("has_bull", wrong["has_bull"] & done, got, want))
+    if "points" in wrong:
+        got, want = (words(np.asarray(x["points"])) for x in (claimed, correct))
+        extras.append(claim_codes("points", wrong["points"] & done, got, want))
+    keep = [(c[done], n) for c, n in extras]
+    return tile_atom_counts(tiles[done], extras=keep), done
