@@ -117,6 +117,7 @@ class TauNgauChecker:
         self._decisions: dict[Any, npt.NDArray[np.uint8]] = {}
         self._every: Shapes | None = None
         self._first: FirstWritten | None = None
+        self._scores: dict[int, list[int]] = {}
 
     def prepare(self) -> None:
         """Nothing to preload: hands are analysed directly, their shapes made when the
@@ -357,6 +358,14 @@ class TauNgauChecker:
     def _show_points(self, p: int) -> str:
         return "no score (no bull)" if p == _TN_LABEL_NONE else str(p)
 
+    def _reachable(self, mask: int) -> list[int]:
+        """The scores a mask of reachable last digits stands for, sorted (kept per mask)."""
+        got = self._scores.get(mask)
+        if got is None:
+            got = sorted(self.rules.score(d) for d in range(10) if mask >> d & 1)
+            self._scores[mask] = got
+        return list(got)
+
     def _plays(self) -> Any:
         """The best play of every shape (:func:`~solver.games.taungau.hands.best_plays`),
         which a record reads by its shape: made once per rule set's shapes."""
@@ -380,8 +389,11 @@ class TauNgauChecker:
         kinds: Mapping[str, Mapping[str, npt.NDArray[np.bool_]]],
         bull_ids: npt.NDArray[np.uint8] | None,
     ) -> dict[str, Any]:
-        from solver.core.tiles import TILE_NAMES, hand_names
+        from solver.core.tiles import TILE_NAMES
         from solver.games.taungau.hands import WILD_TILES
+
+        def hand_names(ids: list[int]) -> list[str]:  # ids read from the tables: valid
+            return [TILE_NAMES[t] for t in sorted(ids)]
 
         play = self._plays()  # the row's shape's: the same sorted tiles
         has = bool(ans["has_bull"][i])
@@ -399,7 +411,7 @@ class TauNgauChecker:
             if has
             else None
         )
-        reach = sorted(self.rules.score(d) for d in range(10) if int(ans["reach"][i]) >> d & 1)
+        reach = self._reachable(int(ans["reach"][i]))
         correct = {
             "has_bull": has,
             "points": None if best == _TN_LABEL_NONE else best,
