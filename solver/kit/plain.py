@@ -154,34 +154,25 @@ def _plain_part(
     ok[:] = read
 
 
-def _tile_type(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """Two pip bytes ``1``..``6`` (either order) → the tile type, in
+def _tile_type(hi: npt.NDArray[np.uint8], lo: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Two pips as 0..5 (``1``..``6`` less ``"1"``, either order) → the tile type, in
     :data:`solver.core.tiles.TILE_TYPES` order (the higher pip's triangle number plus the
-    lower: ``[1:1]`` 0, ``[2:1]`` 1, ``[2:2]`` 2 …), one byte each, with no table; any
-    other byte gives a value that :func:`_pips_ok` rejects. ``a`` is overwritten.
+    lower: ``[1:1]`` 0, ``[2:1]`` 1, ``[2:2]`` 2 …), one byte each, with no table. ``hi``
+    is overwritten.
 
     >>> from solver.core.tiles import TILE_TYPES
-    >>> hi = np.array([ord(str(h)) for h, _ in TILE_TYPES], dtype=np.uint8)
-    >>> lo = np.array([ord(str(l)) for _, l in TILE_TYPES], dtype=np.uint8)
+    >>> hi = np.array([h - 1 for h, _ in TILE_TYPES], dtype=np.uint8)
+    >>> lo = np.array([l - 1 for _, l in TILE_TYPES], dtype=np.uint8)
     >>> _tile_type(lo.copy(), hi).tolist() == list(range(21)) == _tile_type(hi, lo).tolist()
     True
     """
-    a -= np.uint8(49)  # pips 1..6 as 0..5 (a byte below "1" wraps past 5)
-    low = b - np.uint8(49)
-    big = np.maximum(a, low)
-    np.minimum(a, low, out=low)
-    a[...] = big + np.uint8(1)
-    a *= big
-    a >>= 1
-    a += low
-    return a
-
-
-def _pips_ok(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
-    """Whether both bytes are pips ``1``..``6``."""
-    ok: npt.NDArray[np.bool_] = (a - np.uint8(49)) < 6
-    ok &= (b - np.uint8(49)) < 6
-    return ok
+    big = np.maximum(hi, lo)
+    low = np.minimum(hi, lo)
+    hi[...] = big + np.uint8(1)
+    hi *= big
+    hi >>= 1
+    hi += low
+    return hi
 
 
 def plain_tiles(
@@ -244,8 +235,11 @@ def _tiles_part(
                 good &= b[at + 4] == 93
                 if gap and j < k - 1:
                     good &= b[at + 5] == 32
-                good &= _pips_ok(b[at + 1], b[at + 3])
-                got[j] = _tile_type(b[at + 1], b[at + 3]).view(np.int8)  # b: a copy, ours
+                hi = b[at + 1] - np.uint8(49)  # pips 1..6 as 0..5 (a byte below "1" wraps)
+                lo = b[at + 3] - np.uint8(49)
+                good &= hi < 6
+                good &= lo < 6
+                got[j] = _tile_type(hi, lo).view(np.int8)
             got = got.T
             if len(rows) == n and good.all():  # every row, all read
                 types[:, :k] = got
