@@ -6,7 +6,7 @@ in the user's cache (:mod:`~solver.kit.linestore`) where a table's digest names 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,8 +22,6 @@ def packed_answers(t: Any, category: str) -> npt.NDArray[np.uint16]:
     (:mod:`~solver.kit.linestore`: named by the table's content digest and the column,
     its CRC checked when read, else made again): the three columns take 0.1 to 0.2 s to
     read and check, the stored array about 0.01 s."""
-    from solver.kit import linestore
-
     key = {"table": t.name, "digest": t.meta.get("digest"), "category": category}
     memo = json.dumps(key, sort_keys=True)
     for k, got in _PACKED:
@@ -40,11 +38,7 @@ def packed_answers(t: Any, category: str) -> npt.NDArray[np.uint16]:
         p = a.get("packed")
         return p is not None and p.dtype == np.uint16 and len(p) == t.num_rows
 
-    if key["digest"]:  # a table without a digest: nothing names its answers
-        packed = linestore.kept("niuniu-verify-packed", key, whole, make)["packed"]
-    else:
-        packed = make()["packed"]
-    packed.setflags(write=False)
+    packed = _kept(t, "niuniu-verify-packed", {"category": category}, whole, make)["packed"]
     _PACKED.insert(0, (memo, packed))
     del _PACKED[2:]
     return packed
@@ -75,7 +69,12 @@ class Ranks(Sequence[int]):
         return len(self.srt)
 
     def __getitem__(self, i: Any) -> Any:
-        from solver.core.indexing import colex_rank, colex_rank_array, multiset_rank_array
+        from solver.core.indexing import (
+            colex_rank,
+            colex_rank_array,
+            multiset_rank,
+            multiset_rank_array,
+        )
 
         if self._all is None and (isinstance(i, slice) or self._asked >= self.ONE_BY_ONE):
             ranked = multiset_rank_array if self.shoe else colex_rank_array
@@ -85,16 +84,13 @@ class Ranks(Sequence[int]):
             return got.tolist() if isinstance(i, slice) else int(got)
         self._asked += 1
         cards = self.srt[i].tolist()
-        if self.shoe:  # a multiset's dense rank: the colex rank of its ids spread apart
-            cards = [c + j for j, c in enumerate(cards)]
-        return colex_rank(cards)
+        return multiset_rank(cards) if self.shoe else colex_rank(cards)
 
 
 def bull_masks(t: Any) -> npt.NDArray[Any]:
     """Table ``t``'s ``bull_mask`` column, kept in the user's cache as :func:`packed_answers`
     keeps the answers (named by the table's content digest): read from the table, the
     column took the first chunk with a disagreement 0.08 s, the stored array 0.003 s."""
-    from solver.kit import linestore
 
     def make() -> dict[str, npt.NDArray[Any]]:
         return {"bull_mask": np.asarray(t.column("bull_mask"))}
@@ -103,9 +99,27 @@ def bull_masks(t: Any) -> npt.NDArray[Any]:
         m = a.get("bull_mask")
         return m is not None and m.dtype.kind in "iu" and len(m) == t.num_rows
 
-    key = {"table": t.name, "digest": t.meta.get("digest")}
-    if not key["digest"]:  # a table without a digest: nothing names its column
-        return make()["bull_mask"]
-    got = linestore.kept("niuniu-verify-bull-mask", key, whole, make)["bull_mask"]
-    got.setflags(write=False)
+    return _kept(t, "niuniu-verify-bull-mask", {}, whole, make)["bull_mask"]
+
+
+def _kept(
+    t: Any,
+    kind: str,
+    key: Mapping[str, Any],
+    whole: Callable[[Mapping[str, npt.NDArray[Any]]], bool],
+    make: Callable[[], dict[str, npt.NDArray[Any]]],
+) -> dict[str, npt.NDArray[Any]]:
+    """``make()``'s arrays of table ``t``, read-only, kept in the user's cache under
+    ``kind`` (:func:`~solver.kit.linestore.kept`) named by the table's content digest and
+    ``key``; made each time for a table without a digest (nothing names its arrays)."""
+    from solver.kit import linestore
+
+    digest = t.meta.get("digest")
+    got = (
+        make()
+        if not digest
+        else linestore.kept(kind, {"table": t.name, "digest": digest, **key}, whole, make)
+    )
+    for a in got.values():
+        a.setflags(write=False)
     return got
