@@ -369,13 +369,13 @@ class TauNgauChecker:
     def _plays(self) -> Any:
         """The best play of every shape (:func:`~solver.games.taungau.hands.best_plays`),
         which a record reads by its shape: made once per rule set's shapes."""
-        from solver.games.taungau.hands import analyse, best_plays
+        from solver.games.taungau.hands import best_plays
 
-        shapes = self._shapes()
-        key = f"plays {self.rules.name}"
-        if key not in shapes.made:
-            shapes.made[key] = best_plays(analyse(shapes.hands), self.rules)
-        return shapes.made[key]
+        shapes = self._shapes()  # (one rule set's: its plays are kept with them)
+        if "plays" not in shapes.made:
+            every = shapes.analysis(np.arange(len(shapes.hands)))
+            shapes.made["plays"] = best_plays(every, self.rules)
+        return shapes.made["plays"]
 
     def _hand_record(
         self,
