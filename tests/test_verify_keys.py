@@ -697,6 +697,13 @@ def test_labels_kept_as_dictionaries_read_as_decoded(
     assert data["malformed"] > 50 and data["disagree"] > 100
 
 
+def _spoil(path: Path, part: int, bits: int) -> None:
+    """Flip ``bits`` of the byte a ``part``-th of the way into a stored file."""
+    data = bytearray(path.read_bytes())
+    data[len(data) // part] ^= bits
+    path.write_bytes(bytes(data))
+
+
 def test_packed_answers_kept_between_runs(
     tmp_path: Path, niuniu_tables: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -732,15 +739,11 @@ def test_packed_answers_kept_between_runs(
     assert len(stored) == 1
     assert len(list((tmp_path / "cache").rglob("niuniu-verify-bull-mask-*.npz"))) == 1
     assert run() == first and not read  # the answers and the bull masks from the cache
-    data = bytearray(stored[0].read_bytes())
-    data[len(data) // 2] ^= 0xFF  # a byte of the packed answers
-    stored[0].write_bytes(bytes(data))
+    _spoil(stored[0], 2, 0xFF)  # a byte of the packed answers
     assert run() == first and "has_bull" in read
     assert run() == first and "has_bull" not in read  # written again, whole
     masks = next((tmp_path / "cache").rglob("niuniu-verify-bull-mask-*.npz"))
-    data = bytearray(masks.read_bytes())
-    data[len(data) // 2] ^= 0xFF  # a byte of the bull masks
-    masks.write_bytes(bytes(data))
+    _spoil(masks, 2, 0xFF)  # a byte of the bull masks
     assert run() == first and read == ["bull_mask"]  # read from the table again
 
 
@@ -773,9 +776,7 @@ def test_written_orders_kept_between_runs(tmp_path: Path, monkeypatch: pytest.Mo
             assert (a == b).all() and a.shape == b.shape
     assert len(made_calls) == 1  # the second read back
     stored = next((tmp_path / "cache").rglob("taungau-written-orders-*.npz"))
-    data = bytearray(stored.read_bytes())
-    data[len(data) // 3] ^= 0x55
-    stored.write_bytes(bytes(data))
+    _spoil(stored, 3, 0x55)
     assert (fresh()._class == made._class).all() and len(made_calls) == 2
 
 
@@ -815,7 +816,5 @@ def test_tau_ngau_shapes_kept_between_runs(tmp_path: Path, monkeypatch: pytest.M
     assert made_calls == ["macau", "pagat"]
     assert (pagat.answers["points"] != first.answers["points"]).any()  # its own answers
     for stored in (tmp_path / "cache").rglob("taungau-verify-shapes-*.npz"):
-        data = bytearray(stored.read_bytes())
-        data[len(data) // 3] ^= 0x55
-        stored.write_bytes(bytes(data))
+        _spoil(stored, 3, 0x55)
     assert same(fresh("macau"), first) and made_calls == ["macau", "pagat", "macau"]
